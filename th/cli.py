@@ -1,0 +1,135 @@
+"""The `th` command: run a Torch7 script, a statement, or the interactive prompt.
+
+    th [options] [script.lua [arguments]]
+
+As in the original, `torch` and `paths` are loaded, `print` is trepl's, and the
+script sees its arguments in the global `arg` (arg[0] is the script).  An
+uncaught Lua error prints `th: file:line: message` and a traceback on stderr,
+and the exit status is 1.
+"""
+import os
+import sys
+
+USAGE = """Usage: th [options] [script.lua [arguments]]
+
+Options:
+  -l name            load library name
+  -e statement       execute statement
+  -h,--help          print this help
+  -i,--interactive   enter the REPL after executing a script
+"""
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse_args(argv):
+    """-> (libraries, statements, interactive, script or None, script arguments)"""
+    libs, statements, interactive = [], [], False
+    i = 0
+    while i < len(argv):
+        opt = argv[i]
+        if opt in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            raise SystemExit(0)
+        if opt in ("-i", "--interactive"):
+            interactive = True
+        elif opt in ("-e", "-l"):
+            if i + 1 >= len(argv):
+                raise UsageError(f"option {opt} needs an argument")
+            (statements if opt == "-e" else libs).append(argv[i + 1])
+            i += 1
+        elif opt.startswith("-") and opt != "-":
+            raise UsageError(f"unknown option {opt}")
+        else:
+            return libs, statements, interactive, opt, argv[i + 1:]
+        i += 1
+    return libs, statements, interactive, None, []
+
+
+_RUN = r"""
+function(kind, what, script, ...)
+   local trepl = require 'trepl'
+   local f, err
+   if kind == 'file' then
+      f, err = loadfile(what)
+   elseif kind == 'string' then
+      f, err = loadstring(what, '=(command line)')
+   else
+      f = function() return require(what) end
+   end
+   if not f then return false, err end
+   local ok, msg = trepl.run(f, ...)
+   io.stdout:flush()
+   return ok, msg
+end
+"""
+
+_SETUP = r"""
+function(script, ...)
+   local trepl = require 'trepl'
+   _G.print = trepl.print
+   local args = {...}
+   local arg = {[0] = script, [-1] = 'th'}
+   for i = 1, select('#', ...) do arg[i] = args[i] end
+   _G.arg = arg
+   if script then
+      local dir = script:match('^(.*)[/\\]') or '.'
+      package.path = dir .. '/?.lua;' .. dir .. '/?/init.lua;' .. package.path
+   end
+   -- os.exit flushes what the script printed, as the C library did
+   local exit = os.exit
+   os.exit = function(code, ...)
+      io.stdout:flush()
+      return exit(code, ...)
+   end
+end
+"""
+
+
+def report(message):
+    sys.stdout.flush()
+    sys.stderr.write(f"th: {message}\n")
+    sys.stderr.flush()
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        libs, statements, interactive, script, script_args = parse_args(argv)
+    except UsageError as exc:
+        sys.stderr.write(f"th: {exc}\n{USAGE}")
+        return 1
+    if script is not None and script != "-" and not os.path.isfile(script):
+        report(f"cannot open {script}")
+        return 1
+
+    from th.runtime import Runtime, LuaJITUnavailable
+    try:
+        runtime = Runtime()
+    except LuaJITUnavailable as exc:
+        report(str(exc))
+        return 1
+    lua = runtime.lua
+    lua.eval(_SETUP)(script, *script_args)
+    run = lua.eval(_RUN)
+
+    steps = [("module", lib) for lib in libs] + [("string", s) for s in statements]
+    if script == "-":
+        steps.append(("string", sys.stdin.read()))
+    elif script is not None:
+        steps.append(("file", script))
+    for kind, what in steps:
+        ok, message = run(kind, what, *(script_args if kind == "file" else ()))
+        if not ok:
+            report(message)
+            return 1
+    if interactive or (script is None and not statements):
+        from th.repl import repl
+        return repl(runtime)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,220 @@
+-- torch.{Byte,Char,Short,Int,Long,Float,Double}Storage: a one-dimensional
+-- array of one element type, held in a numpy buffer and read and written
+-- from Lua through a bounds-checked FFI pointer.
+local torch = require 'torch'
+local ffi = require 'ffi'
+local types = require 'torch.types'
+local class = require 'torch.class'
+local internal = require 'torch.internal'
+
+local memory, SD, fail = internal.memory, internal.storages, internal.fail
+local type, tonumber, rawget, newproxy, floor = type, tonumber, rawget, newproxy, math.floor
+
+local Storage = {}      -- the methods, shared by the seven types
+local protos = {}       -- type name -> proxy whose metatable the type's storages share
+
+-- wrap(T, arr, ptr, n) -> a storage proxy over an existing buffer
+local function wrap(T, arr, ptr, n)
+   local s = newproxy(protos[T.name])
+   SD[s] = {T = T, arr = arr, ptr = ptr, n = n}
+   return s
+end
+
+-- new(T, n) -> a zeroed storage of n elements
+local function new(T, n)
+   local arr, ptr = memory.alloc(T, n)
+   return wrap(T, arr, ptr, n)
+end
+
+local function isstorage(v)
+   return type(v) == 'userdata' and SD[v] ~= nil
+end
+
+local function checksize(n, argn, fname)
+   if type(n) ~= 'number' or n < 0 or n ~= floor(n) then
+      fail("bad argument #%d to '%s' (non-negative integer expected, got %s)", argn, fname, tostring(n))
+   end
+   return n
+end
+
+-- the constructor: (), (size), (table), (storage, offset [, size]),
+-- (filename [, shared [, size]]), (size, pointer)
+local function construct(T, a, b, c)
+   local ta = type(a)
+   if a == nil then
+      return new(T, 0)
+   elseif ta == 'number' then
+      checksize(a, 1, T.storagename)
+      if b ~= nil then
+         -- torch.Storage(size, pointer): view memory owned elsewhere
+         local addr = type(b) == 'cdata' and tonumber(ffi.cast('intptr_t', b)) or b
+         if type(addr) ~= 'number' then
+            fail("bad argument #2 to '%s' (pointer expected)", T.storagename)
+         end
+         local arr, ptr = memory.fromaddress(T, addr, a)
+         return wrap(T, arr, ptr, a)
+      end
+      return new(T, a)
+   elseif ta == 'table' then
+      local n = #a
+      local s = new(T, n)
+      local ptr = SD[s].ptr
+      for i = 1, n do
+         local v = a[i]
+         if type(v) ~= 'number' then
+            fail("bad argument #1 to '%s' (table of numbers expected, element %d is %s)", T.storagename, i, type(v))
+         end
+         ptr[i - 1] = v
+      end
+      return s
+   elseif isstorage(a) then
+      local src = SD[a]
+      if src.T ~= T then
+         fail("bad argument #1 to '%s' (%s expected, got %s)", T.storagename, T.storagename, src.T.storagename)
+      end
+      local offset = b or 1
+      if type(offset) ~= 'number' or offset < 1 or offset > src.n + (src.n == 0 and 1 or 0) then
+         fail("bad argument #2 to '%s' (offset out of bounds)", T.storagename)
+      end
+      local n = c or (src.n - offset + 1)
+      if type(n) ~= 'number' or n < 0 or offset - 1 + n > src.n then
+         fail("bad argument #3 to '%s' (size out of bounds)", T.storagename)
+      end
+      local arr, ptr = memory.window(T, src.arr, offset - 1, n)
+      return wrap(T, arr, ptr, n)
+   elseif ta == 'string' then
+      local ok, arr, ptr, n = pcall(memory.fromfile, T, a, b and true or false)
+      if not ok then
+         fail("cannot open file '%s' as a %s (%s)", a, T.storagename, tostring(arr))
+      end
+      if c and c < n then n = c end
+      return wrap(T, arr, ptr, n)
+   end
+   fail("bad argument #1 to '%s' (number, table, storage or filename expected, got %s)", T.storagename, ta)
+end
+
+function Storage.size(self)
+   return SD[self].n
+end
+
+function Storage.elementSize(self)
+   return SD[self].T.size
+end
+
+function Storage.resize(self, n)
+   checksize(n, 1, 'resize')
+   local s = SD[self]
+   if n ~= s.n then
+      s.arr, s.ptr = memory.realloc(s.T, s.arr, n)
+      s.n = n
+   end
+   return self
+end
+
+function Storage.fill(self, v)
+   internal.checknumber(v, 1, 'fill')
+   local s = SD[self]
+   local ptr = s.ptr
+   for i = 0, s.n - 1 do ptr[i] = v end
+   return self
+end
+
+-- copy(src): from a storage of any type with the same number of elements
+function Storage.copy(self, src)
+   local s, o = SD[self], isstorage(src) and SD[src]
+   if not o then
+      fail("bad argument #1 to 'copy' (storage expected, got %s)", torch.type(src))
+   end
+   if s.n ~= o.n then
+      fail("bad argument #1 to 'copy' (sizes do not match: %d and %d)", s.n, o.n)
+   end
+   if s.T == o.T then
+      ffi.copy(s.ptr, o.ptr, s.n * s.T.size)
+   else
+      local dst, from = s.ptr, o.ptr
+      for i = 0, s.n - 1 do dst[i] = from[i] end
+   end
+   return self
+end
+
+function Storage.totable(self)
+   local s = SD[self]
+   local ptr, t = s.ptr, {}
+   for i = 1, s.n do t[i] = tonumber(ptr[i - 1]) end
+   return t
+end
+
+-- string(): the bytes as a Lua string; string(str): resize to str and copy its bytes in
+function Storage.string(self, str)
+   local s = SD[self]
+   if str == nil then
+      return ffi.string(s.ptr, s.n * s.T.size)
+   end
+   if type(str) ~= 'string' then
+      fail("bad argument #1 to 'string' (string expected, got %s)", type(str))
+   end
+   local n = math.ceil(#str / s.T.size)
+   Storage.resize(self, n)
+   ffi.fill(s.ptr, n * s.T.size)
+   ffi.copy(s.ptr, str, #str)
+   return self
+end
+
+-- data(): the FFI pointer to the first element
+function Storage.data(self)
+   return SD[self].ptr
+end
+
+function Storage.type(self)
+   return SD[self].T.storagename
+end
+
+-- retain/free: memory follows Lua's garbage collector, so these only keep the API
+function Storage.retain(self) return self end
+function Storage.free(self) end
+
+local function index(mt)
+   return function(self, k)
+      if type(k) == 'number' then
+         local s = SD[self]
+         if k >= 1 and k <= s.n then
+            return tonumber(s.ptr[k - 1])
+         end
+         fail('index %s out of bounds for a storage of size %d', tostring(k), s.n)
+      end
+      return rawget(mt, k)
+   end
+end
+
+local function newindex(self, k, v)
+   local s = SD[self]
+   if type(k) ~= 'number' then
+      fail("a storage can only be indexed with numbers, not with %s", type(k))
+   end
+   if k < 1 or k > s.n then
+      fail('index %s out of bounds for a storage of size %d', tostring(k), s.n)
+   end
+   if type(v) ~= 'number' then
+      fail('cannot assign a %s to an element of %s', type(v), s.T.storagename)
+   end
+   s.ptr[k - 1] = v
+end
+
+for i = 1, types.count do
+   local T = types[i]
+   local proto = newproxy(true)
+   local mt = getmetatable(proto)
+   protos[T.name] = proto
+   class.define(T.storagename, nil, function(...) return construct(T, ...) end, nil, nil, mt)
+   mt.__factory = function() return new(T, 0) end
+   for k, f in pairs(Storage) do mt[k] = f end
+   mt.__index = index(mt)
+   mt.__newindex = newindex
+   mt.__len = function(self) return SD[self].n end
+end
+
+internal.newstorage = new
+internal.wrapstorage = wrap
+internal.isstorage = isstorage
+
+return Storage

@@ -1,0 +1,871 @@
+-- torch.*Tensor: the Tensor core.  A tensor is a view of a Storage: an
+-- offset, sizes and strides (row-major, 1-based in the API).  Everything here
+-- changes or reads that metadata only; element loops run in LuaJIT over the
+-- FFI pointer, bulk work goes to numpy on a strided view of the same memory.
+local torch = require 'torch'
+local ffi = require 'ffi'
+local types = require 'torch.types'
+local class = require 'torch.class'
+local internal = require 'torch.internal'
+
+local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local memory, py, pycall = internal.memory, internal.py, internal.pycall
+local newstorage, isstorage = internal.newstorage, internal.isstorage
+local type, tonumber, rawget, newproxy, select, floor, unpack =
+      type, tonumber, rawget, newproxy, select, math.floor, unpack
+
+local Tensor = {}       -- the methods, shared by the seven types
+local protos = {}       -- type name -> proxy whose metatable the type's tensors share
+local SMALL = 64        -- below this many elements, loops stay in LuaJIT
+
+---------------------------------------------------------------------------
+-- construction of the proxy and metadata
+---------------------------------------------------------------------------
+
+-- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it)
+local function wrap(T, st, off, nd, sz, str)
+   local t = newproxy(protos[T.name])
+   TD[t] = {T = T, st = st, off = off, nd = nd, sz = sz, str = str}
+   return t
+end
+
+local function istensor(v)
+   return type(v) == 'userdata' and TD[v] ~= nil
+end
+
+local function empty(T)
+   return wrap(T, nil, 0, 0, {}, {})
+end
+
+local function copyarray(a, n)
+   local b = {}
+   for i = 1, n do b[i] = a[i] end
+   return b
+end
+
+local function nelement(d)
+   if d.nd == 0 then return 0 end
+   local n = 1
+   for i = 1, d.nd do n = n * d.sz[i] end
+   return n
+end
+
+-- setstorage: point d at storage st with the given sizes and strides
+-- (strides may be nil or hold negative entries: those are made contiguous).
+-- As TH's resizeNd: the first size <= 0 ends the dimensions, and a storage
+-- too small for the view grows.
+local function setmeta(d, st, off, sizes, n, strides)
+   local nd = 0
+   for i = 1, n do
+      if sizes[i] > 0 then nd = nd + 1 else break end
+   end
+   local sz, str = {}, {}
+   local extent = 1
+   for i = nd, 1, -1 do
+      sz[i] = sizes[i]
+      local s = strides and strides[i]
+      if s and s >= 0 then
+         str[i] = s
+      elseif i == nd then
+         str[i] = 1
+      else
+         str[i] = sz[i + 1] * str[i + 1]
+      end
+      extent = extent + (sz[i] - 1) * str[i]
+   end
+   d.off, d.nd, d.sz, d.str = off, nd, sz, str
+   if nd > 0 then
+      if not st then st = newstorage(d.T, 0) end
+      local s = SD[st]
+      if extent + off > s.n then
+         st:resize(extent + off)
+      end
+   end
+   d.st = st
+end
+internal.setmeta = setmeta
+
+-- the element count of d's storage after its view (bounds for FFI access)
+local function checkbounds(d)
+   if d.nd == 0 then return end
+   local extent = d.off
+   for i = 1, d.nd do extent = extent + (d.sz[i] - 1) * d.str[i] end
+   if extent >= SD[d.st].n then
+      fail('tensor view extends beyond its storage (storage was resized)')
+   end
+end
+internal.checkbounds = checkbounds
+
+-- new(T, sizes table, n) -> a contiguous zeroed tensor
+local function new(T, sizes, n)
+   local t = empty(T)
+   setmeta(TD[t], nil, 0, sizes, n or #sizes, nil)
+   return t
+end
+
+-- newLike(T, d) -> a contiguous tensor of the sizes of d
+local function newlike(T, d)
+   return new(T, d.sz, d.nd)
+end
+
+---------------------------------------------------------------------------
+-- reading sizes from arguments
+---------------------------------------------------------------------------
+
+local function islongstorage(v)
+   local s = type(v) == 'userdata' and SD[v]
+   return s and s.T == types.Long
+end
+
+local function storagearray(st)
+   local s = SD[st]
+   local t = {}
+   for i = 1, s.n do t[i] = tonumber(s.ptr[i - 1]) end
+   return t, s.n
+end
+
+-- readsizes(fname, a, ...) -> sizes, n from a LongStorage or numbers
+local function readsizes(fname, first, ...)
+   if islongstorage(first) then
+      return storagearray(first)
+   end
+   local n = select('#', ...) + 1
+   local sizes = {first, ...}
+   while n > 0 and sizes[n] == nil do n = n - 1 end
+   for i = 1, n do
+      if type(sizes[i]) ~= 'number' then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i, fname, type(sizes[i]))
+      end
+   end
+   return sizes, n
+end
+internal.readsizes = readsizes
+
+---------------------------------------------------------------------------
+-- numpy views and element loops
+---------------------------------------------------------------------------
+
+-- nd(t) -> the numpy array viewing t's elements (nil for an empty tensor)
+local function ndview(d)
+   if d.nd == 0 then return nil end
+   checkbounds(d)
+   local dims = {}
+   local nd = d.nd
+   for i = 1, nd do dims[i] = d.sz[i]; dims[nd + i] = d.str[i] end
+   return memory.view(SD[d.st].arr, d.off, unpack(dims, 1, 2 * nd))
+end
+internal.ndview = ndview
+function internal.nd(t) return ndview(TD[t]) end
+
+local function iscontiguous(d)
+   local expected = 1
+   for i = d.nd, 1, -1 do
+      if d.sz[i] ~= 1 then
+         if d.str[i] ~= expected then return false end
+         expected = expected * d.sz[i]
+      end
+   end
+   return true
+end
+
+-- each(d, f): call f(ptr, index) for every element offset, in row-major order
+local function each(d, f)
+   local nd = d.nd
+   if nd == 0 then return end
+   checkbounds(d)
+   local ptr, sz, str = SD[d.st].ptr, d.sz, d.str
+   if iscontiguous(d) then
+      local off = d.off
+      for i = off, off + nelement(d) - 1 do f(ptr, i) end
+      return
+   end
+   local last, lstr = sz[nd], str[nd]
+   local counter = {}
+   for i = 1, nd do counter[i] = 0 end
+   local base = d.off
+   while true do
+      for i = 0, last - 1 do f(ptr, base + i * lstr) end
+      local k = nd - 1
+      while k >= 1 do
+         counter[k] = counter[k] + 1
+         base = base + str[k]
+         if counter[k] < sz[k] then break end
+         base = base - counter[k] * str[k]
+         counter[k] = 0
+         k = k - 1
+      end
+      if k < 1 then return end
+   end
+end
+internal.each = each
+
+-- offsets(d) -> a Lua array of the element offsets of d in row-major order
+local function offsets(d)
+   local o, n = {}, 0
+   each(d, function(_, i) n = n + 1; o[n] = i end)
+   return o, n
+end
+internal.offsets = offsets
+
+---------------------------------------------------------------------------
+-- constructors
+---------------------------------------------------------------------------
+
+-- fill a new tensor from a nested Lua table, checking it is rectangular
+local function fromtable(T, tbl)
+   local sizes, n = {}, 0
+   local sub = tbl
+   while type(sub) == 'table' do
+      n = n + 1
+      sizes[n] = #sub
+      sub = sub[1]
+   end
+   local t = new(T, sizes, n)
+   local ptr = SD[TD[t].st] and SD[TD[t].st].ptr
+   local pos = 0
+   local function walk(v, dim)
+      if dim > n then
+         if type(v) ~= 'number' then
+            fail('invalid tensor definition: element %d is a %s, number expected', pos + 1, type(v))
+         end
+         ptr[pos] = v
+         pos = pos + 1
+         return
+      end
+      if type(v) ~= 'table' or #v ~= sizes[dim] then
+         fail('inconsistent tensor size: expected %d elements at dimension %d', sizes[dim], dim)
+      end
+      for i = 1, sizes[dim] do walk(v[i], dim + 1) end
+   end
+   if nelement(TD[t]) > 0 then walk(tbl, 1) end
+   return t
+end
+
+-- (storage, offset, sizes [, strides]) or (storage, offset, sz1, st1, sz2, st2, ...)
+local function readsizestrides(fname, a, ...)
+   if islongstorage(a) then
+      local b = ...
+      local sizes, n = storagearray(a)
+      local strides
+      if b ~= nil then
+         if not islongstorage(b) then fail("bad argument to '%s' (torch.LongStorage expected for strides)", fname) end
+         local m
+         strides, m = storagearray(b)
+         if m ~= n then fail("bad argument to '%s' (provided stride and size are inconsistent)", fname) end
+      end
+      return sizes, n, strides
+   end
+   local args = {a, ...}
+   local nargs = select('#', ...) + 1
+   while nargs > 0 and args[nargs] == nil do nargs = nargs - 1 end
+   local sizes, strides, n = {}, {}, 0
+   for i = 1, nargs, 2 do
+      n = n + 1
+      sizes[n] = args[i]
+      strides[n] = args[i + 1] or -1
+      if type(sizes[n]) ~= 'number' or type(strides[n]) ~= 'number' then
+         fail("bad argument #%d to '%s' (number expected)", i, fname)
+      end
+   end
+   return sizes, n, strides
+end
+
+-- set(d, storage, offset, ...) as the constructor and :set() read their arguments
+local function setfromstorage(d, fname, st, offset, ...)
+   if SD[st].T ~= d.T then
+      fail("bad argument #1 to '%s' (%s expected, got %s)", fname, d.T.storagename, SD[st].T.storagename)
+   end
+   if offset == nil then
+      setmeta(d, st, 0, {SD[st].n}, 1, {1})
+      return
+   end
+   if type(offset) ~= 'number' or offset < 1 then
+      fail("bad argument #2 to '%s' (storage offset must be >= 1)", fname)
+   end
+   local sizes, n, strides = readsizestrides(fname, ...)
+   for i = 1, n do
+      if strides[i] and strides[i] < 0 and strides[i] ~= -1 then
+         fail("bad argument to '%s' (negative stride)", fname)
+      end
+   end
+   setmeta(d, st, offset - 1, sizes, n, strides)
+end
+
+local function construct(T, a, ...)
+   local t = empty(T)
+   local d = TD[t]
+   if a == nil then
+      return t
+   end
+   local ta = type(a)
+   if ta == 'table' then
+      if select('#', ...) > 0 then fail("bad argument #2 to '%s' (no argument expected after a table)", T.tensorname) end
+      return fromtable(T, a)
+   elseif istensor(a) then
+      local o = TD[a]
+      if o.T ~= T then
+         fail("bad argument #1 to '%s' (%s expected, got %s)", T.tensorname, T.tensorname, o.T.tensorname)
+      end
+      d.st, d.off, d.nd, d.sz, d.str = o.st, o.off, o.nd, copyarray(o.sz, o.nd), copyarray(o.str, o.nd)
+      return t
+   elseif isstorage(a) and (SD[a].T == T) then
+      setfromstorage(d, T.tensorname, a, ...)
+      return t
+   elseif islongstorage(a) then
+      local b = ...
+      local sizes, n = storagearray(a)
+      local strides
+      if b ~= nil then
+         if not islongstorage(b) then fail("bad argument #2 to '%s' (torch.LongStorage expected)", T.tensorname) end
+         local m
+         strides, m = storagearray(b)
+         if m ~= n then fail("bad argument #2 to '%s' (provided stride and size are inconsistent)", T.tensorname) end
+      end
+      setmeta(d, nil, 0, sizes, n, strides)
+      return t
+   elseif ta == 'number' then
+      local sizes, n = readsizes(T.tensorname, a, ...)
+      for i = 1, n do
+         if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, T.tensorname) end
+      end
+      setmeta(d, nil, 0, sizes, n, nil)
+      return t
+   end
+   fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got %s)", T.tensorname, torch.type(a))
+end
+
+---------------------------------------------------------------------------
+-- queries
+---------------------------------------------------------------------------
+
+local function checkdim(d, dim, argn, fname)
+   if type(dim) ~= 'number' then
+      fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(dim))
+   end
+   if dim < 1 or dim > d.nd then
+      fail("bad argument #%d to '%s' (dimension %d out of range of %dD tensor)", argn, fname, dim, d.nd)
+   end
+   return floor(dim)
+end
+internal.checkdim = checkdim
+
+local function longstorage(a, n)
+   local s = newstorage(types.Long, n)
+   local ptr = SD[s].ptr
+   for i = 1, n do ptr[i - 1] = a[i] end
+   return s
+end
+internal.longstorage = longstorage
+
+function Tensor.nDimension(self) return TD[self].nd end
+Tensor.dim = Tensor.nDimension
+
+function Tensor.size(self, dim)
+   local d = TD[self]
+   if dim == nil then return longstorage(d.sz, d.nd) end
+   return d.sz[checkdim(d, dim, 1, 'size')]
+end
+
+function Tensor.stride(self, dim)
+   local d = TD[self]
+   if dim == nil then return longstorage(d.str, d.nd) end
+   return d.str[checkdim(d, dim, 1, 'stride')]
+end
+
+function Tensor.storage(self) return TD[self].st end
+function Tensor.storageOffset(self) return TD[self].off + 1 end
+function Tensor.nElement(self) return nelement(TD[self]) end
+Tensor.numel = Tensor.nElement
+function Tensor.elementSize(self) return TD[self].T.size end
+function Tensor.isContiguous(self) return iscontiguous(TD[self]) end
+
+function Tensor.isSize(self, sizes)
+   if not islongstorage(sizes) then
+      fail("bad argument #1 to 'isSize' (torch.LongStorage expected, got %s)", torch.type(sizes))
+   end
+   local d, s = TD[self], SD[sizes]
+   if d.nd ~= s.n then return false end
+   for i = 1, d.nd do
+      if d.sz[i] ~= tonumber(s.ptr[i - 1]) then return false end
+   end
+   return true
+end
+
+local function checktensor(v, argn, fname)
+   local d = istensor(v) and TD[v]
+   if not d then
+      fail("bad argument #%d to '%s' (tensor expected, got %s)", argn, fname, torch.type(v))
+   end
+   return d
+end
+internal.checktensor = checktensor
+
+local function samesize(a, b)
+   if a.nd ~= b.nd then return false end
+   for i = 1, a.nd do
+      if a.sz[i] ~= b.sz[i] then return false end
+   end
+   return true
+end
+internal.samesize = samesize
+
+function Tensor.isSameSizeAs(self, other)
+   return samesize(TD[self], checktensor(other, 1, 'isSameSizeAs'))
+end
+
+function Tensor.isSetTo(self, other)
+   local a, b = TD[self], checktensor(other, 1, 'isSetTo')
+   if a.st == nil or a.st ~= b.st or a.off ~= b.off or a.nd ~= b.nd then return false end
+   for i = 1, a.nd do
+      if a.sz[i] ~= b.sz[i] or a.str[i] ~= b.str[i] then return false end
+   end
+   return true
+end
+
+-- data(): an FFI pointer to the first element (writes through it are seen by the tensor)
+function Tensor.data(self)
+   local d = TD[self]
+   if not d.st then return nil end
+   return SD[d.st].ptr + d.off
+end
+
+function Tensor.cdata(self)
+   return Tensor.data(self)
+end
+
+function Tensor.retain(self) return self end
+function Tensor.free(self) end
+
+---------------------------------------------------------------------------
+-- views: metadata only
+---------------------------------------------------------------------------
+
+local function view(d, off, nd, sz, str)
+   return wrap(d.T, d.st, off, nd, sz, str)
+end
+
+local function clonemeta(d)
+   return view(d, d.off, d.nd, copyarray(d.sz, d.nd), copyarray(d.str, d.nd))
+end
+internal.clonemeta = clonemeta
+
+function Tensor.narrow(self, dim, index, size)
+   local d = TD[self]
+   dim = checkdim(d, dim, 1, 'narrow')
+   if type(index) ~= 'number' or type(size) ~= 'number' then
+      fail("bad argument to 'narrow' (narrow(dim, index, size) expects numbers)")
+   end
+   if index < 1 or index > d.sz[dim] then
+      fail("bad argument #2 to 'narrow' (index %d out of range 1..%d)", index, d.sz[dim])
+   end
+   if size < 1 or index + size - 1 > d.sz[dim] then
+      fail("bad argument #3 to 'narrow' (size %d out of range at index %d of dimension of size %d)", size, index, d.sz[dim])
+   end
+   local t = clonemeta(d)
+   local e = TD[t]
+   e.off = d.off + (index - 1) * d.str[dim]
+   e.sz[dim] = size
+   return t
+end
+
+-- the view without dimension dim at index (0-based)
+local function selectview(d, dim, i0)
+   local sz, str, n = {}, {}, 0
+   for k = 1, d.nd do
+      if k ~= dim then
+         n = n + 1
+         sz[n], str[n] = d.sz[k], d.str[k]
+      end
+   end
+   return view(d, d.off + i0 * d.str[dim], n, sz, str)
+end
+
+local function element(d, i0)
+   local s = SD[d.st]
+   local pos = d.off + i0 * d.str[1]
+   if pos >= s.n then checkbounds(d) end
+   return tonumber(s.ptr[pos])
+end
+
+function Tensor.select(self, dim, index)
+   local d = TD[self]
+   if d.nd == 0 then fail("bad argument #1 to 'select' (empty tensor)") end
+   dim = checkdim(d, dim, 1, 'select')
+   if type(index) ~= 'number' then
+      fail("bad argument #2 to 'select' (number expected, got %s)", type(index))
+   end
+   if index < 0 then index = d.sz[dim] + index + 1 end
+   if index < 1 or index > d.sz[dim] then
+      fail("bad argument #2 to 'select' (index %d out of range 1..%d)", index, d.sz[dim])
+   end
+   if d.nd == 1 then return element(d, floor(index) - 1) end
+   return selectview(d, dim, floor(index) - 1)
+end
+
+-- sub(d1s, d1e [, d2s, d2e ...]): ranges, negative bounds count from the end
+function Tensor.sub(self, ...)
+   local d = TD[self]
+   local n = select('#', ...)
+   if n % 2 == 1 or n / 2 > d.nd then
+      fail("bad arguments to 'sub' (expected pairs of bounds, at most one per dimension)")
+   end
+   local t = clonemeta(d)
+   local e = TD[t]
+   for k = 1, n / 2 do
+      local s, f = select(2 * k - 1, ...)
+      local size = d.sz[k]
+      if type(s) ~= 'number' or type(f) ~= 'number' then
+         fail("bad argument #%d to 'sub' (number expected)", 2 * k - 1)
+      end
+      if s < 0 then s = size + s + 1 end
+      if f < 0 then f = size + f + 1 end
+      if s < 1 or s > size then fail("bad argument #%d to 'sub' (out of range)", 2 * k - 1) end
+      if f < s or f > size then fail("bad argument #%d to 'sub' (out of range)", 2 * k) end
+      e.off = e.off + (s - 1) * d.str[k]
+      e.sz[k] = f - s + 1
+   end
+   return t
+end
+
+function Tensor.transpose(self, a, b)
+   local d = TD[self]
+   a = checkdim(d, a, 1, 'transpose')
+   b = checkdim(d, b, 2, 'transpose')
+   local t = clonemeta(d)
+   local e = TD[t]
+   e.sz[a], e.sz[b] = e.sz[b], e.sz[a]
+   e.str[a], e.str[b] = e.str[b], e.str[a]
+   return t
+end
+
+function Tensor.t(self)
+   local d = TD[self]
+   if d.nd ~= 2 then
+      fail("bad argument #1 to 't' (tensor must have 2 dimensions, got %d)", d.nd)
+   end
+   return Tensor.transpose(self, 1, 2)
+end
+
+function Tensor.permute(self, ...)
+   local d = TD[self]
+   local n = select('#', ...)
+   if n ~= d.nd then
+      fail("bad argument to 'permute' (%d dimensions given for a %dD tensor)", n, d.nd)
+   end
+   local seen, sz, str = {}, {}, {}
+   for i = 1, n do
+      local p = checkdim(d, (select(i, ...)), i, 'permute')
+      if seen[p] then fail("bad argument #%d to 'permute' (dimension %d given twice)", i, p) end
+      seen[p] = true
+      sz[i], str[i] = d.sz[p], d.str[p]
+   end
+   return view(d, d.off, n, sz, str)
+end
+
+function Tensor.unfold(self, dim, size, step)
+   local d = TD[self]
+   dim = checkdim(d, dim, 1, 'unfold')
+   if type(size) ~= 'number' or size > d.sz[dim] then
+      fail("bad argument #2 to 'unfold' (size %s is larger than dimension %d of size %d)", tostring(size), dim, d.sz[dim])
+   end
+   if type(step) ~= 'number' or step <= 0 then
+      fail("bad argument #3 to 'unfold' (step must be positive)")
+   end
+   local sz, str = copyarray(d.sz, d.nd), copyarray(d.str, d.nd)
+   sz[dim] = floor((d.sz[dim] - size) / step) + 1
+   str[dim] = step * d.str[dim]
+   sz[d.nd + 1], str[d.nd + 1] = size, d.str[dim]
+   return view(d, d.off, d.nd + 1, sz, str)
+end
+
+-- the sizes of a view of n elements, with one -1 inferred
+local function infersizes(fname, sizes, n, total)
+   local known, free = 1, nil
+   for i = 1, n do
+      if sizes[i] == -1 then
+         if free then fail("bad argument to '%s' (only one dimension can be inferred)", fname) end
+         free = i
+      elseif sizes[i] < 0 then
+         fail("bad argument to '%s' (negative size)", fname)
+      else
+         known = known * sizes[i]
+      end
+   end
+   if free then
+      if known == 0 or total % known ~= 0 then
+         fail("bad argument to '%s' (cannot infer a size: %d elements do not divide by %d)", fname, total, known)
+      end
+      sizes[free] = total / known
+      known = total
+   end
+   if known ~= total then
+      fail("bad argument to '%s' (size mismatch: the view has %d elements, the tensor %d)", fname, known, total)
+   end
+   return sizes
+end
+
+local function viewsizes(self, fname, sizes, n)
+   local d = TD[self]
+   if not iscontiguous(d) then
+      fail("bad argument to '%s' (input is not contiguous: call :contiguous() first)", fname)
+   end
+   infersizes(fname, sizes, n, nelement(d))
+   local t = empty(d.T)
+   if nelement(d) > 0 then setmeta(TD[t], d.st, d.off, sizes, n, nil) end
+   return t
+end
+
+-- view([result,] sizes...) as a method: self:view(...) or result:view(src, sizes...)
+function Tensor.view(self, a, ...)
+   if istensor(a) then
+      local t = viewsizes(a, 'view', readsizes('view', ...))
+      local d, e = TD[self], TD[t]
+      d.st, d.off, d.nd, d.sz, d.str = e.st, e.off, e.nd, e.sz, e.str
+      return self
+   end
+   return viewsizes(self, 'view', readsizes('view', a, ...))
+end
+
+function Tensor.viewAs(self, a, b)
+   if b ~= nil then
+      local e = checktensor(b, 2, 'viewAs')
+      return Tensor.view(self, a, longstorage(e.sz, e.nd))
+   end
+   local e = checktensor(a, 1, 'viewAs')
+   return viewsizes(self, 'viewAs', copyarray(e.sz, e.nd), e.nd)
+end
+
+-- expand([result,] sizes...): size-1 dimensions repeat with stride 0
+function Tensor.expand(self, a, ...)
+   local result
+   if istensor(a) then
+      result, self, a = self, a, ...
+      return Tensor.expand(self, a, select(2, ...)):_setinto(result)
+   end
+   local d = TD[self]
+   local sizes, n = readsizes('expand', a, ...)
+   if n ~= d.nd then
+      fail('the number of dimensions provided must equal tensor:dim()')
+   end
+   local sz, str = {}, {}
+   for i = 1, n do
+      if d.sz[i] == sizes[i] then
+         sz[i], str[i] = d.sz[i], d.str[i]
+      elseif d.sz[i] == 1 then
+         sz[i], str[i] = sizes[i], 0
+      else
+         fail('incorrect size: only supporting singleton expansion (size=1)')
+      end
+   end
+   return view(d, d.off, n, sz, str)
+end
+
+function Tensor.expandAs(self, a, b)
+   if b ~= nil then
+      local e = checktensor(b, 2, 'expandAs')
+      return Tensor.expand(self, a, longstorage(e.sz, e.nd))
+   end
+   local e = checktensor(a, 1, 'expandAs')
+   return Tensor.expand(self, longstorage(e.sz, e.nd))
+end
+
+-- _setinto(result): make result view what self views; returns result
+function Tensor._setinto(self, result)
+   local d, r = TD[self], TD[result]
+   r.st, r.off, r.nd, r.sz, r.str = d.st, d.off, d.nd, copyarray(d.sz, d.nd), copyarray(d.str, d.nd)
+   return result
+end
+
+-- squeeze([dim]): a new view without size-1 dimensions (a number when nothing is left)
+function Tensor.squeeze(self, dim)
+   local d = TD[self]
+   local sz, str, n = {}, {}, 0
+   if dim ~= nil then
+      dim = checkdim(d, dim, 1, 'squeeze')
+   end
+   for i = 1, d.nd do
+      if d.sz[i] ~= 1 or (dim and i ~= dim) then
+         n = n + 1
+         sz[n], str[n] = d.sz[i], d.str[i]
+      end
+   end
+   if n == 0 and d.nd > 0 then
+      if dim and d.nd > 1 then
+         return view(d, d.off, n, sz, str)
+      end
+      return element(d, 0)
+   end
+   return view(d, d.off, n, sz, str)
+end
+
+---------------------------------------------------------------------------
+-- set, resize
+---------------------------------------------------------------------------
+
+function Tensor.set(self, a, ...)
+   local d = TD[self]
+   if a == nil then
+      d.st, d.off, d.nd, d.sz, d.str = nil, 0, 0, {}, {}
+   elseif istensor(a) then
+      local o = TD[a]
+      if o.T ~= d.T then fail("bad argument #1 to 'set' (%s expected, got %s)", d.T.tensorname, o.T.tensorname) end
+      d.st, d.off, d.nd, d.sz, d.str = o.st, o.off, o.nd, copyarray(o.sz, o.nd), copyarray(o.str, o.nd)
+   elseif isstorage(a) then
+      setfromstorage(d, 'set', a, ...)
+   else
+      fail("bad argument #1 to 'set' (tensor or storage expected, got %s)", torch.type(a))
+   end
+   return self
+end
+
+-- resize keeps the strides when the sizes do not change (as TH does)
+local function resize(d, sizes, n)
+   local same = d.nd == n
+   if same then
+      for i = 1, n do
+         if sizes[i] ~= d.sz[i] then same = false break end
+      end
+   end
+   if same then return end
+   for i = 1, n do
+      if type(sizes[i]) ~= 'number' or sizes[i] < 0 then
+         fail("bad argument #%d to 'resize' (non-negative size expected)", i)
+      end
+   end
+   setmeta(d, d.st, d.off, sizes, n, nil)
+end
+internal.resize = resize
+
+function Tensor.resize(self, ...)
+   resize(TD[self], readsizes('resize', ...))
+   return self
+end
+
+function Tensor.resizeAs(self, other)
+   local e = checktensor(other, 1, 'resizeAs')
+   resize(TD[self], copyarray(e.sz, e.nd), e.nd)
+   return self
+end
+
+---------------------------------------------------------------------------
+-- fill, zero, copy, clone, contiguous, type conversion
+---------------------------------------------------------------------------
+
+function Tensor.fill(self, v)
+   local d = TD[self]
+   if type(v) ~= 'number' then
+      fail("bad argument #1 to 'fill' (number expected, got %s)", type(v))
+   end
+   if nelement(d) <= SMALL then
+      each(d, function(ptr, i) ptr[i] = v end)
+   elseif d.nd > 0 then
+      pycall(py.fill, ndview(d), v)
+   end
+   return self
+end
+
+function Tensor.zero(self)
+   return Tensor.fill(self, 0)
+end
+
+-- copy(src): any type, same number of elements, sizes may differ
+local function copy(d, s)
+   local n = nelement(d)
+   if n ~= nelement(s) then
+      fail("bad argument #1 to 'copy' (sizes do not match: %d elements into %d)", nelement(s), n)
+   end
+   if n == 0 then return end
+   if n <= SMALL then
+      local so, cnt = offsets(s)
+      local sptr = SD[s.st].ptr
+      local k = 0
+      each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)
+   else
+      checkbounds(s)
+      pycall(py.copy, ndview(d), ndview(s))
+   end
+end
+internal.copy = copy
+
+function Tensor.copy(self, src)
+   copy(TD[self], checktensor(src, 1, 'copy'))
+   return self
+end
+
+-- clone(): a contiguous copy with its own storage
+local function clone(d, T)
+   local t = new(T or d.T, d.sz, d.nd)
+   copy(TD[t], d)
+   return t
+end
+internal.clone = clone
+
+function Tensor.clone(self)
+   return clone(TD[self])
+end
+
+function Tensor.contiguous(self)
+   local d = TD[self]
+   if iscontiguous(d) then return self end
+   return clone(d)
+end
+
+-- type([name]): the type name, or the tensor converted (itself if already of that type)
+function Tensor.type(self, name)
+   local d = TD[self]
+   if name == nil then return d.T.tensorname end
+   local T = type(name) == 'string' and types[name:match('^torch%.(%a+)Tensor$') or '']
+   if not T then
+      fail("bad argument #1 to 'type' (unknown tensor type %s)", tostring(name))
+   end
+   if T == d.T then return self end
+   return clone(d, T)
+end
+
+function Tensor.typeAs(self, other)
+   return Tensor.type(self, TD[checktensor(other, 1, 'typeAs')].T.tensorname)
+end
+
+for i = 1, types.count do
+   local T = types[i]
+   Tensor[T.name:lower()] = function(self) return Tensor.type(self, T.tensorname) end
+end
+
+---------------------------------------------------------------------------
+-- the classes
+---------------------------------------------------------------------------
+
+internal.wraptensor = wrap
+internal.newtensor = new
+internal.newlike = newlike
+internal.emptytensor = empty
+internal.istensor = istensor
+internal.nelement = nelement
+internal.iscontiguous = iscontiguous
+internal.element = element
+internal.selectview = selectview
+internal.Tensor = Tensor
+
+-- the methods other modules add go through here, so every type gets them
+function internal.method(name, f)
+   Tensor[name] = f
+   for i = 1, types.count do
+      torch.getmetatable(types[i].tensorname)[name] = f
+   end
+end
+
+for i = 1, types.count do
+   local T = types[i]
+   local proto = newproxy(true)
+   local mt = getmetatable(proto)
+   protos[T.name] = proto
+   class.define(T.tensorname, nil, function(...) return construct(T, ...) end, nil, nil, mt)
+   mt.__factory = function() return empty(T) end
+   for k, f in pairs(Tensor) do mt[k] = f end
+   mt.__len = function(self) return Tensor.size(self) end
+end
+
+function torch.isTensor(v) return istensor(v) end
+function torch.isStorage(v) return isstorage(v) end
+
+return Tensor

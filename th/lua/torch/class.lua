@@ -1,0 +1,244 @@
+-- Torch classes (luaT): named metatables, constructor tables, inheritance,
+-- and the utility functions that inspect them (typename, type, isTypeOf...).
+-- A class's metatable holds its methods; its constructor table (what
+-- `torch.DoubleTensor` or a user's `Foo` is) forwards reads and writes to it.
+local torch = require 'torch'
+
+local getmetatable, setmetatable, rawget, type, select = getmetatable, setmetatable, rawget, type, select
+
+local registry = {}        -- class name -> metatable
+local constructors = {}    -- class name -> constructor table
+
+-- the operators of a class are looked up as __add__, __sub__... up its hierarchy
+local function operator(name, what)
+   return function(a, b)
+      local mt = getmetatable(a)
+      local f = mt and mt[name]
+      if not f then
+         mt = getmetatable(b)
+         f = mt and mt[name]
+      end
+      if not f then
+         error(what .. ' is undefined for ' .. (torch.typename(a) or type(a)), 2)
+      end
+      return f(a, b)
+   end
+end
+
+local operators = {
+   __add = operator('__add__', 'addition'),
+   __sub = operator('__sub__', 'subtraction'),
+   __mul = operator('__mul__', 'multiplication'),
+   __div = operator('__div__', 'division'),
+   __mod = operator('__mod__', 'modulo'),
+   __pow = operator('__pow__', 'power'),
+   __unm = operator('__unm__', 'negation'),
+   __concat = operator('__concat__', 'concatenation'),
+   __eq = function(a, b)
+      local f = getmetatable(a).__eq__
+      if f then return f(a, b) end
+      return rawequal(a, b)
+   end,
+}
+
+local function default_tostring(self)
+   local f = getmetatable(self).__tostring__
+   if f then return f(self) end
+   return string.format('%s: 0x%08x', torch.typename(self), torch.pointer(self))
+end
+
+-- where the constructor table of `name` lives: module[field]
+local function home(name, module)
+   local field = name:match('([^.]+)$')
+   if module then return module, field end
+   local path = name:match('^(.*)%.[^.]+$')
+   if not path then return _G, field end
+   local t = _G
+   for part in path:gmatch('[^.]+') do
+      if type(t[part]) ~= 'table' then
+         error(string.format("while creating metatable %s: bad argument #1 (%s is an invalid module name)", name, path), 3)
+      end
+      t = t[part]
+   end
+   return t, field
+end
+
+-- define(name, parentName, constructor, factory, module [, mt]) registers a class,
+-- adopting `mt` as its metatable when given (Tensor and Storage bring the one
+-- their userdata proxies carry).  Defining a class twice re-uses its
+-- metatable, so re-running a script that defines classes works.
+local function define(name, parentname, constructor, factory, module, preset)
+   if type(name) ~= 'string' then
+      error('bad argument #1 to newmetatable (string expected)', 3)
+   end
+   local mt = registry[name]
+   if not mt then
+      mt = preset or {}
+      mt.__typename, mt.__version, mt.__tostring = name, 1, default_tostring
+      mt.__index = mt
+      for k, f in pairs(operators) do mt[k] = f end
+      registry[name] = mt
+   end
+   if parentname then
+      local parent = registry[parentname]
+      if not parent then
+         error(string.format('bad argument #2 to newmetatable (invalid parent class name %s)', tostring(parentname)), 3)
+      end
+      setmetatable(mt, parent)
+   end
+   mt.__factory = factory
+   local ct = constructors[name]
+   if not ct then
+      ct = setmetatable({}, {__index = mt, __newindex = mt, __metatable = mt,
+                             __tostring = function() return name end})
+      constructors[name] = ct
+   end
+   if constructor then
+      local ctmt = debug.getmetatable(ct)
+      ctmt.__call = function(_, ...) return constructor(...) end
+      local where, field = home(name, module)
+      where[field] = ct
+   end
+   return mt
+end
+
+-- torch.newmetatable(name, parentName, constructor, destructor, factory, module)
+function torch.newmetatable(name, parentname, constructor, destructor, factory, module)
+   return define(name, parentname, constructor, factory, module)
+end
+
+-- torch.class(name [, parentName] [, module]) -> metatable [, parent metatable]
+function torch.class(...)
+   local n = select('#', ...)
+   local a, b, c = ...
+   local name, parentname, module
+   if n == 3 and type(a) == 'string' and type(b) == 'string' and type(c) == 'table' then
+      name, parentname, module = a, b, c
+   elseif n == 2 and type(a) == 'string' and type(b) == 'string' then
+      name, parentname = a, b
+   elseif n == 2 and type(a) == 'string' and type(b) == 'table' then
+      name, module = a, b
+   elseif n == 1 and type(a) == 'string' then
+      name = a
+   else
+      error('<class name> [<parent class name>] [<module table>] expected', 2)
+   end
+   local function constructor(...)
+      local self = setmetatable({}, registry[name])
+      if self.__init then self:__init(...) end
+      return self
+   end
+   local function factory()
+      return setmetatable({}, registry[name])
+   end
+   local mt = define(name, parentname, constructor, factory, module)
+   return mt, parentname and registry[parentname] or nil
+end
+
+-- typename(obj) -> the class name, or nothing at all for a non-Torch value
+function torch.typename(obj)
+   local mt = debug.getmetatable(obj)
+   if type(mt) == 'table' then
+      local name = rawget(mt, '__typename')
+      if name then return name end
+   end
+end
+
+function torch.type(obj)
+   return torch.typename(obj) or type(obj)
+end
+
+-- isTypeOf(obj, spec): spec is a name, a pattern or a constructor; checks up the hierarchy
+function torch.isTypeOf(obj, spec)
+   if type(spec) ~= 'string' then
+      local mt = getmetatable(spec)
+      spec = type(mt) == 'table' and mt.__typename
+      if type(spec) ~= 'string' then
+         error('type must be provided as [regexp] string, or factory', 2)
+      end
+   end
+   local mt = debug.getmetatable(obj)
+   while type(mt) == 'table' do
+      local name = rawget(mt, '__typename')
+      if name then
+         local match = name:match(spec)
+         if match and (match ~= spec or match == name) then return true end
+      end
+      mt = getmetatable(mt)
+   end
+   return false
+end
+
+function torch.getmetatable(name)
+   return registry[name]
+end
+
+function torch.setmetatable(obj, name)
+   local mt = registry[name]
+   if not mt then error('unknown class ' .. tostring(name), 2) end
+   return setmetatable(obj, mt)
+end
+
+function torch.getconstructortable(name)
+   return constructors[name]
+end
+
+function torch.factory(name)
+   local mt = registry[name]
+   return mt and mt.__factory or nil
+end
+
+function torch.version(obj)
+   local mt = debug.getmetatable(obj)
+   return type(mt) == 'table' and mt.__version or nil
+end
+
+function torch.isequal(a, b)
+   local ta, tb = type(a), type(b)
+   if (ta == 'table' or ta == 'userdata') and (tb == 'table' or tb == 'userdata') then
+      return rawequal(a, b)
+   end
+   return false
+end
+
+-- pointer(obj): a number unique to each live object (tables, functions, threads, Torch objects)
+local ids = setmetatable({}, {__mode = 'k'})
+local nextid = 0x1000
+function torch.pointer(obj)
+   local t = type(obj)
+   if t == 'cdata' then
+      return tonumber(require('ffi').cast('intptr_t', obj))
+   end
+   if t ~= 'table' and t ~= 'userdata' and t ~= 'function' and t ~= 'thread' then
+      return nil
+   end
+   local id = ids[obj]
+   if not id then
+      nextid = nextid + 16
+      id = nextid
+      ids[obj] = id
+   end
+   return id
+end
+
+function torch.getenv(obj)
+   local t = type(obj)
+   if t ~= 'function' and t ~= 'userdata' then
+      error('bad argument #1 to getenv (function or userdata expected)', 2)
+   end
+   return debug.getfenv(obj)
+end
+
+function torch.setenv(obj, env)
+   local t = type(obj)
+   if t ~= 'function' and t ~= 'userdata' then
+      error('bad argument #1 to setenv (function or userdata expected)', 2)
+   end
+   if type(env) ~= 'table' then
+      error('bad argument #2 to setenv (table expected)', 2)
+   end
+   debug.setfenv(obj, env)
+   return obj
+end
+
+return {define = define}

@@ -1,0 +1,177 @@
+-- Tensor element access with []: x[i], x[{i, j}], x[{{a, b}, {}, k}],
+-- x[LongStorage], x[ByteTensor mask], and the same forms on assignment.
+-- A number on a 1-D tensor (or a full set of indices) is an element; anything
+-- else is a view sharing the storage, as select and narrow make.
+local torch = require 'torch'
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+
+local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local selectview, clonemeta, checkbounds = internal.selectview, internal.clonemeta, internal.checkbounds
+local type, tonumber, rawget, floor = type, tonumber, rawget, math.floor
+
+-- a 0-based position from a 1-based (possibly negative) index along a size
+local function position(i, size, what)
+   if i < 0 then i = size + i + 1 end
+   if i < 1 or i > size then
+      fail('%s %d out of range 1..%d', what, i, size)
+   end
+   return floor(i) - 1
+end
+
+-- the storage position of element (0-based) i0 of a 1-D view d
+local function at(d, i0)
+   local pos = d.off + i0 * d.str[1]
+   if pos >= SD[d.st].n then checkbounds(d) end
+   return pos
+end
+
+-- walk(d, idx) -> view data or nil, storage position of an element or nil
+local function walk(d, idx)
+   local nidx = #idx
+   if nidx > d.nd then
+      fail('too many indices provided: %d for a %dD tensor', nidx, d.nd)
+   end
+   local cur = TD[clonemeta(d)]
+   local cdim = 1
+   for dim = 1, d.nd do
+      local v = idx[dim]
+      if type(v) == 'number' then
+         local z = position(v, cur.sz[cdim], 'index')
+         if cur.nd == 1 then
+            return nil, at(cur, z)
+         end
+         cur = TD[selectview(cur, cdim, z)]
+      elseif type(v) == 'table' then
+         local size = cur.sz[cdim]
+         local s, e = v[1], v[2]
+         if type(s) == 'number' then
+            s = position(s, size, 'start index')
+            e = type(e) == 'number' and position(e, size, 'end index') or s
+         else
+            s, e = 0, (type(e) == 'number' and position(e, size, 'end index') or size - 1)
+         end
+         if e < s then
+            fail('end index %d is before start index %d', e + 1, s + 1)
+         end
+         cur.off = cur.off + s * cur.str[cdim]
+         cur.sz[cdim] = e - s + 1
+         cdim = cdim + 1
+      else
+         break
+      end
+   end
+   return cur, nil
+end
+
+local function positionof(d, storage)
+   local s = SD[storage]
+   if s.n ~= d.nd then
+      fail('a LongStorage index needs %d elements for a %dD tensor, got %d', d.nd, d.nd, s.n)
+   end
+   local pos = d.off
+   for i = 1, d.nd do
+      pos = pos + position(tonumber(s.ptr[i - 1]), d.sz[i], 'index') * d.str[i]
+   end
+   if pos >= SD[d.st].n then checkbounds(d) end
+   return pos
+end
+
+local function islong(v) local s = SD[v]; return s and s.T == types.Long end
+local function isbytetensor(v) local d = TD[v]; return d and d.T == types.Byte end
+
+local function makeindex(mt)
+   return function(self, k)
+      local m = rawget(mt, k)
+      if m ~= nil then return m end
+      local tk = type(k)
+      if tk == 'number' then
+         local d = TD[self]
+         if d.nd == 1 then
+            local size = d.sz[1]
+            if k < 0 then k = size + k + 1 end
+            if k < 1 or k > size then
+               fail('index %d out of range 1..%d', k, size)
+            end
+            local pos = d.off + (floor(k) - 1) * d.str[1]
+            local s = SD[d.st]
+            if pos >= s.n then checkbounds(d) end
+            return tonumber(s.ptr[pos])
+         end
+         if d.nd == 0 then fail('cannot index an empty tensor') end
+         return selectview(d, 1, position(k, d.sz[1], 'index'))
+      elseif tk == 'table' then
+         local d = TD[self]
+         local view, pos = walk(d, k)
+         if pos then return tonumber(SD[d.st].ptr[pos]) end
+         return internal.wraptensor(view.T, view.st, view.off, view.nd, view.sz, view.str)
+      elseif tk == 'userdata' then
+         local d = TD[self]
+         if islong(k) then
+            return tonumber(SD[d.st].ptr[positionof(d, k)])
+         elseif isbytetensor(k) then
+            return self:maskedSelect(k)
+         end
+         fail('invalid index type %s', torch.type(k))
+      end
+      return nil
+   end
+end
+
+-- assign v (a number or a tensor) to the view data d
+local function assign(d, v)
+   local t = internal.wraptensor(d.T, d.st, d.off, d.nd, d.sz, d.str)
+   if type(v) == 'number' then
+      t:fill(v)
+   elseif internal.istensor(v) then
+      t:copy(v)
+   else
+      fail('cannot assign a %s to a tensor slice (number or tensor expected)', torch.type(v))
+   end
+end
+
+local function setnumber(d, pos, v)
+   if type(v) ~= 'number' then
+      fail('cannot assign a %s to an element of %s (number expected)', torch.type(v), d.T.tensorname)
+   end
+   SD[d.st].ptr[pos] = v
+end
+
+local function newindex(self, k, v)
+   local d = TD[self]
+   local tk = type(k)
+   if tk == 'number' then
+      if d.nd == 1 then
+         local size = d.sz[1]
+         if k < 0 then k = size + k + 1 end
+         if k < 1 or k > size then
+            fail('index %d out of range 1..%d', k, size)
+         end
+         return setnumber(d, at(d, floor(k) - 1), v)
+      end
+      if d.nd == 0 then fail('cannot index an empty tensor') end
+      return assign(TD[selectview(d, 1, position(k, d.sz[1], 'index'))], v)
+   elseif tk == 'table' then
+      local view, pos = walk(d, k)
+      if pos then return setnumber(d, pos, v) end
+      return assign(view, v)
+   elseif tk == 'userdata' then
+      if islong(k) then
+         return setnumber(d, positionof(d, k), v)
+      elseif isbytetensor(k) then
+         if type(v) == 'number' then
+            self:maskedFill(k, v)
+         else
+            self:maskedCopy(k, v)
+         end
+         return
+      end
+   end
+   fail('invalid tensor index of type %s', torch.type(k))
+end
+
+for i = 1, types.count do
+   local mt = torch.getmetatable(types[i].tensorname)
+   mt.__index = makeindex(mt)
+   mt.__newindex = newindex
+end

@@ -1,0 +1,60 @@
+-- State shared by the modules of torch and hidden from users: the data behind
+-- each Tensor and Storage proxy, the Python boundary, and error reporting.
+--
+-- A Tensor or Storage is a userdata proxy (so `#t` and `type(t) == 'userdata'`
+-- behave as in Torch7); its fields live in a weak-keyed table:
+--   storages[s] = {T = type, arr = numpy array, ptr = FFI pointer, n = size}
+--   tensors[t]  = {T = type, st = storage proxy or nil, off = 0-based offset,
+--                  nd = dimensions, sz = {sizes}, str = {strides}}
+local internal = {}
+
+internal.tensors = setmetatable({}, {__mode = 'k'})
+internal.storages = setmetatable({}, {__mode = 'k'})
+internal.memory = require 'th.native.memory'
+internal.py = require 'th.native.ops'     -- the Python functions of th/ops
+
+local getinfo, error, select, tostring, pcall = debug.getinfo, error, select, tostring, pcall
+
+-- the directory of th's own sources (th/lua, th/native): errors are reported at the first
+-- frame outside it, i.e. at the line of the user's script that called us
+local ours = getinfo(1, 'S').source:match('^@(.*)lua[/\\]torch[/\\][^/\\]*$') or '\0'
+
+local function userlevel()
+   local level = 3
+   while true do
+      local info = getinfo(level, 'S')
+      if not info then return 0 end
+      if info.what ~= 'C' and info.source:sub(2, #ours + 1) ~= ours then
+         return level - 1
+      end
+      level = level + 1
+   end
+end
+
+-- fail(fmt, ...): raise a Lua error located in the user's code
+function internal.fail(fmt, ...)
+   local msg = select('#', ...) > 0 and fmt:format(...) or fmt
+   error(msg, userlevel())
+end
+
+local fail = internal.fail
+
+local function checked(ok, ...)
+   if ok then return ... end
+   fail(tostring((...)))
+end
+
+-- pycall(f, ...): call a Python function; a Python exception becomes a Lua error
+function internal.pycall(f, ...)
+   return checked(pcall(f, ...))
+end
+
+-- argument checking helpers shared by the method implementations
+function internal.checknumber(v, argn, fname)
+   if type(v) ~= 'number' then
+      fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))
+   end
+   return v
+end
+
+return internal

@@ -1,0 +1,72 @@
+-- torch.Tensor and torch.Storage (the default type), totable, and the small
+-- utilities that work on any tensor or storage.
+local torch = require 'torch'
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+
+local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+
+local default = 'torch.DoubleTensor'
+
+-- setdefaulttensortype(name): torch.Tensor and torch.Storage follow it
+function torch.setdefaulttensortype(name)
+   local tname = type(name) == 'string' and name:match('^torch%.(%a+)Tensor$')
+   local T = tname and types[tname]
+   if not T then
+      fail("bad argument #1 to 'setdefaulttensortype' (invalid tensor type %s)", tostring(name))
+   end
+   default = name
+   torch.Tensor = torch[T.name .. 'Tensor']
+   torch.Storage = torch[T.name .. 'Storage']
+end
+
+function torch.getdefaulttensortype()
+   return default
+end
+
+torch.setdefaulttensortype('torch.DoubleTensor')
+
+local function tabletensor(d, dim, off)
+   local t = {}
+   local ptr = SD[d.st].ptr
+   if dim == d.nd then
+      for i = 1, d.sz[dim] do t[i] = tonumber(ptr[off + (i - 1) * d.str[dim]]) end
+   else
+      for i = 1, d.sz[dim] do t[i] = tabletensor(d, dim + 1, off + (i - 1) * d.str[dim]) end
+   end
+   return t
+end
+
+-- totable(obj): nested Lua tables with the elements of a tensor or storage
+function torch.totable(obj)
+   if internal.istensor(obj) then
+      local d = TD[obj]
+      if d.nd == 0 then return {} end
+      internal.checkbounds(d)
+      return tabletensor(d, 1, d.off)
+   elseif internal.isstorage(obj) then
+      return obj:totable()
+   end
+   fail('obj must be a Storage or a Tensor')
+end
+internal.method('totable', torch.totable)
+
+-- torch.data(t [, asnumber]): the FFI pointer to the first element, or its address
+function torch.data(obj, asnumber)
+   local ptr = obj:data()
+   if asnumber then
+      return ptr and tonumber(require('ffi').cast('intptr_t', ptr)) or 0
+   end
+   return ptr
+end
+torch.cdata = torch.data
+
+-- fromnumpy(typename, flat array, address, n, sizes...): a tensor over numpy memory
+function internal.fromnumpy(tname, arr, addr, n, ...)
+   local T = types[tname]
+   local st = internal.wrapstorage(T, arr, require('ffi').cast(T.ptrtype, addr), n)
+   local t = internal.emptytensor(T)
+   local sizes = {...}
+   internal.setmeta(TD[t], st, 0, sizes, select('#', ...), nil)
+   return t
+end

@@ -1,0 +1,66 @@
+"""Numpy buffers behind Torch storages.
+
+Lua owns every buffer through the lupa reference it holds: when Lua's garbage
+collector drops that reference the array is released.  Lua reads and writes
+elements through an FFI pointer at `address(arr)`; bulk maths gets a strided
+`view` of the same memory.
+"""
+import numpy as np
+
+DTYPES = {
+    "Byte": np.dtype(np.uint8),
+    "Char": np.dtype(np.int8),
+    "Short": np.dtype(np.int16),
+    "Int": np.dtype(np.int32),
+    "Long": np.dtype(np.int64),
+    "Float": np.dtype(np.float32),
+    "Double": np.dtype(np.float64),
+}
+TYPENAMES = {dt: name for name, dt in DTYPES.items()}
+
+
+def address(arr):
+    return arr.ctypes.data
+
+
+def alloc(tname, n):
+    """A zeroed buffer of n elements and its address."""
+    arr = np.zeros(int(n), DTYPES[tname])
+    return arr, arr.ctypes.data
+
+
+def realloc(arr, n):
+    """A new buffer of n elements starting with the old one's content (as C realloc)."""
+    new = np.zeros(int(n), arr.dtype)
+    keep = min(len(arr), len(new))
+    new[:keep] = arr[:keep]
+    return new, new.ctypes.data
+
+
+def window(arr, offset, n):
+    """A buffer sharing arr's memory from element `offset` (0-based), n elements long."""
+    sub = arr[int(offset):int(offset) + int(n)]
+    return sub, sub.ctypes.data
+
+
+def view(arr, offset, *dims):
+    """The ndarray seen by a tensor: sizes then strides (in elements) in `dims`."""
+    n = len(dims) // 2
+    item = arr.itemsize
+    return np.ndarray(dims[:n], arr.dtype, arr, offset * item,
+                      tuple(s * item for s in dims[n:]))
+
+
+def from_file(tname, filename, shared):
+    """A buffer mapped on a file: writes reach the file only when `shared`."""
+    dtype = DTYPES[tname]
+    arr = np.memmap(filename, dtype=dtype, mode="r+" if shared else "c")
+    return arr, arr.ctypes.data
+
+
+def from_address(tname, addr, n):
+    """A buffer over memory someone else owns (torch.Storage(size, pointer))."""
+    dtype = DTYPES[tname]
+    import ctypes
+    raw = (ctypes.c_char * (int(n) * dtype.itemsize)).from_address(int(addr))
+    return np.frombuffer(raw, dtype=dtype, count=int(n))
