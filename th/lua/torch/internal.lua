@@ -6,6 +6,21 @@
 --   storages[s] = {T = type, arr = numpy array, ptr = FFI pointer, n = size}
 --   tensors[t]  = {T = type, st = storage proxy or nil, off = 0-based offset,
 --                  nd = dimensions, sz = {sizes}, str = {strides}}
+-- (an empty tensor has nd = 0; a storage's ptr is valid for indices 0..n-1)
+--
+-- Besides what this file defines, the core modules publish here:
+--   Storage.lua: newstorage(T, n), wrapstorage(T, arr, ptr, n), isstorage(v)
+--   Tensor.lua:  wraptensor(T, st, off, nd, sz, str), newtensor(T, sizes, n),
+--                newlike(T, d), emptytensor(T), istensor(v), nelement(d),
+--                iscontiguous(d), checkbounds(d), checktensor(v, argn, fname) -> d,
+--                checkdim(d, dim, argn, fname), samesize(d1, d2), setmeta(d, st,
+--                off, sizes, n, strides), resize(d, sizes, n), readsizes(fname, ...),
+--                longstorage(array, n), ndview(d) / nd(t) (the numpy view, one
+--                Python call), each(d, f(ptr, i)) and offsets(d) (row-major
+--                element loops in LuaJIT), element(d, i0), selectview(d, dim, i0),
+--                clonemeta(d), copy(dst_d, src_d), clone(d [, T]),
+--                method(name, f) (adds a method to every tensor type), Tensor
+--   printing.lua: sizestring(d)
 local internal = {}
 
 internal.tensors = setmetatable({}, {__mode = 'k'})
