@@ -1,0 +1,47 @@
+"""Shared fixtures: run Lua through the real `th` command, or in-process."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+
+
+def th_command():
+    """The `th` next to the running interpreter (the venv's), else `python -m th.cli`."""
+    exe = os.path.join(os.path.dirname(sys.executable), "th")
+    if os.path.exists(exe):
+        return [exe]
+    return [sys.executable, "-m", "th.cli"]
+
+
+def run_th(args, cwd=None, stdin=None, timeout=60, env=None):
+    """Run `th args...` -> CompletedProcess with text stdout/stderr."""
+    return subprocess.run(th_command() + list(args), cwd=cwd, input=stdin,
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def normalise(text):
+    """As the conformance driver compares: no trailing spaces, no trailing blank lines."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and lines[-1] == "":
+        lines.pop()
+    return "\n".join(lines)
+
+
+@pytest.fixture
+def th(tmp_path):
+    """th(code, *args) -> CompletedProcess: runs code as a script file in tmp_path."""
+    def run(code, *args, **kw):
+        script = tmp_path / "script.lua"
+        script.write_text(code)
+        return run_th([str(script), *args], cwd=str(tmp_path), **kw)
+    return run
+
+
+@pytest.fixture(scope="session")
+def runtime():
+    from th.runtime import Runtime
+    return Runtime()
