@@ -283,8 +283,8 @@ local function setfromstorage(d, fname, st, offset, ...)
       fail("bad argument #2 to '%s' (storage offset must be >= 1)", fname)
    end
    local sizes, n, strides = readsizestrides(fname, ...)
-   for i = 1, n do
-      if strides[i] and strides[i] < 0 and strides[i] ~= -1 then
+   for i = 1, strides and n or 0 do
+      if strides[i] < 0 and strides[i] ~= -1 then
          fail("bad argument to '%s' (negative stride)", fname)
       end
    end
@@ -866,6 +866,16 @@ for i = 1, types.count do
 end
 
 function torch.isTensor(v) return istensor(v) end
+
+-- the torch.f(tensor, ...) forms of the view methods
+for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'transpose', 't',
+                      'narrow', 'select', 'sub', 'unfold', 'permute', 'clone', 'contiguous'} do
+   local f = Tensor[name]
+   torch[name] = function(t, ...)
+      checktensor(t, 1, name)
+      return f(t, ...)
+   end
+end
 function torch.isStorage(v) return isstorage(v) end
 
 return Tensor

@@ -169,8 +169,10 @@ function torch.isTypeOf(obj, spec)
    return false
 end
 
+-- getmetatable(name) -> the class metatable, or nothing at all
 function torch.getmetatable(name)
-   return registry[name]
+   local mt = registry[name]
+   if mt then return mt end
 end
 
 function torch.setmetatable(obj, name)
