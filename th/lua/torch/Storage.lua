@@ -15,9 +15,7 @@ local protos = {}       -- type name -> proxy whose metatable the type's storage
 
 -- wrap(T, arr, ptr, n) -> a storage proxy over an existing buffer
 local function wrap(T, arr, ptr, n)
-   local s = newproxy(protos[T.name])
-   SD[s] = {T = T, arr = arr, ptr = ptr, n = n}
-   return s
+   return internal.attach(SD, newproxy(protos[T.name]), {T = T, arr = arr, ptr = ptr, n = n})
 end
 
 -- new(T, n) -> a zeroed storage of n elements

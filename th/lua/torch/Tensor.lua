@@ -10,7 +10,7 @@ local internal = require 'torch.internal'
 
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local memory, py, pycall = internal.memory, internal.py, internal.pycall
-local newstorage, isstorage = internal.newstorage, internal.isstorage
+local newstorage, isstorage, attach = internal.newstorage, internal.isstorage, internal.attach
 local type, tonumber, rawget, newproxy, select, floor, unpack =
       type, tonumber, rawget, newproxy, select, math.floor, unpack
 
@@ -24,9 +24,7 @@ local SMALL = 64        -- below this many elements, loops stay in LuaJIT
 
 -- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it)
 local function wrap(T, st, off, nd, sz, str)
-   local t = newproxy(protos[T.name])
-   TD[t] = {T = T, st = st, off = off, nd = nd, sz = sz, str = str}
-   return t
+   return attach(TD, newproxy(protos[T.name]), {T = T, st = st, off = off, nd = nd, sz = sz, str = str})
 end
 
 local function istensor(v)

@@ -23,8 +23,21 @@
 --   printing.lua: sizestring(d)
 local internal = {}
 
-internal.tensors = setmetatable({}, {__mode = 'k'})
-internal.storages = setmetatable({}, {__mode = 'k'})
+-- Both tables are weak in keys and values; what keeps a data table alive is
+-- the proxy itself, whose environment it is (internal.attach).  A weak-keyed
+-- table alone would keep each dead proxy's data for another collection cycle,
+-- which made creating views three times slower.
+internal.tensors = setmetatable({}, {__mode = 'kv'})
+internal.storages = setmetatable({}, {__mode = 'kv'})
+
+local setfenv = debug.setfenv
+
+-- attach(registry, proxy, data): data becomes what registry[proxy] gives
+function internal.attach(registry, proxy, data)
+   setfenv(proxy, data)
+   registry[proxy] = data
+   return proxy
+end
 internal.memory = require 'th.native.memory'
 internal.py = require 'th.native.ops'     -- the Python functions of th/ops
 
