@@ -1,0 +1,97 @@
+"""Storages: constructors, element access, copy across types, resize, string,
+file mapping.  Expected values from the Storage reference and the conformance
+recordings of the original Torch7."""
+import pytest
+
+
+def lua(runtime, code):
+    return runtime.execute(code)
+
+
+@pytest.mark.parametrize("name", ["Byte", "Char", "Short", "Int", "Long", "Float", "Double"])
+def test_constructors(runtime, name):
+    code = f"""local a = torch.{name}Storage()
+               local b = torch.{name}Storage(5)
+               local c = torch.{name}Storage({{1, 2, 3}})
+               return a:size(), b:size(), #b, c[3], torch.type(c)"""
+    assert lua(runtime, code) == (0, 5, 5, 3, f"torch.{name}Storage")
+
+
+def test_view_of_another_storage_shares_memory(runtime):
+    code = """local x = torch.DoubleStorage(10):fill(0)
+              local y = torch.DoubleStorage(x, 3, 5)
+              y:fill(1)
+              local z = torch.DoubleStorage(x, 8)
+              return x[2], x[3], x[7], x[8], y:size(), z:size()"""
+    assert lua(runtime, code) == (0, 1, 1, 0, 5, 3)
+
+
+def test_view_bounds_are_checked(runtime):
+    assert lua(runtime, "return pcall(torch.DoubleStorage, torch.DoubleStorage(4), 3, 5)")[0] is False
+
+
+def test_index_bounds_are_checked(runtime):
+    code = """local s = torch.IntStorage(3)
+              return (pcall(function() return s[4] end)), (pcall(function() s[0] = 1 end)),
+                     (pcall(function() s[1] = 'x' end))"""
+    assert lua(runtime, code) == (False, False, False)
+
+
+def test_copy_converts_like_c_casts(runtime):
+    code = """local z = torch.ByteStorage(3):copy(torch.DoubleStorage({1.9, 255, 7.5}))
+              local i = torch.IntStorage(2):copy(torch.FloatStorage({-2.5, 3.99}))
+              return z[1], z[2], z[3], i[1], i[2]"""
+    assert lua(runtime, code) == (1, 255, 7, -2, 3)
+
+
+def test_copy_size_mismatch_is_an_error(runtime):
+    assert lua(runtime, "return pcall(function() torch.IntStorage(2):copy(torch.IntStorage(3)) end)")[0] is False
+
+
+def test_resize_keeps_content(runtime):
+    code = """local s = torch.DoubleStorage({1, 2, 3})
+              s:resize(5)
+              local a, b, n = s[3], s[5], s:size()
+              s:resize(2)
+              return a, b, n, s:size(), s[2]"""
+    assert lua(runtime, code) == (3, 0, 5, 2, 2)
+
+
+def test_long_values_beyond_32_bits(runtime):
+    assert lua(runtime, "local s = torch.LongStorage({2^40 + 1}) return s[1]") == 2 ** 40 + 1
+
+
+def test_string_round_trip(runtime):
+    code = """local x = torch.CharStorage():string('blah blah')
+              local b = torch.ByteStorage():string('AZ')
+              return x:size(), x[1], x:string(), b[1], b[2], b:string()"""
+    assert lua(runtime, code) == (9, 98, "blah blah", 65, 90, "AZ")
+
+
+def test_totable(runtime):
+    t = lua(runtime, "return torch.DoubleStorage({1.5, 2, 3}):totable()")
+    assert [t[1], t[2], t[3]] == [1.5, 2, 3]
+
+
+def test_file_mapped_storage(runtime, tmp_path):
+    path = tmp_path / "hello.txt"
+    path.write_bytes(b"Hello World\n")
+    code = f"""local x = torch.CharStorage('{path}')
+               local s = x:string()
+               x:fill(42)
+               return x:size(), s"""
+    assert lua(runtime, code) == (12, "Hello World\n")
+    assert path.read_bytes() == b"Hello World\n"   # not shared: the file is unchanged
+    lua(runtime, f"local x = torch.CharStorage('{path}', true) x:fill(42) x = nil collectgarbage()")
+    assert path.read_bytes() == b"*" * 12
+
+
+def test_missing_file_is_an_error(runtime, tmp_path):
+    ok, msg = lua(runtime, f"return pcall(torch.CharStorage, '{tmp_path}/nope')")
+    assert ok is False and "nope" in msg
+
+
+def test_storage_methods_in_metatable(runtime):
+    code = """local mt = torch.getmetatable('torch.CharStorage')
+              return mt.__typename, type(mt.size), type(mt.fill), type(mt.resize), type(mt.copy)"""
+    assert lua(runtime, code) == ("torch.CharStorage", "function", "function", "function", "function")
