@@ -1,1 +1,500 @@
--- (being written)
+-- Random numbers as Torch7 draws them (TH's THRandom.c and THTensorRandom.c):
+-- a Mersenne Twister seeded by init_genrand, the same distributions consuming
+-- the stream in the same order, so seeded scripts print the same numbers.
+--
+-- A generator's state is a buffer laid out as TH's THGenerator struct (its
+-- bytes are what getRNGState returns).  Single numbers and small tensors are
+-- drawn here through FFI; bigger tensors are filled by th/ops/random.py, which
+-- runs numpy's MT19937 from the same state.
+local torch = require 'torch'
+local ffi = require 'ffi'
+local bit = require 'bit'
+local types = require 'torch.types'
+local class = require 'torch.class'
+local internal = require 'torch.internal'
+
+local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
+local istensor, checktensor, nelement, each = internal.istensor, internal.checktensor, internal.nelement, internal.each
+local ndview = internal.ndview
+local band, bor, bxor, lshift, rshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift
+local type, select, floor, log, exp, sqrt, sin, cos, tan, pi =
+      type, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
+
+local SMALL = 64             -- tensors up to this many elements are filled in LuaJIT
+local N, M = 624, 397        -- Mersenne Twister state size and shift
+local TWO32 = 4294967296
+
+-- THGenerator on 64-bit Linux; each unsigned long is two 32-bit halves
+-- (little-endian, the high half is 0 for the 32-bit state words)
+if not pcall(ffi.typeof, 'th_generator') then
+   ffi.cdef [[
+      typedef struct {
+         uint32_t seed, seed_hi;
+         int32_t left, seeded;
+         uint32_t next, next_hi;
+         uint32_t state[1248];
+         double normal_x, normal_y, normal_rho;
+         int32_t normal_is_valid, pad;
+      } th_generator;
+   ]]
+end
+local GENSIZE = ffi.sizeof('th_generator')
+local genptr = ffi.typeof('th_generator*')
+
+---------------------------------------------------------------------------
+-- the generator
+---------------------------------------------------------------------------
+
+local GD = setmetatable({}, {__mode = 'kv'})   -- generator proxy -> {arr, g}
+local genproto = newproxy(true)
+local genmt = getmetatable(genproto)
+
+local function blank(g)
+   ffi.fill(g, GENSIZE)
+   g.left = 1
+end
+
+local function newgenerator()
+   local arr, bytes = internal.memory.alloc(types.Byte, GENSIZE)
+   local g = ffi.cast(genptr, bytes)
+   blank(g)
+   return internal.attach(GD, newproxy(genproto), {arr = arr, g = g})
+end
+
+-- init_genrand; also forgets the cached normal value, as TH does
+local function manualseed(g, seed)
+   blank(g)
+   g.seed, g.seed_hi = seed % TWO32, floor(seed / TWO32) % TWO32
+   local s = g.state
+   s[0] = g.seed
+   for j = 1, N - 1 do
+      local prev = s[2 * (j - 1)]
+      local x = bxor(prev, rshift(prev, 30)) % TWO32
+      -- 1812433253 * x + j modulo 2^32, split to stay exact in doubles
+      local lo, hi = x % 65536, floor(x / 65536)
+      s[2 * j] = ((1812433253 * lo) % TWO32 + ((1812433253 * hi) % 65536) * 65536 + j) % TWO32
+   end
+   g.seeded = 1
+end
+
+local function nextstate(g)
+   if g.seeded == 0 then manualseed(g, 5489) end
+   g.left, g.next = N, 0
+   local s = g.state
+   for j = 0, N - 1 do
+      local u, v = s[2 * j], s[2 * ((j + 1) % N)]
+      local y = bor(band(u, 0x80000000), band(v, 0x7fffffff))
+      local mag = band(v, 1) ~= 0 and 0x9908b0df or 0
+      s[2 * j] = bxor(s[2 * ((j + M) % N)], rshift(y, 1), mag) % TWO32
+   end
+end
+
+-- one tempered 32-bit output
+local function genrand(g)
+   g.left = g.left - 1
+   if g.left == 0 then nextstate(g) end
+   local y = g.state[2 * g.next]
+   g.next = g.next + 1
+   y = bxor(y, rshift(y, 11))
+   y = bxor(y, band(lshift(y, 7), 0x9d2c5680))
+   y = bxor(y, band(lshift(y, 15), 0xefc60000))
+   y = bxor(y, rshift(y, 18))
+   return y % TWO32
+end
+
+-- the generator data for Python: seeded first, as TH's first draw would
+local function bulk(g, arr)
+   if g.seeded == 0 then manualseed(g, 5489) end
+   return arr
+end
+
+---------------------------------------------------------------------------
+-- the distributions of one number (THRandom.c)
+---------------------------------------------------------------------------
+
+local function uniform01(g)
+   return genrand(g) * (1 / TWO32)
+end
+
+local function checkstdv(stdv, fname)
+   if not (stdv > 0) then
+      fail("bad argument to '%s' (standard deviation must be strictly positive)", fname)
+   end
+end
+
+-- Box-Muller: a pair of uniforms gives two values, the second one cached
+local function normal(g, mean, stdv)
+   if g.normal_is_valid == 0 then
+      g.normal_x = uniform01(g)
+      g.normal_y = uniform01(g)
+      g.normal_rho = sqrt(-2 * log(1 - g.normal_y))
+      g.normal_is_valid = 1
+      return g.normal_rho * cos(2 * pi * g.normal_x) * stdv + mean
+   end
+   g.normal_is_valid = 0
+   return g.normal_rho * sin(2 * pi * g.normal_x) * stdv + mean
+end
+
+local draw = {
+   uniform = function(g, a, b) return uniform01(g) * (b - a) + a end,
+   normal = normal,
+   logNormal = function(g, mean, stdv) return exp(normal(g, mean, stdv)) end,
+   exponential = function(g, lambda) return -1 / lambda * log(1 - uniform01(g)) end,
+   cauchy = function(g, median, sigma) return median + sigma * tan(pi * (uniform01(g) - 0.5)) end,
+   geometric = function(g, p)
+      local k = log(1 - uniform01(g)) / log(p)
+      return (k >= 0 and floor(k) or -floor(-k)) + 1
+   end,
+   bernoulli = function(g, p) return uniform01(g) <= p and 1 or 0 end,
+}
+
+-- the parameters of each distribution: defaults and checks (as TensorMath.lua)
+local params = {
+   uniform = {0, 1},
+   normal = {0, 1, check = function(_, s) checkstdv(s, 'normal') end},
+   logNormal = {1, 2, check = function(_, s) checkstdv(s, 'logNormal') end},
+   exponential = {1},
+   cauchy = {0, 1},
+   geometric = {nil, check = function(p)
+      if not (p > 0 and p < 1) then fail("bad argument to 'geometric' (p must be > 0 and < 1)") end
+   end},
+   bernoulli = {0.5, check = function(p)
+      if not (p >= 0 and p <= 1) then fail("bad argument to 'bernoulli' (p must be >= 0 and <= 1)") end
+   end},
+}
+local pyfill = {
+   uniform = 'uniform_fill', normal = 'normal_fill', logNormal = 'lognormal_fill',
+   exponential = 'exponential_fill', cauchy = 'cauchy_fill', geometric = 'geometric_fill',
+   bernoulli = 'bernoulli_fill',
+}
+
+local function readparams(name, a, b)
+   local p = params[name]
+   if a == nil then a = p[1] end
+   if b == nil then b = p[2] end
+   if type(a) ~= 'number' or (p[2] ~= nil and type(b) ~= 'number') then
+      fail("bad argument to '%s' (number expected)", name)
+   end
+   if p.check then p.check(a, b) end
+   return a, b
+end
+
+---------------------------------------------------------------------------
+-- arguments: an optional Generator first
+---------------------------------------------------------------------------
+
+local function isgenerator(v)
+   return type(v) == 'userdata' and GD[v] ~= nil
+end
+
+-- generator(...) -> generator data, the remaining arguments
+local function generator(first, ...)
+   if isgenerator(first) then return GD[first], ... end
+   return GD[torch._gen], first, ...
+end
+
+---------------------------------------------------------------------------
+-- filling tensors
+---------------------------------------------------------------------------
+
+-- fill(gd, d, name, f, pyname, ...): small tensors element by element here,
+-- bigger ones in one Python call
+local function fill(gd, d, f, pyname, a, b)
+   local n = nelement(d)
+   if n == 0 then return end
+   local g = gd.g
+   if n <= SMALL then
+      each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
+   else
+      pycall(py[pyname], bulk(g, gd.arr), ndview(d), a, b)
+   end
+end
+
+local floattypes = {Float = true, Double = true}
+
+-- the tensor method of a distribution (float types only, except bernoulli and geometric)
+local function fillmethod(name)
+   local f, pyname = draw[name], pyfill[name]
+   return function(self, ...)
+      local gd, a, b = generator(...)
+      local d = checktensor(self, 1, name)
+      if name == 'bernoulli' and istensor(a) then
+         local pd = TD[a]
+         if not floattypes[pd.T.name] then
+            fail("bad argument #1 to 'bernoulli' (FloatTensor or DoubleTensor of probabilities expected)")
+         end
+         if nelement(pd) ~= nelement(d) then
+            fail("bad argument #1 to 'bernoulli' (the probabilities have %d elements, the tensor %d)", nelement(pd), nelement(d))
+         end
+         if nelement(d) > 0 then
+            pycall(py.bernoulli_fill, bulk(gd.g, gd.arr), ndview(d), ndview(pd))
+         end
+         return self
+      end
+      a, b = readparams(name, a, b)
+      fill(gd, d, f, pyname, a, b)
+      return self
+   end
+end
+
+-- the modulus TH's random() takes for each type (0: none, the output fits)
+local randommodulus = {Byte = 256, Char = 128, Short = 32768, Int = 2^31, Long = 0,
+                       Float = 2^24 + 1, Double = 0}
+
+-- random([gen,] [a,] [b]) on a tensor: u32 % range + a, in C's unsigned arithmetic
+local function tensorrandom(self, ...)
+   local gd, a, b = generator(...)
+   local d = checktensor(self, 1, 'random')
+   if a ~= nil and b == nil then
+      if type(a) ~= 'number' or a <= 0 then fail("bad argument #1 to 'random' (upper bound must be strictly positive)") end
+      a, b = 1, a
+   elseif a ~= nil then
+      if type(a) ~= 'number' or type(b) ~= 'number' then fail("bad argument to 'random' (number expected)") end
+      if b < a then fail("bad argument #2 to 'random' (upper bound must be larger than lower bound)") end
+   end
+   local n = nelement(d)
+   if n == 0 then return self end
+   local g = gd.g
+   if a == nil then
+      local modulus = randommodulus[d.T.name]
+      if n > SMALL then
+         pycall(py.random_fill, bulk(g, gd.arr), ndview(d), modulus)
+      else
+         each(d, function(ptr, i)
+            local r = genrand(g)
+            ptr[i] = modulus > 0 and r % modulus or r
+         end)
+      end
+      return self
+   end
+   if n > SMALL then
+      pycall(py.random_range_fill, bulk(g, gd.arr), ndview(d), a, b)
+      return self
+   end
+   local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
+   each(d, function(ptr, i)
+      local v = genrand(g) % range + a
+      ptr[i] = v < 0 and v + wrap or v
+   end)
+   return self
+end
+
+for _, name in ipairs{'uniform', 'normal', 'logNormal', 'exponential', 'cauchy'} do
+   local f = fillmethod(name)
+   for T in pairs(floattypes) do torch.getmetatable('torch.' .. T .. 'Tensor')[name] = f end
+end
+internal.method('bernoulli', fillmethod('bernoulli'))
+internal.method('geometric', fillmethod('geometric'))
+internal.method('random', tensorrandom)
+
+---------------------------------------------------------------------------
+-- torch.Generator and the seed functions
+---------------------------------------------------------------------------
+
+class.define('torch.Generator', nil, newgenerator, nil, nil, genmt)
+genmt.__factory = newgenerator
+torch._gen = newgenerator()
+
+-- a seed from the system's entropy (time when there is none), below 2^53 so
+-- that it survives being a Lua number
+local function freshseed()
+   local f = io.open('/dev/urandom', 'rb')
+   if f then
+      local s = f:read(7)
+      f:close()
+      if s and #s == 7 then
+         local v = 0
+         for i = 1, 7 do v = v * 256 + s:byte(i) end
+         return v % 2^53
+      end
+   end
+   return os.time()
+end
+
+function torch.seed(...)
+   local gd = generator(...)
+   local s = freshseed()
+   manualseed(gd.g, s)
+   return s
+end
+
+function torch.manualSeed(...)
+   local gd, seed = generator(...)
+   if type(seed) ~= 'number' then
+      fail("bad argument to 'manualSeed' (number expected, got %s)", type(seed))
+   end
+   manualseed(gd.g, seed)
+end
+
+function torch.initialSeed(...)
+   local g = generator(...).g
+   return g.seed_hi * TWO32 + g.seed
+end
+
+-- getRNGState([gen]): a ByteTensor holding the generator's THGenerator bytes
+function torch.getRNGState(...)
+   local gd = generator(...)
+   local t = torch.ByteTensor(GENSIZE)
+   ffi.copy(t:data(), gd.g, GENSIZE)
+   return t
+end
+
+function torch.setRNGState(...)
+   local gd, state = generator(...)
+   local d = istensor(state) and TD[state]
+   if not d or d.T ~= types.Byte then
+      fail("bad argument #1 to 'setRNGState' (torch.ByteTensor expected, got %s)", torch.type(state))
+   end
+   if nelement(d) ~= GENSIZE then fail("bad argument #1 to 'setRNGState' (RNG state is wrong size)") end
+   local c = state:contiguous()
+   local g = ffi.cast(genptr, c:data())
+   if g.seeded ~= 1 or g.left < 1 or g.left > N or g.next > N then
+      fail("bad argument #1 to 'setRNGState' (Invalid RNG state)")
+   end
+   ffi.copy(gd.g, g, GENSIZE)
+end
+
+---------------------------------------------------------------------------
+-- torch.random, uniform, normal, ...: a number, or a tensor filled
+---------------------------------------------------------------------------
+
+-- torch.f([gen,] tensor, ...) is the tensor's method f
+local function tensorform(name, first, ...)
+   local gd, t = generator(first, ...)
+   local method = t[name]
+   if not method then fail("'%s' is not defined for %s", name, torch.type(t)) end
+   if isgenerator(first) then return method(t, first, select(2, ...)) end
+   return method(t, ...)
+end
+
+function torch.random(...)
+   local gd, a, b = generator(...)
+   if istensor(a) then return tensorform('random', ...) end
+   local g = gd.g
+   if a == nil then return genrand(g) end
+   if type(a) ~= 'number' or (b ~= nil and type(b) ~= 'number') then
+      fail("bad argument to 'random' (number expected)")
+   end
+   if b == nil then
+      if a <= 0 then fail("bad argument #1 to 'random' (upper bound must be strictly positive)") end
+      return genrand(g) % a + 1
+   end
+   if b < a then fail("bad argument #2 to 'random' (upper bound must be larger than lower bound)") end
+   return genrand(g) % (b + 1 - a) + a
+end
+
+for name, f in pairs(draw) do
+   torch[name] = function(...)
+      local gd, a, b = generator(...)
+      if istensor(a) then return tensorform(name, ...) end
+      a, b = readparams(name, a, b)
+      return f(gd.g, a, b)
+   end
+end
+
+---------------------------------------------------------------------------
+-- rand, randn, randperm, multinomial
+---------------------------------------------------------------------------
+
+-- ([gen,] [res,] ...) -> gen data, result tensor (nil when absent), rest
+local function generatorresult(fname, ...)
+   local gd, res = generator(...)
+   if istensor(res) then
+      return gd, res, select(isgenerator(...) and 3 or 2, ...)
+   end
+   return gd, nil, select(isgenerator(...) and 2 or 1, ...)
+end
+
+local function sizedfill(fname, name, a, b)
+   return function(...)
+      local gd = generator(...)
+      local args = {select(isgenerator(...) and 2 or 1, ...)}
+      local nargs = select('#', ...) - (isgenerator(...) and 1 or 0)
+      local res
+      if istensor(args[1]) then
+         res = table.remove(args, 1)
+         nargs = nargs - 1
+      else
+         res = torch.Tensor()
+      end
+      local d = TD[res]
+      if not floattypes[d.T.name] then
+         fail("'%s' is not defined for %s", fname, d.T.tensorname)
+      end
+      internal.resize(d, internal.readsizes(fname, unpack(args, 1, nargs)))
+      fill(gd, d, draw[name], pyfill[name], a, b)
+      return res
+   end
+end
+torch.rand = sizedfill('rand', 'uniform', 0, 1)
+torch.randn = sizedfill('randn', 'normal', 0, 1)
+
+-- randperm([gen,] [res,] n): TH's in-place shuffle of 0..n-1, then + 1
+function torch.randperm(...)
+   local gd, res, n = generatorresult('randperm', ...)
+   if type(n) ~= 'number' then
+      fail("bad argument #1 to 'randperm' (number expected, got %s)", type(n))
+   end
+   if n < 1 then fail("bad argument #1 to 'randperm' (must be strictly positive)") end
+   n = floor(n)
+   res = res or torch.Tensor()
+   local d = TD[res]
+   internal.resize(d, {n}, 1)
+   local draws = torch.DoubleTensor(n)
+   local dd = TD[draws]
+   local w = dd.st and draws:data()
+   if n - 1 > SMALL then
+      pycall(py.random_fill, bulk(gd.g, gd.arr), ndview(dd), 0)
+   else
+      for i = 0, n - 2 do w[i] = genrand(gd.g) end
+   end
+   -- shuffled in a contiguous buffer, then copied into res (which may be strided)
+   local perm = torch.DoubleTensor(n)
+   local p = perm:data()
+   for i = 0, n - 1 do p[i] = i + 1 end
+   for i = 0, n - 2 do
+      local z = w[i] % (n - i) + i
+      p[i], p[z] = p[z], p[i]
+   end
+   internal.copy(d, TD[perm])
+   return res
+end
+
+-- multinomial([gen,] [res,] prob, n [, replacement]): category indices (1-based) in a LongTensor
+function torch.multinomial(...)
+   local gd, res, prob, nsample, replacement = generatorresult('multinomial', ...)
+   if res and not istensor(prob) then
+      -- multinomial(prob, n): the tensor taken as result was the distribution
+      res, prob, nsample, replacement = nil, res, prob, nsample
+   end
+   local pd = checktensor(prob, 1, 'multinomial')
+   if not floattypes[pd.T.name] then
+      fail("'multinomial' is not defined for %s", pd.T.tensorname)
+   end
+   if pd.nd ~= 1 and pd.nd ~= 2 then
+      fail("bad argument #1 to 'multinomial' (vector or matrix expected, got %dD)", pd.nd)
+   end
+   if type(nsample) ~= 'number' then
+      fail("bad argument #2 to 'multinomial' (number expected, got %s)", type(nsample))
+   end
+   nsample = floor(nsample)
+   local ncat = pd.sz[pd.nd]
+   if nsample <= 0 then fail("bad argument #2 to 'multinomial' (cannot sample n_sample <= 0 samples)") end
+   if not replacement and nsample > ncat then
+      fail("bad argument #2 to 'multinomial' (cannot sample n_sample > prob_dist:size(1) samples without replacement)")
+   end
+   res = res or torch.LongTensor()
+   local rd = checktensor(res, 1, 'multinomial')
+   if rd.T ~= types.Long then
+      fail("bad argument #1 to 'multinomial' (torch.LongTensor expected for the result, got %s)", rd.T.tensorname)
+   end
+   local ndist = pd.nd == 2 and pd.sz[1] or 1
+   internal.resize(rd, {ndist, nsample}, 2)
+   local err = pycall(py.multinomial, bulk(gd.g, gd.arr), ndview(rd), ndview(pd), nsample, replacement and true or false)
+   if err then fail("bad argument #1 to 'multinomial' (%s)", err) end
+   if pd.nd == 1 then internal.resize(rd, {nsample}, 1) end
+   return res
+end
+internal.method('multinomial', function(self, ...) return torch.multinomial(self, ...) end)
+
+return torch
