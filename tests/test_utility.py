@@ -1,0 +1,147 @@
+"""Torch utility functions: torch.class and friends (the seeds' "Torch utility
+functions"), and trepl's print."""
+
+
+def lua(runtime, code):
+    return runtime.execute(code)
+
+
+def test_class_inheritance_doc_example(th):
+    code = """
+do
+  local Foo = torch.class('Foo')
+  function Foo:__init() self.contents = 'this is some text' end
+  function Foo:print() print(self.contents) end
+  function Foo:bip() print('bip') end
+end
+foo = Foo()
+foo:print()
+do
+  local Bar, parent = torch.class('torch.Bar', 'Foo')
+  function Bar:__init(stuff) parent.__init(self); self.stuff = stuff end
+  function Bar:boing() print('boing!') end
+  function Bar:print() print(self.contents); print(self.stuff) end
+end
+bar = torch.Bar('ha ha!')
+bar:print()
+bar:boing()
+bar:bip()
+print(torch.typename(foo), torch.typename(bar))
+print(torch.isTypeOf(bar, 'Foo'), torch.isTypeOf(bar, torch.Bar), torch.isTypeOf(foo, 'torch.Bar'))
+"""
+    r = th(code)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ("this is some text\t\nthis is some text\t\nha ha!\t\nboing!\t\nbip\t\n"
+                        "Foo\ttorch.Bar\t\ntrue\ttrue\tfalse\t\n")
+
+
+def test_class_in_module_table(runtime):
+    code = """local M = {}
+              local C = torch.class('Widget2', M)
+              function C:__init(v) self.v = v end
+              function C:get() return self.v end
+              return M.Widget2(5):get(), rawget(_G, 'Widget2') == nil"""
+    assert lua(runtime, code) == (5, True)
+
+
+def test_class_bad_arguments(runtime):
+    _, msg = lua(runtime, "return pcall(function() return torch.class(42) end)")
+    assert msg.endswith("<class name> [<parent class name>] [<module table>] expected")
+
+
+def test_redefining_a_class_works(runtime):
+    code = """local A = torch.class('Redef')
+              function A:__init() self.x = 1 end
+              local a = Redef()
+              local B = torch.class('Redef')
+              function B:__init() self.x = 2 end
+              return a.x, Redef().x, rawequal(A, B)"""
+    assert lua(runtime, code) == (1, 2, True)
+
+
+def test_type_and_typename(runtime):
+    code = """return torch.type(torch.Tensor()), torch.type({}), torch.type(7), torch.type(nil),
+                     torch.type(torch.LongStorage()), select('#', torch.typename({})), select('#', torch.typename(7))"""
+    assert lua(runtime, code) == ("torch.DoubleTensor", "table", "number", "nil", "torch.LongStorage", 0, 0)
+
+
+def test_getmetatable(runtime):
+    code = """local mt = torch.getmetatable('torch.CharStorage')
+              return mt.__typename, select('#', torch.getmetatable('torch.NoSuchThing')),
+                     getmetatable(torch.Tensor()) == torch.getmetatable('torch.DoubleTensor')"""
+    assert lua(runtime, code) == ("torch.CharStorage", 0, True)
+
+
+def test_factory_makes_uninitialised_objects(runtime):
+    code = """local K = torch.class('Kitten2')
+              function K:__init() self.initialized = true end
+              local k = torch.factory('Kitten2')()
+              local t = torch.factory('torch.DoubleTensor')()
+              return torch.type(k), k.initialized, torch.type(t), t:dim(), torch.factory('no.such.class')"""
+    assert lua(runtime, code) == ("Kitten2", None, "torch.DoubleTensor", 0, None)
+
+
+def test_isequal_and_pointer(runtime):
+    code = """local a = torch.Tensor(4)
+              local c = a:narrow(1, 1, 2)
+              local t = {}
+              return torch.isequal(t, t), torch.isequal(t, {}), torch.pointer(a) == torch.pointer(a),
+                     torch.pointer(a) == torch.pointer(c), torch.pointer(a:storage()) == torch.pointer(c:storage()),
+                     type(torch.pointer(a))"""
+    assert lua(runtime, code) == (True, False, True, False, True, "number")
+
+
+def test_setmetatable_and_constructor_table(runtime):
+    code = """local P = torch.class('Pt3')
+              function P:norm2() return self.x * self.x end
+              local p = torch.setmetatable({x = 3}, 'Pt3')
+              return p:norm2(), torch.getconstructortable('Pt3') == Pt3, torch.version(p)"""
+    assert lua(runtime, code) == (9, True, 1)
+
+
+def test_getenv_setenv(runtime):
+    code = """local f = function() return 1 end
+              local env = {}
+              torch.setenv(f, env)
+              return torch.getenv(f) == env"""
+    assert lua(runtime, code) is True
+
+
+def test_totable(runtime):
+    code = """local t = torch.Tensor({{1, 2}, {3, 4}}):t():totable()
+              local ok, msg = pcall(torch.totable, {1, 2})
+              return t[1][2], t[2][1], ok, msg"""
+    a, b, ok, msg = lua(runtime, code)
+    assert (a, b, ok) == (3, 2, False) and msg.endswith("obj must be a Storage or a Tensor")
+
+
+def test_is_tensor_is_storage(runtime):
+    code = """local x = torch.Tensor(3, 4)
+              return torch.isTensor(x), torch.isTensor(x[1]), torch.isTensor(x[1][2]),
+                     torch.isTensor(torch.Storage(2)), torch.isStorage(torch.Storage(2)), torch.isStorage(x)"""
+    assert lua(runtime, code) == (True, True, False, False, True, False)
+
+
+def test_trepl_print(th):
+    r = th("""print({})
+print({1, 'a', {b = {}}})
+print({torch.Tensor(2, 3), torch.IntStorage(4), torch.Tensor()})
+print('before', torch.Tensor({1}), 'after')
+print(nil, 5, true)
+print()
+local P = torch.class('Pretty')
+function P:__tostring() return 'Pretty!' end
+print(Pretty())
+local t = {}
+t.self = t
+print(t)
+""")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (
+        '{}\n'
+        '{\n  1 : 1\n  2 : "a"\n  3 : \n    {\n      b : {...}\n    }\n}\n'
+        '{\n  1 : DoubleTensor - size: 2x3\n  2 : IntStorage - size: 4\n  3 : DoubleTensor - empty\n}\n'
+        'before\t 1\n[torch.DoubleTensor of size 1]\n\nafter\t\n'
+        'nil\t5\ttrue\t\n'
+        'Pretty!\n'
+        '{\n  self : {...}\n}\n')
