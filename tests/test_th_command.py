@@ -1,0 +1,88 @@
+"""The `th` command: scripts, arguments, errors, exit status, require."""
+import os
+
+from conftest import run_th
+
+
+def test_script_arguments_and_globals(th):
+    r = th("print(arg[0]:match('script.lua$'), arg[1], arg[2], arg[3], #arg)\n"
+           "print(type(torch), type(paths), torch.Tensor ~= nil)", "a", "-lr", "0.1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "script.lua\ta\t-lr\t0.1\t3\t\ntable\ttable\ttrue\t\n"
+
+
+def test_require_torch_is_harmless(th):
+    r = th("local t = require 'torch'\nprint(t == torch)")
+    assert r.stdout == "true\t\n"
+
+
+def test_error_reports_file_and_line(th):
+    r = th("print('before')\nlocal x = torch.Tensor(2)\nx:narrow(1, 3, 1)\n")
+    assert r.returncode == 1
+    assert r.stdout == "before\t\n"
+    first = r.stderr.splitlines()[0]
+    assert first.startswith("th: ") and "script.lua:3:" in first and "narrow" in first
+    assert "stack traceback" in r.stderr
+    assert "Traceback (most recent call last)" not in r.stderr
+
+
+def test_plain_lua_error(th):
+    r = th("local t = nil\nprint(t.x)\n")
+    assert r.returncode == 1
+    assert "script.lua:2: attempt to index local 't'" in r.stderr
+
+
+def test_error_with_table_value(th):
+    r = th("error({code = 1})")
+    assert r.returncode == 1
+    assert "error object is a table value" in r.stderr
+
+
+def test_syntax_error(th):
+    r = th("x = = 1")
+    assert r.returncode == 1 and "script.lua:1:" in r.stderr
+
+
+def test_os_exit_sets_status_and_keeps_output(th):
+    r = th("print('kept')\nos.exit(3)\nprint('not reached')")
+    assert r.returncode == 3
+    assert r.stdout == "kept\t\n"
+
+
+def test_require_finds_modules_next_to_the_script(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "mymod.lua").write_text("return {answer = 42}")
+    (tmp_path / "sub" / "main.lua").write_text("print(require('mymod').answer)")
+    r = run_th([str(tmp_path / "sub" / "main.lua")], cwd=str(tmp_path))
+    assert r.stdout == "42\t\n", r.stderr
+
+
+def test_lua_path_is_honoured(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "onpath.lua").write_text("return 'found'")
+    (tmp_path / "main.lua").write_text("print(require('onpath'))")
+    env = dict(os.environ, LUA_PATH=str(tmp_path / "lib" / "?.lua") + ";;")
+    r = run_th([str(tmp_path / "main.lua")], cwd=str(tmp_path), env=env)
+    assert r.stdout == "found\t\n", r.stderr
+
+
+def test_statement_option(tmp_path):
+    r = run_th(["-e", "print(torch.Tensor(2):fill(1):nElement())"], cwd=str(tmp_path))
+    assert r.returncode == 0 and r.stdout == "2\t\n"
+
+
+def test_library_option(tmp_path):
+    (tmp_path / "mylib.lua").write_text("mylib_loaded = true")
+    env = dict(os.environ, LUA_PATH=str(tmp_path / "?.lua") + ";;")
+    r = run_th(["-l", "mylib", "-e", "print(mylib_loaded)"], cwd=str(tmp_path), env=env)
+    assert r.stdout == "true\t\n", r.stderr
+
+
+def test_help(tmp_path):
+    r = run_th(["-h"], cwd=str(tmp_path))
+    assert r.returncode == 0 and "Usage: th" in r.stdout
+
+
+def test_missing_script(tmp_path):
+    r = run_th([str(tmp_path / "nope.lua")], cwd=str(tmp_path))
+    assert r.returncode == 1 and "nope.lua" in r.stderr
