@@ -1,1 +1,266 @@
--- (being written)
+-- Running Lua functions over the elements of tensors (apply, map, map2) and
+-- cutting or replicating tensors (split, chunk, repeatTensor).
+-- The element loops run in LuaJIT straight over the FFI pointers, so the JIT
+-- compiles them together with the user's function: a contiguous tensor is
+-- one flat loop, any other (transposed, narrowed, expanded with stride 0) is
+-- walked in row-major order by a stepper.
+local torch = require 'torch'
+local internal = require 'torch.internal'
+
+local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
+local checktensor, checkdim, istensor = internal.checktensor, internal.checkdim, internal.istensor
+local type, tonumber, tostring, select, min, ceil = type, tonumber, tostring, select, math.min, math.ceil
+local insert = table.insert
+
+---------------------------------------------------------------------------
+-- apply, map, map2
+---------------------------------------------------------------------------
+
+-- stepper(d) -> a function returning the storage offset of d's next element
+-- (row-major order); d has at least one element
+local function stepper(d)
+   local pos = d.off - 1
+   if iscontiguous(d) then
+      return function() pos = pos + 1; return pos end
+   end
+   local nd, sz, str = d.nd, d.sz, d.str
+   local last, lstr = sz[nd], str[nd]
+   local counter = {}
+   for i = 1, nd do counter[i] = 0 end
+   local base, k = d.off, 0
+   return function()
+      if k == last then
+         k = 0
+         for j = nd - 1, 1, -1 do
+            counter[j] = counter[j] + 1
+            base = base + str[j]
+            if counter[j] < sz[j] then break end
+            base = base - counter[j] * str[j]
+            counter[j] = 0
+         end
+      end
+      pos = base + k * lstr
+      k = k + 1
+      return pos
+   end
+end
+
+local function checkfunction(f, argn, fname)
+   if type(f) ~= 'function' then
+      fail("bad argument #%d to '%s' (function expected, got %s)", argn, fname, type(f))
+   end
+end
+
+-- what the user's function returned is stored if it is a number, ignored if nil
+local function badresult(fname, r)
+   fail("bad argument to '%s' (the function should return a number or nil, got a %s)", fname, type(r))
+end
+
+-- the tensors of map/map2: same number of elements, in bounds -> their element count
+local function checkoperands(fname, d, ...)
+   local n = nelement(d)
+   for i = 1, select('#', ...) do
+      local e = select(i, ...)
+      if nelement(e) ~= n then
+         fail("bad argument #%d to '%s' (%d elements, expected %d as self)", i, fname, nelement(e), n)
+      end
+   end
+   if n > 0 then
+      checkbounds(d)
+      for i = 1, select('#', ...) do checkbounds((select(i, ...))) end
+   end
+   return n
+end
+
+-- apply(f): self[i] = f(self[i]) for every element (kept when f returns nil)
+local function apply(self, f)
+   local d = TD[self]
+   checkfunction(f, 1, 'apply')
+   local n = checkoperands('apply', d)
+   if n == 0 then return self end
+   local p = SD[d.st].ptr
+   if iscontiguous(d) then
+      for i = d.off, d.off + n - 1 do
+         local r = f(tonumber(p[i]))
+         if r then
+            if type(r) ~= 'number' then badresult('apply', r) end
+            p[i] = r
+         end
+      end
+   else
+      local nextd = stepper(d)
+      for _ = 1, n do
+         local i = nextd()
+         local r = f(tonumber(p[i]))
+         if r then
+            if type(r) ~= 'number' then badresult('apply', r) end
+            p[i] = r
+         end
+      end
+   end
+   return self
+end
+
+-- map(t, f): self[i] = f(self[i], t[i]); the sizes may differ, the counts match
+local function map(self, t, f)
+   local d, e = TD[self], checktensor(t, 1, 'map')
+   checkfunction(f, 2, 'map')
+   local n = checkoperands('map', d, e)
+   if n == 0 then return self end
+   local p, q = SD[d.st].ptr, SD[e.st].ptr
+   if iscontiguous(d) and iscontiguous(e) then
+      local shift = e.off - d.off
+      for i = d.off, d.off + n - 1 do
+         local r = f(tonumber(p[i]), tonumber(q[i + shift]))
+         if r then
+            if type(r) ~= 'number' then badresult('map', r) end
+            p[i] = r
+         end
+      end
+   else
+      local nextd, nexte = stepper(d), stepper(e)
+      for _ = 1, n do
+         local i = nextd()
+         local r = f(tonumber(p[i]), tonumber(q[nexte()]))
+         if r then
+            if type(r) ~= 'number' then badresult('map', r) end
+            p[i] = r
+         end
+      end
+   end
+   return self
+end
+
+-- map2(t1, t2, f): self[i] = f(self[i], t1[i], t2[i])
+local function map2(self, t1, t2, f)
+   local d, e, g = TD[self], checktensor(t1, 1, 'map2'), checktensor(t2, 2, 'map2')
+   checkfunction(f, 3, 'map2')
+   local n = checkoperands('map2', d, e, g)
+   if n == 0 then return self end
+   local p, q, s = SD[d.st].ptr, SD[e.st].ptr, SD[g.st].ptr
+   if iscontiguous(d) and iscontiguous(e) and iscontiguous(g) then
+      local shift1, shift2 = e.off - d.off, g.off - d.off
+      for i = d.off, d.off + n - 1 do
+         local r = f(tonumber(p[i]), tonumber(q[i + shift1]), tonumber(s[i + shift2]))
+         if r then
+            if type(r) ~= 'number' then badresult('map2', r) end
+            p[i] = r
+         end
+      end
+   else
+      local nextd, nexte, nextg = stepper(d), stepper(e), stepper(g)
+      for _ = 1, n do
+         local i = nextd()
+         local r = f(tonumber(p[i]), tonumber(q[nexte()]), tonumber(s[nextg()]))
+         if r then
+            if type(r) ~= 'number' then badresult('map2', r) end
+            p[i] = r
+         end
+      end
+   end
+   return self
+end
+
+internal.method('apply', apply)
+internal.method('map', map)
+internal.method('map2', map2)
+
+---------------------------------------------------------------------------
+-- split, chunk
+---------------------------------------------------------------------------
+
+-- split([result,] tensor, size [, dim]): narrows of size `size` (the last may be shorter)
+local function split(result, tensor, size, dim)
+   if type(result) ~= 'table' then
+      result, tensor, size, dim = {}, result, tensor, size
+   else
+      for k in pairs(result) do result[k] = nil end
+   end
+   local d = checktensor(tensor, 1, 'split')
+   dim = checkdim(d, dim or 1, 3, 'split')
+   if type(size) ~= 'number' or size < 1 then
+      fail("bad argument #2 to 'split' (positive size expected, got %s)", tostring(size))
+   end
+   local start, total = 1, d.sz[dim]
+   while start <= total do
+      local n = min(size, total - start + 1)
+      insert(result, tensor:narrow(dim, start, n))
+      start = start + n
+   end
+   return result
+end
+
+-- chunk([result,] tensor, n [, dim]): n pieces of nearly equal size
+local function chunk(result, tensor, n, dim)
+   if type(result) ~= 'table' then
+      result, tensor, n, dim = {}, result, tensor, n
+   end
+   local d = checktensor(tensor, 1, 'chunk')
+   dim = checkdim(d, dim or 1, 3, 'chunk')
+   if type(n) ~= 'number' or n < 1 then
+      fail("bad argument #2 to 'chunk' (positive number of chunks expected, got %s)", tostring(n))
+   end
+   return split(result, tensor, ceil(d.sz[dim] / n), dim)
+end
+
+torch.split, torch.chunk = split, chunk
+internal.method('split', split)
+internal.method('chunk', chunk)
+
+---------------------------------------------------------------------------
+-- repeatTensor
+---------------------------------------------------------------------------
+
+-- repeatTensor([result,] sizes): the tensor tiled sizes[i] times along dimension i
+-- (sizes may have more dimensions than the tensor: it then gets leading ones)
+local function repeatTensor(self, a, ...)
+   local out, src, sizes, n
+   if istensor(a) then
+      out, src = self, checktensor(a, 1, 'repeatTensor')
+      sizes, n = internal.readsizes('repeatTensor', ...)
+      if src.T ~= TD[out].T then
+         fail("bad argument #1 to 'repeatTensor' (%s expected, got %s)", TD[out].T.tensorname, src.T.tensorname)
+      end
+   else
+      src = TD[self]
+      sizes, n = internal.readsizes('repeatTensor', a, ...)
+   end
+   if n < src.nd then
+      fail("bad argument to 'repeatTensor' (%d repetitions given for a %dD tensor: the number of "
+           .. "dimensions of repeat dims can not be smaller than the number of dimensions of tensor)", n, src.nd)
+   end
+   for i = 1, n do
+      if sizes[i] < 0 then fail("bad argument #%d to 'repeatTensor' (negative repetition)", i) end
+   end
+   -- the tensor seen with n dimensions (leading ones), and the result's sizes
+   local xsz, xstr, rsz = {}, {}, {}
+   for i = 1, n do
+      local j = i - (n - src.nd)
+      xsz[i], xstr[i] = j >= 1 and src.sz[j] or 1, j >= 1 and src.str[j] or 0
+      rsz[i] = xsz[i] * sizes[i]
+   end
+   out = out or internal.emptytensor(src.T)
+   local r = TD[out]
+   if src.st ~= nil and src.st == r.st then src = TD[internal.clone(src)] end
+   internal.resize(r, rsz, n)
+   if nelement(r) == 0 or nelement(src) == 0 then return out end
+   -- the result seen as (repeat index..., element index...) and the source expanded to match
+   local vsz, vstr, esz, estr = {}, {}, {}, {}
+   for i = 1, n do
+      vsz[i], vstr[i] = sizes[i], xsz[i] * r.str[i]
+      vsz[n + i], vstr[n + i] = xsz[i], r.str[i]
+      esz[i], estr[i] = sizes[i], 0
+      esz[n + i], estr[n + i] = xsz[i], xstr[i]
+   end
+   local view = internal.wraptensor(r.T, r.st, r.off, 2 * n, vsz, vstr)
+   local expanded = internal.wraptensor(src.T, src.st, src.off, 2 * n, esz, estr)
+   internal.copy(TD[view], TD[expanded])
+   return out
+end
+
+internal.method('repeatTensor', repeatTensor)
+function torch.repeatTensor(t, ...)
+   checktensor(t, 1, 'repeatTensor')
+   return repeatTensor(t, ...)
+end

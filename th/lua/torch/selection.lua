@@ -1,1 +1,480 @@
--- (being written)
+-- Selecting elements by index or by mask: index, indexCopy, indexAdd,
+-- indexFill, gather, scatter, maskedSelect, maskedCopy, maskedFill and
+-- nonzero, as methods of every tensor type and as torch.* functions.
+-- Indices are 1-based LongTensors, masks ByteTensors of 0 and 1; every
+-- argument is checked before anything is written, so a bad call leaves the
+-- tensors intact.  Small tensors are handled in LuaJIT over the FFI pointers,
+-- big ones by one numpy call (th/ops/selection.py) on views of the same memory.
+local torch = require 'torch'
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+
+local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local py, pycall, ndview = internal.py, internal.pycall, internal.ndview
+local istensor, checktensor, checkdim = internal.istensor, internal.checktensor, internal.checkdim
+local nelement, each, offsets = internal.nelement, internal.each, internal.offsets
+local newtensor, resize, selectview = internal.newtensor, internal.resize, internal.selectview
+local copy, clone, checkbounds = internal.copy, internal.clone, internal.checkbounds
+local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
+
+local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
+
+---------------------------------------------------------------------------
+-- argument checks
+---------------------------------------------------------------------------
+
+local function checktype(d, T, argn, fname)
+   if d.T ~= T then
+      fail("bad argument #%d to '%s' (%s expected, got %s)", argn, fname, T.tensorname, d.T.tensorname)
+   end
+   return d
+end
+
+local function checkof(v, T, argn, fname)
+   return checktype(checktensor(v, argn, fname), T, argn, fname)
+end
+
+local function checkvector(v, argn, fname)
+   local d = checkof(v, types.Long, argn, fname)
+   if d.nd ~= 1 then
+      fail("bad argument #%d to '%s' (index should be a vector, got a %dD tensor)", argn, fname, d.nd)
+   end
+   return d
+end
+
+-- every value of the LongTensor d lies in 1..hi
+local function checkrange(d, hi, argn, fname)
+   local n = nelement(d)
+   if n == 0 then return end
+   local lo, top
+   if n <= SMALL then
+      lo, top = huge, -huge
+      each(d, function(p, i)
+         local v = tonumber(p[i])
+         if v < lo then lo = v end
+         if v > top then top = v end
+      end)
+   else
+      lo, top = pycall(py.value_range, ndview(d))
+   end
+   local bad = lo < 1 and lo or top > hi and top
+   if bad then
+      fail("bad argument #%d to '%s' (index %d out of range 1..%d)", argn, fname, bad, hi)
+   end
+end
+
+-- the sizes of d and e agree in every dimension but dim
+local function checkothers(d, e, dim, argn, fname, what)
+   if d.nd ~= e.nd then
+      fail("bad argument #%d to '%s' (%s should have %d dimensions, got %d)", argn, fname, what, d.nd, e.nd)
+   end
+   for i = 1, d.nd do
+      if i ~= dim and d.sz[i] ~= e.sz[i] then
+         fail("bad argument #%d to '%s' (%s has size %d at dimension %d, expected %d)",
+              argn, fname, what, e.sz[i], i, d.sz[i])
+      end
+   end
+end
+
+-- a source sharing memory with the destination is read from a copy
+local function unaliased(dst, src)
+   if src.st ~= nil and src.st == dst.st then return TD[clone(src)] end
+   return src
+end
+
+---------------------------------------------------------------------------
+-- small-tensor helpers
+---------------------------------------------------------------------------
+
+local function values(d)
+   local v, n = {}, 0
+   each(d, function(p, i) n = n + 1; v[n] = tonumber(p[i]) end)
+   return v, n
+end
+
+-- offsets of the elements of slice j0 (0-based) along dim, in row-major order
+local function sliceoffsets(d, dim, j0)
+   if d.nd == 1 then return {d.off + j0 * d.str[1]} end
+   return (offsets(TD[selectview(d, dim, j0)]))
+end
+
+local function slice(d, dim, j0)
+   return TD[selectview(d, dim, j0)]
+end
+
+---------------------------------------------------------------------------
+-- index, indexCopy, indexAdd, indexFill
+---------------------------------------------------------------------------
+
+local function indexselect(res, src, dim, idx)
+   local sizes = {}
+   for i = 1, src.nd do sizes[i] = src.sz[i] end
+   local n = idx.sz[1]
+   sizes[dim] = n
+   src = unaliased(res, src)
+   resize(res, sizes, src.nd)
+   if nelement(res) > SMALL then
+      return pycall(py.index_select, ndview(res), ndview(src), ndview(idx), dim - 1)
+   end
+   checkbounds(src)
+   local iv = values(idx)
+   for k = 1, n do
+      local so, ro = sliceoffsets(src, dim, iv[k] - 1), sliceoffsets(res, dim, k - 1)
+      local sp, rp = SD[src.st].ptr, SD[res.st].ptr
+      for m = 1, #ro do rp[ro[m]] = sp[so[m]] end
+   end
+end
+
+-- index(dim, index) -> a new tensor; res:index(src, dim, index) fills res
+local function index(self, a, b, c)
+   local out, src, dim, idx, argn
+   if istensor(a) then
+      out, src, dim, idx, argn = self, checktype(TD[a], TD[self].T, 1, 'index'), b, c, 2
+   else
+      src, dim, idx, argn = TD[self], a, b, 1
+   end
+   dim = checkdim(src, dim, argn, 'index')
+   local id = checkvector(idx, argn + 1, 'index')
+   checkrange(id, src.sz[dim], argn + 1, 'index')
+   out = out or newtensor(src.T, {}, 0)
+   indexselect(TD[out], src, dim, id)
+   return out
+end
+
+-- the checks shared by indexCopy and indexAdd -> dim, index data, source data
+local function checkindexsource(fname, d, dim, index, src)
+   dim = checkdim(d, dim, 1, fname)
+   local idx = checkvector(index, 2, fname)
+   local s = checkof(src, d.T, 3, fname)
+   if (d.nd == 1) ~= (s.nd == 1) or s.nd < dim then
+      fail("bad argument #3 to '%s' (source has %d dimensions, expected %d)", fname, s.nd, d.nd)
+   end
+   if s.sz[dim] ~= idx.sz[1] then
+      fail("bad argument #3 to '%s' (source has %d slices along dimension %d for %d indices)",
+           fname, s.sz[dim], dim, idx.sz[1])
+   end
+   if nelement(s) / s.sz[dim] ~= nelement(d) / d.sz[dim] then
+      fail("bad argument #3 to '%s' (source slices have %d elements, expected %d)",
+           fname, nelement(s) / s.sz[dim], nelement(d) / d.sz[dim])
+   end
+   checkrange(idx, d.sz[dim], 2, fname)
+   return dim, idx, unaliased(d, s)
+end
+
+-- numpy can do the whole update when the source has the destination's shape
+local function bulk(d, s, dim)
+   if nelement(s) <= SMALL or d.nd ~= s.nd then return false end
+   for i = 1, d.nd do
+      if i ~= dim and d.sz[i] ~= s.sz[i] then return false end
+   end
+   return true
+end
+
+-- slice by slice: update(dst_ptr, dst_offset, src_value) for every element
+local function eachslice(d, dim, idx, s, update)
+   checkbounds(d)
+   checkbounds(s)
+   local iv, n = values(idx)
+   local dp, sp = SD[d.st].ptr, SD[s.st].ptr
+   for k = 1, n do
+      local dsl, ssl = sliceoffsets(d, dim, iv[k] - 1), sliceoffsets(s, dim, k - 1)
+      for m = 1, #dsl do update(dp, dsl[m], sp[ssl[m]]) end
+   end
+end
+
+local function indexCopy(self, dim, index, src)
+   local d = TD[self]
+   local idx, s
+   dim, idx, s = checkindexsource('indexCopy', d, dim, index, src)
+   if bulk(d, s, dim) then
+      pycall(py.index_copy, ndview(d), ndview(idx), ndview(s), dim - 1)
+   elseif d.nd > 1 and nelement(s) > SMALL then
+      local iv, n = values(idx)
+      for k = 1, n do copy(slice(d, dim, iv[k] - 1), slice(s, dim, k - 1)) end
+   else
+      eachslice(d, dim, idx, s, function(p, i, v) p[i] = v end)
+   end
+   return self
+end
+
+local function indexAdd(self, dim, index, src)
+   local d = TD[self]
+   local idx, s
+   dim, idx, s = checkindexsource('indexAdd', d, dim, index, src)
+   if bulk(d, s, dim) then
+      pycall(py.index_add, ndview(d), ndview(idx), ndview(s), dim - 1)
+   else
+      eachslice(d, dim, idx, s, function(p, i, v) p[i] = p[i] + v end)
+   end
+   return self
+end
+
+local function indexFill(self, dim, index, value)
+   local d = TD[self]
+   dim = checkdim(d, dim, 1, 'indexFill')
+   local idx = checkvector(index, 2, 'indexFill')
+   internal.checknumber(value, 3, 'indexFill')
+   checkrange(idx, d.sz[dim], 2, 'indexFill')
+   if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
+      return self, pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
+   end
+   checkbounds(d)
+   local iv, n = values(idx)
+   local p = SD[d.st].ptr
+   for k = 1, n do
+      local o = sliceoffsets(d, dim, iv[k] - 1)
+      for m = 1, #o do p[o[m]] = value end
+   end
+   return self
+end
+
+---------------------------------------------------------------------------
+-- gather, scatter
+---------------------------------------------------------------------------
+
+-- gather(dim, index) -> a new tensor; res:gather(src, dim, index) fills res
+local function gather(self, a, b, c)
+   local out, src, dim, index, argn
+   if istensor(a) then
+      out, src, dim, index, argn = self, checktype(TD[a], TD[self].T, 1, 'gather'), b, c, 2
+   else
+      src, dim, index, argn = TD[self], a, b, 1
+   end
+   dim = checkdim(src, dim, argn, 'gather')
+   local idx = checkof(index, types.Long, argn + 1, 'gather')
+   checkothers(src, idx, dim, argn + 1, 'gather', 'index')
+   checkrange(idx, src.sz[dim], argn + 1, 'gather')
+   out = out or newtensor(src.T, {}, 0)
+   local res = TD[out]
+   src = unaliased(res, src)
+   resize(res, idx.sz, idx.nd)
+   if nelement(idx) > SMALL then
+      pycall(py.gather, ndview(res), ndview(src), ndview(idx), dim - 1)
+      return out
+   end
+   checkbounds(src)
+   local rp, sp, ip = SD[res.st].ptr, SD[src.st].ptr, SD[idx.st].ptr
+   local base, step = sliceoffsets(src, dim, 0), src.str[dim]
+   for j = 0, idx.sz[dim] - 1 do
+      local ro, io = sliceoffsets(res, dim, j), sliceoffsets(idx, dim, j)
+      for m = 1, #ro do rp[ro[m]] = sp[base[m] + (tonumber(ip[io[m]]) - 1) * step] end
+   end
+   return out
+end
+
+-- scatter(dim, index, src or value): self[..index[i]..] = src[..i..]
+local function scatter(self, dim, index, src)
+   local d = TD[self]
+   dim = checkdim(d, dim, 1, 'scatter')
+   local idx = checkof(index, types.Long, 2, 'scatter')
+   checkothers(d, idx, dim, 2, 'scatter', 'index')
+   local s
+   if type(src) ~= 'number' then
+      if not istensor(src) then
+         fail("bad argument #3 to 'scatter' (tensor or number expected, got %s)", torch.type(src))
+      end
+      s = checkof(src, d.T, 3, 'scatter')
+      checkothers(d, s, dim, 3, 'scatter', 'source')
+      if s.sz[dim] < idx.sz[dim] then
+         fail("bad argument #3 to 'scatter' (source has %d elements along dimension %d, index %d)",
+              s.sz[dim], dim, idx.sz[dim])
+      end
+      s = unaliased(d, s)
+   end
+   checkrange(idx, d.sz[dim], 2, 'scatter')
+   if nelement(idx) > SMALL then
+      if s then
+         pycall(py.scatter, ndview(d), ndview(idx), ndview(s), dim - 1)
+      else
+         pycall(py.scatter_fill, ndview(d), ndview(idx), src, dim - 1)
+      end
+      return self
+   end
+   checkbounds(d)
+   local dp, ip = SD[d.st].ptr, SD[idx.st].ptr
+   local sp = s and SD[s.st].ptr
+   local base, step = sliceoffsets(d, dim, 0), d.str[dim]
+   for j = 0, idx.sz[dim] - 1 do
+      local io = sliceoffsets(idx, dim, j)
+      local so = s and sliceoffsets(s, dim, j)
+      for m = 1, #io do
+         dp[base[m] + (tonumber(ip[io[m]]) - 1) * step] = s and sp[so[m]] or src
+      end
+   end
+   return self
+end
+
+---------------------------------------------------------------------------
+-- masks
+---------------------------------------------------------------------------
+
+-- checkmask(v, d, argn, fname, what) -> mask data, number of ones
+local function checkmask(v, d, argn, fname)
+   local m = checkof(v, types.Byte, argn, fname)
+   local n = nelement(m)
+   if n ~= nelement(d) then
+      fail("bad argument #%d to '%s' (the mask has %d elements, the tensor %d)", argn, fname, n, nelement(d))
+   end
+   if n == 0 then return m, 0 end
+   local ones, top
+   if n <= SMALL then
+      ones, top = 0, 0
+      each(m, function(p, i)
+         local v = p[i]
+         if v > top then top = v end
+         if v == 1 then ones = ones + 1 end
+      end)
+   else
+      ones, top = pycall(py.mask_count, ndview(m))
+   end
+   if top > 1 then
+      fail("bad argument #%d to '%s' (mask tensor can take 0 and 1 values only)", argn, fname)
+   end
+   return m, ones
+end
+
+-- maskedSelect(mask) -> a new 1-D tensor; res:maskedSelect(src, mask) fills res
+local function maskedSelect(self, a, b)
+   local out, src, mask, argn
+   if b ~= nil then
+      out, src, mask, argn = self, checkof(a, TD[self].T, 1, 'maskedSelect'), b, 2
+   else
+      src, mask, argn = TD[self], a, 1
+   end
+   local m, ones = checkmask(mask, src, argn, 'maskedSelect')
+   out = out or newtensor(src.T, {}, 0)
+   local res = TD[out]
+   src = unaliased(res, src)
+   resize(res, {ones}, 1)
+   if ones > SMALL then
+      pycall(py.masked_select, ndview(res), ndview(src), ndview(m))
+   elseif ones > 0 then
+      local so, mo, ro = offsets(src), offsets(m), offsets(res)
+      local sp, mp, rp = SD[src.st].ptr, SD[m.st].ptr, SD[res.st].ptr
+      local k = 0
+      for i = 1, #so do
+         if mp[mo[i]] == 1 then
+            k = k + 1
+            rp[ro[k]] = sp[so[i]]
+         end
+      end
+   end
+   return out
+end
+
+-- maskedCopy(mask, src): the masked elements take src's elements in order
+local function maskedCopy(self, mask, src)
+   local d = TD[self]
+   local m, ones = checkmask(mask, d, 1, 'maskedCopy')
+   local s = checkof(src, d.T, 2, 'maskedCopy')
+   if nelement(s) < ones then
+      fail("bad argument #2 to 'maskedCopy' (source has %d elements for %d ones in the mask)", nelement(s), ones)
+   end
+   if ones == 0 then return self end
+   s = unaliased(d, s)
+   if nelement(d) > SMALL then
+      pycall(py.masked_copy, ndview(d), ndview(m), ndview(s), ones)
+      return self
+   end
+   local dofs, mo, so = offsets(d), offsets(m), offsets(s)
+   local dp, mp, sp = SD[d.st].ptr, SD[m.st].ptr, SD[s.st].ptr
+   local k = 0
+   for i = 1, #dofs do
+      if mp[mo[i]] == 1 then
+         k = k + 1
+         dp[dofs[i]] = sp[so[k]]
+      end
+   end
+   return self
+end
+
+local function maskedFill(self, mask, value)
+   local d = TD[self]
+   local m, ones = checkmask(mask, d, 1, 'maskedFill')
+   internal.checknumber(value, 2, 'maskedFill')
+   if ones == 0 then return self end
+   if nelement(d) > SMALL then
+      pycall(py.masked_fill, ndview(d), ndview(m), value)
+      return self
+   end
+   local dofs, mo = offsets(d), offsets(m)
+   local dp, mp = SD[d.st].ptr, SD[m.st].ptr
+   for i = 1, #dofs do
+      if mp[mo[i]] == 1 then dp[dofs[i]] = value end
+   end
+   return self
+end
+
+---------------------------------------------------------------------------
+-- nonzero
+---------------------------------------------------------------------------
+
+local function nonzerointo(res, src)
+   local n, nd = nelement(src), src.nd
+   local count
+   if n > SMALL then
+      count = pycall(py.count_nonzero, ndview(src))
+   else
+      count = 0
+      each(src, function(p, i) if p[i] ~= 0 then count = count + 1 end end)
+   end
+   resize(res, {count, nd}, 2)
+   if count == 0 then return end
+   if n > SMALL then
+      return pycall(py.nonzero, ndview(res), ndview(src))
+   end
+   local ro = offsets(res)
+   local rp, k, flat = SD[res.st].ptr, 0, -1
+   each(src, function(p, i)
+      flat = flat + 1
+      if p[i] == 0 then return end
+      local rest = flat
+      for j = nd, 1, -1 do
+         rp[ro[k + j]] = rest % src.sz[j] + 1
+         rest = floor(rest / src.sz[j])
+      end
+      k = k + nd
+   end)
+end
+
+-- nonzero() -> a LongTensor of subscripts; t.nonzero(res, src) fills res
+local function nonzero(self, src)
+   if src == nil then
+      local res = newtensor(types.Long, {}, 0)
+      nonzerointo(TD[res], TD[self])
+      return res
+   end
+   checkof(self, types.Long, 1, 'nonzero')
+   nonzerointo(TD[self], checktensor(src, 2, 'nonzero'))
+   return self
+end
+
+---------------------------------------------------------------------------
+-- registration
+---------------------------------------------------------------------------
+
+local methods = {
+   index = index, indexCopy = indexCopy, indexAdd = indexAdd, indexFill = indexFill,
+   gather = gather, scatter = scatter,
+   maskedSelect = maskedSelect, maskedCopy = maskedCopy, maskedFill = maskedFill,
+}
+
+for name, f in pairs(methods) do
+   internal.method(name, f)
+   torch[name] = function(t, ...)
+      checktensor(t, 1, name)
+      return f(t, ...)
+   end
+end
+
+internal.method('nonzero', nonzero)
+
+-- torch.nonzero dispatches on its first argument: a result must have the source's type
+function torch.nonzero(a, b)
+   local d = checktensor(a, 1, 'nonzero')
+   if b ~= nil and checktensor(b, 2, 'nonzero').T ~= d.T then
+      fail("bad argument #2 to 'nonzero' (%s expected, got %s: use src.nonzero(res, src))",
+           d.T.tensorname, TD[b].T.tensorname)
+   end
+   return nonzero(a, b)
+end

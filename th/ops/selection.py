@@ -1,0 +1,95 @@
+"""Bulk paths of the selection family (th/lua/torch/selection.lua): index,
+indexCopy/Add/Fill, gather, scatter, masked* and nonzero on big tensors.
+
+Indices arrive 1-based, as the tensors hold them, and are already checked by
+the Lua side; every function writes into the destination view in place.
+"""
+import numpy as np
+
+from th.ops import export
+
+
+def _scalar(value, dtype):
+    """value converted as a C cast to the element type would (no overflow error)."""
+    return np.asarray(value).astype(dtype, casting="unsafe")
+
+
+def _along(axis, idx):
+    """The index tuple selecting positions idx (0-based) along axis."""
+    return (slice(None),) * axis + (idx,)
+
+
+@export
+def value_range(a):
+    """(min, max) of a non-empty array, as Python numbers."""
+    return a.min().item(), a.max().item()
+
+
+@export
+def index_select(dst, src, idx, axis):
+    dst[...] = np.take(src, idx - 1, axis=axis)
+
+
+@export
+def index_copy(dst, idx, src, axis):
+    dst[_along(axis, idx - 1)] = src
+
+
+@export
+def index_add(dst, idx, src, axis):
+    """Repeated indices accumulate, as the sequential loop of Torch does."""
+    np.add.at(dst, _along(axis, idx - 1), src)
+
+
+@export
+def index_fill(dst, idx, value, axis):
+    dst[_along(axis, idx - 1)] = _scalar(value, dst.dtype)
+
+
+@export
+def gather(dst, src, idx, axis):
+    dst[...] = np.take_along_axis(src, idx - 1, axis=axis)
+
+
+@export
+def scatter(dst, idx, src, axis):
+    """src may be longer than idx along axis: only its first elements are written."""
+    src = src[_along(axis, slice(0, idx.shape[axis]))]
+    np.put_along_axis(dst, idx - 1, src, axis=axis)
+
+
+@export
+def scatter_fill(dst, idx, value, axis):
+    np.put_along_axis(dst, idx - 1, _scalar(value, dst.dtype), axis=axis)
+
+
+@export
+def mask_count(mask):
+    """(number of ones, largest value) of a ByteTensor mask."""
+    return int(np.count_nonzero(mask)), int(mask.max())
+
+
+@export
+def masked_select(dst, src, mask):
+    dst[...] = src.reshape(-1)[mask.reshape(-1) != 0]
+
+
+@export
+def masked_copy(dst, mask, src, count):
+    dst[mask.reshape(dst.shape) != 0] = src.reshape(-1)[:int(count)]
+
+
+@export
+def masked_fill(dst, mask, value):
+    dst[mask.reshape(dst.shape) != 0] = _scalar(value, dst.dtype)
+
+
+@export
+def count_nonzero(src):
+    return int(np.count_nonzero(src))
+
+
+@export
+def nonzero(dst, src):
+    """The 1-based subscripts of the non-zero elements, in row-major order."""
+    dst[...] = np.argwhere(src) + 1
