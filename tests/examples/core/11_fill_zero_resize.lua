@@ -1,0 +1,7 @@
+print(torch.DoubleTensor(4):fill(3.14))
+print(torch.Tensor(4):zero())
+x = torch.Tensor(2, 3):fill(1)
+x:resize(3, 2)
+print(x:size())
+x:resizeAs(torch.Tensor(6))
+print(x:nDimension(), x:size(1))
