@@ -89,6 +89,7 @@ class Runtime:
 
 _BOOT = r"""
 function(luadir, nativedir, memoryfns, opfns)
+   python = nil   -- lupa's own bridge: Torch7 scripts never had it
    package.path = luadir .. '/?.lua;' .. luadir .. '/?/init.lua;' .. package.path
    package.preload['th.native.memory'] = function()
       return assert(loadfile(nativedir .. '/memory.lua'))(memoryfns)
