@@ -1,1 +1,440 @@
--- (being written)
+-- torch.File: the API shared by DiskFile, MemoryFile and PipeFile (read and
+-- write of the seven number types, strings and booleans, ascii or binary
+-- encoding, error flags, seeking).  Each kind supplies a small table of
+-- transfer primitives (`io` below); this file adds everything else, as the
+-- original THFile.c did over its vtable.  Elements move in bulk: a binary
+-- read or write of N elements is one fread/fwrite or memcpy on the storage's
+-- own buffer.  Objects (writeObject/readObject) are in serialization.lua.
+--
+-- A File is a userdata proxy whose state lives in `files[f]`:
+--   {io = kind primitives, readable, writable, quiet, binary, autospacing,
+--    err, longsize (0: native), native (byte order), ...kind fields}
+-- and an io table provides:
+--   isopen(F), readbin(F, ptr, size, n) -> elements read,
+--   writebin(F, ptr, size, n) -> elements written, readascii(F, T, ptr, n),
+--   writebytes(F, ptr, len) -> bytes written, readstring(F, all) -> string or nil,
+--   writestring(F, s), seek(F, pos) -> ok, seekend(F) -> ok, position(F),
+--   remaining(F) -> bytes left or nil (unknown), synchronize(F), close(F)
+local torch = require 'torch'
+local ffi = require 'ffi'
+local class = require 'torch.class'
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+
+local SD, fail = internal.storages, internal.fail
+local type, tonumber, tostring, floor, min, concat, format =
+      type, tonumber, tostring, math.floor, math.min, table.concat, string.format
+
+local File = {}                                  -- the methods of torch.File
+local files = setmetatable({}, {__mode = 'k'})   -- proxy -> state
+
+-- the C library functions the kinds use (a FILE* is kept as void*)
+for _, decl in ipairs({
+   'void *fopen(const char *, const char *);',
+   'void *popen(const char *, const char *);',
+   'int fclose(void *);',
+   'int pclose(void *);',
+   'size_t fread(void *, size_t, size_t, void *);',
+   'size_t fwrite(const void *, size_t, size_t, void *);',
+   'int fseeko(void *, int64_t, int);',
+   'int64_t ftello(void *);',
+   'int fflush(void *);',
+   'int fgetc(void *);',
+   'int ungetc(int, void *);',
+   'char *fgets(char *, int, void *);',
+   'int fscanf(void *, const char *, ...);',
+   'int sscanf(const char *, const char *, ...);',
+   'int setvbuf(void *, char *, int, size_t);',
+   'size_t strlen(const char *);',
+}) do
+   pcall(ffi.cdef, decl)
+end
+
+---------------------------------------------------------------------------
+-- helpers shared by the kinds
+---------------------------------------------------------------------------
+
+-- ascii encodings: scanf and printf formats, as THDiskFile/THMemoryFile
+local ASCII = {
+   Short  = {scan = '%hd', print = '%d'},
+   Int    = {scan = '%d',  print = '%d'},
+   Long   = {scan = '%ld', print = '%d'},
+   Float  = {scan = '%g',  print = '%.9g'},
+   Double = {scan = '%lg', print = '%.17g'},
+}
+
+-- "r", "w" or "rw" -> readable, writable
+local function parsemode(mode, allowed, fname)
+   local r, w = mode == 'r' or mode == 'rw', mode == 'w' or mode == 'rw'
+   if type(mode) ~= 'string' or not (r or w) or (mode == 'rw' and allowed ~= 'rw') then
+      fail("bad argument #2 to '%s' (file mode should be %s)", fname,
+           allowed == 'rw' and "'r','w' or 'rw'" or "'r' or 'w'")
+   end
+   return r, w
+end
+
+-- the text of n elements in ascii mode: bytes raw, numbers separated by a
+-- space and ended by a newline when auto-spacing
+local function asciitext(F, T, ptr, n)
+   local text
+   local fmt = ASCII[T.name]
+   if not fmt then
+      text = ffi.string(ptr, n)
+   else
+      local parts, pf = {}, fmt.print
+      for i = 0, n - 1 do parts[i + 1] = format(pf, ptr[i]) end
+      text = concat(parts, F.autospacing and ' ' or '')
+   end
+   if F.autospacing then text = text .. '\n' end
+   return text
+end
+
+-- reverse the bytes of each of n elements of `size` bytes (non-native encodings)
+local function swapbytes(ptr, size, n)
+   local b = ffi.cast('uint8_t *', ptr)
+   local half = floor(size / 2)
+   for e = 0, (n - 1) * size, size do
+      for k = 0, half - 1 do
+         b[e + k], b[e + size - 1 - k] = b[e + size - 1 - k], b[e + k]
+      end
+   end
+end
+
+-- the state of a File proxy; fails on anything else
+local function state(self, fname)
+   local F = type(self) == 'userdata' and files[self]
+   if not F then
+      fail("bad argument #1 to '%s' (torch.File expected, got %s)", fname, torch.type(self))
+   end
+   return F
+end
+
+-- the state of an open File
+local function open(self, fname)
+   local F = state(self, fname)
+   if not F.io.isopen(F) then
+      fail("bad argument #1 to '%s' (attempt to use a closed file)", fname)
+   end
+   return F
+end
+
+local function flagerror(F, fmt, ...)
+   F.err = true
+   if not F.quiet then fail(fmt, ...) end
+end
+
+---------------------------------------------------------------------------
+-- element transfers
+---------------------------------------------------------------------------
+
+local LONG = types.Long
+
+-- bytes one element takes in the file (binary); 1 is a lower bound for ascii
+local function filesize(F, T)
+   if not F.binary then return 1 end
+   if T == LONG and F.longsize == 4 then return 4 end
+   return T.size
+end
+
+-- transfer up to n elements from the file into ptr -> elements read
+local function readinto(F, T, ptr, n, fname)
+   if not F.readable then
+      fail("bad argument #1 to '%s' (attempt to read in a write-only file)", fname)
+   end
+   if n == 0 then return 0 end
+   if not F.binary then
+      return F.io.readascii(F, T, ptr, n)
+   end
+   if T == LONG and F.longsize == 4 then
+      local buf = ffi.new('int32_t[?]', n)
+      local nread = F.io.readbin(F, buf, 4, n)
+      if not F.native then swapbytes(buf, 4, nread) end
+      for i = 0, nread - 1 do ptr[i] = buf[i] end
+      return nread
+   end
+   local nread = F.io.readbin(F, ptr, T.size, n)
+   if not F.native and T.size > 1 then swapbytes(ptr, T.size, nread) end
+   return nread
+end
+
+local function checkread(F, nread, n)
+   if nread ~= n then
+      flagerror(F, 'read error: read %d blocks instead of %d', nread, n)
+   end
+end
+
+-- write n elements from ptr -> elements written
+local function writefrom(F, T, ptr, n, fname)
+   if not F.writable then
+      fail("bad argument #1 to '%s' (attempt to write in a read-only file)", fname)
+   end
+   local nwrite
+   if not F.binary then
+      if n == 0 then return 0 end
+      local text = asciitext(F, T, ptr, n)
+      nwrite = F.io.writebytes(F, text, #text) == #text and n or 0
+   elseif T == LONG and F.longsize == 4 then
+      local buf = ffi.new('int32_t[?]', n)
+      for i = 0, n - 1 do buf[i] = ptr[i] end
+      if not F.native then swapbytes(buf, 4, n) end
+      nwrite = F.io.writebin(F, buf, 4, n)
+   elseif not F.native and T.size > 1 then
+      local buf = ffi.new('uint8_t[?]', n * T.size)
+      ffi.copy(buf, ptr, n * T.size)
+      swapbytes(buf, T.size, n)
+      nwrite = F.io.writebin(F, buf, T.size, n)
+   else
+      nwrite = F.io.writebin(F, ptr, T.size, n)
+   end
+   if nwrite ~= n then
+      flagerror(F, 'write error: wrote %d blocks instead of %d', nwrite, n)
+   end
+   return nwrite
+end
+
+-- readX(): a number; readX(n): a new storage of what could be read;
+-- readX(storage): fill it, return the count.  writeX(number) / writeX(storage).
+local function defineio(T)
+   local name = T.name
+   local rname, wname = 'read' .. name, 'write' .. name
+   local scratch = ffi.new(T.ctype .. '[1]')
+
+   File[rname] = function(self, a)
+      local F = open(self, rname)
+      if a == nil then
+         scratch[0] = 0
+         checkread(F, readinto(F, T, scratch, 1, rname), 1)
+         return tonumber(scratch[0])
+      end
+      local s = SD[a]
+      if type(a) == 'userdata' and s and s.T == T then
+         local nread = readinto(F, T, s.ptr, s.n, rname)
+         checkread(F, nread, s.n)
+         return nread
+      end
+      local n = type(a) == 'number' and a
+      if not n then
+         fail("bad argument #1 to '%s' (nothing, number, or %sStorage expected)", rname, name)
+      end
+      if n < 0 or n ~= floor(n) then
+         fail("bad argument #1 to '%s' (non-negative integer expected, got %s)", rname, tostring(n))
+      end
+      -- never allocate more than the file can still hold (a corrupted count)
+      local left = F.readable and F.io.remaining(F)
+      local room = left and min(n, floor(left / filesize(F, T))) or n
+      local st = internal.newstorage(T, room)
+      local nread = readinto(F, T, SD[st].ptr, room, rname)
+      if nread ~= room then st:resize(nread) end
+      checkread(F, nread, n)
+      return st
+   end
+
+   File[wname] = function(self, a)
+      local F = open(self, wname)
+      if type(a) == 'number' then
+         scratch[0] = a
+         writefrom(F, T, scratch, 1, wname)
+         return
+      end
+      local s = type(a) == 'userdata' and SD[a]
+      if not (s and s.T == T) then
+         fail("bad argument #1 to '%s' (number, or %sStorage expected)", wname, name)
+      end
+      return writefrom(F, T, s.ptr, s.n, wname)
+   end
+end
+
+for i = 1, types.count do defineio(types[i]) end
+
+function File.writeBool(self, value)
+   File.writeInt(self, value and 1 or 0)
+end
+
+function File.readBool(self)
+   return File.readInt(self) == 1
+end
+
+-- readString('*a' | '*l'): the rest of the file, or the next line without its newline
+function File.readString(self, fmt)
+   local F = open(self, 'readString')
+   if type(fmt) ~= 'string' or not fmt:match('^%*[al]') then
+      fail("bad argument #1 to 'readString' (format must be '*a' or '*l')")
+   end
+   if not F.readable then
+      fail("bad argument #1 to 'readString' (attempt to read in a write-only file)")
+   end
+   local s = F.io.readstring(F, fmt:sub(2, 2) == 'a')
+   if not s then
+      flagerror(F, 'read error: read 0 blocks instead of 1')
+      return ''
+   end
+   return s
+end
+
+function File.writeString(self, s)
+   local F = open(self, 'writeString')
+   if type(s) ~= 'string' then
+      fail("bad argument #1 to 'writeString' (string expected, got %s)", type(s))
+   end
+   if not F.writable then
+      fail("bad argument #1 to 'writeString' (attempt to write in a read-only file)")
+   end
+   local n = F.io.writebytes(F, s, #s)
+   if n ~= #s then
+      flagerror(F, 'write error: wrote %d blocks instead of %d', n, #s)
+   end
+   return n
+end
+
+---------------------------------------------------------------------------
+-- modes and flags
+---------------------------------------------------------------------------
+
+local function setter(fname, field, value)
+   File[fname] = function(self)
+      state(self, fname)[field] = value
+      return self
+   end
+end
+
+local function getter(fname, field)
+   File[fname] = function(self)
+      return state(self, fname)[field] and true or false
+   end
+end
+
+setter('binary', 'binary', true)
+setter('ascii', 'binary', false)
+setter('autoSpacing', 'autospacing', true)
+setter('noAutoSpacing', 'autospacing', false)
+setter('quiet', 'quiet', true)
+setter('pedantic', 'quiet', false)
+setter('clearError', 'err', false)
+getter('isBinary', 'binary')
+getter('isAutoSpacing', 'autospacing')
+getter('isQuiet', 'quiet')
+getter('hasError', 'err')
+getter('isReadable', 'readable')
+getter('isWritable', 'writable')
+
+-- seek(position): 1-based, as position()
+function File.seek(self, pos)
+   local F = open(self, 'seek')
+   if type(pos) ~= 'number' then
+      fail("bad argument #1 to 'seek' (number expected, got %s)", type(pos))
+   end
+   if pos < 1 then
+      fail("bad argument #1 to 'seek' (position has to be greater than 0!)")
+   end
+   if not F.io.seek(F, floor(pos) - 1) then
+      flagerror(F, 'unable to seek to position %d', floor(pos) - 1)
+   end
+   return self
+end
+
+function File.seekEnd(self)
+   local F = open(self, 'seekEnd')
+   if not F.io.seekend(F) then
+      flagerror(F, 'unable to seek at end of file')
+   end
+   return self
+end
+
+function File.position(self)
+   local F = open(self, 'position')
+   local pos = F.io.position(F)
+   if not pos then
+      flagerror(F, 'unable to obtain file position')
+      return 1
+   end
+   return pos + 1
+end
+
+function File.synchronize(self)
+   local F = open(self, 'synchronize')
+   F.io.synchronize(F)
+   return self
+end
+
+function File.close(self)
+   local F = open(self, 'close')
+   F.io.close(F)
+   return self
+end
+
+-- longSize(4 | 8 | 0): the size of a Long in binary files (0: native, 8)
+function File.longSize(self, size)
+   local F = state(self, 'longSize')
+   if size ~= 0 and size ~= 4 and size ~= 8 then
+      fail("bad argument #1 to 'longSize' (Invalid long size specified)")
+   end
+   F.longsize = size
+   return self
+end
+
+-- referenced(false): write every object in full (no shared references)
+function File.referenced(self, ref)
+   state(self, 'referenced').force = not ref
+   return self
+end
+
+function File.isReferenced(self)
+   return not state(self, 'isReferenced').force
+end
+
+---------------------------------------------------------------------------
+-- the classes
+---------------------------------------------------------------------------
+
+local protos = {}
+
+-- define(name, constructor) -> the class metatable (the proxies' metatable)
+local function define(name, parent, constructor)
+   local proto = newproxy(true)
+   local mt = getmetatable(proto)
+   protos[name] = proto
+   class.define(name, parent, constructor, nil, nil, mt)
+   -- an unreachable open file is closed, flushing what was written
+   mt.__gc = function(self)
+      local F = files[self]
+      if F and F.io.isopen(F) then F.io.close(F) end
+   end
+   return mt
+end
+
+local filemt = define('torch.File')
+for k, f in pairs(File) do filemt[k] = f end
+torch.File = torch.getconstructortable('torch.File')
+
+-- the kinds: a kind calls this with its primitives and own fields
+local kinds = {}
+
+-- kinds.new(name, io, readable, writable, fields) -> a File proxy
+function kinds.new(name, io, readable, writable, fields)
+   local f = newproxy(protos[name])
+   local F = fields
+   F.io, F.readable, F.writable = io, readable, writable
+   F.quiet = F.quiet or false
+   F.binary, F.autospacing, F.err = false, true, false
+   F.longsize, F.native = 0, true
+   files[f] = F
+   return f
+end
+
+-- writechars(self, s, fname): write the bytes of a Lua string as Chars
+local CHAR = types.Char
+function kinds.writechars(self, s, fname)
+   return writefrom(open(self, fname), CHAR, ffi.cast('const char *', s), #s, fname)
+end
+
+kinds.define = define
+kinds.parsemode = parsemode
+kinds.state = state
+kinds.open = open
+kinds.ASCII = ASCII
+internal.files = kinds
+
+require 'torch.DiskFile'
+require 'torch.MemoryFile'
+
+return File
