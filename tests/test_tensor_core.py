@@ -371,3 +371,11 @@ def test_bad_arguments_are_lua_errors(runtime, code):
 def test_error_names_the_function(runtime):
     _, msg = lua(runtime, "return pcall(function() return torch.Tensor(2,3):narrow(1, 2, 5) end)")
     assert "narrow" in msg
+
+
+def test_new_builds_a_tensor_of_the_same_type(runtime):
+    code = """local x = torch.FloatTensor(2)
+              local y = x.new(3, 4)
+              local e = x.new()
+              return y:type(), y:size(2), e:nDimension(), torch.IntStorage.new(3):size()"""
+    assert lua(runtime, code) == ("torch.FloatTensor", 4, 0, 3)

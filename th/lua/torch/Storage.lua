@@ -203,9 +203,11 @@ for i = 1, types.count do
    local proto = newproxy(true)
    local mt = getmetatable(proto)
    protos[T.name] = proto
-   class.define(T.storagename, nil, function(...) return construct(T, ...) end, nil, nil, mt)
+   local function constructor(...) return construct(T, ...) end
+   class.define(T.storagename, nil, constructor, nil, nil, mt)
    mt.__factory = function() return new(T, 0) end
    for k, f in pairs(Storage) do mt[k] = f end
+   mt.new = constructor
    mt.__index = index(mt)
    mt.__newindex = newindex
    mt.__len = function(self) return SD[self].n end

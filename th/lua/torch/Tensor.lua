@@ -827,6 +827,7 @@ end
 for i = 1, types.count do
    local T = types[i]
    Tensor[T.name:lower()] = function(self) return Tensor.type(self, T.tensorname) end
+   Tensor['copy' .. T.name] = Tensor.copy
 end
 
 ---------------------------------------------------------------------------
@@ -857,9 +858,11 @@ for i = 1, types.count do
    local proto = newproxy(true)
    local mt = getmetatable(proto)
    protos[T.name] = proto
-   class.define(T.tensorname, nil, function(...) return construct(T, ...) end, nil, nil, mt)
+   local function constructor(...) return construct(T, ...) end
+   class.define(T.tensorname, nil, constructor, nil, nil, mt)
    mt.__factory = function() return empty(T) end
    for k, f in pairs(Tensor) do mt[k] = f end
+   mt.new = constructor   -- x.new(...) builds a tensor of x's type, as in Torch7
    mt.__len = function(self) return Tensor.size(self) end
 end
 
