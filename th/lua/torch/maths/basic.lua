@@ -1,0 +1,199 @@
+-- Basic operations: equal, add, csub, mul, div, fmod, remainder, mod, clamp,
+-- the element-wise cmul, cpow, cdiv, cfmod, cremainder, cmod, cmax, cmin,
+-- addcmul, addcdiv, lerp and the bit operations of integer tensors.
+-- Tensor operands need the same number of elements, not the same sizes; the
+-- result takes the sizes of the first one.  A number operand is first cast
+-- to the element type (so an IntTensor divided by 2.5 is divided by 2).
+local torch = require 'torch'
+local internal = require 'torch.internal'
+local dispatch = require 'torch.maths.dispatch'
+
+local TD, SD, py, pycall, ndview = internal.tensors, internal.storages, internal.py, internal.pycall, internal.ndview
+local nelement, samesize, fail = internal.nelement, internal.samesize, internal.fail
+local result, cast, samecount, SMALL = dispatch.result, dispatch.cast, dispatch.samecount, dispatch.SMALL
+local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
+local type, select, floor, fmod = type, select, math.floor, math.fmod
+
+local scalar = {
+   add = function(a, b) return a + b end,
+   sub = function(a, b) return a - b end,
+   mul = function(a, b) return a * b end,
+   div = function(a, b) return a / b end,       -- stored truncated in integer tensors
+   fmod = fmod,
+   remainder = function(a, b) return a - b * floor(a / b) end,
+   pow = function(a, b) return a ^ b end,
+   max = function(a, b) if a > b then return a end return b end,
+   min = function(a, b) if a < b then return a end return b end,
+}
+
+local function integer(T) return T.integer end
+
+-- res = x <op> y for y a tensor or a number
+local function elementwise(T, fname, op, res, x, y)
+   local xd = TD[x]
+   local yd = type(y) ~= 'number' and TD[y]
+   if yd then samecount(fname, xd, yd) else y = cast(T, y) end
+   local r
+   res, r = result(T, res, xd)
+   local f = scalar[op]
+   if f and nelement(xd) <= SMALL then
+      if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
+   elseif nelement(xd) > 0 then
+      pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or y)
+   end
+   return res
+end
+
+local function binary(name, op, variants, only)
+   dispatch.define{
+      name = name, inplace = true, variants = variants, only = only,
+      impl = function(T, _, res, x, y) return elementwise(T, name, op, res, x, y) end,
+   }
+end
+
+binary('mul', 'mul', {'tn'})
+binary('div', 'div', {'tn'})
+binary('fmod', 'fmod', {'tn'})
+binary('remainder', 'remainder', {'tn'})
+binary('mod', 'fmod', {'tn'})              -- deprecated name of fmod
+binary('cmul', 'mul', {'tt'})
+binary('cdiv', 'div', {'tt'})
+binary('cpow', 'pow', {'tt'})
+binary('cfmod', 'fmod', {'tt'})
+binary('cremainder', 'remainder', {'tt'})
+binary('cmod', 'fmod', {'tt'})             -- deprecated name of cfmod
+-- cmax/cmin (listed with the dimension-wise functions) are element-wise too
+binary('cmax', 'max', {'tt', 'tn'})
+binary('cmin', 'min', {'tt', 'tn'})
+for _, op in ipairs{'lshift', 'rshift', 'bitand', 'bitor', 'bitxor'} do
+   binary(op, op, {'tn'}, integer)
+   binary('c' .. op, op, {'tt'}, integer)
+end
+
+local function addscaled(a, b, v) return a + v * b end
+
+-- res = x + v * y
+local function axpy(T, fname, res, x, v, y)
+   local xd, yd = TD[x], TD[y]
+   samecount(fname, xd, yd)
+   v = cast(T, v)
+   local r
+   res, r = result(T, res, xd)
+   if nelement(xd) <= SMALL then
+      loop2(r, xd, yd, addscaled, v)
+   else
+      pycall(py.math_addscaled, ndview(r), ndview(xd), v, ndview(yd))
+   end
+   return res
+end
+
+-- add([res,] x, value), add([res,] x, y), add([res,] x, value, y)
+dispatch.define{
+   name = 'add', inplace = true, variants = {'tn', 'tt', 'tnt'},
+   impl = function(T, sig, res, x, a, b)
+      if sig == 'tnt' then return axpy(T, 'add', res, x, a, b) end
+      return elementwise(T, 'add', 'add', res, x, a)
+   end,
+}
+
+-- csub([res,] x, value), csub([res,] x, y), csub([res,] x, value, y): x - value * y
+dispatch.define{
+   name = 'csub', inplace = true, variants = {'tn', 'tt', 'tnt'},
+   impl = function(T, sig, res, x, a, b)
+      if sig == 'tnt' then return axpy(T, 'csub', res, x, -cast(T, a), b) end
+      if sig == 'tt' then return axpy(T, 'csub', res, x, -1, a) end
+      return elementwise(T, 'csub', 'sub', res, x, a)
+   end,
+}
+
+dispatch.define{
+   name = 'clamp', inplace = true, variants = {'tnn'},
+   impl = function(T, _, res, x, lo, hi)
+      local xd = TD[x]
+      lo, hi = cast(T, lo), cast(T, hi)
+      local r
+      res, r = result(T, res, xd)
+      if nelement(xd) <= SMALL then
+         loop1(r, xd, function(a)
+            if a < lo then return lo elseif a > hi then return hi end
+            return a
+         end)
+      else
+         pycall(py.math_clamp, ndview(r), ndview(xd), lo, hi)
+      end
+      return res
+   end,
+}
+
+local function addcmul(a, b, c, v) return a + v * b * c end
+local function addcdiv(a, b, c, v) return a + v * b / c end
+
+-- addcmul/addcdiv([res,] x [, value], t1, t2): x + value * t1 .* t2 (or ./ t2)
+for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
+   dispatch.define{
+      name = name, inplace = true, variants = {'ttt', 'tntt'},
+      impl = function(T, sig, res, x, a, b, c)
+         local v, t1, t2 = 1, a, b
+         if sig == 'tntt' then v, t1, t2 = cast(T, a), b, c end
+         local xd, d1, d2 = TD[x], TD[t1], TD[t2]
+         samecount(name, xd, d1)
+         samecount(name, d1, d2)
+         local r
+         res, r = result(T, res, xd)
+         if nelement(xd) <= SMALL and not (T.integer and name == 'addcdiv') then
+            loop3(r, xd, d1, d2, f, v)
+         elseif nelement(xd) > 0 then
+            pycall(py.math_addc, name, ndview(r), ndview(xd), v, ndview(d1), ndview(d2))
+         end
+         return res
+      end,
+   }
+end
+
+local function lerp(a, b, w) return a + w * (b - a) end
+
+-- lerp([res,] a, b, weight): a + weight * (b - a); numbers give a number
+dispatch.define{
+   name = 'lerp', inplace = true, variants = {'ttn'}, only = dispatch.floating,
+   impl = function(T, _, res, a, b, w)
+      local ad, bd = TD[a], TD[b]
+      samecount('lerp', ad, bd)
+      local r
+      res, r = result(T, res, ad)
+      if nelement(ad) <= SMALL then
+         loop2(r, ad, bd, lerp, w)
+      else
+         pycall(py.math_lerp, ndview(r), ndview(ad), ndview(bd), w)
+      end
+      return res
+   end,
+}
+local tensorlerp = torch.lerp
+function torch.lerp(a, b, w, ...)
+   if type(a) == 'number' and type(b) == 'number' and type(w) == 'number' and select('#', ...) == 0 then
+      return lerp(a, b, w)
+   end
+   return tensorlerp(a, b, w, ...)
+end
+
+-- equal(x, y): same sizes and the same values
+dispatch.define{
+   name = 'equal', variants = {'tt'},
+   impl = function(T, _, _, x, y)
+      local xd, yd = TD[x], TD[y]
+      if not samesize(xd, yd) then return false end
+      local n = nelement(xd)
+      if n == 0 then return true end
+      if n <= SMALL then
+         internal.checkbounds(xd)
+         internal.checkbounds(yd)
+         local xo, yo = internal.offsets(xd), internal.offsets(yd)
+         local xp, yp = SD[xd.st].ptr, SD[yd.st].ptr
+         for i = 1, n do
+            if xp[xo[i]] ~= yp[yo[i]] then return false end
+         end
+         return true
+      end
+      return pycall(py.math_equal, ndview(xd), ndview(yd))
+   end,
+}

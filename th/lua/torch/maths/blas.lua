@@ -1,0 +1,137 @@
+-- BLAS operations: dot, mv, mm, bmm, ger and the accumulating addmv, addmm,
+-- addr, addbmm, baddbmm ([res,] [v1,] M, [v2,] a, b: res = v1 * M + v2 * a b).
+-- The products run in numpy's BLAS (integer tensors multiply in int64).
+-- As in Torch7, a result given to mv, mm, bmm, ger or baddbmm must already
+-- have the size of the product; addmv, addmm, addr and addbmm resize it.
+local internal = require 'torch.internal'
+local dispatch = require 'torch.maths.dispatch'
+
+local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
+      internal.ndview, internal.fail
+local nelement, offsets, checkbounds = internal.nelement, internal.offsets, internal.checkbounds
+local tonumber, SMALL = tonumber, dispatch.SMALL
+
+local function sizestring(sizes, n)
+   return internal.sizestring({nd = n, sz = sizes})
+end
+
+local function checkdims(fname, d, nd, argn)
+   if d.nd ~= nd then
+      fail("bad argument #%d to '%s' (%dD tensor expected, got %dD)", argn, fname, nd, d.nd)
+   end
+end
+
+-- the sizes of the product of a and b, checking they conform
+local function productsizes(fname, a, b)
+   local k1, k2, sizes
+   if a.nd == 1 then             -- ger
+      return {a.sz[1], b.sz[1]}, 2
+   elseif b.nd == 1 then         -- mv
+      k1, k2, sizes = a.sz[2], b.sz[1], {a.sz[1]}
+   elseif a.nd == 2 then         -- mm
+      k1, k2, sizes = a.sz[2], b.sz[1], {a.sz[1], b.sz[2]}
+   else                          -- bmm
+      if a.sz[1] ~= b.sz[1] then
+         fail("size mismatch in '%s': %d and %d matrices in the batches", fname, a.sz[1], b.sz[1])
+      end
+      k1, k2, sizes = a.sz[3], b.sz[2], {a.sz[1], a.sz[2], b.sz[3]}
+   end
+   if k1 ~= k2 then
+      fail("size mismatch in '%s': %s times %s", fname, sizestring(a.sz, a.nd), sizestring(b.sz, b.nd))
+   end
+   return sizes, #sizes
+end
+
+local function product(ad, bd, out, beta, c, alpha, batchsum)
+   if ad.nd == 1 then
+      pycall(py.math_ger, out, beta, c, alpha, ndview(ad), ndview(bd))
+   else
+      pycall(py.math_gemm, out, beta, c, alpha, ndview(ad), ndview(bd), batchsum)
+   end
+end
+
+-- dot(x, y): both seen as vectors of the same length
+dispatch.define{
+   name = 'dot', variants = {'tt'},
+   impl = function(T, _, _, x, y)
+      local xd, yd = TD[x], TD[y]
+      dispatch.samecount('dot', xd, yd)
+      local n = nelement(xd)
+      if n == 0 then return 0 end
+      if n > SMALL then return pycall(py.math_dot, ndview(xd), ndview(yd)) end
+      checkbounds(xd)
+      checkbounds(yd)
+      local xo, yo = offsets(xd), offsets(yd)
+      local xp, yp = SD[xd.st].ptr, SD[yd.st].ptr
+      local s = 0
+      for i = 1, n do s = s + tonumber(xp[xo[i]]) * tonumber(yp[yo[i]]) end
+      return s
+   end,
+}
+
+-- mv, mm, bmm, ger([res,] a, b)
+local plain = {mv = {2, 1}, mm = {2, 2}, bmm = {3, 3}, ger = {1, 1}}
+for name, dims in pairs(plain) do
+   dispatch.define{
+      name = name, inplace = true, variants = {'tt'},
+      impl = function(T, _, res, a, b)
+         local ad, bd = TD[a], TD[b]
+         checkdims(name, ad, dims[1], 1)
+         checkdims(name, bd, dims[2], 2)
+         local sizes, n = productsizes(name, ad, bd)
+         local r
+         if res == nil then
+            res = internal.newtensor(T, sizes, n)
+            r = TD[res]
+         else
+            r = TD[res]
+            if r.nd ~= n or nelement(r) ~= (n == 1 and sizes[1] or n == 2 and sizes[1] * sizes[2]
+                                            or sizes[1] * sizes[2] * sizes[3]) then
+               fail("size mismatch in '%s': the result must be %s, got %s", name, sizestring(sizes, n),
+                    sizestring(r.sz, r.nd))
+            end
+         end
+         if nelement(r) > 0 then product(ad, bd, ndview(r), 0, nil, 1, false) end
+         return res
+      end,
+   }
+end
+
+-- addmv, addmm, addr, addbmm, baddbmm([res,] [v1,] M, [v2,] a, b)
+local accumulating = {
+   addmv = {1, 2, 1}, addmm = {2, 2, 2}, addr = {2, 1, 1}, addbmm = {2, 3, 3}, baddbmm = {3, 3, 3},
+}
+for name, dims in pairs(accumulating) do
+   dispatch.define{
+      name = name, inplace = true, variants = {'ttt', 'tntt', 'nttt', 'ntntt'},
+      impl = function(T, sig, res, ...)
+         local beta, M, alpha, a, b = 1, nil, 1, nil, nil
+         if sig == 'ttt' then M, a, b = ...
+         elseif sig == 'tntt' then M, alpha, a, b = ...
+         elseif sig == 'nttt' then beta, M, a, b = ...
+         else beta, M, alpha, a, b = ... end
+         local md, ad, bd = TD[M], TD[a], TD[b]
+         checkdims(name, md, dims[1], 1)
+         checkdims(name, ad, dims[2], 2)
+         checkdims(name, bd, dims[3], 3)
+         local sizes, n = productsizes(name, ad, bd)
+         if name == 'addbmm' then sizes, n = {sizes[2], sizes[3]}, 2 end
+         for i = 1, n do
+            if md.sz[i] ~= sizes[i] then
+               fail("size mismatch in '%s': M is %s, the product %s", name, sizestring(md.sz, md.nd),
+                    sizestring(sizes, n))
+            end
+         end
+         if name == 'baddbmm' and res ~= nil and res ~= M and not internal.samesize(TD[res], md) then
+            fail("size mismatch in 'baddbmm': the result must be %s", sizestring(sizes, n))
+         end
+         beta, alpha = dispatch.cast(T, beta), dispatch.cast(T, alpha)
+         local r
+         res, r = dispatch.result(T, res, md)
+         if nelement(r) > 0 then
+            product(ad, bd, ndview(r), beta, ndview(md), alpha, name == 'addbmm')
+         end
+         return res
+      end,
+   }
+end

@@ -1,0 +1,61 @@
+-- Logical operations: lt, le, gt, ge, eq, ne compare a tensor with a number
+-- or another tensor element by element, giving 0/1 in a new ByteTensor (or
+-- in a given result, a ByteTensor or a tensor of the operands' type); all
+-- and any reduce a ByteTensor to a boolean.  The masked assignment
+-- `a[mask] = v` belongs to torch.selection.
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+local dispatch = require 'torch.maths.dispatch'
+
+local TD, py, pycall, ndview = internal.tensors, internal.py, internal.pycall, internal.ndview
+local nelement, newlike = internal.nelement, internal.newlike
+local loop1, loop2, fold, SMALL = dispatch.loop1, dispatch.loop2, dispatch.fold, dispatch.SMALL
+local type = type
+
+local comparisons = {
+   lt = function(a, b) return a < b and 1 or 0 end,
+   le = function(a, b) return a <= b and 1 or 0 end,
+   gt = function(a, b) return a > b and 1 or 0 end,
+   ge = function(a, b) return a >= b and 1 or 0 end,
+   eq = function(a, b) return a == b and 1 or 0 end,
+   ne = function(a, b) return a ~= b and 1 or 0 end,
+}
+
+for name, f in pairs(comparisons) do
+   dispatch.define{
+      name = name, variants = {'tn', 'tt'}, res = 'Bt',
+      impl = function(T, sig, res, a, b)
+         local ad = TD[a]
+         local bd = sig == 'tt' and TD[b]
+         if bd then dispatch.samecount(name, ad, bd) end
+         local r
+         if res == nil then
+            res = newlike(types.Byte, ad)
+            r = TD[res]
+         else
+            res, r = dispatch.result(TD[res].T, res, ad)
+         end
+         if nelement(ad) <= SMALL then
+            if bd then loop2(r, ad, bd, f) else loop1(r, ad, f, b) end
+         else
+            pycall(py.math_compare, name, ndview(r), ndview(ad), bd and ndview(bd) or b)
+         end
+         return res
+      end,
+   }
+end
+
+local function isbyte(T) return T == types.Byte end
+local function both(acc, v) return acc and v ~= 0 end
+local function either(acc, v) return acc or v ~= 0 end
+
+for name, f in pairs{all = both, any = either} do
+   dispatch.define{
+      name = name, variants = {'t'}, only = isbyte,
+      impl = function(T, _, _, x)
+         local d = TD[x]
+         if nelement(d) <= SMALL then return fold(d, f, name == 'all') end
+         return pycall(py.math_reduceall, name, ndview(d))
+      end,
+   }
+end

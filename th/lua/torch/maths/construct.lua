@@ -1,0 +1,265 @@
+-- Construction and extraction: zeros, ones, range, linspace, logspace, eye,
+-- diag, tril, triu, histc, bhistc, cat, reshape.
+-- Without a tensor argument the result has the default tensor type; as a
+-- method, zeros/ones/range/linspace/logspace/eye fill self, the others
+-- return a new tensor (x:reshape(2, 3) is torch.reshape(x, 2, 3)).
+local torch = require 'torch'
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+local dispatch = require 'torch.maths.dispatch'
+
+local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
+      internal.ndview, internal.fail
+local nelement, readsizes, checkbounds = internal.nelement, internal.readsizes, internal.checkbounds
+local resultsized, SMALL = dispatch.resultsized, dispatch.SMALL
+local Tensor = internal.Tensor
+local type, select, floor, ipairs, max = type, select, math.floor, ipairs, math.max
+
+-- installs torch[name](...) (typed by its first tensor argument) and, per
+-- type, the method: f(T, self, ...) when the method fills self, else f(T, self, ...) too
+-- (both read an optional leading result)
+local function install(name, f)
+   torch[name] = function(...)
+      return f(dispatch.firsttype(select('#', ...), ...), ...)
+   end
+   for i = 1, types.count do
+      local T = types[i]
+      torch.getmetatable(T.tensorname)[name] = function(...) return f(T, ...) end
+   end
+end
+
+-- the optional leading result tensor: res, index of the next argument
+local function leading(T, fname, a)
+   local d = type(a) == 'userdata' and TD[a]
+   if not d then return nil, 1 end
+   if d.T ~= T then fail("bad argument #1 to '%s' (%s expected, got %s)", fname, T.tensorname, d.T.tensorname) end
+   return a, 2
+end
+
+local function number(v, argn, fname)
+   return internal.checknumber(v, argn, fname)
+end
+
+-- zeros/ones([res,] sizes...)
+for name, value in pairs{zeros = 0, ones = 1} do
+   install(name, function(T, ...)
+      local res, i = leading(T, name, ...)
+      local res2 = resultsized(T, res, readsizes(name, select(i, ...)))
+      return Tensor.fill(res2, value)
+   end)
+end
+
+-- fill(res, n, f): res[i] = f(i) for i = 0 .. n-1 (a contiguous 1-D result)
+local function fillindex(res, f)
+   local d = TD[res]
+   local n = nelement(d)
+   if n == 0 then return end
+   checkbounds(d)
+   local p, o = SD[d.st].ptr, d.off
+   for i = 0, n - 1 do p[o + i * d.str[1]] = f(i) end
+end
+
+-- range([res,] from, to [, step]): from, from + step, ... up to to
+install('range', function(T, ...)
+   local res, i = leading(T, 'range', ...)
+   local a, b, step = select(i, ...)
+   number(a, i, 'range')
+   number(b, i + 1, 'range')
+   step = step == nil and 1 or number(step, i + 2, 'range')
+   if step == 0 then fail("bad argument #%d to 'range' (step must be non-zero)", i + 2) end
+   if (b - a) / step < 0 then
+      fail("bad arguments to 'range' (upper bound and larger bound incoherent with step sign)")
+   end
+   local n = floor((b - a) / step) + 1
+   res = resultsized(T, res, {n}, 1)
+   if n <= SMALL then
+      fillindex(res, function(k) return a + k * step end)
+   else
+      pycall(py.math_range, ndview(TD[res]), a, step)
+   end
+   return res
+end)
+
+-- linspace/logspace([res,] a, b [, n = 100])
+for name, log in pairs{linspace = false, logspace = true} do
+   install(name, function(T, ...)
+      local res, i = leading(T, name, ...)
+      if T.integer then fail("'%s' is not available for %s", name, T.tensorname) end
+      local a, b, n = select(i, ...)
+      number(a, i, name)
+      number(b, i + 1, name)
+      n = n == nil and 100 or number(n, i + 2, name)
+      if n < 1 or (n == 1 and a ~= b) then fail("bad argument #%d to '%s' (invalid number of points)", i + 2, name) end
+      res = resultsized(T, res, {n}, 1)
+      if n <= SMALL then
+         fillindex(res, function(k)
+            local v = n == 1 and a or a + k * (b - a) / (n - 1)
+            return log and 10 ^ v or v
+         end)
+      else
+         pycall(py.math_linspace, ndview(TD[res]), a, b, n, log)
+      end
+      return res
+   end)
+end
+
+-- eye([res,] n [, m])
+install('eye', function(T, ...)
+   local res, i = leading(T, 'eye', ...)
+   local n, m = select(i, ...)
+   number(n, i, 'eye')
+   m = m == nil and n or number(m, i + 1, 'eye')
+   if n <= 0 or m <= 0 then fail("bad argument #%d to 'eye' (invalid size)", i) end
+   res = Tensor.fill(resultsized(T, res, {n, m}, 2), 0)
+   local d = TD[res]
+   local p = SD[d.st].ptr
+   for k = 0, (n < m and n or m) - 1 do p[d.off + k * (d.str[1] + d.str[2])] = 1 end
+   return res
+end)
+
+-- the view of the k-th diagonal of a matrix data d (nil when it is empty)
+local function diagonal(T, d, k)
+   local off, n
+   if k >= 0 then
+      n = d.sz[2] - k < d.sz[1] and d.sz[2] - k or d.sz[1]
+      off = d.off + k * d.str[2]
+   else
+      n = d.sz[1] + k < d.sz[2] and d.sz[1] + k or d.sz[2]
+      off = d.off - k * d.str[1]
+   end
+   if n <= 0 then return nil end
+   return internal.wraptensor(T, d.st, off, 1, {n}, {d.str[1] + d.str[2]})
+end
+
+-- diag([res,] x [, k]): a vector's diagonal matrix, or a matrix's k-th diagonal
+install('diag', function(T, ...)
+   local res, i = leading(T, 'diag', ...)
+   if res and not TD[select(i, ...)] then res, i = nil, 1 end
+   local x, k = select(i, ...)
+   local xd = internal.checktensor(x, i, 'diag')
+   k = k == nil and 0 or number(k, i + 1, 'diag')
+   if xd.nd == 1 then
+      local n = xd.sz[1] + (k >= 0 and k or -k)
+      res = Tensor.fill(resultsized(T, res, {n, n}, 2), 0)
+      internal.copy(TD[diagonal(T, TD[res], k)], xd)
+      return res
+   elseif xd.nd == 2 then
+      local view = diagonal(T, xd, k)
+      if not view then fail("bad argument #%d to 'diag' (diagonal %d out of range)", i + 1, k) end
+      res = resultsized(T, res, {nelement(TD[view])}, 1)
+      internal.copy(TD[res], TD[view])
+      return res
+   end
+   fail("bad argument #%d to 'diag' (1D or 2D tensor expected, got %dD)", i, xd.nd)
+end)
+
+-- tril/triu([res,] x [, k])
+for name, upper in pairs{tril = false, triu = true} do
+   install(name, function(T, ...)
+      local res, i = leading(T, name, ...)
+      if res and not TD[select(i, ...)] then res, i = nil, 1 end
+      local x, k = select(i, ...)
+      local xd = internal.checktensor(x, i, name)
+      if xd.nd ~= 2 then fail("bad argument #%d to '%s' (matrix expected, got %dD tensor)", i, name, xd.nd) end
+      k = k == nil and 0 or number(k, i + 1, name)
+      local r
+      res, r = dispatch.result(T, res, xd)
+      pycall(py.math_triangle, ndview(r), ndview(xd), k, upper)
+      return res
+   end)
+end
+
+-- histc/bhistc([res,] x [, nbins = 100 [, min = 0 [, max = 0]]]): min == max
+-- takes the range of the data; bhistc makes one histogram per row of a matrix
+for name, rows in pairs{histc = false, bhistc = true} do
+   install(name, function(T, ...)
+      local res, i = leading(T, name, ...)
+      if res and not TD[select(i, ...)] then res, i = nil, 1 end
+      if T.integer then fail("'%s' is not available for %s", name, T.tensorname) end
+      local x, nbins, lo, hi = select(i, ...)
+      local xd = internal.checktensor(x, i, name)
+      nbins = nbins == nil and 100 or number(nbins, i + 1, name)
+      lo = lo == nil and 0 or number(lo, i + 2, name)
+      hi = hi == nil and 0 or number(hi, i + 3, name)
+      if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
+      if rows and xd.nd ~= 2 then fail("bad argument #%d to 'bhistc' (2D tensor expected, got %dD)", i, xd.nd) end
+      if lo == hi and nelement(xd) > 0 then lo, hi = pycall(py.math_minmax, ndview(xd)) end
+      if lo == hi then lo, hi = lo - 1, hi + 1 end
+      if rows then
+         res = resultsized(T, res, {xd.sz[1], nbins}, 2)
+      else
+         res = resultsized(T, res, {nbins}, 1)
+      end
+      Tensor.fill(res, 0)
+      if nelement(xd) > 0 then pycall(py.math_histc, ndview(TD[res]), ndview(xd), nbins, lo, hi) end
+      return res
+   end)
+end
+
+-- cat([res,] a, b [, dim]) or cat([res,] {a, b, ...} [, dim]): empty tensors
+-- are skipped; dim defaults to the largest dimension count among the inputs
+install('cat', function(T, ...)
+   local A = {...}
+   local res, list, dim
+   if type(A[1]) == 'table' then
+      list, dim = A[1], A[2]
+   elseif type(A[2]) == 'table' then
+      res, list, dim = A[1], A[2], A[3]
+   elseif TD[A[3]] then
+      res, list, dim = A[1], {A[2], A[3]}, A[4]
+   else
+      list, dim = {A[1], A[2]}, A[3]
+   end
+   local parts, maxnd = {}, 0
+   for k, t in ipairs(list) do
+      local d = internal.checktensor(t, k, 'cat')
+      if d.T ~= T then fail("bad argument #%d to 'cat' (%s expected, got %s)", k, T.tensorname, d.T.tensorname) end
+      if d.nd > 0 then
+         parts[#parts + 1] = d
+         maxnd = max(maxnd, d.nd)
+      end
+   end
+   if dim == nil or dim == -1 then dim = max(maxnd, 1) end
+   number(dim, 3, 'cat')
+   if #parts == 0 then
+      if res then Tensor.set(res) return res end
+      return internal.emptytensor(T)
+   end
+   local nd = max(maxnd, dim)
+   local sizes, total = {}, 0
+   for k = 1, nd do sizes[k] = parts[1].sz[k] or 1 end
+   for _, d in ipairs(parts) do
+      for k = 1, nd do
+         if k ~= dim and (d.sz[k] or 1) ~= sizes[k] then
+            fail("inconsistent tensor sizes in 'cat': dimension %d is %d and %d", k, sizes[k], d.sz[k] or 1)
+         end
+      end
+      total = total + (d.sz[dim] or 1)
+   end
+   sizes[dim] = total
+   res = resultsized(T, res, sizes, nd)
+   local at = 1
+   for _, d in ipairs(parts) do
+      local n = d.sz[dim] or 1
+      internal.copy(TD[Tensor.narrow(res, dim, at, n)], d)
+      at = at + n
+   end
+   return res
+end)
+
+-- reshape([res,] x, sizes...): a copy of x's elements with the given sizes
+install('reshape', function(T, ...)
+   local res, i = leading(T, 'reshape', ...)
+   if res and not TD[select(i, ...)] then res, i = nil, 1 end
+   local x = select(i, ...)
+   local xd = internal.checktensor(x, i, 'reshape')
+   local sizes, n = readsizes('reshape', select(i + 1, ...))
+   local count = 1
+   for k = 1, n do count = count * sizes[k] end
+   if count ~= nelement(xd) then
+      fail("bad argument to 'reshape' (%d elements cannot take sizes with %d)", nelement(xd), count)
+   end
+   res = resultsized(T, res, sizes, n)
+   internal.copy(TD[res], xd)
+   return res
+end)

@@ -1,0 +1,106 @@
+-- Element-wise mathematical functions: torch.abs, sign, acos ... frac, neg,
+-- cinv, pow, atan2.  Each is `[res] torch.f([res,] x)`; `x:f()` works in
+-- place and `r:f(x)` writes into r.  Besides abs, sign and neg, they exist
+-- for FloatTensor and DoubleTensor only, as in Torch7.
+local internal = require 'torch.internal'
+local dispatch = require 'torch.maths.dispatch'
+
+local TD, py, pycall, ndview = internal.tensors, internal.py, internal.pycall, internal.ndview
+local nelement = internal.nelement
+local result, loop1, loop2, SMALL = dispatch.result, dispatch.loop1, dispatch.loop2, dispatch.SMALL
+local abs, acos, asin, atan, atan2, ceil, cos, cosh, exp, floor, log, sin, sinh, sqrt, tan, tanh =
+      math.abs, math.acos, math.asin, math.atan, math.atan2, math.ceil, math.cos, math.cosh, math.exp,
+      math.floor, math.log, math.sin, math.sinh, math.sqrt, math.tan, math.tanh
+
+-- trunc gives +0 for -1 < x < 0, as Torch7 printed it
+local function trunc(x)
+   if x >= 0 then return floor(x) end
+   return ceil(x) + 0
+end
+
+-- C round(): halfway cases away from zero
+local function round(x)
+   local r = trunc(x)
+   if abs(x - r) >= 0.5 then
+      return x > 0 and r + 1 or r - 1
+   end
+   return r
+end
+
+local function log1p(x)
+   -- the correction term keeps small x exact (as C log1p)
+   local u = 1 + x
+   if u == 1 then return x end
+   return log(u) * x / (u - 1)
+end
+
+local functions = {
+   abs = abs,
+   sign = function(x) if x > 0 then return 1 elseif x < 0 then return -1 end return 0 end,
+   neg = function(x) return -x end,
+   acos = acos, asin = asin, atan = atan, ceil = ceil, cos = cos, cosh = cosh, exp = exp,
+   floor = floor, log = function(x) return log(x) end, log1p = log1p, round = round, sin = sin, sinh = sinh,
+   sqrt = sqrt, tan = tan, tanh = tanh, trunc = trunc,
+   rsqrt = function(x) return 1 / sqrt(x) end,
+   sigmoid = function(x) return 1 / (1 + exp(-x)) end,
+   frac = function(x) return x - trunc(x) end,
+   cinv = function(x) return 1 / x end,
+}
+local alltypes = {abs = true, sign = true, neg = true}
+
+for name, f in pairs(functions) do
+   dispatch.define{
+      name = name, inplace = true, variants = {'t'},
+      only = not alltypes[name] and dispatch.floating or nil,
+      impl = function(T, _, res, x)
+         local xd = TD[x]
+         local r
+         res, r = result(T, res, xd)
+         if nelement(xd) <= SMALL then
+            loop1(r, xd, f)
+         else
+            pycall(py.math_unary, name, ndview(r), ndview(xd))
+         end
+         return res
+      end,
+   }
+end
+
+local function power(x, n) return x ^ n end
+local function tpower(x, n) return n ^ x end
+
+-- pow(x, n): elements to the power n; pow(n, x): n to the power of the elements
+dispatch.define{
+   name = 'pow', inplace = true, variants = {'tn', 'nt'}, only = dispatch.floating,
+   impl = function(T, sig, res, a, b)
+      local x, n = a, b
+      if sig == 'nt' then x, n = b, a end
+      local xd = TD[x]
+      local r
+      res, r = result(T, res, xd)
+      if nelement(xd) <= SMALL then
+         loop1(r, xd, sig == 'tn' and power or tpower, n)
+      elseif sig == 'tn' then
+         pycall(py.math_binary, 'pow', ndview(r), ndview(xd), n)
+      else
+         pycall(py.math_binary, 'pow', ndview(r), n, ndview(xd))
+      end
+      return res
+   end,
+}
+
+dispatch.define{
+   name = 'atan2', inplace = true, variants = {'tt'}, only = dispatch.floating,
+   impl = function(T, _, res, x, y)
+      local xd, yd = TD[x], TD[y]
+      dispatch.samecount('atan2', xd, yd)
+      local r
+      res, r = result(T, res, xd)
+      if nelement(xd) <= SMALL then
+         loop2(r, xd, yd, atan2)
+      else
+         pycall(py.math_binary, 'atan2', ndview(r), ndview(xd), ndview(yd))
+      end
+      return res
+   end,
+}

@@ -1,0 +1,60 @@
+-- The tensor operators + - * / % and unary minus, as Torch7's
+-- TensorOperator: they always return a new tensor (or, for vector * vector,
+-- the dot product).  + and - take tensors with the same number of elements
+-- or a number on either side; tensor * tensor is dot, mv or mm by the
+-- dimensions; / and % only take tensor <op> number.  `#t` is the size and
+-- `==` identity (class.lua's defaults, which look these up as __add__ ...).
+local torch = require 'torch'
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+
+local TD, fail = internal.tensors, internal.fail
+local type = type
+
+local function istensor(v) return type(v) == 'userdata' and TD[v] ~= nil end
+
+local operators = {
+   __add__ = function(a, b)
+      if type(a) == 'number' then return torch.add(b, a) end
+      return torch.add(a, b)
+   end,
+
+   __sub__ = function(a, b)
+      if type(a) == 'number' then return torch.mul(b, -1):add(a) end
+      if type(b) == 'number' then return torch.add(a, -b) end
+      return torch.add(a, -1, b)
+   end,
+
+   __mul__ = function(a, b)
+      if type(a) == 'number' then return torch.mul(b, a) end
+      if type(b) == 'number' then return torch.mul(a, b) end
+      local da, db = TD[a].nd, istensor(b) and TD[b].nd
+      if da == 1 and db == 1 then return torch.dot(a, b) end
+      if da == 2 and db == 1 then return torch.mv(a, b) end
+      if da == 2 and db == 2 then return torch.mm(a, b) end
+      fail('multiplication between %dD and %dD tensors not yet supported', da, db or 0)
+   end,
+
+   __div__ = function(a, b)
+      if not istensor(a) or type(b) ~= 'number' then
+         fail('only tensor / number division is supported')
+      end
+      return torch.div(a, b)
+   end,
+
+   __mod__ = function(a, b)
+      if not istensor(a) or type(b) ~= 'number' then
+         fail('only tensor % number is supported')
+      end
+      return torch.remainder(a, b)
+   end,
+
+   __unm__ = function(a)
+      return torch.mul(a, -1)
+   end,
+}
+
+for i = 1, types.count do
+   local mt = torch.getmetatable(types[i].tensorname)
+   for name, f in pairs(operators) do mt[name] = f end
+end

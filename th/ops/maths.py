@@ -1,0 +1,414 @@
+"""The bulk paths of the maths reference (th/lua/torch/maths/): element-wise
+functions, reductions, sorting, BLAS and comparisons on numpy views.
+
+Every function receives numpy views of tensor memory (the result first) and
+numbers.  They compute as TH does: integer division truncates toward zero,
+integer sums accumulate in int64 and floating ones in float64, float tensors
+apply the math functions in double precision before rounding.
+"""
+import numpy as np
+
+from th.ops import export
+
+F64 = np.dtype(np.float64)
+
+
+def _isint(arr):
+    return arr.dtype.kind in "iu"
+
+
+def _scalar(v, dtype):
+    """A Lua number as TH casts it to the tensor's element type (C conversion)."""
+    if dtype.kind in "iu":
+        return np.array(int(v), np.int64).astype(dtype)
+    return dtype.type(v)
+
+
+def _like(src, out):
+    """src seen with out's shape (counts match; sizes may differ, as TH allows)."""
+    if isinstance(src, np.ndarray) and src.shape != out.shape:
+        return src.reshape(out.shape)
+    return src
+
+
+def _idiv(a, b):
+    """C integer division: the quotient truncated toward zero."""
+    q = np.floor_divide(a, b)
+    fix = (np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0))
+    return q + fix
+
+
+def _round(x):
+    """C round(): halfway cases away from zero."""
+    r = np.trunc(x)
+    return r + np.where(np.abs(x - r) >= 0.5, np.sign(x), 0)
+
+
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+UNARY = {
+    "abs": np.abs, "sign": np.sign, "neg": np.negative,
+    "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "ceil": np.ceil,
+    "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "floor": np.floor,
+    "log": np.log, "log1p": np.log1p, "round": _round, "sin": np.sin,
+    "sinh": np.sinh, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x),
+    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "trunc": lambda x: np.trunc(x) + 0.0,
+    "frac": lambda x: x - np.trunc(x), "cinv": lambda x: 1.0 / x,
+}
+
+
+@export
+def math_unary(name, out, x):
+    """out = f(x); float32 is computed in double and rounded, as TH's libm calls."""
+    x = _like(x, out)
+    f = UNARY[name]
+    if out.dtype.kind == "f" and out.dtype != F64:
+        np.copyto(out, f(x.astype(F64)), casting="unsafe")
+    elif name in ("abs", "neg", "sign") or out.dtype.kind == "f":
+        out[...] = f(x)
+    else:
+        raise ValueError(f"{name} is not available for integer tensors")
+
+
+def _remainder(a, b):
+    if np.asarray(a).dtype.kind in "iu":
+        return np.remainder(a, b)
+    return a - b * np.floor(a / b)
+
+
+def _pow(a, b):
+    if np.asarray(a).dtype.kind in "iu":
+        return np.power(np.asarray(a, F64), np.asarray(b, F64))
+    return np.power(a, b)
+
+
+def _div(a, b):
+    if np.asarray(a).dtype.kind in "iu":
+        return _idiv(a, b)
+    return np.true_divide(a, b)
+
+
+BINARY = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
+    "fmod": np.fmod, "remainder": _remainder, "pow": _pow,
+    "max": np.maximum, "min": np.minimum, "atan2": np.arctan2,
+    "lshift": np.left_shift, "rshift": np.right_shift,
+    "bitand": np.bitwise_and, "bitor": np.bitwise_or, "bitxor": np.bitwise_xor,
+}
+
+
+@export
+def math_binary(name, out, a, b):
+    """out = a <op> b; a and b are views or numbers (already of the element type)."""
+    if not isinstance(a, np.ndarray):
+        a = _scalar(a, out.dtype)
+    if not isinstance(b, np.ndarray):
+        b = _scalar(b, out.dtype)
+    a, b = _like(a, out), _like(b, out)
+    f = BINARY[name]
+    if name == "add" or name == "sub" or name == "mul" or name in ("max", "min") or name.startswith("bit"):
+        f(a, b, out=out, casting="unsafe")
+    elif out.dtype.kind == "f" and out.dtype != F64 and name in ("atan2", "pow", "fmod", "remainder"):
+        np.copyto(out, f(np.asarray(a, F64), np.asarray(b, F64)), casting="unsafe")
+    else:
+        np.copyto(out, f(a, b), casting="unsafe")
+
+
+@export
+def math_addscaled(out, a, v, b):
+    """out = a + v * b (add with a scale, csub)."""
+    a, b = _like(a, out), _like(b, out)
+    v = _scalar(v, out.dtype)
+    np.copyto(out, a + v * b, casting="unsafe")
+
+
+@export
+def math_addc(name, out, a, v, b, c):
+    """addcmul / addcdiv: out = a + v * (b * c) or a + v * (b / c)."""
+    a, b, c = _like(a, out), _like(b, out), _like(c, out)
+    v = _scalar(v, out.dtype)
+    prod = b * c if name == "addcmul" else _div(b, c)
+    np.copyto(out, a + v * prod, casting="unsafe")
+
+
+@export
+def math_clamp(out, x, lo, hi):
+    x = _like(x, out)
+    np.clip(x, _scalar(lo, out.dtype), _scalar(hi, out.dtype), out=out, casting="unsafe")
+
+
+@export
+def math_lerp(out, a, b, w):
+    a, b = _like(a, out), _like(b, out)
+    np.copyto(out, a + w * (b - a), casting="unsafe")
+
+
+@export
+def math_compare(name, out, a, b):
+    """out (ByteTensor or the operands' type) = a <cmp> b as 0/1."""
+    if not isinstance(b, np.ndarray):
+        b = _scalar(b, a.dtype)
+    a = _like(a, out)
+    b = _like(b, out)
+    f = {"lt": np.less, "le": np.less_equal, "gt": np.greater,
+         "ge": np.greater_equal, "eq": np.equal, "ne": np.not_equal}[name]
+    np.copyto(out, f(a, b), casting="unsafe")
+
+
+@export
+def math_equal(a, b):
+    return bool(np.array_equal(a, b))
+
+
+# ---------------------------------------------------------------------------
+# reductions
+
+
+def _acc(x):
+    return np.int64 if _isint(x) else F64
+
+
+@export
+def math_reduceall(name, x):
+    """sum, prod, max, min, mean of all elements, as a Lua number."""
+    if name == "sum":
+        r = np.sum(x, dtype=_acc(x))
+    elif name == "prod":
+        r = np.prod(x, dtype=_acc(x))
+    elif name == "max":
+        r = np.max(x)
+    elif name == "min":
+        r = np.min(x)
+    elif name == "all":
+        return bool(np.all(x))
+    elif name == "any":
+        return bool(np.any(x))
+    else:
+        raise ValueError(name)
+    return r.item()
+
+
+@export
+def math_reducedim(name, out, x, axis):
+    """sum, prod, cumsum, cumprod along an axis (0-based), into out."""
+    acc = _acc(x)
+    if name == "sum":
+        r = np.sum(x, axis=axis, dtype=acc, keepdims=True)
+    elif name == "prod":
+        r = np.prod(x, axis=axis, dtype=acc, keepdims=True)
+    elif name == "mean":
+        r = np.mean(x, axis=axis, dtype=F64, keepdims=True)
+    elif name == "cumsum":
+        r = np.cumsum(x, axis=axis, dtype=acc)
+    elif name == "cumprod":
+        r = np.cumprod(x, axis=axis, dtype=acc)
+    else:
+        raise ValueError(name)
+    np.copyto(out, r, casting="unsafe")
+
+
+@export
+def math_var(x, axis, biased, root, out=None):
+    """var / std of all elements (axis < 0: returns a number) or along an axis."""
+    ddof = 0 if biased else 1
+    if axis < 0:
+        r = np.var(x, dtype=F64, ddof=ddof)
+        return float(np.sqrt(r) if root else r)
+    r = np.var(x, axis=axis, dtype=F64, ddof=ddof, keepdims=True)
+    np.copyto(out, np.sqrt(r) if root else r, casting="unsafe")
+
+
+def _pnorm(x, p, axis=None):
+    x = np.asarray(x, F64)
+    if p == 0:
+        return np.sum(x != 0, axis=axis, keepdims=axis is not None).astype(F64)
+    if p == 1:
+        return np.sum(np.abs(x), axis=axis, keepdims=axis is not None)
+    if p == 2:
+        return np.sqrt(np.sum(x * x, axis=axis, keepdims=axis is not None))
+    return np.sum(np.abs(x) ** p, axis=axis, keepdims=axis is not None) ** (1.0 / p)
+
+
+@export
+def math_norm(x, p, axis, out=None):
+    """p-norm of all elements (axis < 0: a number) or along an axis into out."""
+    if axis < 0:
+        return float(_pnorm(x, p))
+    np.copyto(out, _pnorm(x, p, axis), casting="unsafe")
+
+
+@export
+def math_dist(a, b, p):
+    b = _like(b, a)
+    return float(_pnorm(np.asarray(a, F64) - np.asarray(b, F64), p))
+
+
+@export
+def math_renorm(out, x, p, axis, maxnorm):
+    """Each slice along axis whose p-norm exceeds maxnorm is scaled down to it."""
+    moved = np.moveaxis(np.asarray(x, F64), axis, 0)
+    norms = _pnorm(moved.reshape(moved.shape[0], -1), p, 1)[:, 0]
+    scale = np.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    np.copyto(out, x * scale.reshape(shape), casting="unsafe")
+
+
+@export
+def math_extreme(name, vals, idx, x, axis):
+    """max / min along an axis: values and 1-based indices (first on ties)."""
+    pick = np.argmax if name == "max" else np.argmin
+    i = np.expand_dims(pick(x, axis=axis), axis)
+    vals[...] = np.take_along_axis(x, i, axis)
+    idx[...] = i + 1
+
+
+def _order(x, axis, descending):
+    """Stable sorting permutation along axis (ascending or descending)."""
+    if descending:
+        key = x.astype(np.int64) if x.dtype.kind == "u" else x
+        return np.argsort(-key, axis=axis, kind="stable")
+    return np.argsort(x, axis=axis, kind="stable")
+
+
+@export
+def math_sort(vals, idx, x, axis, descending):
+    order = _order(x, axis, descending)
+    vals[...] = np.take_along_axis(x, order, axis)
+    idx[...] = order + 1
+
+
+@export
+def math_topk(vals, idx, x, k, axis, largest):
+    order = np.take(_order(x, axis, largest), np.arange(int(k)), axis=axis)
+    vals[...] = np.take_along_axis(x, order, axis)
+    idx[...] = order + 1
+
+
+@export
+def math_kthvalue(vals, idx, x, k, axis):
+    """The k-th smallest (1-based) along axis and its index."""
+    order = np.take(_order(x, axis, False), [int(k) - 1], axis=axis)
+    vals[...] = np.take_along_axis(x, order, axis)
+    idx[...] = order + 1
+
+
+@export
+def math_mode(vals, idx, x, axis):
+    """The most frequent value along axis (the smallest among equally frequent ones)."""
+    moved = np.moveaxis(x, axis, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    v = np.empty(flat.shape[0], x.dtype)
+    ix = np.empty(flat.shape[0], np.int64)
+    for r, row in enumerate(flat):
+        order = np.argsort(row, kind="stable")
+        sorted_row = row[order]
+        values, starts, counts = np.unique(sorted_row, return_index=True, return_counts=True)
+        best = int(np.argmax(counts))
+        v[r] = values[best]
+        ix[r] = order[starts[best] + counts[best] - 1] + 1
+    shape = list(moved.shape[:-1]) + [1]
+    vals[...] = np.moveaxis(v.reshape(shape), -1, axis)
+    idx[...] = np.moveaxis(ix.reshape(shape), -1, axis)
+
+
+@export
+def math_cross(out, a, b, axis):
+    a, b = np.asarray(a), _like(b, a)
+    np.copyto(out, np.cross(a, b, axis=axis), casting="unsafe")
+
+
+# ---------------------------------------------------------------------------
+# BLAS
+
+
+def _matmul(a, b):
+    if _isint(a):
+        return np.matmul(a.astype(np.int64), b.astype(np.int64))
+    return np.matmul(a, b)
+
+
+@export
+def math_dot(a, b):
+    a = a.reshape(-1)
+    b = b.reshape(-1)
+    if _isint(a):
+        return int(np.dot(a.astype(np.int64), b.astype(np.int64)))
+    return float(np.dot(a.astype(F64), b.astype(F64))) if a.dtype != F64 else float(np.dot(a, b))
+
+
+@export
+def math_gemm(out, beta, c, alpha, a, b, batchsum):
+    """out = beta * c + alpha * (a @ b) for vectors, matrices and batches;
+    batchsum adds the products of the batch together (addbmm).  c may be None."""
+    if (c is None or beta == 0) and alpha == 1 and not batchsum and out.dtype == a.dtype == b.dtype \
+            and not _isint(a):
+        np.matmul(a, b, out=out)
+        return
+    prod = _matmul(a, b)
+    if batchsum:
+        prod = prod.sum(axis=0)
+    if alpha != 1:
+        prod = prod * alpha
+    if c is not None and beta != 0:
+        prod = prod + (c * beta if beta != 1 else c)
+    np.copyto(out, prod, casting="unsafe")
+
+
+@export
+def math_ger(out, beta, c, alpha, x, y):
+    prod = np.multiply.outer(x, y)
+    if alpha != 1:
+        prod = prod * alpha
+    if c is not None and beta != 0:
+        prod = prod + (c * beta if beta != 1 else c)
+    np.copyto(out, prod, casting="unsafe")
+
+
+# ---------------------------------------------------------------------------
+# construction
+
+
+@export
+def math_histc(out, x, nbins, lo, hi):
+    """Counts of x in nbins equal bins over [lo, hi] (hi falls in the last bin);
+    a 2-D out makes one histogram per row of x (bhistc)."""
+    x = np.asarray(x, F64)
+    rows = x.reshape(out.shape[0], -1) if out.ndim == 2 else x.reshape(1, -1)
+    res = out if out.ndim == 2 else out.reshape(1, -1)
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        row = row[(row >= lo) & (row <= hi)]
+        bins = ((row - lo) / (hi - lo) * nbins).astype(np.int64)
+        bins[bins >= nbins] = nbins - 1
+        res[r] = np.bincount(bins, minlength=int(nbins))[:int(nbins)]
+
+
+@export
+def math_minmax(x):
+    return float(np.min(x)), float(np.max(x))
+
+
+@export
+def math_linspace(out, a, b, n, logspace):
+    r = np.linspace(a, b, int(n)) if n > 1 else np.array([a], F64)
+    if logspace:
+        r = np.power(10.0, r)
+    out[...] = r
+
+
+@export
+def math_range(out, a, step):
+    out[...] = a + np.arange(out.shape[0], dtype=F64) * step
+
+
+@export
+def math_triangle(out, x, k, upper):
+    np.copyto(out, np.triu(x, int(k)) if upper else np.tril(x, int(k)), casting="unsafe")
+
+
+@export
+def math_cat(out, axis, *parts):
+    np.concatenate(parts, axis=axis, out=out, casting="unsafe")
