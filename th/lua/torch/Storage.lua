@@ -200,17 +200,12 @@ end
 
 for i = 1, types.count do
    local T = types[i]
-   local proto = newproxy(true)
-   local mt = getmetatable(proto)
-   protos[T.name] = proto
-   local function constructor(...) return construct(T, ...) end
-   class.define(T.storagename, nil, constructor, nil, nil, mt)
-   mt.__factory = function() return new(T, 0) end
-   for k, f in pairs(Storage) do mt[k] = f end
-   mt.new = constructor
+   local mt
+   protos[T.name], mt = class.proxyclass(T.storagename, function(...) return construct(T, ...) end,
+                                         function() return new(T, 0) end, Storage)
    mt.__index = index(mt)
    mt.__newindex = newindex
-   mt.__len = function(self) return SD[self].n end
+   mt.__len = Storage.size
 end
 
 internal.newstorage = new

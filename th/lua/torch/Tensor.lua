@@ -624,13 +624,16 @@ function Tensor.view(self, a, ...)
    return viewsizes(self, 'view', readsizes('view', a, ...))
 end
 
+-- a LongStorage of the sizes of tensor v (the template of viewAs, expandAs)
+local function sizesof(v, argn, fname)
+   local e = checktensor(v, argn, fname)
+   return longstorage(e.sz, e.nd)
+end
+
+-- viewAs([result,] tensor, template)
 function Tensor.viewAs(self, a, b)
-   if b ~= nil then
-      local e = checktensor(b, 2, 'viewAs')
-      return Tensor.view(self, a, longstorage(e.sz, e.nd))
-   end
-   local e = checktensor(a, 1, 'viewAs')
-   return viewsizes(self, 'viewAs', copyarray(e.sz, e.nd), e.nd)
+   if b ~= nil then return Tensor.view(self, a, sizesof(b, 2, 'viewAs')) end
+   return Tensor.view(self, sizesof(a, 1, 'viewAs'))
 end
 
 -- expand([result,] sizes...): size-1 dimensions repeat with stride 0
@@ -658,13 +661,10 @@ function Tensor.expand(self, a, ...)
    return view(d, d.off, n, sz, str)
 end
 
+-- expandAs([result,] tensor, template)
 function Tensor.expandAs(self, a, b)
-   if b ~= nil then
-      local e = checktensor(b, 2, 'expandAs')
-      return Tensor.expand(self, a, longstorage(e.sz, e.nd))
-   end
-   local e = checktensor(a, 1, 'expandAs')
-   return Tensor.expand(self, longstorage(e.sz, e.nd))
+   if b ~= nil then return Tensor.expand(self, a, sizesof(b, 2, 'expandAs')) end
+   return Tensor.expand(self, sizesof(a, 1, 'expandAs'))
 end
 
 -- _setinto(result): make result view what self views; returns result
@@ -855,15 +855,10 @@ end
 
 for i = 1, types.count do
    local T = types[i]
-   local proto = newproxy(true)
-   local mt = getmetatable(proto)
-   protos[T.name] = proto
-   local function constructor(...) return construct(T, ...) end
-   class.define(T.tensorname, nil, constructor, nil, nil, mt)
-   mt.__factory = function() return empty(T) end
-   for k, f in pairs(Tensor) do mt[k] = f end
-   mt.new = constructor   -- x.new(...) builds a tensor of x's type, as in Torch7
-   mt.__len = function(self) return Tensor.size(self) end
+   local mt
+   protos[T.name], mt = class.proxyclass(T.tensorname, function(...) return construct(T, ...) end,
+                                         function() return empty(T) end, Tensor)
+   mt.__len = Tensor.size
 end
 
 function torch.isTensor(v) return istensor(v) end

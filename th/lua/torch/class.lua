@@ -102,6 +102,18 @@ local function define(name, parentname, constructor, factory, module, preset)
    return mt
 end
 
+-- proxyclass(name, constructor, factory, methods) -> proto, metatable: a class
+-- whose objects are userdata made by newproxy(proto) (Tensor and Storage
+-- types); x.new(...) is the constructor, as in Torch7
+local function proxyclass(name, constructor, factory, methods)
+   local proto = newproxy(true)
+   local mt = getmetatable(proto)
+   define(name, nil, constructor, factory, nil, mt)
+   for k, f in pairs(methods) do mt[k] = f end
+   mt.new = constructor
+   return proto, mt
+end
+
 -- torch.newmetatable(name, parentName, constructor, destructor, factory, module)
 function torch.newmetatable(name, parentname, constructor, destructor, factory, module)
    return define(name, parentname, constructor, factory, module)
@@ -243,4 +255,4 @@ function torch.setenv(obj, env)
    return obj
 end
 
-return {define = define}
+return {define = define, proxyclass = proxyclass}

@@ -88,15 +88,7 @@ local function makeindex(mt)
       if tk == 'number' then
          local d = TD[self]
          if d.nd == 1 then
-            local size = d.sz[1]
-            if k < 0 then k = size + k + 1 end
-            if k < 1 or k > size then
-               fail('index %d out of range 1..%d', k, size)
-            end
-            local pos = d.off + (floor(k) - 1) * d.str[1]
-            local s = SD[d.st]
-            if pos >= s.n then checkbounds(d) end
-            return tonumber(s.ptr[pos])
+            return tonumber(SD[d.st].ptr[at(d, position(k, d.sz[1], 'index'))])
          end
          if d.nd == 0 then fail('cannot index an empty tensor') end
          return selectview(d, 1, position(k, d.sz[1], 'index'))
@@ -142,12 +134,7 @@ local function newindex(self, k, v)
    local tk = type(k)
    if tk == 'number' then
       if d.nd == 1 then
-         local size = d.sz[1]
-         if k < 0 then k = size + k + 1 end
-         if k < 1 or k > size then
-            fail('index %d out of range 1..%d', k, size)
-         end
-         return setnumber(d, at(d, floor(k) - 1), v)
+         return setnumber(d, at(d, position(k, d.sz[1], 'index')), v)
       end
       if d.nd == 0 then fail('cannot index an empty tensor') end
       return assign(TD[selectview(d, 1, position(k, d.sz[1], 'index'))], v)
