@@ -3,7 +3,7 @@
 -- The element loops run in LuaJIT straight over the FFI pointers, so the JIT
 -- compiles them together with the user's function: a contiguous tensor is
 -- one flat loop, any other (transposed, narrowed, expanded with stride 0) is
--- walked in row-major order by a stepper.
+-- walked row by row in row-major order.
 local torch = require 'torch'
 local internal = require 'torch.internal'
 
@@ -17,33 +17,59 @@ local insert = table.insert
 -- apply, map, map2
 ---------------------------------------------------------------------------
 
--- stepper(d) -> a function returning the storage offset of d's next element
--- (row-major order); d has at least one element
-local function stepper(d)
-   local pos = d.off - 1
-   if iscontiguous(d) then
-      return function() pos = pos + 1; return pos end
-   end
-   local nd, sz, str = d.nd, d.sz, d.str
-   local last, lstr = sz[nd], str[nd]
-   local counter = {}
-   for i = 1, nd do counter[i] = 0 end
-   local base, k = d.off, 0
-   return function()
-      if k == last then
-         k = 0
-         for j = nd - 1, 1, -1 do
-            counter[j] = counter[j] + 1
-            base = base + str[j]
-            if counter[j] < sz[j] then break end
-            base = base - counter[j] * str[j]
-            counter[j] = 0
-         end
+-- The walk over a non-contiguous tensor: rows along its last dimension, the
+-- dimensions merged first wherever every operand is contiguous across them.
+-- merged(d, strs) -> sizes, number of dimensions, strides (one array per operand)
+local function merged(d, strs)
+   local sz, ms, nd = {d.sz[1]}, {}, 1
+   for o = 1, #strs do ms[o] = {strs[o][1]} end
+   for j = 2, d.nd do
+      local joinable = true
+      for o = 1, #strs do
+         if ms[o][nd] ~= d.sz[j] * strs[o][j] then joinable = false break end
       end
-      pos = base + k * lstr
-      k = k + 1
-      return pos
+      if joinable then
+         sz[nd] = sz[nd] * d.sz[j]
+         for o = 1, #strs do ms[o][nd] = strs[o][j] end
+      else
+         nd = nd + 1
+         sz[nd] = d.sz[j]
+         for o = 1, #strs do ms[o][nd] = strs[o][j] end
+      end
    end
+   return sz, nd, ms
+end
+
+-- nextrow(counter, sz, nd, strs, bases): move the row starts (one per operand)
+-- to the next row in row-major order; false after the last row
+local function nextrow(counter, sz, nd, strs, bases)
+   for j = nd - 1, 1, -1 do
+      counter[j] = counter[j] + 1
+      for o = 1, #bases do bases[o] = bases[o] + strs[o][j] end
+      if counter[j] < sz[j] then return true end
+      for o = 1, #bases do bases[o] = bases[o] - counter[j] * strs[o][j] end
+      counter[j] = 0
+   end
+   return false
+end
+
+local function zeros(n)
+   local t = {}
+   for i = 1, n do t[i] = 0 end
+   return t
+end
+
+-- alike(d, e) -> e's elements seen with d's sizes (row-major order kept): e itself
+-- when the sizes agree, else a contiguous layout (of a copy if e is not contiguous)
+local function alike(d, e)
+   if internal.samesize(d, e) then return e end
+   if not iscontiguous(e) then e = TD[internal.clone(e)] end
+   local str, step = {}, 1
+   for i = d.nd, 1, -1 do
+      str[i] = step
+      step = step * d.sz[i]
+   end
+   return {st = e.st, off = e.off, str = str}
 end
 
 local function checkfunction(f, argn, fname)
@@ -88,17 +114,22 @@ local function apply(self, f)
             p[i] = r
          end
       end
-   else
-      local nextd = stepper(d)
-      for _ = 1, n do
-         local i = nextd()
+      return self
+   end
+   local sz, nd, strs = merged(d, {d.str})
+   local last, s1 = sz[nd], strs[1][nd]
+   local counter, bases = zeros(nd), {d.off}
+   repeat
+      local b1 = bases[1]
+      for k = 0, last - 1 do
+         local i = b1 + k * s1
          local r = f(tonumber(p[i]))
          if r then
             if type(r) ~= 'number' then badresult('apply', r) end
             p[i] = r
          end
       end
-   end
+   until not nextrow(counter, sz, nd, strs, bases)
    return self
 end
 
@@ -118,17 +149,24 @@ local function map(self, t, f)
             p[i] = r
          end
       end
-   else
-      local nextd, nexte = stepper(d), stepper(e)
-      for _ = 1, n do
-         local i = nextd()
-         local r = f(tonumber(p[i]), tonumber(q[nexte()]))
+      return self
+   end
+   e = alike(d, e)
+   q = SD[e.st].ptr
+   local sz, nd, strs = merged(d, {d.str, e.str})
+   local last, s1, s2 = sz[nd], strs[1][nd], strs[2][nd]
+   local counter, bases = zeros(nd), {d.off, e.off}
+   repeat
+      local b1, b2 = bases[1], bases[2]
+      for k = 0, last - 1 do
+         local i = b1 + k * s1
+         local r = f(tonumber(p[i]), tonumber(q[b2 + k * s2]))
          if r then
             if type(r) ~= 'number' then badresult('map', r) end
             p[i] = r
          end
       end
-   end
+   until not nextrow(counter, sz, nd, strs, bases)
    return self
 end
 
@@ -148,17 +186,24 @@ local function map2(self, t1, t2, f)
             p[i] = r
          end
       end
-   else
-      local nextd, nexte, nextg = stepper(d), stepper(e), stepper(g)
-      for _ = 1, n do
-         local i = nextd()
-         local r = f(tonumber(p[i]), tonumber(q[nexte()]), tonumber(s[nextg()]))
+      return self
+   end
+   e, g = alike(d, e), alike(d, g)
+   q, s = SD[e.st].ptr, SD[g.st].ptr
+   local sz, nd, strs = merged(d, {d.str, e.str, g.str})
+   local last, s1, s2, s3 = sz[nd], strs[1][nd], strs[2][nd], strs[3][nd]
+   local counter, bases = zeros(nd), {d.off, e.off, g.off}
+   repeat
+      local b1, b2, b3 = bases[1], bases[2], bases[3]
+      for k = 0, last - 1 do
+         local i = b1 + k * s1
+         local r = f(tonumber(p[i]), tonumber(q[b2 + k * s2]), tonumber(s[b3 + k * s3]))
          if r then
             if type(r) ~= 'number' then badresult('map2', r) end
             p[i] = r
          end
       end
-   end
+   until not nextrow(counter, sz, nd, strs, bases)
    return self
 end
 

@@ -216,7 +216,8 @@ local function indexFill(self, dim, index, value)
    internal.checknumber(value, 3, 'indexFill')
    checkrange(idx, d.sz[dim], 2, 'indexFill')
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
-      return self, pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
+      pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
+      return self
    end
    checkbounds(d)
    local iv, n = values(idx)

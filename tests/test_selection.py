@@ -1,0 +1,237 @@
+"""index, indexCopy/Add/Fill, gather, scatter, masked*, nonzero: the Torch7
+semantics (1-based indices, row-major masks) checked against numpy's
+equivalents, on small tensors (LuaJIT loops) and big ones (numpy paths),
+contiguous or not, and the errors that leave the tensor untouched."""
+import numpy as np
+import pytest
+from lupa.luajit21 import LuaError
+
+SHAPES = [(3, 4), (30, 40), (2, 3, 4), (10, 20, 5)]
+
+
+@pytest.fixture
+def lua(runtime):
+    """lua(code, **tensors) -> what code returns (tensors as numpy copies)."""
+    def run(code, **arrays):
+        for name, a in arrays.items():
+            runtime.globals[name] = runtime.from_numpy(np.array(a))   # a copy: Lua may write to it
+        out = runtime.execute(code)
+        if runtime.eval("torch.isTensor")(out):
+            return np.array(runtime.to_numpy(out))
+        return out
+    return run
+
+
+def along(axis, idx):
+    return (slice(None),) * axis + (idx,)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_index(lua, shape):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(shape)
+    for dim in range(len(shape)):
+        idx = rng.integers(1, shape[dim] + 1, size=7)
+        got = lua(f"return x:index({dim + 1}, i)", x=a, i=idx)
+        assert np.array_equal(got, np.take(a, idx - 1, axis=dim))
+        got = lua(f"local r = torch.Tensor(); r:index(x, {dim + 1}, i); return r", x=a, i=idx)
+        assert np.array_equal(got, np.take(a, idx - 1, axis=dim))
+        got = lua(f"return torch.index(x, {dim + 1}, i)", x=a, i=idx)
+        assert np.array_equal(got, np.take(a, idx - 1, axis=dim))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_index_of_transposed_source_and_strided_index(lua, shape):
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal(shape)
+    t = np.swapaxes(a, 0, len(shape) - 1)
+    for dim in range(len(shape)):
+        idx = rng.integers(1, t.shape[dim] + 1, size=(70, 2))
+        got = lua(f"return x:transpose(1, {len(shape)}):index({dim + 1}, i:select(2, 2))", x=a, i=idx)
+        assert np.array_equal(got, np.take(t, idx[:, 1] - 1, axis=dim))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_gather(lua, shape):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shape)
+    for dim in range(len(shape)):
+        gshape = list(shape)
+        gshape[dim] = 3
+        idx = rng.integers(1, shape[dim] + 1, size=gshape)
+        expected = np.take_along_axis(a, idx - 1, dim)
+        assert np.array_equal(lua(f"return x:gather({dim + 1}, i)", x=a, i=idx), expected)
+        got = lua(f"local r = torch.Tensor(); r:gather(x, {dim + 1}, i); return r", x=a, i=idx)
+        assert np.array_equal(got, expected)
+
+
+def unique_rows(rng, shape, dim, k):
+    """An index of k distinct positions per row along dim (as scatter wants)."""
+    order = np.argsort(rng.random(shape), axis=dim)
+    return order[along(dim, slice(0, k))] + 1
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_scatter(lua, shape):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal(shape)
+    for dim in range(len(shape)):
+        idx = unique_rows(rng, shape, dim, 3)
+        src = rng.standard_normal(idx.shape)
+        expected = a.copy()
+        np.put_along_axis(expected, idx - 1, src, dim)
+        assert np.array_equal(lua(f"return x:scatter({dim + 1}, i, s)", x=a, i=idx, s=src), expected)
+        expected = a.copy()
+        np.put_along_axis(expected, idx - 1, 2.5, dim)
+        assert np.array_equal(lua(f"return x:scatter({dim + 1}, i, 2.5)", x=a, i=idx), expected)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_index_copy_add_fill(lua, shape):
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(shape)
+    for dim in range(len(shape)):
+        uidx = rng.permutation(shape[dim])[:min(3, shape[dim])] + 1
+        cshape = list(shape)
+        cshape[dim] = len(uidx)
+        src = rng.standard_normal(cshape)
+        expected = a.copy()
+        expected[along(dim, uidx - 1)] = src
+        got = lua(f"return x:indexCopy({dim + 1}, i, s)", x=a, i=uidx, s=src)
+        assert np.array_equal(got, expected)
+        ridx = np.array([1, 1, shape[dim]])          # repeated indices accumulate
+        cshape[dim] = 3
+        src = rng.standard_normal(cshape)
+        expected = a.copy()
+        np.add.at(expected, along(dim, ridx - 1), src)
+        assert np.allclose(lua(f"return x:indexAdd({dim + 1}, i, s)", x=a, i=ridx, s=src), expected)
+        expected = a.copy()
+        expected[along(dim, ridx - 1)] = -3
+        assert np.array_equal(lua(f"return x:indexFill({dim + 1}, i, -3)", x=a, i=ridx), expected)
+
+
+def test_index_copy_into_transposed_destination(lua):
+    a = np.arange(12.0).reshape(3, 4)
+    src = -np.arange(1.0, 7.0).reshape(2, 3)
+    expected = a.copy()
+    expected.T[[3, 0]] = src
+    got = lua("local y = x:t(); y:indexCopy(1, torch.LongTensor{4, 1}, s); return x", x=a, s=src)
+    assert np.array_equal(got, expected)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_masks(lua, shape):
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal(shape)
+    m = (rng.random(shape) > 0.5).astype(np.uint8)
+    flat, mflat = a.reshape(-1), m.reshape(-1) == 1
+    # the mask is 1-D: only the element counts must match
+    assert np.array_equal(lua("return x:maskedSelect(m)", x=a, m=m.reshape(-1)), flat[mflat])
+    assert np.array_equal(lua("return x[m]", x=a, m=m), flat[mflat])
+    got = lua("local r = torch.DoubleTensor(); r:maskedSelect(x, m); return r", x=a, m=m)
+    assert np.array_equal(got, flat[mflat])
+    expected = flat.copy()
+    expected[mflat] = 7
+    assert np.array_equal(lua("return x:maskedFill(m, 7)", x=a, m=m).reshape(-1), expected)
+    src = rng.standard_normal(m.sum() + 2)
+    expected = flat.copy()
+    expected[mflat] = src[:m.sum()]
+    assert np.array_equal(lua("return x:maskedCopy(m, s)", x=a, m=m, s=src).reshape(-1), expected)
+    assert np.array_equal(lua("x[m] = s; return x", x=a, m=m, s=src[:m.sum()]).reshape(-1), expected)
+
+
+@pytest.mark.parametrize("n", [4, 40])
+def test_masks_on_transposed_and_expanded_tensors(lua, n):
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((n, n))
+    m = (rng.random((n, n)) > 0.5).astype(np.uint8)
+    assert np.array_equal(lua("return x:t():maskedSelect(m)", x=a, m=m), a.T[m == 1])
+    assert np.array_equal(lua("return x:t():maskedSelect(m:t())", x=a, m=m), a.T[m.T == 1])
+    expected = a.copy()
+    expected.T[m == 1] = -1
+    assert np.array_equal(lua("x:t():maskedFill(m, -1); return x", x=a, m=m), expected)
+    col = rng.standard_normal((n, 1))
+    got = lua(f"return x:expand({n}, {n}):maskedSelect(m)", x=col, m=m)
+    assert np.array_equal(got, np.broadcast_to(col, (n, n))[m == 1])
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(5,), (100,)])
+def test_nonzero(lua, shape):
+    rng = np.random.default_rng(8)
+    z = rng.standard_normal(shape) * (rng.random(shape) > 0.6)
+    z.flat[-1] = np.nan                     # NaN is not zero
+    assert np.array_equal(lua("return z:nonzero()", z=z), np.argwhere(z) + 1)
+    assert np.array_equal(lua("return torch.nonzero(z)", z=z), np.argwhere(z) + 1)
+    got = lua("local r = torch.LongTensor(); z.nonzero(r, z); return r", z=z)
+    assert np.array_equal(got, np.argwhere(z) + 1)
+    assert lua("return z:nonzero():type()", z=z) == "torch.LongTensor"
+
+
+def test_nonzero_transposed_and_empty(lua):
+    z = np.array([[0, 1.5], [2, 0], [0, 0]])
+    assert np.array_equal(lua("return z:t():nonzero()", z=z), np.argwhere(z.T) + 1)
+    assert lua("return torch.zeros(3):nonzero():nElement()") == 0
+    assert lua("return torch.Tensor():nonzero():dim()") == 0
+
+
+def test_every_type(lua):
+    for name in ["Byte", "Char", "Short", "Int", "Long", "Float", "Double"]:
+        code = f"""
+        local x = torch.{name}Tensor({{{{1, 2, 3}}, {{4, 5, 6}}}})
+        local a = x:index(2, torch.LongTensor{{3, 1}})
+        local g = x:gather(1, torch.LongTensor{{{{2, 1, 2}}}})
+        local m = x:maskedSelect(torch.ByteTensor({{{{0, 1, 0}}, {{1, 0, 1}}}}))
+        x:indexFill(1, torch.LongTensor{{1}}, 9)
+        return a:type(), a[1][1], a[2][2], g[1][3], m[3], x[1][2], x:nonzero():size(1)
+        """
+        assert lua(code) == (f"torch.{name}Tensor", 3, 4, 6, 6, 9, 6)
+
+
+ERRORS = [
+    ("x:index(1, torch.LongTensor{3})", "index 3 out of range"),
+    ("x:index(2, torch.LongTensor{0})", "index 0 out of range"),
+    ("x:index(1, torch.IntTensor{1})", "torch.LongTensor expected"),
+    ("x:index(3, torch.LongTensor{1})", "out of range"),
+    ("x:index(1, torch.LongTensor{{1}})", "vector"),
+    ("x:gather(2, torch.LongTensor{{1, 4}, {1, 1}})", "index 4 out of range"),
+    ("x:gather(2, torch.LongTensor{{1}, {1}, {1}})", "index has size 3"),
+    ("x:scatter(2, torch.LongTensor{{1, 4}, {1, 1}}, 0)", "index 4 out of range"),
+    ("x:scatter(2, torch.LongTensor{{1}, {2}}, torch.IntTensor{{1}, {2}})", "torch.DoubleTensor expected"),
+    ("x:indexCopy(1, torch.LongTensor{1}, torch.Tensor(2, 3))", "slices"),
+    ("x:indexAdd(1, torch.LongTensor{1, 5}, torch.Tensor(2, 3))", "index 5 out of range"),
+    ("x:indexFill(2, torch.LongTensor{1, 9}, 0)", "index 9 out of range"),
+    ("x:maskedSelect(torch.DoubleTensor(6))", "torch.ByteTensor expected"),
+    ("x:maskedSelect(torch.ByteTensor(5))", "the mask has 5 elements"),
+    ("x:maskedFill(torch.ByteTensor({0, 2, 0, 0, 0, 0}), 1)", "0 and 1 values only"),
+    ("x:maskedCopy(torch.ByteTensor({1, 1, 1, 0, 0, 0}), torch.Tensor{1, 2})", "source has 2 elements"),
+    ("local _ = x[torch.IntTensor{1, 0, 1, 0, 1, 0}]", "invalid"),
+    ("torch.nonzero(torch.LongTensor(), x)", "torch.LongTensor expected"),
+]
+
+
+@pytest.mark.parametrize("code,message", ERRORS, ids=[c for c, _ in ERRORS])
+def test_errors_leave_the_tensor_intact(runtime, code, message):
+    runtime.execute("x = torch.Tensor({{1, 2, 3}, {4, 5, 6}})")
+    with pytest.raises(LuaError, match=message):
+        runtime.execute(code)
+    assert runtime.execute("return x:totable()[1][1], x:totable()[2][3], x:nElement()") == (1, 6, 6)
+
+
+BIG_ERRORS = [
+    "big:indexFill(1, torch.LongTensor(80):fill(1):fill(101), 0)",
+    "big:index(2, torch.LongTensor(80):fill(0))",
+    "big:indexCopy(1, torch.LongTensor{1, 101}, torch.Tensor(2, 100))",
+    "big:scatter(1, torch.LongTensor(2, 100):fill(101), 0)",
+    "big:scatter(2, torch.LongTensor(100, 3):fill(101), big:clone())",
+    "big:gather(1, torch.LongTensor(2, 100):fill(-1))",
+    "big:maskedFill(torch.ByteTensor(100, 100):fill(2), 0)",
+    "big:maskedCopy(torch.ByteTensor(100, 100):fill(1), torch.Tensor(9999))",
+]
+
+
+@pytest.mark.parametrize("code", BIG_ERRORS)
+def test_big_errors_leave_the_tensor_intact(runtime, code):
+    runtime.execute("big = torch.Tensor(100, 100):fill(1)")
+    with pytest.raises(LuaError):
+        runtime.execute(code)
+    assert runtime.execute("local s = 0; big:apply(function(v) s = s + v end); return s") == 10000
