@@ -1,1 +1,83 @@
--- (being written)
+-- Convolution and cross-correlation: conv2, xcorr2, conv3, xcorr3 in TH's
+-- three forms (BLAS-like once the last 2 or 3 dimensions are seen as one
+-- "number"):
+--   one image with one kernel              ('mul':  2D x 2D, or 3D x 3D)
+--   slice i of the input with kernel i     ('cmul': 3D x 3D, or 4D x 4D)
+--   output o sums input slice i * kernel [o][i] ('mv': 3D x 4D, or 4D x 5D)
+-- 'V' (valid, the default) gives size m - k + 1, 'F' (full) m + k - 1.
+-- The arithmetic is th/ops/conv.py.
+local torch = require 'torch'
+local internal = require 'torch.internal'
+
+local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
+local istensor, checktensor, ndview, resize = internal.istensor, internal.checktensor, internal.ndview, internal.resize
+local type = type
+
+-- the output sizes of planes (base dimensions) of size xs by kernels of size ks
+local function outsizes(fname, x, k, xoff, koff, base, full)
+   local sizes = {}
+   for i = 1, base do
+      local m, kk = x.sz[xoff + i], k.sz[koff + i]
+      if full then
+         sizes[i] = m + kk - 1
+      else
+         if m < kk then
+            fail("bad argument #2 to '%s' (input image is smaller than kernel: %d < %d in dimension %d)",
+                 fname, m, kk, xoff + i)
+         end
+         sizes[i] = m - kk + 1
+      end
+   end
+   return sizes
+end
+
+local function define(fname, base, flip)
+   local pyf = base == 2 and py.conv2 or py.conv3
+   torch[fname] = function(a, b, c, d)
+      local res
+      if istensor(c) then res, a, b, c = a, b, c, d end
+      local x, k = checktensor(a, 1, fname), checktensor(b, 2, fname)
+      if c ~= nil and c ~= 'V' and c ~= 'F' then
+         fail("bad argument #3 to '%s' ('V' or 'F' expected, got %s)", fname, tostring(c))
+      end
+      local full = c == 'F'
+      if x.T ~= k.T then
+         fail("bad argument #2 to '%s' (kernel should be a %s, got %s)", fname, x.T.tensorname, k.T.tensorname)
+      end
+      local lead            -- the output's leading size (nil for the single form)
+      if x.nd == base and k.nd == base then
+         lead = nil
+      elseif x.nd == base + 1 and k.nd == base + 1 then
+         if x.sz[1] ~= k.sz[1] then
+            fail("bad argument #2 to '%s' (%d input slices but %d kernels)", fname, x.sz[1], k.sz[1])
+         end
+         lead = x.sz[1]
+      elseif x.nd == base + 1 and k.nd == base + 2 then
+         if x.sz[1] ~= k.sz[2] then
+            fail("bad argument #2 to '%s' (%d input planes but kernels for %d)", fname, x.sz[1], k.sz[2])
+         end
+         lead = k.sz[1]
+      else
+         fail("bad arguments to '%s' (input and kernel dimensions %dD, %dD: expected %dD and %dD, %dD and %dD, or %dD and %dD)",
+              fname, x.nd, k.nd, base, base, base + 1, base + 1, base + 1, base + 2)
+      end
+      local sizes = outsizes(fname, x, k, x.nd - base, k.nd - base, base, full)
+      if lead then table.insert(sizes, 1, lead) end
+      res = res or torch[x.T.name .. 'Tensor']()
+      local r = checktensor(res, 1, fname)
+      if r.T ~= x.T then
+         fail("bad argument #1 to '%s' (result should be a %s, got %s)", fname, x.T.tensorname, r.T.tensorname)
+      end
+      resize(r, sizes, #sizes)
+      pycall(pyf, ndview(r), ndview(x), ndview(k), full, flip)
+      return res
+   end
+   internal.method(fname, function(self, ...) return torch[fname](self, ...) end)
+end
+
+define('conv2', 2, true)
+define('xcorr2', 2, false)
+define('conv3', 3, true)
+define('xcorr3', 3, false)
+
+return torch
