@@ -206,7 +206,7 @@ for _, mode in ipairs({'binary', 'ascii'}) do
    o.sub:fill(0)
    print(mode, same, o.t[2][2], o.t[2][4], o.tt[4][1], o.empty:nDimension(), torch.type(o.empty))
    for _, t in ipairs(o.types) do io.write(torch.type(t), ' ', tostring(t[1]), ' ') end
-   print()
+   io.write('\n')
    print(torch.type(o.st), o.st[3], o.s1 == o.s2, o.cyc.me == o.cyc)
    print(torch.type(o.p), o.p.x, o.p.tag, torch.type(o.packed), o.packed.v, o.packed.version)
    print(o.f(1), o.g(), o.f(1), o.g())
