@@ -396,32 +396,32 @@ end
 -- rand, randn, randperm, multinomial
 ---------------------------------------------------------------------------
 
--- ([gen,] [res,] ...) -> gen data, result tensor (nil when absent), rest
-local function generatorresult(fname, ...)
-   local gd, res = generator(...)
-   if istensor(res) then
-      return gd, res, select(isgenerator(...) and 3 or 2, ...)
+-- ([gen,] [res,] ...) or ([res,] [gen,] ...) -> gen data, result tensor (nil when absent), rest
+local function generatorresult(...)
+   local gd, res, n = nil, nil, 0
+   for i = 1, 2 do
+      local v = select(i, ...)
+      if gd == nil and isgenerator(v) then
+         gd = GD[v]
+      elseif res == nil and istensor(v) then
+         res = v
+      else
+         break
+      end
+      n = i
    end
-   return gd, nil, select(isgenerator(...) and 2 or 1, ...)
+   return gd or GD[torch._gen], res, select(n + 1, ...)
 end
 
 local function sizedfill(fname, name, a, b)
    return function(...)
-      local gd = generator(...)
-      local args = {select(isgenerator(...) and 2 or 1, ...)}
-      local nargs = select('#', ...) - (isgenerator(...) and 1 or 0)
-      local res
-      if istensor(args[1]) then
-         res = table.remove(args, 1)
-         nargs = nargs - 1
-      else
-         res = torch.Tensor()
-      end
+      local gd, res = generatorresult(...)
+      res = res or torch.Tensor()
       local d = TD[res]
       if not floattypes[d.T.name] then
          fail("'%s' is not defined for %s", fname, d.T.tensorname)
       end
-      internal.resize(d, internal.readsizes(fname, unpack(args, 1, nargs)))
+      internal.resize(d, internal.readsizes(fname, select(3, generatorresult(...))))
       fill(gd, d, draw[name], pyfill[name], a, b)
       return res
    end
@@ -431,7 +431,7 @@ torch.randn = sizedfill('randn', 'normal', 0, 1)
 
 -- randperm([gen,] [res,] n): TH's in-place shuffle of 0..n-1, then + 1
 function torch.randperm(...)
-   local gd, res, n = generatorresult('randperm', ...)
+   local gd, res, n = generatorresult(...)
    if type(n) ~= 'number' then
       fail("bad argument #1 to 'randperm' (number expected, got %s)", type(n))
    end
@@ -461,8 +461,8 @@ function torch.randperm(...)
 end
 
 -- multinomial([gen,] [res,] prob, n [, replacement]): category indices (1-based) in a LongTensor
-function torch.multinomial(...)
-   local gd, res, prob, nsample, replacement = generatorresult('multinomial', ...)
+local function multinomial(...)
+   local gd, res, prob, nsample, replacement = generatorresult(...)
    if res and not istensor(prob) then
       -- multinomial(prob, n): the tensor taken as result was the distribution
       res, prob, nsample, replacement = nil, res, prob, nsample
@@ -495,6 +495,16 @@ function torch.multinomial(...)
    if pd.nd == 1 then internal.resize(rd, {nsample}, 1) end
    return res
 end
-internal.method('multinomial', function(self, ...) return torch.multinomial(self, ...) end)
+
+-- torch.multinomial dispatches on its first tensor, as Torch7 did: with a
+-- LongTensor result first it fails, and p.multinomial(res, p, n) is the way
+function torch.multinomial(...)
+   local _, first = generator(...)
+   if istensor(first) and not floattypes[TD[first].T.name] then
+      fail("'multinomial' is not defined for %s (call p.multinomial(res, p, n) with a result)", TD[first].T.tensorname)
+   end
+   return multinomial(...)
+end
+for T in pairs(floattypes) do torch.getmetatable('torch.' .. T .. 'Tensor').multinomial = multinomial end
 
 return torch
