@@ -51,11 +51,12 @@ function torch.totable(obj)
 end
 internal.method('totable', torch.totable)
 
--- torch.data(t [, asnumber]): the FFI pointer to the first element, or its address
+-- torch.data(t [, asnumber]): the FFI pointer to the first element, or its
+-- address as an intptr_t cdata (tonumber() makes it a plain number), as documented
 function torch.data(obj, asnumber)
    local ptr = obj:data()
    if asnumber then
-      return ptr and tonumber(require('ffi').cast('intptr_t', ptr)) or 0
+      return require('ffi').cast('intptr_t', ptr)
    end
    return ptr
 end

@@ -1,0 +1,6 @@
+x = torch.range(1,4):double():resize(1,4)
+print(x)
+mask = torch.ByteTensor({{0, 0}, {1, 1}})
+print(mask)
+x:maskedFill(mask, -1)
+print(x)

@@ -1,0 +1,8 @@
+x = torch.IntTensor({{2, 0, 2, 0}, {0, 0, 1, 2}, {0, 2, 2, 1}, {2, 1, 2, 2}})
+print(x)
+print(torch.nonzero(x))
+print(x:nonzero())
+indices = torch.LongTensor()
+x.nonzero(indices, x)
+print(indices)
+print(x:eq(1):nonzero())

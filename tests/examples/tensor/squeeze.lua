@@ -1,0 +1,5 @@
+x = torch.Tensor({0.6020, 0.8897, 0.4441, 0.9792, 0.4713, 0.2645, 0.5467, 0.8648})
+x = x:view(2, 1, 2, 1, 2)
+print(x)
+print(torch.squeeze(x))
+print(torch.squeeze(x,2))
