@@ -1,0 +1,172 @@
+"""torch.DiskFile, torch.MemoryFile and torch.PipeFile: the bytes they write
+and how they fail, as Torch7's THDiskFile/THMemoryFile (ascii by default,
+numbers printed with %d / %.9g (Float) / %.17g (Double), separated by spaces
+and ended by a newline with auto-spacing; binary is the native memory layout).
+"""
+import struct
+
+
+def run_ok(th, code):
+    r = th(code)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_diskfile_ascii_bytes(th, tmp_path):
+    run_ok(th, """
+local f = torch.DiskFile('a.txt', 'w')
+print(f:isBinary(), f:isAutoSpacing(), f:isReadable(), f:isWritable())
+f:writeInt(1)
+f:writeDouble(0.1)
+f:writeFloat(0.1)
+f:writeLong(torch.LongStorage({-5, 2^40}))
+f:writeByte(torch.ByteStorage({104, 105}))
+f:writeString('raw')
+f:noAutoSpacing()
+f:writeShort(torch.ShortStorage({1, 2}))
+f:close()
+""")
+    assert (tmp_path / "a.txt").read_bytes() == \
+        b"1\n0.10000000000000001\n0.100000001\n-5 1099511627776\nhi\nraw12"
+
+
+def test_diskfile_binary_bytes_encodings_and_long_size(th, tmp_path):
+    out = run_ok(th, """
+local f = torch.DiskFile('b.bin', 'w'):binary()
+f:writeInt(7)
+f:writeDouble(-1.25)
+f:bigEndianEncoding()
+f:writeInt(1)
+f:littleEndianEncoding()
+f:longSize(4)
+f:writeLong(-2)
+f:close()
+f = torch.DiskFile('b.bin', 'r'):binary()
+print(f:readInt(), f:readDouble())
+f:bigEndianEncoding()
+print(f:readInt())
+f:nativeEndianEncoding():longSize(4)
+print(f:readLong(), f:position())
+f:close()
+""")
+    assert (tmp_path / "b.bin").read_bytes() == \
+        struct.pack("<id", 7, -1.25) + struct.pack(">i", 1) + struct.pack("<i", -2)
+    assert out == "7\t-1.25\t\n1\t\n-2\t21\t\n"
+
+
+def test_read_counts_and_storages(th, tmp_path):
+    (tmp_path / "n.txt").write_bytes(b"1 2 3\n4.5\n")
+    out = run_ok(th, """
+local f = torch.DiskFile('n.txt')
+local s = f:readInt(3)
+print(torch.type(s), s:size(), s[3])
+local d = torch.DoubleStorage(1)
+print(f:readDouble(d), d[1])
+f:quiet()
+local rest = f:readDouble(4)
+print(rest:size(), f:hasError())
+f:clearError()
+print(f:hasError())
+""")
+    assert out == "torch.IntStorage\t3\t3\t\n1\t4.5\t\n0\ttrue\t\nfalse\t\n"
+
+
+def test_reading_past_the_end_and_modes_are_errors(th, tmp_path):
+    (tmp_path / "e.txt").write_bytes(b"")
+    out = run_ok(th, """
+local function try(f, ...)
+   local ok, err = pcall(f, ...)
+   print(ok, (tostring(err):gsub('^[^:]*:%d+: ', '')))
+end
+local r = torch.DiskFile('e.txt', 'r')
+try(r.readInt, r)
+try(r.writeInt, r, 1)
+try(r.readString, r, '*a')
+try(r.readString, r, 'x')
+local w = torch.DiskFile('w.txt', 'w')
+try(w.readInt, w)
+w:close()
+try(w.writeInt, w, 1)
+try(torch.DiskFile, 'w.txt', 'a')
+print(torch.DiskFile('nowhere/x', 'r', true))
+try(torch.DiskFile, 'nowhere/x', 'w')
+""")
+    assert out.splitlines() == [
+        "false\tread error: read 0 blocks instead of 1\t",
+        "false\tbad argument #1 to 'writeInt' (attempt to write in a read-only file)\t",
+        "false\tread error: read 0 blocks instead of 1\t",
+        "false\tbad argument #1 to 'readString' (format must be '*a' or '*l')\t",
+        "false\tbad argument #1 to 'readInt' (attempt to read in a write-only file)\t",
+        "false\tbad argument #1 to 'writeInt' (attempt to use a closed file)\t",
+        "false\tbad argument #2 to 'DiskFile' (file mode should be 'r','w' or 'rw')\t",
+        "nil\t",
+        "false\tcannot open <nowhere/x> in mode  w\t",
+    ]
+
+
+def test_rw_seek_position_and_strings(th, tmp_path):
+    out = run_ok(th, """
+local f = torch.DiskFile('rw.txt', 'rw')
+f:writeString('line1\\nline2\\nend')
+print(f:position())
+f:seek(1)
+print(f:readString('*l'), f:readString('*l'), f:readString('*a'))
+f:seekEnd()
+print(f:position())
+f:seek(7)
+print(f:readString('*l'))
+f:close()
+""")
+    assert out == "16\t\nline1\tline2\tend\t\n16\t\nline2\t\n"
+
+
+def test_memoryfile_over_a_storage(th):
+    out = run_ok(th, """
+local st = torch.CharStorage():string('12 3.5\\0')
+local f = torch.MemoryFile(st, 'r')
+print(f:readInt(), f:readDouble(), f:isWritable())
+print(pcall(torch.MemoryFile, torch.CharStorage():string('no zero')))
+local g = torch.MemoryFile()
+g:writeInt(torch.IntStorage({1, 2, 3}))
+g:writeString('x')
+print(g:storage():string() == '1 2 3\\nx\\0', g:storage():size(), g:position())
+g:seek(1)
+print(g:readInt(2):size(), g:readInt())
+print(pcall(g.seek, g, 100))
+""")
+    lines = out.splitlines()
+    assert lines[0] == "12\t3.5\tfalse\t"
+    assert lines[1].startswith("false\t") and "must be terminated by 0" in lines[1]
+    assert lines[2:5] == ["true\t8\t8\t", "2\t3\t", lines[4]]
+    assert lines[4].startswith("false\t") and "unable to seek" in lines[4]
+
+
+def test_pipefile(th, tmp_path):
+    out = run_ok(th, """
+local p = torch.PipeFile('echo 4 5', 'r')
+print(p:readInt(), p:readInt())
+p:close()
+local w = torch.PipeFile('cat > piped.txt', 'w')
+w:writeDouble(2.5)
+w:close()
+print(torch.type(w), torch.isTypeOf(w, 'torch.DiskFile'))
+""")
+    assert out == "4\t5\t\ntorch.PipeFile\ttrue\t\n"
+    assert (tmp_path / "piped.txt").read_bytes() == b"2.5\n"
+
+
+def test_large_binary_storage_round_trip(th, tmp_path):
+    out = run_ok(th, """
+local n = 1000000
+local s = torch.DoubleStorage(n)
+local p = s:data()
+for i = 0, n - 1 do p[i] = i * 0.5 end
+local f = torch.DiskFile('big.bin', 'w'):binary()
+print(f:writeDouble(s))
+f:close()
+f = torch.DiskFile('big.bin', 'r'):binary()
+local r = f:readDouble(n)
+print(r:size(), r[n], r[2])
+""")
+    assert out == "1000000\t\n1000000\t499999.5\t0.5\t\n"
+    assert (tmp_path / "big.bin").stat().st_size == 8_000_000
