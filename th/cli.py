@@ -1,6 +1,7 @@
 """The `th` command: run a Torch7 script, a statement, or the interactive prompt.
 
     th [options] [script.lua [arguments]]
+    th --doctest [--exact] [--any-numbers] FILE.md...
 
 As in the original, `torch` and `paths` are loaded, `print` is trepl's, and the
 script sees its arguments in the global `arg` (arg[0] is the script).  An
@@ -17,6 +18,10 @@ Options:
   -e statement       execute statement
   -h,--help          print this help
   -i,--interactive   enter the REPL after executing a script
+
+  th --doctest [--exact] [--any-numbers] FILE.md...
+                     run the examples of markdown documentation and compare
+                     what they print with what the document shows
 """
 
 
@@ -88,6 +93,14 @@ end
 """
 
 
+def session(script=None, script_args=()):
+    """A Runtime set up as `th` runs code: trepl's print, `arg`, os.exit flushing."""
+    from th.runtime import Runtime
+    runtime = Runtime()
+    runtime.lua.eval(_SETUP)(script, *script_args)
+    return runtime
+
+
 def report(message):
     sys.stdout.flush()
     sys.stderr.write(f"th: {message}\n")
@@ -96,6 +109,9 @@ def report(message):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--doctest"]:
+        from th.doctest import main as doctest
+        return doctest(argv[1:])
     try:
         libs, statements, interactive, script, script_args = parse_args(argv)
     except UsageError as exc:
@@ -105,15 +121,13 @@ def main(argv=None):
         report(f"cannot open {script}")
         return 1
 
-    from th.runtime import Runtime, LuaJITUnavailable
+    from th.runtime import LuaJITUnavailable
     try:
-        runtime = Runtime()
+        runtime = session(script, script_args)
     except LuaJITUnavailable as exc:
         report(str(exc))
         return 1
-    lua = runtime.lua
-    lua.eval(_SETUP)(script, *script_args)
-    run = lua.eval(_RUN)
+    run = runtime.lua.eval(_RUN)
 
     steps = [("module", lib) for lib in libs] + [("string", s) for s in statements]
     if script == "-":

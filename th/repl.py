@@ -1,49 +1,199 @@
-"""The interactive prompt (`th` with no script, or `th -i`).
+"""The interactive prompt (`th` with no script, or `th -i`), on prompt_toolkit.
 
-A minimal line-oriented loop: `th> ` prompt, `..> ` while a chunk is
-incomplete, expressions print their values.
+`th> ` reads a line, `..> ` continues a chunk that does not compile yet; a
+bare expression or `= expr` prints its values (not with a trailing `;`).
+Besides Lua, a line may be `? name` (help), `?` (this help), `$ command` (a
+shell command) or `exit`.  Tab completes globals, keywords, fields and methods
+(after `.` and `:`), and file names inside strings; Ctrl-C cancels the line or
+interrupts the running computation; Ctrl-D or `exit` leaves.  History is kept
+in $TREPL_HISTORY or ~/.luahistory.  The evaluation is th/repl_engine.py's;
+prompt_toolkit and pygments are imported only here, when the prompt starts.
 """
+import os
+import re
+import subprocess
 import sys
+import time
 
-_EVAL = r"""
-function(code)
-   local trepl = require 'trepl'
-   local f, err = loadstring('return ' .. code, '=stdin')
-   if not f then
-      f, err = loadstring(code, '=stdin')
-   end
-   if not f then
-      if err:find("'<eof>'") then return 'incomplete' end
-      return 'error', err
-   end
-   local res = {trepl.run(f)}
-   if not res[1] then return 'error', res[2] end
-   if #res > 1 then trepl.print(unpack(res, 2, table.maxn(res))) end
-   io.stdout:flush()
-   return 'ok'
-end
+from th.repl_engine import Engine
+
+HELP = """th: Torch7 for Lua, interactively.
+  expression, = expr    print the values (a trailing ; prints nothing)
+  _LAST, _RESULTS       the last printed value, all of them
+  ? name                what name is, with its documentation comment
+  $ command             run a shell command
+  who()                 the variables defined in this session
+  timer_off(), timer_on()   hide or show the time each line took
+  Tab                   complete names, fields, methods (x:na<Tab>), file names in strings
+  Ctrl-C                cancel the line, or interrupt a running computation
+  Ctrl-D, exit          leave
 """
+
+BANNER = """  ______             __   |  Torch7 (th)
+ /_  __/__  ________/ /   |  Scientific computing for Lua.
+  / / / _ \\/ __/ __/ _ \\  |  Type ? for help
+ /_/  \\___/_/  \\__/_//_/  |
+"""
+
+# inside an unterminated string literal: the path typed so far
+_OPEN_STRING = re.compile(r"""^(?:[^"'\\]|\\.|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*["']([^"']*)$""")
+
+
+def history_file():
+    return os.environ.get("TREPL_HISTORY") or os.path.join(os.path.expanduser("~"), ".luahistory")
+
+
+def path_completions(fragment):
+    """File names that complete `fragment` (a path being typed inside a string)."""
+    directory, prefix = os.path.split(fragment)
+    try:
+        names = sorted(os.listdir(os.path.expanduser(directory) or "."))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if name.startswith(prefix) and (prefix.startswith(".") or not name.startswith(".")):
+            full = os.path.join(os.path.expanduser(directory) or ".", name)
+            out.append(name + ("/" if os.path.isdir(full) else ""))
+    return out
+
+
+class Session:
+    """One interactive session: the Lua engine plus what the prompt adds
+    (special lines, timing, colours).  `handle(line)` is the whole logic of one
+    line of input, independent of where lines come from."""
+
+    def __init__(self, runtime, colour=False, write=None):
+        self.engine = Engine(runtime, colour=colour)
+        self.colour = colour
+        self.timing = colour and os.environ.get("TREPL_TIMER", "1") != "0"
+        self.buffer = []
+        self.done = False
+        self._write = write or sys.stdout.write
+        lua_globals = runtime.lua.globals()
+        lua_globals.timer_on = lambda: self._set_timing(True)
+        lua_globals.timer_off = lambda: self._set_timing(False)
+
+    def _set_timing(self, on):
+        self.timing = on
+
+    def _paint(self, code, text):
+        return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
+
+    @property
+    def prompt(self):
+        return "..> " if self.buffer else "th> "
+
+    def cancel(self):
+        self.buffer = []
+
+    def handle(self, line):
+        """Handles one line of input; returns when it has been run (or buffered)."""
+        if not self.buffer:
+            stripped = line.strip()
+            if stripped in ("exit", "quit", "os.exit()"):
+                self.done = True
+                return
+            if stripped == "?":
+                self._write(HELP)
+                return
+            if stripped.startswith("?"):
+                self._write(self.engine.help(stripped[1:]) + "\n")
+                return
+            if stripped.startswith("$"):
+                sys.stdout.flush()
+                subprocess.call(stripped[1:], shell=True)
+                return
+            if not stripped:
+                return
+        self.buffer.append(line)
+        sys.stdout.flush()
+        start = time.perf_counter()
+        status, message = self.engine.eval("\n".join(self.buffer))
+        elapsed = time.perf_counter() - start
+        if status == "incomplete":
+            return
+        self.buffer = []
+        if status == "error":
+            sys.stdout.flush()
+            sys.stderr.write(self._paint("31", message) + "\n")
+            sys.stderr.flush()
+        elif self.timing:
+            self._write(self._paint("90", f"{'':>70}[{elapsed:0.4f}s]") + "\n")
+
+
+def _completer(engine):
+    from prompt_toolkit.completion import Completer, Completion
+
+    class LuaCompleter(Completer):
+        def get_completions(self, document, complete_event):
+            line = document.current_line_before_cursor
+            inside = _OPEN_STRING.match(line)
+            if inside:
+                fragment = inside.group(1)
+                start = -len(os.path.basename(fragment))
+                for name in path_completions(fragment):
+                    yield Completion(name, start_position=start)
+                return
+            start, names = engine.complete(document.text_before_cursor)
+            for name in names:
+                yield Completion(name, start_position=start)
+
+    return LuaCompleter()
+
+
+def prompt_session(session, input=None, output=None):
+    """The prompt_toolkit PromptSession for a Session (input/output for tests)."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.lexers import PygmentsLexer
+    from pygments.lexers.scripting import LuaLexer
+
+    try:
+        history = FileHistory(history_file())
+    except OSError:
+        history = InMemoryHistory()
+    return PromptSession(history=history, lexer=PygmentsLexer(LuaLexer),
+                         completer=_completer(session.engine), complete_while_typing=False,
+                         input=input, output=output)
+
+
+def interact(session, prompt):
+    """The read-eval-print loop: prompt(text) returns a line, raises
+    KeyboardInterrupt (Ctrl-C: cancel) or EOFError (Ctrl-D: leave)."""
+    while not session.done:
+        try:
+            line = prompt(session.prompt)
+        except KeyboardInterrupt:
+            session.cancel()
+            continue
+        except EOFError:
+            sys.stdout.write("\n")
+            break
+        try:
+            session.handle(line)
+        except KeyboardInterrupt:
+            session.cancel()
+            sys.stdout.write("\ninterrupted\n")
+    sys.stdout.flush()
+    return 0
+
+
+def _plain_prompt(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
 
 
 def repl(runtime):
-    evaluate = runtime.lua.eval(_EVAL)
-    buffer = []
-    while True:
-        try:
-            line = input("..> " if buffer else "th> ")
-        except EOFError:
-            sys.stdout.write("\n")
-            return 0
-        except KeyboardInterrupt:
-            sys.stdout.write("\n")
-            buffer = []
-            continue
-        if not buffer and line.strip() in ("exit", "os.exit()"):
-            return 0
-        buffer.append(line)
-        status, *rest = evaluate("\n".join(buffer))
-        if status == "incomplete":
-            continue
-        buffer = []
-        if status == "error":
-            sys.stderr.write(f"{rest[0]}\n")
+    """`th`'s prompt: prompt_toolkit on a terminal, plain lines otherwise."""
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    session = Session(runtime, colour=terminal)
+    if not terminal:
+        return interact(session, _plain_prompt)
+    sys.stdout.write(BANNER + "\n")
+    ptk = prompt_session(session)
+    return interact(session, ptk.prompt)
