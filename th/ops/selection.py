@@ -27,7 +27,11 @@ def value_range(a):
 
 @export
 def index_select(dst, src, idx, axis):
-    dst[...] = np.take(src, idx - 1, axis=axis)
+    if dst.flags.c_contiguous:
+        # straight into the result: mode="clip" spares numpy's buffered copy (idx is checked)
+        np.take(src, idx - 1, axis=axis, out=dst, mode="clip")
+    else:
+        dst[...] = np.take(src, idx - 1, axis=axis)
 
 
 @export
@@ -92,4 +96,5 @@ def count_nonzero(src):
 @export
 def nonzero(dst, src):
     """The 1-based subscripts of the non-zero elements, in row-major order."""
-    dst[...] = np.argwhere(src) + 1
+    for k, sub in enumerate(np.nonzero(src)):
+        np.add(sub, 1, out=dst[:, k])
