@@ -197,7 +197,7 @@ end
 -- filling tensors
 ---------------------------------------------------------------------------
 
--- fill(gd, d, name, f, pyname, ...): small tensors element by element here,
+-- fill(gd, d, f, pyname, a, b): small tensors element by element here,
 -- bigger ones in one Python call
 local function fill(gd, d, f, pyname, a, b)
    local n = nelement(d)
@@ -205,6 +205,8 @@ local function fill(gd, d, f, pyname, a, b)
    local g = gd.g
    if n <= SMALL then
       each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
+   elseif b == nil then      -- a one-parameter distribution
+      pycall(py[pyname], bulk(g, gd.arr), ndview(d), a)
    else
       pycall(py[pyname], bulk(g, gd.arr), ndview(d), a, b)
    end
