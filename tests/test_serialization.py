@@ -26,6 +26,7 @@ import struct
 
 import numpy as np
 import pytest
+import torchfile  # the independent reader (a test dependency)
 
 from conftest import normalise
 
@@ -234,7 +235,6 @@ def test_round_trip_in_both_modes(th):
 
 
 def test_torchfile_reads_what_th_saves(th, tmp_path):
-    torchfile = pytest.importorskip("torchfile")
     path = tmp_path / "obj.t7"
     r = th("""
 local x = torch.Tensor({{1, 2, 3}, {4, 5, 6}})

@@ -427,6 +427,18 @@ function kinds.writechars(self, s, fname)
    return writefrom(open(self, fname), CHAR, ffi.cast('const char *', s), #s, fname)
 end
 
+-- readchars(self, n, fname): n Chars as a Lua string, without a Storage
+-- (a Char takes one byte in both encodings)
+function kinds.readchars(self, n, fname)
+   local F = open(self, fname)
+   local left = F.readable and F.io.remaining(F)
+   local room = left and min(n, left) or n
+   local buf = ffi.new('char[?]', room)
+   local nread = readinto(F, CHAR, buf, room, fname)
+   checkread(F, nread, n)
+   return ffi.string(buf, nread)
+end
+
 kinds.define = define
 kinds.parsemode = parsemode
 kinds.state = state

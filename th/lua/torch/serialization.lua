@@ -87,7 +87,7 @@ local function readstring(self)
    if n < 0 then
       fail('corrupted file: string of negative length %d', n)
    end
-   return self:readChar(n):string()
+   return kinds.readchars(self, n, 'readObject')
 end
 
 local function where(names)
