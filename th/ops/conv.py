@@ -17,15 +17,17 @@ BLOCK = 32     # output columns per banded product
 
 
 def _direct(x, k, oh, ow):
-    """The sum of shifted slices: exact IEEE semantics for inf/nan inputs."""
-    out = np.zeros((oh, ow), np.result_type(x, k))
+    """The sum of shifted slices (of a stack of planes): exact IEEE semantics for
+    inf/nan inputs."""
+    out = np.zeros(x.shape[:-2] + (oh, ow), np.result_type(x, k))
     for a in range(k.shape[0]):
         for b in range(k.shape[1]):
-            out += k[a, b] * x[a:a + oh, b:b + ow]
+            out += k[a, b] * x[..., a:a + oh, b:b + ow]
     return out
 
 
 def _banded(x, k, oh, ow):
+    """x: a stack of planes (p, h, w), each cross-correlated with the 2-D kernel k."""
     kh, kw = k.shape
     width = min(BLOCK, ow)
     # band[a][j + b, j] = k[a, b]
@@ -33,21 +35,25 @@ def _banded(x, k, oh, ow):
     j = np.arange(width)
     for b in range(kw):
         band[:, j + b, j] = k[:, b][:, None]
-    out = np.empty((oh, ow), band.dtype)
-    row, col = x.strides
+    p = x.shape[0]
+    out = np.empty((p, oh, ow), band.dtype)
+    plane, row, col = x.strides
     for c in range(0, ow, width):
         w = min(width, ow - c)
-        # the kh row-shifted slabs side by side: (oh, kh * (w + kw - 1)) by one product
-        slabs = as_strided(x[:, c:], shape=(oh, kh, w + kw - 1), strides=(row, row, col))
-        out[:, c:c + w] = slabs.reshape(oh, -1) @ band[:, :w + kw - 1, :w].reshape(-1, w)
+        # the kh row-shifted slabs side by side: (p * oh, kh * (w + kw - 1)) by one product
+        slabs = as_strided(x[:, :, c:], shape=(p, oh, kh, w + kw - 1), strides=(plane, row, row, col))
+        out[:, :, c:c + w] = (slabs.reshape(p * oh, -1)
+                              @ band[:, :w + kw - 1, :w].reshape(-1, w)).reshape(p, oh, w)
     return out
 
 
 def _valid(x, k):
-    oh, ow = x.shape[0] - k.shape[0] + 1, x.shape[1] - k.shape[1] + 1
+    """Valid cross-correlation of a plane, or of each plane of a stack, with k."""
+    oh, ow = x.shape[-2] - k.shape[0] + 1, x.shape[-1] - k.shape[1] + 1
     if x.dtype.kind == "f" and not np.isfinite(x).all():
         return _direct(x, k, oh, ow)
-    return _banded(np.ascontiguousarray(x), k, oh, ow)
+    stack = np.ascontiguousarray(x.reshape((-1,) + x.shape[-2:]))
+    return _banded(stack, k, oh, ow).reshape(x.shape[:-2] + (oh, ow))
 
 
 def _plane(x, k, full, flip):
@@ -60,20 +66,18 @@ def _plane(x, k, full, flip):
 
 
 def _volume(x, k, full, flip):
-    """3-D: output slice d sums the 2-D results of kernel slices over the depth."""
+    """3-D: output slice d sums slice d + c of the input by kernel slice c, over c;
+    each kernel slice handles all output slices in one stacked product."""
     if flip:
-        k = k[::-1]
-    kd = k.shape[0]
+        k = k[::-1, ::-1, ::-1]
     if full:
-        x = np.pad(x, ((kd - 1, kd - 1), (0, 0), (0, 0)))
+        x = np.pad(x, [(s - 1, s - 1) for s in k.shape])
+    kd = k.shape[0]
     depth = x.shape[0] - kd + 1
-    planes = None
-    for d in range(depth):
-        acc = sum(_plane(x[d + c], k[c], full, flip) for c in range(kd))
-        if planes is None:
-            planes = np.empty((depth,) + acc.shape, acc.dtype)
-        planes[d] = acc
-    return planes
+    out = _valid(x[0:depth], k[0])
+    for c in range(1, kd):
+        out += _valid(x[c:c + depth], k[c])
+    return out
 
 
 def _apply(out, x, k, full, flip, base):

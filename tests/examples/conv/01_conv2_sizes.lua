@@ -1,0 +1,6 @@
+x = torch.rand(100, 100)
+k = torch.rand(10, 10)
+c = torch.conv2(x, k)
+print(c:size())
+c = torch.conv2(x, k, 'F')
+print(c:size())
