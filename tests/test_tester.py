@@ -6,6 +6,9 @@ Report format (Torch7's Tester.lua): "Running N tests", then per test a line
 with F failures and E errors", then one section per failure between lines of
 80 dashes; a failed run raises an error, so `th` exits with status 1.
 """
+import os
+
+from conftest import run_th
 
 DASHES = "-" * 80
 
@@ -150,3 +153,11 @@ print(t.assertionPass.direct, t.assertionFail.direct)
         "ERROR violation: err=nil\t",
         "1\t8\t",
     ]
+
+
+def test_lua_suite_written_with_tester(tmp_path):
+    """th's own Lua-level File tests, written with torch.Tester, pass under th."""
+    suite = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "file_suite.lua")
+    r = run_th([suite], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "with 0 failures and 0 errors" in r.stdout

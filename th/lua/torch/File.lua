@@ -73,6 +73,13 @@ local function parsemode(mode, allowed, fname)
    return r, w
 end
 
+-- printf's text for a NaN carries its sign ("-nan" for x86's default NaN)
+local nanbits = ffi.new('union { double d; uint64_t u; }')
+local function nantext(v)
+   nanbits.d = v
+   return nanbits.u >= 0x8000000000000000ULL and '-nan' or 'nan'
+end
+
 -- the text of n elements in ascii mode: bytes raw, numbers separated by a
 -- space and ended by a newline when auto-spacing
 local function asciitext(F, T, ptr, n)
@@ -82,7 +89,10 @@ local function asciitext(F, T, ptr, n)
       text = ffi.string(ptr, n)
    else
       local parts, pf = {}, fmt.print
-      for i = 0, n - 1 do parts[i + 1] = format(pf, ptr[i]) end
+      for i = 0, n - 1 do
+         local v = ptr[i]
+         parts[i + 1] = v == v and format(pf, v) or nantext(v)
+      end
       text = concat(parts, F.autospacing and ' ' or '')
    end
    if F.autospacing then text = text .. '\n' end

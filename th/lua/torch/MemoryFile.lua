@@ -132,7 +132,8 @@ function mem.seek(F, pos)
 end
 
 function mem.seekend(F)
-   F.pos = buffer(F) and F.size
+   buffer(F)
+   F.pos = F.size
    return true
 end
 
