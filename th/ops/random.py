@@ -89,12 +89,19 @@ def _normal(buf, n, mean, stdv):
         g["normal_is_valid"] = 0
         i = 1
     pairs = (n - i + 1) // 2
-    u = _uniform(buf, 2 * pairs)
-    x, y = u[0::2], u[1::2]
+    raw = _raw(buf, 2 * pairs).reshape(pairs, 2)
+    # contiguous x and y: numpy's vectorised cos/sin/log skip strided inputs
+    x, y = raw[:, 0] * (1.0 / 4294967296.0), raw[:, 1] * (1.0 / 4294967296.0)
     rho = np.sqrt(-2.0 * np.log(1.0 - y))
     angle = TWO_PI * x
-    values[i::2] = rho * np.cos(angle) * stdv + mean
-    values[i + 1::2] = (rho * np.sin(angle))[:(n - i) // 2] * stdv + mean
+    first = rho * np.cos(angle)
+    first *= stdv
+    first += mean
+    values[i::2] = first
+    second = rho[:(n - i) // 2] * np.sin(angle[:(n - i) // 2])
+    second *= stdv
+    second += mean
+    values[i + 1::2] = second
     if (n - i) % 2:
         g["normal_x"], g["normal_y"], g["normal_rho"] = x[-1], y[-1], rho[-1]
         g["normal_is_valid"] = 1
