@@ -11,7 +11,7 @@ local internal = require 'torch.internal'
 
 local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
 local istensor, checktensor, ndview, resize = internal.istensor, internal.checktensor, internal.ndview, internal.resize
-local type = type
+
 
 -- the output sizes of planes (base dimensions) of size xs by kernels of size ks
 local function outsizes(fname, x, k, xoff, koff, base, full)
