@@ -9,9 +9,8 @@
 local torch = require 'torch'
 local internal = require 'torch.internal'
 
-local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
+local fail, py, pycall = internal.fail, internal.py, internal.pycall
 local istensor, checktensor, ndview, resize = internal.istensor, internal.checktensor, internal.ndview, internal.resize
-
 
 -- the output sizes of planes (base dimensions) of size xs by kernels of size ks
 local function outsizes(fname, x, k, xoff, koff, base, full)
