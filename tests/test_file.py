@@ -95,7 +95,7 @@ try(torch.DiskFile, 'nowhere/x', 'w')
         "false\tread error: read 0 blocks instead of 1\t",
         "false\tbad argument #1 to 'writeInt' (attempt to write in a read-only file)\t",
         "false\tread error: read 0 blocks instead of 1\t",
-        "false\tbad argument #1 to 'readString' (format must be '*a' or '*l')\t",
+        "false\tbad argument #2 to 'readString' (format must be '*a' or '*l')\t",
         "false\tbad argument #1 to 'readInt' (attempt to read in a write-only file)\t",
         "false\tbad argument #1 to 'writeInt' (attempt to use a closed file)\t",
         "false\tbad argument #2 to 'DiskFile' (file mode should be 'r','w' or 'rw')\t",

@@ -2,7 +2,6 @@
 -- fopen or popen.  Binary transfers are one fread/fwrite straight on the
 -- storage's buffer; ascii numbers go through fscanf, as THDiskFile did.
 -- A PipeFile is a DiskFile whose stream is a pipe (no seeking).
-local torch = require 'torch'
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 

@@ -13,7 +13,7 @@
 --   isopen(F), readbin(F, ptr, size, n) -> elements read,
 --   writebin(F, ptr, size, n) -> elements written, readascii(F, T, ptr, n),
 --   writebytes(F, ptr, len) -> bytes written, readstring(F, all) -> string or nil,
---   writestring(F, s), seek(F, pos) -> ok, seekend(F) -> ok, position(F),
+--   seek(F, pos) -> ok, seekend(F) -> ok, position(F),
 --   remaining(F) -> bytes left or nil (unknown), synchronize(F), close(F)
 local torch = require 'torch'
 local ffi = require 'ffi'
@@ -224,10 +224,10 @@ local function defineio(T)
       end
       local n = type(a) == 'number' and a
       if not n then
-         fail("bad argument #1 to '%s' (nothing, number, or %sStorage expected)", rname, name)
+         fail('nothing, number, or %sStorage expected', name)
       end
       if n < 0 or n ~= floor(n) then
-         fail("bad argument #1 to '%s' (non-negative integer expected, got %s)", rname, tostring(n))
+         fail("bad argument #2 to '%s' (non-negative integer expected, got %s)", rname, tostring(n))
       end
       -- never allocate more than the file can still hold (a corrupted count)
       local left = F.readable and F.io.remaining(F)
@@ -248,7 +248,7 @@ local function defineio(T)
       end
       local s = type(a) == 'userdata' and SD[a]
       if not (s and s.T == T) then
-         fail("bad argument #1 to '%s' (number, or %sStorage expected)", wname, name)
+         fail('number, or %sStorage expected', name)
       end
       return writefrom(F, T, s.ptr, s.n, wname)
    end
@@ -268,7 +268,7 @@ end
 function File.readString(self, fmt)
    local F = open(self, 'readString')
    if type(fmt) ~= 'string' or not fmt:match('^%*[al]') then
-      fail("bad argument #1 to 'readString' (format must be '*a' or '*l')")
+      fail("bad argument #2 to 'readString' (format must be '*a' or '*l')")
    end
    if not F.readable then
       fail("bad argument #1 to 'readString' (attempt to read in a write-only file)")
@@ -284,7 +284,7 @@ end
 function File.writeString(self, s)
    local F = open(self, 'writeString')
    if type(s) ~= 'string' then
-      fail("bad argument #1 to 'writeString' (string expected, got %s)", type(s))
+      fail("bad argument #2 to 'writeString' (string expected, got %s)", type(s))
    end
    if not F.writable then
       fail("bad argument #1 to 'writeString' (attempt to write in a read-only file)")
@@ -331,10 +331,10 @@ getter('isWritable', 'writable')
 function File.seek(self, pos)
    local F = open(self, 'seek')
    if type(pos) ~= 'number' then
-      fail("bad argument #1 to 'seek' (number expected, got %s)", type(pos))
+      fail("bad argument #2 to 'seek' (number expected, got %s)", type(pos))
    end
    if pos < 1 then
-      fail("bad argument #1 to 'seek' (position has to be greater than 0!)")
+      fail("bad argument #2 to 'seek' (position has to be greater than 0!)")
    end
    if not F.io.seek(F, floor(pos) - 1) then
       flagerror(F, 'unable to seek to position %d', floor(pos) - 1)

@@ -20,8 +20,8 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 
 local TD, SD, fail, kinds = internal.tensors, internal.storages, internal.fail, internal.files
-local type, pairs, ipairs, pcall, error, tostring, tonumber, floor =
-      type, pairs, ipairs, pcall, error, tostring, tonumber, math.floor
+local type, pairs, ipairs, pcall, error, tostring, tonumber =
+      type, pairs, ipairs, pcall, error, tostring, tonumber
 local getupvalue, setupvalue, upvalueid, upvaluejoin =
       debug.getupvalue, debug.setupvalue, debug.upvalueid, debug.upvaluejoin
 local dump, concat = string.dump, table.concat
@@ -138,8 +138,10 @@ end
 
 -- writeObject(object [, debugname [, hook]]): hook(object) is what gets
 -- written in object's place (e.g. to convert types); references follow object
+local function identity(o) return o end
+
 function writeobject(self, object, debugname, hook)
-   hook = hook or function(o) return o end
+   hook = hook or identity
    local b, force = books(self, 'writeObject')
    local original = object
    object = hook(object)
