@@ -5,7 +5,9 @@ blocks (`> x = torch.Tensor(5):zero()`, `>>` continuation lines, then what was
 printed) and as plain code blocks, sometimes followed by a block showing their
 output.  Every example of a file runs in order in one session, as the REPL
 would run it (a bare expression prints its value), and what it prints is
-compared with what the document shows:
+compared with what the document shows (in a transcript, a line that is a
+statement, such as `> x:add(y)`, prints nothing, as the transcripts show; the
+examples run in a temporary directory):
 
 * by default ignoring whitespace (the documents were re-indented over time)
   and reading the stale footer `[... of dimension 2x3]` as `of size`;
@@ -20,6 +22,7 @@ the exit status is 1 if any failed.
 import difflib
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -33,8 +36,9 @@ _STALE_FOOTER = re.compile(r"(\[torch\.\w+ )of dimension ")
 
 
 class Example:
-    def __init__(self, line, inputs, expected=None):
+    def __init__(self, line, inputs, expected=None, transcript=False):
         self.line = line            # line of the document where it starts
+        self.transcript = transcript  # `> input` lines: statements print nothing
         self.inputs = inputs        # lines to type, in order
         self.expected = expected    # the output the document shows, or None
 
@@ -74,7 +78,7 @@ def transcript(start, lines):
             inputs.append(prompt.group(1))
         else:
             expected.append(line)
-    return Example(start, inputs, "\n".join(expected))
+    return Example(start, inputs, "\n".join(expected), transcript=True)
 
 
 def is_lua(engine, lines):
@@ -131,6 +135,7 @@ class Capture:
 def run_example(engine, example):
     """Types the example's lines into the session -> what it printed (errors included)."""
     errors = []
+    engine.statements_first = example.transcript
     with Capture() as capture:
         chunk = []
         for line in example.inputs:
@@ -184,8 +189,15 @@ def run_file(path, exact=False, any_numbers=False, out=None):
         text = f.read()
     engine = Engine(session())
     passed = failed = 0
-    for example in examples(text, engine):
-        actual, errors = run_example(engine, example)
+    here = os.getcwd()
+    workdir = tempfile.mkdtemp(prefix="th-doctest-")
+    os.chdir(workdir)   # what the examples write stays out of the way
+    try:
+        results = [(example,) + run_example(engine, example) for example in examples(text, engine)]
+    finally:
+        os.chdir(here)
+        shutil.rmtree(workdir, ignore_errors=True)
+    for example, actual, errors in results:
         problem = check(example, actual, errors, exact, any_numbers)
         where = f"{path}:{example.line}"
         if problem is None:

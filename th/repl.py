@@ -63,13 +63,12 @@ class Session:
     (special lines, timing, colours).  `handle(line)` is the whole logic of one
     line of input, independent of where lines come from."""
 
-    def __init__(self, runtime, colour=False, write=None):
+    def __init__(self, runtime, colour=False):
         self.engine = Engine(runtime, colour=colour)
         self.colour = colour
         self.timing = colour and os.environ.get("TREPL_TIMER", "1") != "0"
         self.buffer = []
         self.done = False
-        self._write = write or sys.stdout.write
         lua_globals = runtime.lua.globals()
         lua_globals.timer_on = lambda: self._set_timing(True)
         lua_globals.timer_off = lambda: self._set_timing(False)
@@ -95,10 +94,10 @@ class Session:
                 self.done = True
                 return
             if stripped == "?":
-                self._write(HELP)
+                sys.stdout.write(HELP)
                 return
             if stripped.startswith("?"):
-                self._write(self.engine.help(stripped[1:]) + "\n")
+                sys.stdout.write(self.engine.help(stripped[1:]) + "\n")
                 return
             if stripped.startswith("$"):
                 sys.stdout.flush()
@@ -119,7 +118,7 @@ class Session:
             sys.stderr.write(self._paint("31", message) + "\n")
             sys.stderr.flush()
         elif self.timing:
-            self._write(self._paint("90", f"{'':>70}[{elapsed:0.4f}s]") + "\n")
+            sys.stdout.write(self._paint("90", f"{'':>70}[{elapsed:0.4f}s]") + "\n")
 
 
 def _completer(engine):

@@ -13,8 +13,12 @@ _TRAILING_NAME = re.compile(r"[A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*\s*[.:]?\
 
 
 class Engine:
-    def __init__(self, runtime, colour=False):
+    def __init__(self, runtime, colour=False, statements_first=False):
+        """statements_first: a line that is a valid statement (a call) prints
+        nothing, as in the documentation's transcripts; else calls print their
+        results, as trepl did."""
         self.runtime = runtime
+        self.statements_first = statements_first
         self._repl = runtime.lua.eval("require 'trepl.repl'")
         self._repl.colour = colour
         self._interrupted = False
@@ -31,7 +35,7 @@ class Engine:
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGINT, self._on_sigint) if main else None
         try:
-            result = self._repl.eval(text, self._poll)
+            result = self._repl.eval(text, self._poll if main else None, self.statements_first)
         finally:
             if main:
                 signal.signal(signal.SIGINT, previous)

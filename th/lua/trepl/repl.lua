@@ -57,18 +57,26 @@ local function incomplete(err)
    return err:sub(-7) == "'<eof>'"
 end
 
--- compile(text) -> f, names, printing | nil, 'incomplete' | nil, 'error', message
-local function compile(text)
+-- compile(text [, statements]) -> f, names, printing | nil, 'incomplete' |
+-- nil, 'error', message.  Text is first read as an expression to print (a
+-- call prints its results, as trepl did), or with `statements` first as a
+-- statement (a call prints nothing, as the documentation's transcripts show)
+local function compile(text, statements)
    local printing = true
-   if text:match('^%s*=') then
+   local forced = text:match('^%s*=')
+   if forced then
       text = text:gsub('^%s*=', '', 1)
    end
    if text:match(';%s*$') then printing = false end
    local head, names = prefix()
-   local f = loadstring(head .. 'return ' .. text, '=stdin')
+   local f = (not statements or forced) and loadstring(head .. 'return ' .. text, '=stdin')
    if f then return f, names, printing end
    local err
    f, err = loadstring(head .. text, '=stdin')
+   if not f and statements then
+      local expression = loadstring(head .. 'return ' .. text, '=stdin')
+      if expression then return expression, names, printing end
+   end
    if not f then
       if incomplete(err) then return nil, 'incomplete' end
       return nil, 'error', err
@@ -119,7 +127,8 @@ local function keep(n, ...)
 end
 
 -- interruption: the hook asks Python (every so many VM instructions of
--- interpreted code) whether Ctrl-C was pressed
+-- interpreted code) whether Ctrl-C was pressed.  A loop compiled by the JIT
+-- inside a called function cannot be interrupted (as with LuaJIT itself).
 local HOOKCOUNT = 100000
 
 -- errors are reported by their message: a traceback would show the REPL's own frames
@@ -135,14 +144,18 @@ local function finish(ok, ...)
    return ok, select('#', ...), ...
 end
 
--- eval(text [, interrupted]) -> 'ok' | 'incomplete' | 'error', message
-function repl.eval(text, interrupted)
-   local f, names, printing = compile(text)
+-- eval(text [, interrupted [, statements]]) -> 'ok' | 'incomplete' | 'error', message
+-- (interrupted() says whether Ctrl-C was pressed; statements: see compile)
+function repl.eval(text, interrupted, statements)
+   local f, names, printing = compile(text, statements)
    if not f then return names, printing end
    local values = {}
    for i, name in ipairs(names) do values[i] = localvalues[name] end
    values[#names] = capture
    if interrupted then
+      -- the hook never runs inside JIT-compiled traces: the chunk's own code
+      -- (a loop typed at the prompt) stays interpreted, what it calls does not
+      jit.off(f)
       sethook(function()
          if interrupted() then
             sethook()

@@ -1,0 +1,15 @@
+-- The CmdLine section's sample script (run with no arguments), up to parse and string
+cmd = torch.CmdLine()
+cmd:text()
+cmd:text()
+cmd:text('Training a simple network')
+cmd:text()
+cmd:text('Options')
+cmd:option('-seed',123,'initial random seed')
+cmd:option('-booloption',false,'boolean option')
+cmd:option('-stroption','mystring','string option')
+cmd:text()
+-- parse input params
+params = cmd:parse(arg)
+params.rundir = cmd:string('experiment', params, {dir=true})
+print(params.rundir)

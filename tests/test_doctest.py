@@ -1,0 +1,110 @@
+"""`th --doctest`: documentation examples run as the REPL would, compared with
+what the document shows; and the seeds' examples themselves."""
+import os
+import re
+
+import pytest
+
+from conftest import SHARED, run_th
+
+DOC = '''# A document
+
+Some prose.
+
+```lua
+> x = torch.Tensor(2, 3):fill(1)
+> x:add(1)
+> = x:sum(), x:dim()
+12	2
+> for i = 1, 2 do
+>> io.write(i, ' ')
+>> end
+1 2
+```
+
+A plain block, then its output shown in a block of its own:
+
+```
+y = torch.range(1, 3)
+print(y)
+```
+
+```
+ 1
+ 2
+ 3
+[torch.DoubleTensor of dimension 3]
+```
+
+``````> print(paths.extname('a.lua'))
+lua
+``````
+
+```
+# th myscript.lua
+```
+'''
+
+
+def doctest(tmp_path, text, *options):
+    doc = tmp_path / "doc.md"
+    doc.write_text(text)
+    return run_th(["--doctest", *options, str(doc)], cwd=str(tmp_path))
+
+
+def test_examples_pass(tmp_path):
+    r = doctest(tmp_path, DOC)
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = tmp_path / "doc.md"
+    assert r.stdout.split("\n") == [f"PASS {doc}:6", f"PASS {doc}:19", f"PASS {doc}:30", "3 passed, 0 failed", ""]
+
+
+def test_a_wrong_output_fails_with_a_diff(tmp_path):
+    r = doctest(tmp_path, "```\n> = 1 + 1\n3\n```\n\n```\n> error('bad')\n```\n")
+    assert r.returncode == 1
+    assert "FAIL" in r.stdout and "-3" in r.stdout and "+2" in r.stdout
+    assert "bad" in r.stdout
+    assert r.stdout.endswith("0 passed, 2 failed\n")
+
+
+def test_exact_and_any_numbers(tmp_path):
+    spaced = "```\n> = 1, 2\n1   2\n```\n"
+    assert doctest(tmp_path, spaced).returncode == 0
+    assert doctest(tmp_path, spaced, "--exact").returncode == 1
+    random = "```\n> torch.manualSeed(1)\n> = torch.uniform()\n0.123\n```\n"
+    assert doctest(tmp_path, random).returncode == 1
+    assert doctest(tmp_path, random, "--any-numbers").returncode == 0
+
+
+def test_bad_invocations(tmp_path):
+    assert run_th(["--doctest"]).returncode == 1
+    r = run_th(["--doctest", str(tmp_path / "missing.md")])
+    assert r.returncode == 1 and "cannot open" in r.stderr
+
+
+KNOWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "doctest_known_failures.txt")
+
+
+def known_failures():
+    """{(seed file, line): reason} of the seeds' examples that cannot pass."""
+    out = {}
+    with open(KNOWN) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                where, reason = line.split(None, 1)
+                name, number = where.rsplit(":", 1)
+                out[(name, int(number))] = reason.strip()
+    return out
+
+
+SEEDS = ["000_cd5e080740af5f57.txt", "001_5a1605ca4899e633.txt", "003_411dc7e9ac75c50b.txt"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_seed_examples(seed):
+    path = os.path.join(SHARED, "seeds", seed)
+    r = run_th(["--doctest", path], timeout=300)
+    failed = {int(n) for n in re.findall(r"^FAIL .*:(\d+)$", r.stdout, re.M)}
+    listed = {n for (name, n) in known_failures() if name == seed}
+    assert re.search(r"^\d+ passed, \d+ failed$", r.stdout, re.M)
+    assert failed <= listed, r.stdout

@@ -1,0 +1,152 @@
+"""The interactive prompt: its logic through prompt_toolkit's pipe input, and
+the real `th` driven end to end through a pseudo-terminal."""
+import os
+import sys
+
+import pexpect
+import pytest
+
+from conftest import th_command
+
+
+@pytest.fixture(scope="module")
+def runtime():
+    """A state set up as `th` sets it up (trepl's print)."""
+    from th.cli import session
+    return session()
+
+
+@pytest.fixture
+def session(runtime):
+    from th.repl import Session
+    return Session(runtime)
+
+
+def feed(session, *lines):
+    for line in lines:
+        session.handle(line)
+
+
+def test_expressions_print_and_locals_survive(session, capfd):
+    feed(session, "local a = 20", "a + 1", "= a, nil", "a;", "return a * 2")
+    assert capfd.readouterr().out == "21\t\n20\tnil\t\n40\t\n"
+    feed(session, "_LAST", "local function twice(v) return 2 * v end", "twice(a)")
+    assert capfd.readouterr().out == "40\t\n40\t\n"
+
+
+def test_multiline_chunks_and_prompts(session, capfd):
+    assert session.prompt == "th> "
+    session.handle("for i = 1, 3 do")
+    assert session.prompt == "..> "
+    session.handle("  io.write(i, ' ')")
+    session.handle("end")
+    assert session.prompt == "th> "
+    assert capfd.readouterr().out == "1 2 3 "
+
+
+def test_errors_are_reported_and_the_session_goes_on(session, capfd):
+    feed(session, "x = 5", "error('boom')", "1 +* 2", "x")
+    captured = capfd.readouterr()
+    assert "boom" in captured.err and "unexpected symbol" in captured.err
+    assert captured.out == "5\t\n"
+
+
+def test_classes_can_be_redefined(session, capfd):
+    feed(session, "local A = torch.class('ReplThing')", "function A:f() return 1 end",
+         "local A = torch.class('ReplThing')", "function A:f() return 2 end", "ReplThing():f()")
+    assert capfd.readouterr().out == "2\t\n"
+
+
+def test_completion(session):
+    feed(session, "t = torch.Tensor(2)", "local myvariable = 1")
+    engine = session.engine
+    assert "narrow" in engine.complete("t:na")[1]
+    assert engine.complete("t:na")[0] == -2
+    assert "dirname" in engine.complete("paths.dir")[1]
+    assert "myvariable" in engine.complete("myva")[1]
+    assert "function" in engine.complete("fun")[1]
+    assert "size" not in engine.complete("torch.Ten")[1]
+
+
+def test_help_and_special_lines(session, capfd):
+    feed(session, "? paths.concat", "?", "$ echo from-the-shell")
+    out = capfd.readouterr().out
+    assert "paths.concat: function" in out and "absolute" in out
+    assert "who()" in out and "from-the-shell" in out
+    feed(session, "exit")
+    assert session.done
+
+
+def test_prompt_toolkit_pipe_input(runtime, capfd, tmp_path, monkeypatch):
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from th.repl import Session, interact, prompt_session
+
+    monkeypatch.setenv("TREPL_HISTORY", str(tmp_path / "history"))
+    session = Session(runtime)
+    with create_pipe_input() as pipe:
+        pipe.send_text("local z = 6\rz * 7\rfor i = 1, 2 do\rprint(i) end\rexit\r")
+        ptk = prompt_session(session, input=pipe, output=DummyOutput())
+        assert interact(session, ptk.prompt) == 0
+    assert capfd.readouterr().out == "42\t\n1\t\n2\t\n"
+    assert "z * 7" in (tmp_path / "history").read_text()
+
+
+def spawn(tmp_path):
+    env = dict(os.environ, TREPL_HISTORY=str(tmp_path / "history"), TERM="xterm",
+               PROMPT_TOOLKIT_NO_CPR="1")
+    command = th_command()
+    child = pexpect.spawn(command[0], command[1:], encoding="utf-8", timeout=20, env=env,
+                          dimensions=(24, 100), cwd=str(tmp_path))
+    child.expect("th>")
+    return child
+
+
+def test_terminal_session(tmp_path):
+    (tmp_path / "datafile.t7").write_text("")
+    child = spawn(tmp_path)
+    child.sendline("local x = 21")
+    child.expect("th>")
+    child.sendline("x * 2")
+    child.expect("42")
+    child.expect(r"\[\d+\.\d{4}s\]")          # the per-line timing
+    child.sendline("for i = 1, 2 do")
+    child.expect(r"\.\.>")
+    child.sendline("print(i * 10) end")
+    child.expect("20")
+    child.sendline("error('oops')")
+    child.expect("oops")
+    child.sendline("t = torch.Tensor(3)")
+    child.expect("th>")
+    child.send("t:narr\t")                   # completes to narrow
+    child.expect("narrow")
+    child.sendline("(1, 1, 2):fill(7)")
+    child.expect(r"of size 2\]")
+    child.send("io.open('data\t")           # file names inside strings
+    child.expect("datafile.t7")
+    child.sendline("'):close()")
+    child.expect("th>")
+    child.sendline("while true do local y = torch.Tensor(1) end")
+    child.expect("while")
+    import time
+    time.sleep(1)
+    child.sendintr()                          # Ctrl-C stops the computation...
+    child.expect("interrupted")
+    child.sendline("x")                       # ...and the session goes on
+    child.expect("21")
+    child.sendintr()                          # Ctrl-C at the prompt cancels the line
+    child.expect("th>")
+    child.sendeof()                           # Ctrl-D leaves
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    history = (tmp_path / "history").read_text()
+    assert "local x = 21" in history
+
+
+def test_piped_input_without_terminal(tmp_path):
+    import subprocess
+    r = subprocess.run(th_command(), input="local a = 2\na * 3\nprint(a)\n", text=True,
+                       capture_output=True, cwd=str(tmp_path), timeout=30)
+    assert r.returncode == 0
+    assert "6\t\n" in r.stdout and "2\t\n" in r.stdout
