@@ -33,11 +33,11 @@ def _luajit():
 def _memory_functions():
     return {
         "alloc": memory.alloc,
-        "realloc": memory.realloc,
         "window": memory.window,
         "view": memory.view,
         "from_file": memory.from_file,
         "from_address": memory.from_address,
+        "from_cdata": memory.from_cdata,
         "len": len,
     }
 

@@ -1,6 +1,6 @@
 -- The Lua half of the numpy memory boundary.
--- A buffer is a numpy array owned through its lupa reference, plus an FFI
--- pointer of the element type into it.  Lua never dereferences a pointer
+-- A buffer is a numpy array owned through its lupa reference (or, when small,
+-- a LuaJIT array), plus an FFI pointer of the element type into it.  Lua never dereferences a pointer
 -- without a bounds check against the buffer's length (done by Storage and
 -- Tensor), so a wrong index is a Lua error, not a crash.
 -- Lua's collector does not see numpy's memory, so big allocations are counted
@@ -22,18 +22,25 @@ local function account(bytes)
    end
 end
 
--- alloc(T, n) -> arr, ptr : a zeroed buffer of n elements of type T
+-- Small buffers come from LuaJIT's allocator: a numpy allocation costs a few
+-- microseconds, more than small tensor operations themselves.
+local SMALL_BYTES = 1024
+
+-- alloc(T, n) -> arr, ptr, buf : a zeroed buffer of n elements of type T; either
+-- arr is a numpy array, or (small buffers) buf is a LuaJIT array and arr nil
 function memory.alloc(T, n)
+   if n * T.size <= SMALL_BYTES then
+      local buf = T.vla(n)
+      return nil, cast(T.ptrtype, buf), buf
+   end
    account(n * T.size)
    local arr, addr = py.alloc(T.name, n)
-   return arr, cast(T.ptrtype, addr)
+   return arr, cast(T.ptrtype, addr), nil
 end
 
--- realloc(T, arr, n) -> arr, ptr : a buffer of n elements keeping arr's first ones
-function memory.realloc(T, arr, n)
-   account(n * T.size)
-   local new, addr = py.realloc(arr, n)
-   return new, cast(T.ptrtype, addr)
+-- numpy(T, buf, n) -> an ndarray over the LuaJIT buffer buf, which it keeps alive
+function memory.numpy(T, buf, n)
+   return py.from_cdata(T.name, tonumber(cast('intptr_t', buf)), n, buf)
 end
 
 -- window(T, arr, offset, n) -> arr, ptr : n elements of arr from 0-based offset, shared

@@ -1,7 +1,9 @@
 """Numpy buffers behind Torch storages.
 
 Lua owns every buffer through the lupa reference it holds: when Lua's garbage
-collector drops that reference the array is released.  Lua reads and writes
+collector drops that reference the array is released.  (Small storages are
+allocated by LuaJIT itself, and get an ndarray over their memory only when
+bulk maths needs one: `from_cdata`.)  Lua reads and writes
 elements through an FFI pointer at `address(arr)`; bulk maths gets a strided
 `view` of the same memory.
 """
@@ -29,14 +31,6 @@ def alloc(tname, n):
     return arr, arr.ctypes.data
 
 
-def realloc(arr, n):
-    """A new buffer of n elements starting with the old one's content (as C realloc)."""
-    new = np.zeros(int(n), arr.dtype)
-    keep = min(len(arr), len(new))
-    new[:keep] = arr[:keep]
-    return new, new.ctypes.data
-
-
 def window(arr, offset, n):
     """A buffer sharing arr's memory from element `offset` (0-based), n elements long."""
     sub = arr[int(offset):int(offset) + int(n)]
@@ -56,6 +50,16 @@ def from_file(tname, filename, shared):
     dtype = DTYPES[tname]
     arr = np.memmap(filename, dtype=dtype, mode="r+" if shared else "c")
     return arr, arr.ctypes.data
+
+
+def from_cdata(tname, addr, n, owner):
+    """An ndarray over a LuaJIT buffer (small storages live in LuaJIT memory):
+    it holds `owner`, the buffer's cdata, so the buffer lives as long as the array."""
+    dtype = DTYPES[tname]
+    import ctypes
+    raw = (ctypes.c_char * (int(n) * dtype.itemsize)).from_address(int(addr))
+    raw.owner = owner
+    return np.frombuffer(raw, dtype=dtype, count=int(n))
 
 
 def from_address(tname, addr, n):

@@ -1,6 +1,6 @@
 -- torch.{Byte,Char,Short,Int,Long,Float,Double}Storage: a one-dimensional
--- array of one element type, held in a numpy buffer and read and written
--- from Lua through a bounds-checked FFI pointer.
+-- array of one element type, held in a numpy buffer (a LuaJIT one when small)
+-- and read and written from Lua through a bounds-checked FFI pointer.
 local torch = require 'torch'
 local ffi = require 'ffi'
 local types = require 'torch.types'
@@ -13,15 +13,26 @@ local type, tonumber, rawget, newproxy, floor = type, tonumber, rawget, newproxy
 local Storage = {}      -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's storages share
 
--- wrap(T, arr, ptr, n) -> a storage proxy over an existing buffer
-local function wrap(T, arr, ptr, n)
-   return internal.attach(SD, newproxy(protos[T.name]), {T = T, arr = arr, ptr = ptr, n = n})
+-- A small storage lives in a LuaJIT buffer (`buf`); its numpy array `arr` is
+-- made the first time something asks for it.
+local lazyarray = {__index = function(s, k)
+   if k == 'arr' and s.buf then
+      local arr = memory.numpy(s.T, s.buf, s.n)
+      rawset(s, 'arr', arr)
+      return arr
+   end
+end}
+
+-- wrap(T, arr, ptr, n [, buf]) -> a storage proxy over an existing buffer
+local function wrap(T, arr, ptr, n, buf)
+   local data = setmetatable({T = T, arr = arr, ptr = ptr, n = n, buf = buf}, lazyarray)
+   return internal.attach(SD, newproxy(protos[T.name]), data)
 end
 
 -- new(T, n) -> a zeroed storage of n elements
 local function new(T, n)
-   local arr, ptr = memory.alloc(T, n)
-   return wrap(T, arr, ptr, n)
+   local arr, ptr, buf = memory.alloc(T, n)
+   return wrap(T, arr, ptr, n, buf)
 end
 
 local function isstorage(v)
@@ -103,8 +114,9 @@ function Storage.resize(self, n)
    checksize(n, 1, 'resize')
    local s = SD[self]
    if n ~= s.n then
-      s.arr, s.ptr = memory.realloc(s.T, s.arr, n)
-      s.n = n
+      local arr, ptr, buf = memory.alloc(s.T, n)
+      ffi.copy(ptr, s.ptr, math.min(n, s.n) * s.T.size)
+      s.arr, s.ptr, s.buf, s.n = arr, ptr, buf, n
    end
    return self
 end

@@ -73,9 +73,9 @@ local function setmeta(d, st, off, sizes, n, strides)
    end
    d.off, d.nd, d.sz, d.str = off, nd, sz, str
    if nd > 0 then
-      if not st then st = newstorage(d.T, 0) end
-      local s = SD[st]
-      if extent + off > s.n then
+      if not st then
+         st = newstorage(d.T, extent + off)
+      elseif extent + off > SD[st].n then
          st:resize(extent + off)
       end
    end

@@ -3,7 +3,8 @@
 --
 -- A Tensor or Storage is a userdata proxy (so `#t` and `type(t) == 'userdata'`
 -- behave as in Torch7); its fields live in a weak-keyed table:
---   storages[s] = {T = type, arr = numpy array, ptr = FFI pointer, n = size}
+--   storages[s] = {T = type, arr = numpy array, ptr = FFI pointer, n = size,
+--                  buf = the LuaJIT array of a small storage (its arr is made on demand)}
 --   tensors[t]  = {T = type, st = storage proxy or nil, off = 0-based offset,
 --                  nd = dimensions, sz = {sizes}, str = {strides}}
 -- (an empty tensor has nd = 0; a storage's ptr is valid for indices 0..n-1)

@@ -22,6 +22,7 @@ for i, e in ipairs(list) do
       ctype = ctype,
       integer = integer,
       ptrtype = ffi.typeof(ctype .. '*'),
+      vla = ffi.typeof(ctype .. '[?]'),
       size = ffi.sizeof(ctype),
       tensorname = 'torch.' .. name .. 'Tensor',
       storagename = 'torch.' .. name .. 'Storage',
