@@ -9,7 +9,7 @@ local paths = {}
 _G.paths = paths
 package.loaded.paths = paths
 
-local type, tostring, error, select, ipairs = type, tostring, error, select, ipairs
+local type, tostring, error, select = type, tostring, error, select
 local insert, concat = table.insert, table.concat
 local getinfo, remove, getenv = debug.getinfo, os.remove, os.getenv
 
