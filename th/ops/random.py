@@ -17,7 +17,7 @@ GENERATOR = np.dtype([
     ("normal_is_valid", "<i4"), ("pad", "<i4"),
 ])
 TWO_PI = 2.0 * np.pi
-_bitgen = np.random.MT19937(0)   # re-used: its state is overwritten for each draw
+_bitgen = None   # numpy's MT19937, made on first use (numpy.random costs 13 ms to import)
 
 
 def _record(buf):
@@ -27,6 +27,10 @@ def _record(buf):
 def _raw(buf, n):
     """n 32-bit outputs (as uint64) advancing the generator in buf.
     TH's `left` counts down to a regeneration: numpy's position is 625 - left."""
+    global _bitgen
+    if _bitgen is None:
+        from numpy.random import MT19937
+        _bitgen = MT19937(0)   # re-used: its state is overwritten for each draw
     g = _record(buf)
     state = g["state"][0]
     _bitgen.state = {"bit_generator": "MT19937",
