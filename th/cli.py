@@ -108,7 +108,19 @@ def report(message):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+    """The `th` command; whatever goes wrong inside, the user sees a th: message,
+    never a Python traceback."""
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:
+        report("interrupted")
+        return 130
+    except Exception as exc:  # a fault of th itself: still reported the th way
+        report(f"internal error: {exc}")
+        return 1
+
+
+def _main(argv):
     if argv[:1] == ["--doctest"]:
         from th.doctest import main as doctest
         return doctest(argv[1:])
