@@ -29,10 +29,10 @@ TORCH7 = {
     "add_1e7_inplace": 2.7e-3,
     "sum_max_mean_1e7": 16e-3,
     "sort_1e6": 84e-3,
-    "conv2_1000_10_VF": 49e-3,
+    "conv2_1000x1000_by_10x10_V+F": 49e-3,
     "randn_1e6": 24e-3,
     "add_small_10": 0.26e-6,
-    "apply_1e6": 0.5e-3,
+    "apply_contiguous_1e6": 0.5e-3,
 }
 
 
