@@ -379,3 +379,19 @@ def test_new_builds_a_tensor_of_the_same_type(runtime):
               local e = x.new()
               return y:type(), y:size(2), e:nDimension(), torch.IntStorage.new(3):size()"""
     assert lua(runtime, code) == ("torch.FloatTensor", 4, 0, 3)
+
+
+def test_shrunk_storage_keeps_every_path_in_bounds(runtime):
+    code = """local x = torch.Tensor(1000):fill(1)
+              local v = x:narrow(1, 990, 10)
+              x:storage():resize(2)
+              local results = {}
+              for _, f in ipairs{function() v:apply(function(e) return e + 1 end) end,
+                                 function() return v:sum() end,
+                                 function() return v + 1 end,
+                                 function() v:fill(3) end,
+                                 function() return v:clone() end} do
+                 results[#results + 1] = pcall(f)
+              end
+              return unpack(results)"""
+    assert lua(runtime, code) == (False,) * 5

@@ -110,13 +110,20 @@ function Storage.elementSize(self)
    return SD[self].T.size
 end
 
+-- resize(n): growing moves the elements to a new buffer; shrinking keeps the
+-- buffer (only its visible length changes), so a tensor still viewing the lost
+-- part can never make an FFI access outside memory (its views then fail with
+-- an error, where Torch7 read freed memory)
 function Storage.resize(self, n)
    checksize(n, 1, 'resize')
    local s = SD[self]
-   if n ~= s.n then
+   if n > s.n then
       local arr, ptr, buf = memory.alloc(s.T, n)
-      ffi.copy(ptr, s.ptr, math.min(n, s.n) * s.T.size)
+      ffi.copy(ptr, s.ptr, s.n * s.T.size)
       s.arr, s.ptr, s.buf, s.n = arr, ptr, buf, n
+   elseif n < s.n then
+      s.arr = not s.buf and memory.window(s.T, s.arr, 0, n) or nil
+      s.n = n
    end
    return self
 end
