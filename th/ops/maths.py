@@ -13,6 +13,26 @@ from th.ops import export
 F64 = np.dtype(np.float64)
 
 
+PARALLEL = 1 << 20     # from this many elements, memory-bound ufuncs run on two threads
+_pool = None
+
+
+def _halves(fn, out, a, b):
+    """fn(a, b, out=out) on the two halves along the first axis, in two threads
+    (numpy releases the GIL; one core does not saturate the memory bus)."""
+    global _pool
+    if _pool is None:
+        from concurrent.futures import ThreadPoolExecutor
+        _pool = ThreadPoolExecutor(2)
+    h = out.shape[0] // 2
+
+    def part(s):
+        pa = a[s] if isinstance(a, np.ndarray) else a
+        pb = b[s] if isinstance(b, np.ndarray) else b
+        fn(pa, pb, out=out[s], casting="unsafe")
+    list(_pool.map(part, (slice(0, h), slice(h, None))))
+
+
 def _isint(arr):
     return arr.dtype.kind in "iu"
 
@@ -20,7 +40,7 @@ def _isint(arr):
 def _scalar(v, dtype):
     """A Lua number as TH casts it to the tensor's element type (C conversion)."""
     if dtype.kind in "iu":
-        return np.array(int(v), np.int64).astype(dtype)
+        return np.array(int(v), np.int64).astype(dtype)[()]
     return dtype.type(v)
 
 
@@ -108,8 +128,11 @@ def math_binary(name, out, a, b):
         b = _scalar(b, out.dtype)
     a, b = _like(a, out), _like(b, out)
     f = BINARY[name]
-    if name == "add" or name == "sub" or name == "mul" or name in ("max", "min") or name.startswith("bit"):
-        f(a, b, out=out, casting="unsafe")
+    if name in ("add", "sub", "mul", "max", "min") or name.startswith("bit"):
+        if out.size >= PARALLEL and out.shape[0] >= 2:
+            _halves(f, out, a, b)
+        else:
+            f(a, b, out=out, casting="unsafe")
     elif out.dtype.kind == "f" and out.dtype != F64 and name in ("atan2", "pow", "fmod", "remainder"):
         np.copyto(out, f(np.asarray(a, F64), np.asarray(b, F64)), casting="unsafe")
     else:
@@ -266,11 +289,14 @@ def math_extreme(name, vals, idx, x, axis):
 
 
 def _order(x, axis, descending):
-    """Stable sorting permutation along axis (ascending or descending)."""
+    """The sorting permutation along axis.  Short rows sort stably, as TH's
+    insertion sort does them; long ones with numpy's fastest sort (TH's
+    quicksort gave no particular order to ties either)."""
+    kind = "stable" if x.shape[axis] <= 64 else None
     if descending:
         key = x.astype(np.int64) if x.dtype.kind == "u" else x
-        return np.argsort(-key, axis=axis, kind="stable")
-    return np.argsort(x, axis=axis, kind="stable")
+        return np.argsort(-key, axis=axis, kind=kind)
+    return np.argsort(x, axis=axis, kind=kind)
 
 
 @export
