@@ -10,7 +10,6 @@ local dispatch = require 'torch.maths.dispatch'
 local TD, py, pycall, ndview = internal.tensors, internal.py, internal.pycall, internal.ndview
 local nelement, newlike = internal.nelement, internal.newlike
 local loop1, loop2, fold, SMALL = dispatch.loop1, dispatch.loop2, dispatch.fold, dispatch.SMALL
-local type = type
 
 local comparisons = {
    lt = function(a, b) return a < b and 1 or 0 end,

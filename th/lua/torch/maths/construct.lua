@@ -15,9 +15,9 @@ local resultsized, SMALL = dispatch.resultsized, dispatch.SMALL
 local Tensor = internal.Tensor
 local type, select, floor, ipairs, max = type, select, math.floor, ipairs, math.max
 
--- installs torch[name](...) (typed by its first tensor argument) and, per
--- type, the method: f(T, self, ...) when the method fills self, else f(T, self, ...) too
--- (both read an optional leading result)
+-- installs torch[name](...), typed by its first tensor argument, and the
+-- method x:name(...) as f(T, x, ...): f reads an optional leading result, so
+-- x is the result when a source follows it (or none is taken), else the source
 local function install(name, f)
    torch[name] = function(...)
       return f(dispatch.firsttype(select('#', ...), ...), ...)

@@ -14,7 +14,7 @@ local TD, py, pycall, ndview, fail = internal.tensors, internal.py, internal.pyc
 local nelement, checkdim, samesize = internal.nelement, internal.checkdim, internal.samesize
 local result, resultsized, reducedsizes, fold, SMALL =
       dispatch.result, dispatch.resultsized, dispatch.reducedsizes, dispatch.fold, dispatch.SMALL
-local type, select, unpack, sqrt, abs = type, select, unpack, math.sqrt, math.abs
+local type, select, unpack, sqrt = type, select, unpack, math.sqrt
 local Long = types.Long
 
 local function nonempty(fname, d)
