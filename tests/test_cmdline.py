@@ -127,3 +127,45 @@ f:close()""")
     assert r.stdout == ""
     log = (tmp_path / "handle.log").read_text()
     assert "a 1\n" in log and "quiet" in log and "[torch.DoubleTensor of size 2]" in log
+
+
+def test_string_with_positional_arguments(th):
+    # arguments come first, in declaration order; the original CmdLine.lua then
+    # always adds the separator before the (possibly empty) list of options
+    r = th("""cmd = torch.CmdLine()
+cmd:option('-n', 5, 'a number')
+cmd:argument('-input', 'input file')
+cmd:argument('-out', 'output')
+local p = cmd:parse({'b.txt', 'c.txt'})
+print(p.input, p.out, p.n)
+print(cmd:string('exp', p, {}))
+p = cmd:parse({'-n', '7', 'b.txt', 'c.txt'})
+local oldprint = print
+print = function() end
+local s = cmd:string('exp', p, {})
+print = oldprint
+print(s)""")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "b.txt\tc.txt\t5\t\nexp,input=b.txt,out=c.txt,\t\nexp,input=b.txt,out=c.txt,n=7\t\n"
+
+
+def test_boolean_flag_given_twice_stays_toggled(th):
+    # a boolean option takes no value: each occurrence sets it to `not default`
+    r = th("""cmd = torch.CmdLine()
+cmd:option('-f', false, 'flag')
+cmd:option('-t', true, 'true flag')
+local p = cmd:parse({'-f', '-f', '-t'})
+print(p.f, p.t)""")
+    assert r.stdout == "true\tfalse\t\n"
+
+
+def test_number_option_rejects_text(th):
+    # parse errors: a blank line, the help on stdout, the message on stderr, exit 1
+    r = th("""cmd = torch.CmdLine()
+cmd:option('-n', 5, 'a number')
+print('before')
+cmd:parse({'-n', 'abc'})
+print('not reached')""")
+    assert r.returncode == 1
+    assert r.stdout.replace("\t", "") == "before\n\n\nUsage: [options]\n  -n a number [5]\n"
+    assert "invalid type for option -n (should be number)" in r.stderr

@@ -86,3 +86,19 @@ def test_help(tmp_path):
 def test_missing_script(tmp_path):
     r = run_th([str(tmp_path / "nope.lua")], cwd=str(tmp_path))
     assert r.returncode == 1 and "nope.lua" in r.stderr
+
+
+def test_script_sees_its_arguments_as_varargs(th):
+    # as lua(1) does: the chunk's `...` are the script arguments, the first included
+    r = th("print(select('#', ...), ...)", "x", "y z")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "2\tx\ty z\t\n"
+
+
+def test_traceback_shows_only_the_script_frames(th):
+    r = th("local function f() error('deep') end\nf()\n")
+    assert r.returncode == 1
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith("th: ") and lines[0].endswith("script.lua:1: deep")
+    assert lines[-1].strip().endswith("in main chunk")
+    assert "<python>" not in r.stderr

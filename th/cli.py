@@ -9,6 +9,7 @@ uncaught Lua error prints `th: file:line: message` and a traceback on stderr,
 and the exit status is 1.
 """
 import os
+import re
 import sys
 
 USAGE = """Usage: th [options] [script.lua [arguments]]
@@ -54,7 +55,7 @@ def parse_args(argv):
 
 
 _RUN = r"""
-function(kind, what, script, ...)
+function(kind, what, ...)
    local trepl = require 'trepl'
    local f, err
    if kind == 'file' then
@@ -91,6 +92,10 @@ function(script, ...)
    end
 end
 """
+
+
+# the last lines of a traceback: how th itself called the chunk
+_RUNNER_FRAMES = re.compile(r"\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$")
 
 
 def session(script=None, script_args=()):
@@ -149,7 +154,7 @@ def _main(argv):
     for kind, what in steps:
         ok, message = run(kind, what, *(script_args if kind == "file" else ()))
         if not ok:
-            report(message)
+            report(_RUNNER_FRAMES.sub("", str(message)))
             return 1
     if interactive or (script is None and not statements):
         from th.repl import repl

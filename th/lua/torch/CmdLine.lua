@@ -179,15 +179,22 @@ function CmdLine:string(prefix, params, ignore)
       end
    end
    sort(options)
-   local parts = {}
+   local given = {}
    for i = 1, #self.arguments do
-      if arguments[i] then insert(parts, arguments[i]) end
+      if arguments[i] then insert(given, arguments[i]) end
    end
-   for _, o in ipairs(options) do insert(parts, o) end
-   if #parts == 0 then
+   -- as the original: once there are arguments, the separator before the
+   -- options comes even when no option follows ('exp,input=a,')
+   local str = concat(given, self.argseparator)
+   if str == '' then
+      str = concat(options, self.argseparator)
+   else
+      str = str .. self.argseparator .. concat(options, self.argseparator)
+   end
+   if str == '' then
       return prefix
    end
-   return prefix .. self.argseparator .. concat(parts, self.argseparator)
+   return prefix .. self.argseparator .. str
 end
 
 -- silent(): after log(), print writes to the log file only
