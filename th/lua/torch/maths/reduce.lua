@@ -10,11 +10,13 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
-local TD, py, pycall, ndview, fail = internal.tensors, internal.py, internal.pycall, internal.ndview, internal.fail
+local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
+      internal.ndview, internal.fail
 local nelement, checkdim, samesize = internal.nelement, internal.checkdim, internal.samesize
+local newtensor, copy, checkbounds, Tensor = internal.newtensor, internal.copy, internal.checkbounds, internal.Tensor
 local result, resultsized, reducedsizes, fold, SMALL =
       dispatch.result, dispatch.resultsized, dispatch.reducedsizes, dispatch.fold, dispatch.SMALL
-local type, select, unpack, sqrt = type, select, unpack, math.sqrt
+local type, select, unpack, tonumber, sqrt, floor = type, select, unpack, tonumber, math.sqrt, math.floor
 local Long = types.Long
 
 local function nonempty(fname, d)
@@ -225,9 +227,15 @@ local function pair(T, rv, ri, sizes, nd)
 end
 
 local function extremum(name)
-   -- a NaN wins, as in TH (the accumulator starts as nil)
-   local better = name == 'max' and function(acc, v) if acc == nil or not (v <= acc) then return v end return acc end
-                                 or function(acc, v) if acc == nil or not (v >= acc) then return v end return acc end
+   -- a NaN wins and stays, as in TH (the accumulator starts as nil)
+   local better = name == 'max' and function(acc, v)
+                                       if acc == nil or (acc == acc and not (v <= acc)) then return v end
+                                       return acc
+                                    end
+                                 or function(acc, v)
+                                       if acc == nil or (acc == acc and not (v >= acc)) then return v end
+                                       return acc
+                                    end
    return function(T, ...)
       local A = {...}
       local rv, ri, i = results(T, name, A)
@@ -247,6 +255,122 @@ local function extremum(name)
    end
 end
 
+---------------------------------------------------------------------------
+-- TH's quickselect and quicksort, run here on tensors up to EXACT elements so
+-- that ties (and topk's unsorted order) come out as Torch7 gave them
+---------------------------------------------------------------------------
+
+local EXACT = 65536
+local EXACTSORT = 4096  -- sorting is O(n log n): numpy beyond (ties then in its stable order)
+local M_SMALL = 10      -- TH's quicksort leaves partitions this small to its insertion sort
+
+local function swap(v, ix, a, b)
+   v[a], v[b] = v[b], v[a]
+   ix[a], ix[b] = ix[b], ix[a]
+end
+
+-- after(a, b): a sorts after b in ascending order, a NaN after any number (GT_OR_NAN)
+local function after(a, b) return (a ~= a and b == b) or a > b end
+local function before(a, b) return after(b, a) end
+
+-- moves the k-th smallest (0-based) of v[0 .. n-1] to v[k], smaller ones before it
+local function quickselect(v, ix, k, n)
+   local L, R = 0, n - 1
+   while R > L do
+      if R == L + 1 then
+         if v[L] > v[R] then swap(v, ix, L, R) end
+         return
+      end
+      swap(v, ix, floor((L + R) / 2), L + 1)        -- median of three as the pivot
+      if v[L + 1] > v[R] then swap(v, ix, L + 1, R) end
+      if v[L] > v[R] then swap(v, ix, L, R) end
+      if v[L + 1] > v[L] then swap(v, ix, L + 1, L) end
+      local i, j, piv = L + 1, R, v[L]
+      while true do
+         repeat i = i + 1 until not (v[i] < piv)
+         repeat j = j - 1 until not (v[j] > piv)
+         if j < i then break end
+         swap(v, ix, i, j)
+      end
+      swap(v, ix, L, j)
+      if j <= k then L = i end
+      if j >= k then R = j - 1 end
+   end
+end
+
+-- sorts v[o .. o+n-1] so that no element is `later` than its successor
+local function quicksort(v, ix, o, n, later)
+   local beg, fin, stack = {}, {}, 0
+   local L, R = o, o + n - 1
+   local done = n - 1 <= M_SMALL
+   while not done do
+      swap(v, ix, floor((L + R) / 2), L + 1)
+      if later(v[L + 1], v[R]) then swap(v, ix, L + 1, R) end
+      if later(v[L], v[R]) then swap(v, ix, L, R) end
+      if later(v[L + 1], v[L]) then swap(v, ix, L + 1, L) end
+      local i, j, piv = L + 1, R, v[L]
+      while true do
+         repeat i = i + 1 until not later(piv, v[i])
+         repeat j = j - 1 until not later(v[j], piv)
+         if j < i then break end
+         swap(v, ix, i, j)
+      end
+      swap(v, ix, L, j)
+      local left, right = j - L, R - i + 1
+      if left <= M_SMALL and right <= M_SMALL then
+         if stack == 0 then
+            done = true
+         else
+            stack = stack - 1
+            L, R = beg[stack], fin[stack]
+         end
+      elseif left <= M_SMALL or right <= M_SMALL then
+         if left > right then R = j - 1 else L = i end
+      elseif left > right then
+         beg[stack], fin[stack], stack, L = L, j - 1, stack + 1, i
+      else
+         beg[stack], fin[stack], stack, R = i, R, stack + 1, j - 1
+      end
+   end
+   local last = o + n
+   for i = last - 2, o, -1 do
+      if later(v[i], v[i + 1]) then
+         local piv, pid, j = v[i], ix[i], i + 1
+         repeat
+            v[j - 1], ix[j - 1] = v[j], ix[j]
+            j = j + 1
+         until not (j < last and later(piv, v[j]))
+         v[j - 1], ix[j - 1] = piv, pid
+      end
+   end
+end
+
+-- rowwise(T, x, dim, rv, ri, m, f): for each row of x along dim, f(v, ix, n)
+-- reorders the values v[0 .. n-1] and their 0-based indices ix and returns the
+-- position of the m entries that go to rv and ri (already of their sizes)
+local function rowwise(T, x, dim, rv, ri, m, f)
+   local nd = TD[x].nd
+   local sd = TD[Tensor.contiguous(Tensor.transpose(x, dim, nd))]
+   local n = sd.sz[nd]
+   local sizes = {unpack(sd.sz, 1, nd)}
+   sizes[nd] = m
+   local vd, id = TD[newtensor(T, sizes, nd)], TD[newtensor(Long, sizes, nd)]
+   checkbounds(sd)
+   local sp, vp, ip = SD[sd.st].ptr, SD[vd.st].ptr, SD[id.st].ptr
+   local v, ix = {}, {}
+   for r = 0, nelement(sd) / n - 1 do
+      local base, out = sd.off + r * n, r * m
+      for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
+      local first = f(v, ix, n)
+      for i = 0, m - 1 do
+         vp[vd.off + out + i] = v[first + i]
+         ip[id.off + out + i] = ix[first + i] + 1
+      end
+   end
+   copy(TD[Tensor.transpose(rv, dim, nd)], vd)
+   copy(TD[Tensor.transpose(ri, dim, nd)], id)
+end
+
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
 local function kth(fname, T, A, rv, ri, i, k, dim)
    local xd = source(T, fname, A, i)
@@ -255,7 +379,14 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
    if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (k out of range)", i + 1, fname) end
    local vd, id
    rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-   pycall(py.math_kthvalue, ndview(vd), ndview(id), ndview(xd), k, dim - 1)
+   if nelement(xd) <= EXACT then
+      rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
+         quickselect(v, ix, k - 1, n)
+         return k - 1
+      end)
+   else
+      pycall(py.math_kthvalue, ndview(vd), ndview(id), ndview(xd), k, dim - 1)
+   end
    return rv, ri
 end
 
@@ -283,7 +414,23 @@ local valued = {
       local dim = checkdim(xd, optional(A[i + 1], 'number', i + 1, 'mode') or xd.nd, i + 1, 'mode')
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      pycall(py.math_mode, ndview(vd), ndview(id), ndview(xd), dim - 1)
+      if nelement(xd) > EXACT then
+         pycall(py.math_mode, ndview(vd), ndview(id), ndview(xd), dim - 1)
+         return rv, ri
+      end
+      -- the last of the longest run in TH's sorted order (the first such run on ties)
+      rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
+         quicksort(v, ix, 0, n, after)
+         local best, bestrun, run = 0, 0, 0
+         for k = 0, n - 1 do
+            run = run + 1
+            if k == n - 1 or v[k] ~= v[k + 1] then
+               if run > bestrun then best, bestrun = k, run end
+               run = 0
+            end
+         end
+         return best
+      end)
       return rv, ri
    end,
 
@@ -297,24 +444,49 @@ local valued = {
       dim = checkdim(xd, optional(dim, 'number', i + 1, 'sort') or xd.nd, i + 1, 'sort')
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, xd.sz, xd.nd)
-      pycall(py.math_sort, ndview(vd), ndview(id), ndview(xd), dim - 1, desc == true)
+      if nelement(xd) > EXACTSORT then
+         pycall(py.math_sort, ndview(vd), ndview(id), ndview(xd), dim - 1, desc == true)
+         return rv, ri
+      end
+      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], function(v, ix, n)
+         quicksort(v, ix, 0, n, desc == true and before or after)
+         return 0
+      end)
       return rv, ri
    end,
 
-   -- topk([resval, resind,] x, k [, dim] [, largest] [, sorted]): always sorted here
+   -- topk([resval, resind,] x, k [, dim] [, largest] [, sorted]): unsorted, the
+   -- k entries come in quickselect's order, as in TH
    topk = function(T, ...)
       local A = {...}
       local rv, ri, i = results(T, 'topk', A)
       local xd = source(T, 'topk', A, i)
       local k = internal.checknumber(A[i + 1], i + 1, 'topk')
-      local dim = checkdim(xd, optional(A[i + 2], 'number', i + 2, 'topk') or xd.nd, i + 2, 'topk')
-      local largest = optional(A[i + 3], 'boolean', i + 3, 'topk')
+      local dim, largest, sorted = A[i + 2], A[i + 3], A[i + 4]
+      if type(dim) == 'boolean' then dim, largest, sorted = nil, dim, largest end
+      dim = checkdim(xd, optional(dim, 'number', i + 2, 'topk') or xd.nd, i + 2, 'topk')
+      largest = optional(largest, 'boolean', i + 3, 'topk') == true
+      sorted = optional(sorted, 'boolean', i + 4, 'topk') == true
       if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k out of range)", i + 1) end
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, sizes, xd.nd)
-      pycall(py.math_topk, ndview(vd), ndview(id), ndview(xd), k, dim - 1, largest == true)
+      if nelement(xd) > EXACT then
+         pycall(py.math_topk, ndview(vd), ndview(id), ndview(xd), k, dim - 1, largest)
+         return rv, ri
+      end
+      rowwise(T, A[i], dim, rv, ri, k, function(v, ix, n)
+         if not largest then
+            quickselect(v, ix, k - 1, n)
+            if sorted then quicksort(v, ix, 0, k - 1, after) end
+            return 0
+         end
+         local first = n - k
+         if first > 0 then quickselect(v, ix, first - 1, n) end
+         if sorted then quicksort(v, ix, first, k, before) end
+         return first
+      end)
       return rv, ri
    end,
 }
