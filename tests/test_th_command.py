@@ -102,3 +102,18 @@ def test_traceback_shows_only_the_script_frames(th):
     assert lines[0].startswith("th: ") and lines[0].endswith("script.lua:1: deep")
     assert lines[-1].strip().endswith("in main chunk")
     assert "<python>" not in r.stderr
+
+
+def test_library_option_attached_form(tmp_path):
+    # the original th read `-lname` as well as `-l name`
+    (tmp_path / "mylib.lua").write_text("mylib_loaded = 42\n")
+    r = run_th(["-lmylib", "-e", "print(mylib_loaded)"], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "42\t\n"
+
+
+def test_missing_library_is_an_error(tmp_path):
+    r = run_th(["-l", "no_such_library_here", "-e", "print(1)"], cwd=str(tmp_path))
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr.startswith("th: module 'no_such_library_here' not found")

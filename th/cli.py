@@ -46,6 +46,8 @@ def parse_args(argv):
                 raise UsageError(f"option {opt} needs an argument")
             (statements if opt == "-e" else libs).append(argv[i + 1])
             i += 1
+        elif opt.startswith("-l") and len(opt) > 2:   # -lname, as the original accepted
+            libs.append(opt[2:])
         elif opt.startswith("-") and opt != "-":
             raise UsageError(f"unknown option {opt}")
         else:
@@ -95,7 +97,7 @@ end
 
 
 # the last lines of a traceback: how th itself called the chunk
-_RUNNER_FRAMES = re.compile(r"\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$")
+_RUNNER_FRAMES = re.compile(r"(\nstack traceback:)?\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$")
 
 
 def session(script=None, script_args=()):
