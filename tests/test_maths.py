@@ -201,3 +201,80 @@ def test_result_left_intact_on_error(th):
     print(r[1], r[2], r:size(1))
     """
     assert lines(th, code) == ["1\t2\t2"]
+
+
+# --- TH's own selection and sorting algorithms (the order of ties) -----------
+
+def test_nan_is_the_max_and_min_of_a_whole_tensor(th):
+    # TH's maxall/minall: `if (!(value <= theMax))` takes a NaN and stops there
+    assert lines(th, """
+    print(torch.Tensor({1, 0/0, 3}):max(), torch.Tensor({1, 0/0, 3}):min())
+    local big = torch.range(1, 100); big[50] = 0/0
+    print(big:max(), big:min())
+    """) == ["nan\tnan", "nan\tnan"]
+
+
+def test_topk_unsorted_order_is_quickselects(th):
+    # quickselect (median of three) on {5, 1, 4, 2, 3} for k = 3 leaves
+    # 1, 2, 3 at indices 2, 4, 5; for the 3 largest it leaves 3, 4, 5 (5, 3, 1)
+    out = lines(th, """
+    local v, i = torch.topk(torch.Tensor({5, 1, 4, 2, 3}), 3)
+    print(v[1], v[2], v[3], i[1], i[2], i[3])
+    v, i = torch.topk(torch.Tensor({5, 1, 4, 2, 3}), 3, true)
+    print(v[1], v[2], v[3], i[1], i[2], i[3])
+    v, i = torch.topk(torch.Tensor({5, 1, 4, 2, 3}), 3, 1, true, true)
+    print(v[1], v[2], v[3], i[1], i[2], i[3])
+    """)
+    assert out == ["1\t2\t3\t2\t4\t5", "3\t4\t5\t5\t3\t1", "5\t4\t3\t1\t3\t5"]
+
+
+def test_median_mode_kthvalue_ties(th):
+    # median of {1, 1, 2, 2}: quickselect for k = 2 ends with the element first at index 1;
+    # mode: the smallest of the most frequent values, at the last of its run in sorted order
+    out = lines(th, """
+    local v, i = torch.median(torch.Tensor({{4, 1, 3, 2}, {1, 1, 2, 2}}), 2)
+    print(v[1][1], i[1][1], v[2][1], i[2][1])
+    v, i = torch.mode(torch.Tensor({2, 2, 1, 1, 3}))
+    print(v[1], i[1])
+    v, i = torch.kthvalue(torch.IntTensor({7, 3, 5}), 3)
+    print(torch.type(v), v[1], i[1])
+    """)
+    assert out == ["2\t4\t1\t1", "1\t4", "torch.IntTensor\t7\t1"]
+
+
+def test_sort_nan_and_stable_short_rows(th):
+    # NaN sorts last ascending and first descending (TH's GT_OR_NAN); short rows
+    # are sorted by insertion, so ties keep their order
+    out = lines(th, """
+    local v, i = torch.sort(torch.Tensor({3, 0/0, 1, 2}), true)
+    print(v[1], v[2], i[1], i[2], i[4])
+    v, i = torch.sort(torch.Tensor({2, 1, 2, 1}))
+    print(i[1], i[2], i[3], i[4])
+    v, i = torch.sort(torch.Tensor({2, 1, 2, 1}), true)
+    print(i[1], i[2], i[3], i[4])
+    """)
+    assert out == ["nan\t3\t2\t1\t3", "2\t4\t1\t3", "1\t3\t2\t4"]
+
+
+def test_sort_long_rows_sorted_with_ties(th):
+    out = lines(th, """
+    local x = torch.Tensor(500):random(1, 5)
+    local v, i = torch.sort(x)
+    local ok = true
+    for k = 2, 500 do ok = ok and v[k - 1] <= v[k] end
+    for k = 1, 500 do ok = ok and x[i[k]] == v[k] end
+    v, i = torch.sort(x, true)
+    for k = 2, 500 do ok = ok and v[k - 1] >= v[k] end
+    for k = 1, 500 do ok = ok and x[i[k]] == v[k] end
+    print(ok)
+    """)
+    assert out == ["true"]
+
+
+def test_dot_sums_in_the_element_type(th):
+    # THBlas dot accumulates in `real`: a ByteTensor wraps, a FloatTensor rounds to float
+    assert lines(th, """
+    print(torch.dot(torch.ByteTensor({200}), torch.ByteTensor({2})))
+    print(torch.dot(torch.FloatTensor({0.1}), torch.FloatTensor({0.1})))
+    print(torch.dot(torch.Tensor({0.1}), torch.Tensor({0.1})))
+    """) == ["144", "0.010000000707805", "0.01"]

@@ -50,6 +50,14 @@ local function product(ad, bd, out, beta, c, alpha, batchsum)
    end
 end
 
+-- a number converted to the element type: TH's BLAS dot sums in `real`, so a
+-- FloatTensor's dot is rounded to float and an integer one wraps
+local function asreal(T, v)
+   local box = T.vla(1)
+   box[0] = v
+   return tonumber(box[0])
+end
+
 -- dot(x, y): both seen as vectors of the same length
 dispatch.define{
    name = 'dot', variants = {'tt'},
@@ -58,14 +66,14 @@ dispatch.define{
       dispatch.samecount('dot', xd, yd)
       local n = nelement(xd)
       if n == 0 then return 0 end
-      if n > SMALL then return pycall(py.math_dot, ndview(xd), ndview(yd)) end
+      if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
       checkbounds(yd)
       local xo, yo = offsets(xd), offsets(yd)
       local xp, yp = SD[xd.st].ptr, SD[yd.st].ptr
       local s = 0
       for i = 1, n do s = s + tonumber(xp[xo[i]]) * tonumber(yp[yo[i]]) end
-      return s
+      return asreal(T, s)
    end,
 }
 
