@@ -41,6 +41,7 @@ _TRAILING_COMMENT = re.compile(r"(?:^|[ \t])--(?:[ \t].*)?$", re.M)
 _RANDOM = re.compile(r"\b(?:rand|randn|randperm|random|uniform|normal|bernoulli|exponential|cauchy"
                      r"|logNormal|geometric|multinomial)\s*\(")
 _MAXDIFF = 80
+_WORDS = re.compile(r"^\s*(?!(?:true|false|nil|nan|inf)\b)[a-z]{2,}\b(?!:)")
 # four words in a row, not in a [footer]: no tensor output looks like that
 _PROSE = re.compile(r"^(?!\s*\[).*\b[A-Za-z]+(?: [A-Za-z]+){3}\b")
 _SEEDING = re.compile(r"\b(?:manualSeed|setRNGState)\s*\(")
@@ -112,11 +113,14 @@ def parse(start, lines, syntax):
     continues an unfinished input when it can; a statement starts a new one.
     The rest is output (a lone expression such as `3.1400` or
     `torch.DoubleTensor` too), except comments, which go with the code, and
-    prose, which ends the example."""
-    entries, shown, expected, status = [], [], [], "ok"
+    prose."""
+    entries, shown, expected, status, commented = [], [], [], "ok", False
     for line in lines:
         prompt, cont = _PROMPT.match(line), _CONTINUATION.match(line)
         code = unescape(line)
+        # words after a comment: its end, wrapped by the scraper
+        wrapped = commented and bool(_WORDS.match(line))
+        commented = bool(_TRAILING_COMMENT.search(line)) if line.strip() else commented
         if cont and entries:
             entries[-1].append(unescape(cont.group(1)))
         elif prompt:
@@ -131,12 +135,14 @@ def parse(start, lines, syntax):
         elif syntax(code) != "error":
             entries.append([code])
             shown.append(False)
-        elif entries and not _PROSE.search(_TRAILING_COMMENT.sub("", line)):
+        elif wrapped or _PROSE.search(_TRAILING_COMMENT.sub("", line)):
+            continue    # a comment's end wrapped onto a line, or prose put in the block
+        elif entries:
             expected.append(line)
             shown[-1] = True
             continue
         else:
-            break   # prose: the scraper put the text after the example in its block
+            return None
         status = syntax("\n".join(entries[-1]))
     if not any(l.strip() and not _COMMENT.match(l) for entry in entries for l in entry):
         return None
@@ -149,21 +155,27 @@ def examples(text, engine):
     split it in two), or the output of an example that showed none; else, or
     if it is prose or a shell line, it is skipped."""
     syntax = engine.runtime.lua.execute(_SYNTAX)
-    found = []
+    found, joined = [], False    # joined: the block before belongs to the last example
     for start, language, lines, adjacent in blocks(text):
         first = next((l for l in lines if l.strip()), None)
-        if first is None:
-            continue
-        example = parse(start, lines, syntax)
+        example = parse(start, lines, syntax) if first is not None else None
         last = found[-1] if found else None
-        if example is not None:
+        if joined and adjacent and last.lines and syntax("\n".join(last.entries[-1])) == "incomplete":
+            found[-1] = parse(last.line, last.lines + lines, syntax)   # code split in two
+        elif example is not None:
             found.append(example)
-        elif last is None or re.match(r"^\s*[#$]", first) or _PROSE.search(first):
+        elif last is None or first is None or re.match(r"^\s*[#$]", first) or _PROSE.search(first):
+            joined = False
             continue
-        elif adjacent and (last.expected is not None or any(_PROMPT.match(l) for l in lines)):
+        elif joined and adjacent and (last.expected is not None or any(_PROMPT.match(l) for l in lines)):
             found[-1] = parse(last.line, last.lines + lines, syntax)
         elif last.expected is None:
             last.expected = "\n".join(lines)
+            last.shown[-1] = True
+        else:
+            joined = False
+            continue
+        joined = True
     return found
 
 
