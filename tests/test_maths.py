@@ -278,3 +278,30 @@ def test_dot_sums_in_the_element_type(th):
     print(torch.dot(torch.FloatTensor({0.1}), torch.FloatTensor({0.1})))
     print(torch.dot(torch.Tensor({0.1}), torch.Tensor({0.1})))
     """) == ["144", "0.010000000707805", "0.01"]
+
+
+@pytest.mark.parametrize("code", [
+    "torch.IntTensor({5}):div(0)",
+    "torch.IntTensor(100):fill(5):div(0)",
+    "torch.LongTensor({5}):fmod(0)",
+    "torch.IntTensor({5}):remainder(0)",
+    "torch.IntTensor({5, 1}):cdiv(torch.IntTensor({1, 0}))",
+    "torch.IntTensor(100):fill(1):cremainder(torch.IntTensor(100):zero())",
+    "torch.IntTensor({5}):addcdiv(torch.IntTensor({1}), torch.IntTensor({0}))",
+])
+def test_integer_division_by_zero_is_an_error(th, code):
+    # Torch7 died of SIGFPE here; th raises a catchable error and keeps the data
+    out = lines(th, f"""
+    local ok, e = pcall(function() return {code} end)
+    print(ok, (tostring(e):gsub('^.-:%d+: ', '')))
+    """)
+    assert out[0].startswith("false\tbad argument #2 to '") and out[0].endswith("(integer division by zero)")
+
+
+def test_float_division_by_zero_gives_inf_and_nan(th):
+    assert lines(th, """
+    local x = torch.Tensor({5, -5, 0}):div(0)
+    print(x[1], x[2], x[3] ~= x[3])
+    local r = torch.Tensor({5}):remainder(0)
+    print(r[1] ~= r[1])
+    """) == ["inf\t-inf\ttrue", "true"]
