@@ -3,21 +3,30 @@
 Torch's documentation shows examples as REPL transcripts inside fenced code
 blocks (`> x = torch.Tensor(5):zero()`, `>>` continuation lines, then what was
 printed) and as plain code blocks, sometimes followed by a block showing their
-output.  Every example of a file runs in order in one session, as the REPL
-would run it (a bare expression prints its value), and what it prints is
-compared with what the document shows (in a transcript, a line that is a
-statement, such as `> x:add(y)`, prints nothing, as the transcripts show; the
-examples run in a temporary directory):
+output.  Every example of a file runs in order in one session, as trepl
+would run it, and what it prints is compared with what the document shows.
+A line's results are printed when the document shows output after it (trepl
+printed any expression's, `> a:dist(b)` shows 0), and not when the next thing
+shown is another prompt; a plain block runs as a script.  Each example starts
+with the default tensor type (torch.DoubleTensor), in a temporary directory.
 
-* by default ignoring whitespace (the documents were re-indented over time)
-  and reading the stale footer `[... of dimension 2x3]` as `of size`;
+Scraped documents are read as a careful reader would: prompts the scraper lost
+(a Lua statement is input, a lone value is output), markdown escapes in code,
+comments in the output, prose and a comment's wrapped end inside a block, and
+an example split over two blocks.  The comparison is:
+
+* by default, of the token streams (so re-indented, joined or split lines
+  match), reading the stale footer `[... of dimension 2x3]` as `of size`;
+  an `...` in the shown output stands for any output;
 * `--exact`: line by line, ignoring only trailing whitespace;
-* `--any-numbers`: any number matches any number (examples with random values).
+* `--any-numbers`: any number matches any number.  An example drawing random
+  numbers without seeding the generator gets it automatically, and its report
+  line says `(random, any numbers)`.
 
-A plain block that is not Lua (a shell line, prose) is skipped; one right after
-an example that showed no output is taken as that example's output.  Each
-example is reported PASS or FAIL (with a diff), then `N passed, M failed`;
-the exit status is 1 if any failed.
+A block that is not Lua (a shell line, prose) is skipped, or taken as the
+output of the example before it when that one showed none.  Each example is
+reported PASS or FAIL (with a diff), then `N passed, M failed`; the exit
+status is 1 if any failed.
 """
 import difflib
 import os
@@ -53,7 +62,7 @@ class Example:
         self.entries = entries      # what is typed at each prompt: [lines]
         self.shown = shown          # per entry: whether output is shown right after it
         self.expected = expected    # the output the document shows, or None
-        self.lines = lines          # of a transcript, its block's lines (to extend it)
+        self.lines = lines          # its block's lines (to extend it with the next block)
 
     @property
     def random(self):
