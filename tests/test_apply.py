@@ -148,5 +148,11 @@ def test_repeat_tensor(lua, shape, reps):
 def test_repeat_tensor_of_expanded_and_errors(lua):
     got = lua("return x:expand(2, 3):repeatTensor(2, 1)", x=np.array([[1.0], [2.0]]))
     assert got.tolist() == [[1, 1, 1], [2, 2, 2], [1, 1, 1], [2, 2, 2]]
-    with pytest.raises(LuaError, match="repeatTensor"):
+    with pytest.raises(LuaError, match="Number of dimensions of repeat dims can not be smaller"):
         lua("return x:repeatTensor(2)", x=np.zeros((2, 2)))
+
+
+def test_apply_bad_return_message(th):
+    out = th("""local ok, m = pcall(function() torch.Tensor(2):apply(function() return 'a' end) end)
+print(ok, (tostring(m):gsub('^.-:%d+: ', '')))""")
+    assert out.stdout == "false\tgiven function should return a number or nil\t\n"

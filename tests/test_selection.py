@@ -235,3 +235,13 @@ def test_big_errors_leave_the_tensor_intact(runtime, code):
     with pytest.raises(LuaError):
         runtime.execute(code)
     assert runtime.execute("local s = 0; big:apply(function(v) s = s + v end); return s") == 10000
+
+
+def test_longtensor_bracket_index_selects_and_assigns_rows(th):
+    out = th("""x = torch.Tensor({{1, 2}, {3, 4}, {5, 6}})
+print(x[torch.LongTensor{3, 1}])
+x[torch.LongTensor{2}] = 0
+x[torch.LongTensor{1}] = torch.Tensor({{7, 8}})
+print(x)""")
+    assert out.stdout == (" 5  6\n 1  2\n[torch.DoubleTensor of size 2x2]\n\n"
+                          " 7  8\n 0  0\n 5  6\n[torch.DoubleTensor of size 3x2]\n\n")

@@ -395,3 +395,41 @@ def test_shrunk_storage_keeps_every_path_in_bounds(runtime):
               end
               return unpack(results)"""
     assert lua(runtime, code) == (False,) * 5
+
+
+def _msgs(th, code):
+    out = th("local function msg(f) local ok, m = pcall(f); print(ok, (tostring(m):gsub('^.-:%d+: ', ''))) end\n" + code)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_view_errors_carry_torch7_messages(th):
+    out = _msgs(th, """x = torch.zeros(2, 3)
+msg(function() return x:view(4, -1) end)
+msg(function() return x:view(-1, -1) end)
+msg(function() return x:view(7) end)
+msg(function() return x:t():view(6) end)
+msg(function() return x:view(3, 2):dim() end)""")
+    assert out.splitlines() == [
+        "false\tThe number of covered elements is not a multiple of all elements.\t",
+        "false\tOnly one of torch.view dimensions can be -1.\t",
+        "false\tWrong size for view. Input size: 2x3. Output size: 7\t",
+        "false\texpecting a contiguous tensor\t",
+        "true\t2\t",
+    ]
+
+
+def test_squeeze_result_form_and_numbers(th):
+    out = th("""z = torch.Tensor(1, 3, 1):fill(2)
+r = torch.Tensor()
+torch.squeeze(r, z)
+print(r:dim(), r:size(1), z:dim())
+print(torch.Tensor(1):fill(4):squeeze(1))
+print(torch.Tensor(1, 1):fill(4):squeeze(1):dim())
+print(torch.Tensor(1, 1):fill(5):squeeze())""")
+    assert out.stdout.splitlines() == ["1\t3\t3\t", "4\t", "1\t", "5\t"]
+
+
+def test_typeAs_converts(th):
+    out = th("print(torch.Tensor({1.5, -2.5}):typeAs(torch.IntTensor(1)))")
+    assert out.stdout.splitlines()[:3] == [" 1", "-2", "[torch.IntTensor of size 2]"]

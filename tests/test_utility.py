@@ -145,3 +145,37 @@ print(t)
         'nil\t5\ttrue\t\n'
         'Pretty!\n'
         '{\n  self : {...}\n}\n')
+
+
+def test_class_parent_errors_use_luaT_messages(runtime):
+    code = """
+    local function msg(f) local ok, m = pcall(f); return (tostring(m):gsub('^.-:%d+: ', '')) end
+    torch.class('ProbeBase')
+    torch.class('ProbeChild', 'ProbeBase')
+    return msg(function() torch.class('ProbeOrphan', 'NoSuchParent') end),
+           msg(function() torch.class('ProbeChild', 'ProbeBase') end)"""
+    a, b = lua(runtime, code)
+    assert a == "bad argument #2 (invalid parent class name NoSuchParent)"
+    assert b == "class ProbeChild has been already assigned a parent class\n"
+
+
+def test_pointer_of_strings_numbers_and_errors(runtime):
+    code = """
+    local ok1 = pcall(torch.pointer, nil)
+    local ok2 = pcall(torch.pointer, true)
+    local ok3 = pcall(torch.pointer, io.stdout)
+    return torch.pointer('abc') == torch.pointer('ab' .. 'c'), torch.pointer('abc') == torch.pointer('abd'),
+           type(torch.pointer(12)), ok1, ok2, ok3"""
+    assert lua(runtime, code) == (True, False, "number", False, False, False)
+
+
+def test_setdefaulttensortype_messages_and_effects(runtime):
+    code = """
+    local function msg(...) local ok, m = pcall(torch.setdefaulttensortype, ...); return (tostring(m):gsub('^.-:%d+: ', '')) end
+    torch.setdefaulttensortype('torch.IntTensor')
+    local a, b, c, d = torch.type(torch.Tensor()), torch.type(torch.Storage()), torch.getdefaulttensortype(), torch.type(torch.zeros(2))
+    torch.setdefaulttensortype('torch.DoubleTensor')
+    return a, b, c, d, msg('torch.Foo'), msg(3), torch.type(torch.Tensor())"""
+    assert lua(runtime, code) == ("torch.IntTensor", "torch.IntStorage", "torch.IntTensor", "torch.IntTensor",
+                                  "<torch.Foo> is not a string describing a torch object", "string expected",
+                                  "torch.DoubleTensor")

@@ -11,8 +11,8 @@ local internal = require 'torch.internal'
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local memory, py, pycall = internal.memory, internal.py, internal.pycall
 local newstorage, isstorage, attach = internal.newstorage, internal.isstorage, internal.attach
-local type, tonumber, rawget, newproxy, select, floor, unpack =
-      type, tonumber, rawget, newproxy, select, math.floor, unpack
+local type, tonumber, rawget, newproxy, select, floor, unpack, concat =
+      type, tonumber, rawget, newproxy, select, math.floor, unpack, table.concat
 
 local Tensor = {}       -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's tensors share
@@ -576,52 +576,55 @@ function Tensor.unfold(self, dim, size, step)
    return view(d, d.off, d.nd + 1, sz, str)
 end
 
--- the sizes of a view of n elements, with one -1 inferred
-local function infersizes(fname, sizes, n, total)
+-- the sizes of a view of n elements, with one -1 inferred (Torch7's messages)
+local function infersizes(sizes, n, total)
    local known, free = 1, nil
    for i = 1, n do
       if sizes[i] == -1 then
-         if free then fail("bad argument to '%s' (only one dimension can be inferred)", fname) end
+         if free then fail('Only one of torch.view dimensions can be -1.') end
          free = i
-      elseif sizes[i] < 0 then
-         fail("bad argument to '%s' (negative size)", fname)
       else
          known = known * sizes[i]
       end
    end
    if free then
       if known == 0 or total % known ~= 0 then
-         fail("bad argument to '%s' (cannot infer a size: %d elements do not divide by %d)", fname, total, known)
+         fail('The number of covered elements is not a multiple of all elements.')
       end
       sizes[free] = total / known
-      known = total
-   end
-   if known ~= total then
-      fail("bad argument to '%s' (size mismatch: the view has %d elements, the tensor %d)", fname, known, total)
    end
    return sizes
 end
 
-local function viewsizes(self, fname, sizes, n)
+local function viewsizes(self, sizes, n)
    local d = TD[self]
+   local total = nelement(d)
+   infersizes(sizes, n, total)
    if not iscontiguous(d) then
-      fail("bad argument to '%s' (input is not contiguous: call :contiguous() first)", fname)
+      fail('expecting a contiguous tensor')
    end
-   infersizes(fname, sizes, n, nelement(d))
+   local known = n > 0 and 1 or 0
+   for i = 1, n do
+      if sizes[i] < 0 then fail("bad argument to 'view' (negative size)") end
+      known = known * sizes[i]
+   end
+   if known ~= total then
+      fail('Wrong size for view. Input size: %s. Output size: %s', internal.sizestring(d), concat(sizes, 'x', 1, n))
+   end
    local t = empty(d.T)
-   if nelement(d) > 0 then setmeta(TD[t], d.st, d.off, sizes, n, nil) end
+   if total > 0 then setmeta(TD[t], d.st, d.off, sizes, n, nil) end
    return t
 end
 
 -- view([result,] sizes...) as a method: self:view(...) or result:view(src, sizes...)
 function Tensor.view(self, a, ...)
    if istensor(a) then
-      local t = viewsizes(a, 'view', readsizes('view', ...))
+      local t = viewsizes(a, readsizes('view', ...))
       local d, e = TD[self], TD[t]
       d.st, d.off, d.nd, d.sz, d.str = e.st, e.off, e.nd, e.sz, e.str
       return self
    end
-   return viewsizes(self, 'view', readsizes('view', a, ...))
+   return viewsizes(self, readsizes('view', a, ...))
 end
 
 -- a LongStorage of the sizes of tensor v (the template of viewAs, expandAs)
@@ -674,23 +677,35 @@ function Tensor._setinto(self, result)
    return result
 end
 
--- squeeze([dim]): a new view without size-1 dimensions (a number when nothing is left)
-function Tensor.squeeze(self, dim)
-   local d = TD[self]
-   local sz, str, n = {}, {}, 0
+-- squeeze([result,] [dim]): a view without size-1 dimensions (or without
+-- dimension dim when it has size 1 and is not the only one).  As Torch7's
+-- wrapper did, a plain number is returned when a tensor of at most one
+-- dimension squeezes to a single element.
+function Tensor.squeeze(self, a, b)
+   if istensor(a) then
+      local v = Tensor.squeeze(a, b)
+      local r = TD[self]
+      if type(v) == 'number' then
+         r.st, r.off, r.nd, r.sz, r.str = TD[a].st, TD[a].off, 1, {1}, {1}
+         return v
+      end
+      return Tensor._setinto(v, self)
+   end
+   local d, dim = TD[self], a
    if dim ~= nil then
       dim = checkdim(d, dim, 1, 'squeeze')
    end
+   local sz, str, n = {}, {}, 0
    for i = 1, d.nd do
-      if d.sz[i] ~= 1 or (dim and i ~= dim) then
+      if d.sz[i] ~= 1 or (dim and (i ~= dim or d.nd == 1)) then
          n = n + 1
          sz[n], str[n] = d.sz[i], d.str[i]
       end
    end
    if n == 0 and d.nd > 0 then
-      if dim and d.nd > 1 then
-         return view(d, d.off, n, sz, str)
-      end
+      return element(d, 0)
+   end
+   if dim and d.nd == 1 and d.sz[1] == 1 then
       return element(d, 0)
    end
    return view(d, d.off, n, sz, str)
@@ -821,7 +836,7 @@ function Tensor.type(self, name)
 end
 
 function Tensor.typeAs(self, other)
-   return Tensor.type(self, TD[checktensor(other, 1, 'typeAs')].T.tensorname)
+   return Tensor.type(self, checktensor(other, 1, 'typeAs').T.tensorname)
 end
 
 for i = 1, types.count do

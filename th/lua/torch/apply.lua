@@ -79,8 +79,8 @@ local function checkfunction(f, argn, fname)
 end
 
 -- what the user's function returned is stored if it is a number, ignored if nil
-local function badresult(fname, r)
-   fail("bad argument to '%s' (the function should return a number or nil, got a %s)", fname, type(r))
+local function badresult()
+   fail('given function should return a number or nil')
 end
 
 -- the tensors of map/map2: same number of elements, in bounds -> their element count
@@ -110,7 +110,7 @@ local function apply(self, f)
       for i = d.off, d.off + n - 1 do
          local r = f(tonumber(p[i]))
          if r then
-            if type(r) ~= 'number' then badresult('apply', r) end
+            if type(r) ~= 'number' then badresult() end
             p[i] = r
          end
       end
@@ -125,7 +125,7 @@ local function apply(self, f)
          local i = b1 + k * s1
          local r = f(tonumber(p[i]))
          if r then
-            if type(r) ~= 'number' then badresult('apply', r) end
+            if type(r) ~= 'number' then badresult() end
             p[i] = r
          end
       end
@@ -145,7 +145,7 @@ local function map(self, t, f)
       for i = d.off, d.off + n - 1 do
          local r = f(tonumber(p[i]), tonumber(q[i + shift]))
          if r then
-            if type(r) ~= 'number' then badresult('map', r) end
+            if type(r) ~= 'number' then badresult() end
             p[i] = r
          end
       end
@@ -162,7 +162,7 @@ local function map(self, t, f)
          local i = b1 + k * s1
          local r = f(tonumber(p[i]), tonumber(q[b2 + k * s2]))
          if r then
-            if type(r) ~= 'number' then badresult('map', r) end
+            if type(r) ~= 'number' then badresult() end
             p[i] = r
          end
       end
@@ -182,7 +182,7 @@ local function map2(self, t1, t2, f)
       for i = d.off, d.off + n - 1 do
          local r = f(tonumber(p[i]), tonumber(q[i + shift1]), tonumber(s[i + shift2]))
          if r then
-            if type(r) ~= 'number' then badresult('map2', r) end
+            if type(r) ~= 'number' then badresult() end
             p[i] = r
          end
       end
@@ -199,7 +199,7 @@ local function map2(self, t1, t2, f)
          local i = b1 + k * s1
          local r = f(tonumber(p[i]), tonumber(q[b2 + k * s2]), tonumber(s[b3 + k * s3]))
          if r then
-            if type(r) ~= 'number' then badresult('map2', r) end
+            if type(r) ~= 'number' then badresult() end
             p[i] = r
          end
       end
@@ -272,8 +272,7 @@ local function repeatTensor(self, a, ...)
       sizes, n = internal.readsizes('repeatTensor', a, ...)
    end
    if n < src.nd then
-      fail("bad argument to 'repeatTensor' (%d repetitions given for a %dD tensor: the number of "
-           .. "dimensions of repeat dims can not be smaller than the number of dimensions of tensor)", n, src.nd)
+      fail('Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor')
    end
    for i = 1, n do
       if sizes[i] < 0 then fail("bad argument #%d to 'repeatTensor' (negative repetition)", i) end

@@ -3,6 +3,7 @@
 -- A class's metatable holds its methods; its constructor table (what
 -- `torch.DoubleTensor` or a user's `Foo` is) forwards reads and writes to it.
 local torch = require 'torch'
+local ffi = require 'ffi'
 
 local getmetatable, setmetatable, rawget, type, select = getmetatable, setmetatable, rawget, type, select
 
@@ -69,7 +70,7 @@ end
 -- metatable, so re-running a script that defines classes works.
 local function define(name, parentname, constructor, factory, module, preset)
    if type(name) ~= 'string' then
-      error('bad argument #1 to newmetatable (string expected)', 3)
+      error("bad argument #1 to 'newmetatable' (string expected, got " .. type(name) .. ')', 3)
    end
    local mt = registry[name]
    if not mt then
@@ -80,9 +81,12 @@ local function define(name, parentname, constructor, factory, module, preset)
       registry[name] = mt
    end
    if parentname then
+      if getmetatable(mt) then
+         error(string.format('class %s has been already assigned a parent class\n', name), 3)
+      end
       local parent = registry[parentname]
       if not parent then
-         error(string.format('bad argument #2 to newmetatable (invalid parent class name %s)', tostring(parentname)), 3)
+         error(string.format('bad argument #2 (invalid parent class name %s)', tostring(parentname)), 3)
       end
       setmetatable(mt, parent)
    end
@@ -215,16 +219,20 @@ function torch.isequal(a, b)
    return false
 end
 
--- pointer(obj): a number unique to each live object (tables, functions, threads, Torch objects)
+-- pointer(obj): a number unique to each live object (tables, functions, threads, Torch
+-- objects); for a string (or a number, as its string) the address of its interned bytes
 local ids = setmetatable({}, {__mode = 'k'})
 local nextid = 0x1000
 function torch.pointer(obj)
    local t = type(obj)
    if t == 'cdata' then
-      return tonumber(require('ffi').cast('intptr_t', obj))
-   end
-   if t ~= 'table' and t ~= 'userdata' and t ~= 'function' and t ~= 'thread' then
-      return nil
+      return tonumber(ffi.cast('intptr_t', obj))
+   elseif t == 'string' or t == 'number' then
+      return tonumber(ffi.cast('intptr_t', ffi.cast('const char *', tostring(obj))))
+   elseif t == 'userdata' and not torch.typename(obj) then
+      error("bad argument #1 to 'pointer' (Torch object expected)", 2)
+   elseif t ~= 'table' and t ~= 'userdata' and t ~= 'function' and t ~= 'thread' then
+      error('Torch object, table, thread, cdata or function expected', 2)
    end
    local id = ids[obj]
    if not id then

@@ -1,5 +1,6 @@
 -- Tensor element access with []: x[i], x[{i, j}], x[{{a, b}, {}, k}],
--- x[LongStorage], x[ByteTensor mask], and the same forms on assignment.
+-- x[LongStorage], x[ByteTensor mask], x[LongTensor] (rows, as index(1, ...))
+-- and the same forms on assignment.
 -- A number on a 1-D tensor (or a full set of indices) is an element; anything
 -- else is a view sharing the storage, as select and narrow make.
 local torch = require 'torch'
@@ -79,6 +80,7 @@ end
 
 local function islong(v) local s = SD[v]; return s and s.T == types.Long end
 local function isbytetensor(v) local d = TD[v]; return d and d.T == types.Byte end
+local function islongtensor(v) local d = TD[v]; return d and d.T == types.Long end
 
 local function makeindex(mt)
    return function(self, k)
@@ -103,6 +105,8 @@ local function makeindex(mt)
             return tonumber(SD[d.st].ptr[positionof(d, k)])
          elseif isbytetensor(k) then
             return self:maskedSelect(k)
+         elseif islongtensor(k) then
+            return self:index(1, k)
          end
          fail('invalid index type %s', torch.type(k))
       end
@@ -150,6 +154,13 @@ local function newindex(self, k, v)
             self:maskedFill(k, v)
          else
             self:maskedCopy(k, v)
+         end
+         return
+      elseif islongtensor(k) then
+         if type(v) == 'number' then
+            self:indexFill(1, k, v)
+         else
+            self:indexCopy(1, k, v)
          end
          return
       end

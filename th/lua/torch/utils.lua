@@ -10,10 +10,10 @@ local default = 'torch.DoubleTensor'
 
 -- setdefaulttensortype(name): torch.Tensor and torch.Storage follow it
 function torch.setdefaulttensortype(name)
-   local tname = type(name) == 'string' and name:match('^torch%.(%a+)Tensor$')
-   local T = tname and types[tname]
+   if type(name) ~= 'string' then fail('string expected') end
+   local T = types[name:match('^torch%.(%a+)Tensor$') or '']
    if not T then
-      fail("bad argument #1 to 'setdefaulttensortype' (invalid tensor type %s)", tostring(name))
+      fail('<%s> is not a string describing a torch object', name)
    end
    default = name
    torch.Tensor = torch[T.name .. 'Tensor']
