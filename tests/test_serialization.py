@@ -303,3 +303,26 @@ print(o[1] ~= o[2], o[1][1], o[2][1], f:isReferenced())
 """)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "true\t1\t1\tfalse\t\n"
+
+
+def test_many_small_loaded_storages_keep_their_memory(th):
+    # loaded storages adopt the buffer read for them: after collections, and
+    # through numpy-backed operations, every value is still the one saved
+    r = th("""
+local objs = {}
+for i = 1, 3000 do objs[i] = torch.Tensor(3):fill(i) end
+objs.big = torch.range(1, 100000)
+torch.save('many.t7', objs)
+local o = torch.load('many.t7')
+collectgarbage() collectgarbage()
+local bad = 0
+for i = 1, 3000 do
+   local t = o[i]
+   if t[1] ~= i or t[3] ~= i or torch.add(t, 1):sum() ~= 3 * (i + 1) then bad = bad + 1 end
+end
+print(bad, o.big:sum(), o.big[100000])
+o = torch.load('many.t7', nil, false)
+collectgarbage()
+print(o[2999]:sum(), torch.cmul(o[7], o[8]):sum())""")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "0\t5000050000\t100000\t\n8997\t168\t\n"

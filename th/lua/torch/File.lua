@@ -139,6 +139,10 @@ end
 
 local LONG = types.Long
 
+-- reads of more bytes than this first ask how many the file still holds (asking
+-- costs a seek, which drops a DiskFile's read buffer)
+local BIGREAD = 65536
+
 -- bytes one element takes in the file (binary); 1 is a lower bound for ascii
 local function filesize(F, T)
    if not F.binary then return 1 end
@@ -229,8 +233,8 @@ local function defineio(T)
       if n < 0 or n ~= floor(n) then
          fail("bad argument #2 to '%s' (non-negative integer expected, got %s)", rname, tostring(n))
       end
-      -- never allocate more than the file can still hold (a corrupted count)
-      local left = F.readable and F.io.remaining(F)
+      -- never allocate much more than the file can still hold (a corrupted count)
+      local left = n * T.size > BIGREAD and F.readable and F.io.remaining(F)
       local room = left and min(n, floor(left / filesize(F, T))) or n
       local st = internal.newstorage(T, room)
       local nread = readinto(F, T, SD[st].ptr, room, rname)
@@ -441,7 +445,7 @@ end
 -- (a Char takes one byte in both encodings)
 function kinds.readchars(self, n, fname)
    local F = open(self, fname)
-   local left = F.readable and F.io.remaining(F)
+   local left = n > BIGREAD and F.readable and F.io.remaining(F)
    local room = left and min(n, left) or n
    local buf = ffi.new('char[?]', room)
    local nread = readinto(F, CHAR, buf, room, fname)

@@ -20,8 +20,8 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 
 local TD, SD, fail, kinds = internal.tensors, internal.storages, internal.fail, internal.files
-local type, pairs, ipairs, pcall, error, tostring, tonumber =
-      type, pairs, ipairs, pcall, error, tostring, tonumber
+local type, pairs, ipairs, pcall, error, tostring, tonumber, rawget =
+      type, pairs, ipairs, pcall, error, tostring, tonumber, rawget
 local getupvalue, setupvalue, upvalueid, upvaluejoin =
       debug.getupvalue, debug.setupvalue, debug.upvalueid, debug.upvaluejoin
 local dump, concat = string.dump, table.concat
@@ -351,8 +351,10 @@ for i = 1, types.count do
       if n < 0 then
          fail('corrupted file: storage of negative size %d', n)
       end
+      -- adopt the buffer just read (a small one is LuaJIT memory: its numpy
+      -- array, made on demand, must not be forced here)
       local s, got = SD[self], SD[file[read](file, n)]
-      s.arr, s.ptr, s.n = got.arr, got.ptr, got.n
+      s.arr, s.ptr, s.buf, s.n = rawget(got, 'arr'), got.ptr, got.buf, got.n
    end
 end
 
