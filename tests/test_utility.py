@@ -179,3 +179,12 @@ def test_setdefaulttensortype_messages_and_effects(runtime):
     assert lua(runtime, code) == ("torch.IntTensor", "torch.IntStorage", "torch.IntTensor", "torch.IntTensor",
                                   "<torch.Foo> is not a string describing a torch object", "string expected",
                                   "torch.DoubleTensor")
+
+
+def test_setenv_on_a_tensor_keeps_it_working(th):
+    out = th("""local t = torch.Tensor(3):fill(2)
+local env = {}
+torch.setenv(t, env)
+collectgarbage(); collectgarbage()
+print(torch.getenv(t) == env, t:sum())""")
+    assert out.stdout == "true\t6\t\n"

@@ -223,16 +223,14 @@ local function fromtable(T, tbl)
    local pos = 0
    local function walk(v, dim)
       if dim > n then
-         if type(v) ~= 'number' then
-            fail('invalid tensor definition: element %d is a %s, number expected', pos + 1, type(v))
-         end
-         ptr[pos] = v
+         local x = tonumber(v)   -- numeric strings count, as lua_isnumber had it
+         if type(v) == 'table' or x == nil then fail('invalid element (not a number)') end
+         ptr[pos] = x
          pos = pos + 1
          return
       end
-      if type(v) ~= 'table' or #v ~= sizes[dim] then
-         fail('inconsistent tensor size: expected %d elements at dimension %d', sizes[dim], dim)
-      end
+      if type(v) ~= 'table' then fail('invalid tensor definition') end
+      if #v ~= sizes[dim] then fail('invalid tensor sizes') end
       for i = 1, sizes[dim] do walk(v[i], dim + 1) end
    end
    if nelement(TD[t]) > 0 then walk(tbl, 1) end

@@ -4,6 +4,7 @@
 -- `torch.DoubleTensor` or a user's `Foo` is) forwards reads and writes to it.
 local torch = require 'torch'
 local ffi = require 'ffi'
+local internal = require 'torch.internal'
 
 local getmetatable, setmetatable, rawget, type, select = getmetatable, setmetatable, rawget, type, select
 
@@ -243,23 +244,35 @@ function torch.pointer(obj)
    return id
 end
 
+-- the environment of a userdata proxy holds th's own data for it (see
+-- internal.attach), so what users set on Tensors and Storages is kept aside
+local userenvs = setmetatable({}, {__mode = 'k'})
+local function isproxy(obj)
+   return internal.tensors[obj] ~= nil or internal.storages[obj] ~= nil
+end
+
 function torch.getenv(obj)
    local t = type(obj)
    if t ~= 'function' and t ~= 'userdata' then
-      error('bad argument #1 to getenv (function or userdata expected)', 2)
+      error("bad argument #1 to 'getenv' (function or userdata expected)", 2)
    end
+   if isproxy(obj) then return userenvs[obj] or _G end
    return debug.getfenv(obj)
 end
 
 function torch.setenv(obj, env)
    local t = type(obj)
    if t ~= 'function' and t ~= 'userdata' then
-      error('bad argument #1 to setenv (function or userdata expected)', 2)
+      error("bad argument #1 to 'setenv' (function or userdata expected)", 2)
    end
    if type(env) ~= 'table' then
-      error('bad argument #2 to setenv (table expected)', 2)
+      error("bad argument #2 to 'setenv' (table expected)", 2)
    end
-   debug.setfenv(obj, env)
+   if isproxy(obj) then
+      userenvs[obj] = env
+   else
+      debug.setfenv(obj, env)
+   end
    return obj
 end
 
