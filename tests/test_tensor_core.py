@@ -76,7 +76,12 @@ def test_nested_table_constructor(runtime):
 
 def test_inconsistent_table_is_an_error(runtime):
     ok, msg = lua(runtime, "return pcall(torch.Tensor, {{1,2},{3}})")
-    assert not ok and "inconsistent" in msg
+    assert not ok and msg.endswith("invalid tensor sizes")
+    ok, msg = lua(runtime, "return pcall(torch.Tensor, {{1,2},3})")
+    assert not ok and msg.endswith("invalid tensor definition")
+    ok, msg = lua(runtime, "return pcall(torch.Tensor, {1,'a'})")
+    assert not ok and msg.endswith("invalid element (not a number)")
+    assert lua(runtime, "return torch.Tensor({1, '2.5'})[2]") == 2.5
 
 
 def test_longtensor_from_longstorage_uses_it_as_storage(runtime):
