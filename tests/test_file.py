@@ -170,3 +170,26 @@ print(r:size(), r[n], r[2])
 """)
     assert out == "1000000\t\n1000000\t499999.5\t0.5\t\n"
     assert (tmp_path / "big.bin").stat().st_size == 8_000_000
+
+
+def test_ascii_numbers_as_printf_wrote_them(th, tmp_path):
+    # THDiskFile/THMemoryFile print with %d, %ld, %.9g and %.17g: extremes of
+    # each type, signed zeros, infinities and NaNs with their sign, and large
+    # storages (written a block at a time) that read back exactly
+    run_ok(th, """
+local f = torch.DiskFile('n.txt', 'w')
+f:writeShort(torch.ShortStorage({-32768, 32767}))
+f:writeInt(torch.IntStorage({-2147483648, 2147483647}))
+f:writeLong(torch.LongStorage({-2^62, 0}))
+f:writeFloat(torch.FloatStorage({-0.0, 1/0, 3.4e38, 1e-45}))
+f:writeDouble(torch.DoubleStorage({-1/0, 0/0, -(0/0), 2^-1074}))
+f:close()
+local x = torch.range(1, 10000):mul(1/3)
+torch.save('big.asc', x, 'ascii')
+local y = torch.load('big.asc', 'ascii')
+assert(torch.equal(x, y))
+""")
+    lines = (tmp_path / "n.txt").read_text().splitlines()
+    assert lines == ["-32768 32767", "-2147483648 2147483647", "-4611686018427387904 0",
+                     "-0 inf 3.39999995e+38 1.40129846e-45",
+                     "-inf -nan nan 4.9406564584124654e-324"]

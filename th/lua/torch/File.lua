@@ -21,9 +21,8 @@ local class = require 'torch.class'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 
-local SD, fail = internal.storages, internal.fail
-local type, tonumber, tostring, floor, min, concat, format =
-      type, tonumber, tostring, math.floor, math.min, table.concat, string.format
+local C, SD, fail = ffi.C, internal.storages, internal.fail
+local type, tonumber, tostring, floor, min = type, tonumber, tostring, math.floor, math.min
 
 local File = {}                                  -- the methods of torch.File
 local files = setmetatable({}, {__mode = 'k'})   -- proxy -> state
@@ -46,6 +45,7 @@ for _, decl in ipairs({
    'int sscanf(const char *, const char *, ...);',
    'int setvbuf(void *, char *, int, size_t);',
    'size_t strlen(const char *);',
+   'int snprintf(char *, size_t, const char *, ...);',
 }) do
    pcall(ffi.cdef, decl)
 end
@@ -54,11 +54,12 @@ end
 -- helpers shared by the kinds
 ---------------------------------------------------------------------------
 
--- ascii encodings: scanf and printf formats, as THDiskFile/THMemoryFile
+-- ascii encodings: scanf and printf formats, as THDiskFile/THMemoryFile (a
+-- Short or Int reaches snprintf as a double, hence '%.0f'; a Long as int64_t)
 local ASCII = {
-   Short  = {scan = '%hd', print = '%d'},
-   Int    = {scan = '%d',  print = '%d'},
-   Long   = {scan = '%ld', print = '%d'},
+   Short  = {scan = '%hd', print = '%.0f'},
+   Int    = {scan = '%d',  print = '%.0f'},
+   Long   = {scan = '%ld', print = '%lld'},
    Float  = {scan = '%g',  print = '%.9g'},
    Double = {scan = '%lg', print = '%.17g'},
 }
@@ -73,30 +74,35 @@ local function parsemode(mode, allowed, fname)
    return r, w
 end
 
--- printf's text for a NaN carries its sign ("-nan" for x86's default NaN)
-local nanbits = ffi.new('union { double d; uint64_t u; }')
-local function nantext(v)
-   nanbits.d = v
-   return nanbits.u >= 0x8000000000000000ULL and '-nan' or 'nan'
-end
+-- n elements in ascii mode -> bytes written: bytes raw, numbers printed by
+-- snprintf (so a NaN shows its sign, "-nan", as the original's fprintf did),
+-- a block at a time, separated by a space and ended by a newline when
+-- auto-spacing
+local ASCIIBLOCK, NUMBERWIDTH = 4096, 32
+local asciibuf = ffi.new('char[?]', ASCIIBLOCK * NUMBERWIDTH)
 
--- the text of n elements in ascii mode: bytes raw, numbers separated by a
--- space and ended by a newline when auto-spacing
-local function asciitext(F, T, ptr, n)
-   local text
-   local fmt = ASCII[T.name]
+local function writeascii(F, T, ptr, n)
+   local fmt, spacing = ASCII[T.name], F.autospacing
+   local written = 0
    if not fmt then
-      text = ffi.string(ptr, n)
+      written = F.io.writebytes(F, ptr, n)
    else
-      local parts, pf = {}, fmt.print
-      for i = 0, n - 1 do
-         local v = ptr[i]
-         parts[i + 1] = v == v and format(pf, v) or nantext(v)
+      local pf, buf = fmt.print, asciibuf
+      for first = 0, n - 1, ASCIIBLOCK do
+         local len = 0
+         for i = first, min(first + ASCIIBLOCK, n) - 1 do
+            if spacing and i > 0 then
+               buf[len] = 32
+               len = len + 1
+            end
+            len = len + C.snprintf(buf + len, NUMBERWIDTH, pf, ptr[i])
+         end
+         if F.io.writebytes(F, buf, len) ~= len then return 0 end
       end
-      text = concat(parts, F.autospacing and ' ' or '')
+      written = n
    end
-   if F.autospacing then text = text .. '\n' end
-   return text
+   if spacing and F.io.writebytes(F, '\n', 1) ~= 1 then return 0 end
+   return written
 end
 
 -- reverse the bytes of each of n elements of `size` bytes (non-native encodings)
@@ -185,8 +191,7 @@ local function writefrom(F, T, ptr, n, fname)
    local nwrite
    if not F.binary then
       if n == 0 then return 0 end
-      local text = asciitext(F, T, ptr, n)
-      nwrite = F.io.writebytes(F, text, #text) == #text and n or 0
+      nwrite = writeascii(F, T, ptr, n)
    elseif T == LONG and F.longsize == 4 then
       local buf = ffi.new('int32_t[?]', n)
       for i = 0, n - 1 do buf[i] = ptr[i] end
