@@ -305,3 +305,15 @@ def test_float_division_by_zero_gives_inf_and_nan(th):
     local r = torch.Tensor({5}):remainder(0)
     print(r[1] ~= r[1])
     """) == ["inf\t-inf\ttrue", "true"]
+
+
+def test_operators_reject_non_numbers_with_an_argument_error(th):
+    r = th("""x = torch.Tensor(2)
+for _, f in ipairs{function() return nil * x end, function() return x + {} end,
+                   function() return 'a' - x end} do
+   local ok, msg = pcall(f)
+   print(ok, (msg:gsub('^.-:%d+: ', '')))
+end""")
+    assert r.stdout == ("false\tbad argument #1 to '__mul' (number or tensor expected, got nil)\t\n"
+                        "false\tbad argument #2 to '__add' (number or tensor expected, got table)\t\n"
+                        "false\tbad argument #1 to '__sub' (number or tensor expected, got string)\t\n")

@@ -13,19 +13,34 @@ local type = type
 
 local function istensor(v) return type(v) == 'userdata' and TD[v] ~= nil end
 
+-- both operands must be numbers or tensors: Torch7 raised an argument error
+local function operand(op, argn, v)
+   if type(v) ~= 'number' and not istensor(v) then
+      fail("bad argument #%d to '%s' (number or tensor expected, got %s)", argn, op, torch.type(v))
+   end
+end
+
+local function operands(op, a, b)
+   operand(op, 1, a)
+   operand(op, 2, b)
+end
+
 local operators = {
    __add__ = function(a, b)
+      operands('__add', a, b)
       if type(a) == 'number' then return torch.add(b, a) end
       return torch.add(a, b)
    end,
 
    __sub__ = function(a, b)
+      operands('__sub', a, b)
       if type(a) == 'number' then return torch.mul(b, -1):add(a) end
       if type(b) == 'number' then return torch.add(a, -b) end
       return torch.add(a, -1, b)
    end,
 
    __mul__ = function(a, b)
+      operands('__mul', a, b)
       if type(a) == 'number' then return torch.mul(b, a) end
       if type(b) == 'number' then return torch.mul(a, b) end
       local da, db = TD[a].nd, istensor(b) and TD[b].nd
