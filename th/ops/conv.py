@@ -1,97 +1,102 @@
 """2-D and 3-D convolution and cross-correlation (TH's THTensorConv.c forms).
 
-Everything reduces to a 'valid' 2-D cross-correlation of one plane with one
-kernel: a full operation is a valid one on the zero-padded input, a
-convolution is a cross-correlation with the flipped kernel, 3-D sums 2-D
-planes over the kernel's depth.  The valid cross-correlation runs as matrix
-products: a block of B output columns is the input's rows times a banded
-(Toeplitz) matrix of one kernel row, which BLAS does far faster than a sum of
-shifted slices.
+Everything reduces to adding the 'valid' 2-D cross-correlation of one plane
+with one kernel into an output plane: a full operation is a valid one on the
+zero-padded input, a convolution is a cross-correlation with the flipped
+kernel, 3-D sums 2-D planes over the kernel's depth.  As in TH, the output
+accumulates one kernel tap at a time (out += k[a, b] * the shifted input),
+which keeps integer data exact and inf/nan as IEEE says.  A tap is one BLAS
+axpy over a cache-sized block of output rows seen flat with the input's row
+length: output (i, j) sits at i * width + j, and the columns past the valid
+ones collect wrapped-around sums that are dropped.
 """
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from th.ops import export
 
-BLOCK = 32     # output columns per banded product
+# Elements of the block of output rows being accumulated: it stays in cache, and
+# OpenBLAS runs an axpy of up to 10000 elements in the calling thread (bigger
+# ones are handed to its worker threads, whose busy-waiting collapses under load).
+BLOCK = 10000
 
 
-def _direct(x, k, oh, ow):
-    """The sum of shifted slices (of a stack of planes): exact IEEE semantics for
-    inf/nan inputs."""
-    out = np.zeros(x.shape[:-2] + (oh, ow), np.result_type(x, k))
-    for a in range(k.shape[0]):
-        for b in range(k.shape[1]):
-            out += k[a, b] * x[..., a:a + oh, b:b + ow]
-    return out
+def _axpy(dtype):
+    """add(x, y, a): y += a * x in place, over contiguous 1-D arrays of dtype."""
+    if dtype.kind == "f":
+        from scipy.linalg import blas
+        blasaxpy = blas.daxpy if dtype == np.float64 else blas.saxpy
+
+        def add(x, y, a):
+            if a:
+                blasaxpy(x, y, a=a)
+            else:
+                y += x * a      # BLAS skips a zero weight, but 0 * inf is nan
+        return add
+
+    def add(x, y, a):
+        y += x * a      # in the element type: wraps around as C integers do
+    return add
 
 
-def _banded(x, k, oh, ow):
-    """x: a stack of planes (p, h, w), each cross-correlated with the 2-D kernel k."""
-    kh, kw = k.shape
-    width = min(BLOCK, ow)
-    # band[a][j + b, j] = k[a, b]
-    band = np.zeros((kh, width + kw - 1, width), np.result_type(x, k))
-    j = np.arange(width)
-    for b in range(kw):
-        band[:, j + b, j] = k[:, b][:, None]
-    p = x.shape[0]
-    out = np.empty((p, oh, ow), band.dtype)
-    plane, row, col = x.strides
-    for c in range(0, ow, width):
-        w = min(width, ow - c)
-        # the kh row-shifted slabs side by side: (p * oh, kh * (w + kw - 1)) by one product
-        slabs = as_strided(x[:, :, c:], shape=(p, oh, kh, w + kw - 1), strides=(plane, row, row, col))
-        out[:, :, c:c + w] = (slabs.reshape(p * oh, -1)
-                              @ band[:, :w + kw - 1, :w].reshape(-1, w)).reshape(p, oh, w)
-    return out
+def _taps(x, k, width):
+    """(flat offset, weight) of each kernel element, row by row.  Zero weights
+    add nothing, unless the input holds inf or nan (0 * inf is nan)."""
+    keep = k != 0
+    if x.dtype.kind == "f" and not keep.all() and not np.isfinite(x).all():
+        keep[...] = True
+    return [(a * width + b, k[a, b]) for a, b in zip(*np.nonzero(keep))]
 
 
-def _valid(x, k):
-    """Valid cross-correlation of a plane, or of each plane of a stack, with k."""
-    oh, ow = x.shape[-2] - k.shape[0] + 1, x.shape[-1] - k.shape[1] + 1
-    if x.dtype.kind == "f" and not np.isfinite(x).all():
-        return _direct(x, k, oh, ow)
-    stack = np.ascontiguousarray(x.reshape((-1,) + x.shape[-2:]))
-    return _banded(stack, k, oh, ow).reshape(x.shape[:-2] + (oh, ow))
+def _xcorr(out, x, k, first):
+    """out (oh, ow, any strides) = [out +] the valid cross-correlation of the
+    contiguous plane x with k; `first` overwrites instead of adding."""
+    oh, ow = out.shape
+    width = x.shape[1]
+    flat = x.reshape(-1)
+    add = _axpy(out.dtype)
+    taps = _taps(x, k, width)
+    rows = max(1, min(oh, (BLOCK + k.shape[1] - 1) // width))
+    buf = np.zeros(rows * width, out.dtype)
+    for r0 in range(0, oh, rows):
+        r1 = min(oh, r0 + rows)
+        n = (r1 - r0) * width - (k.shape[1] - 1)    # up to the last valid output
+        acc = buf[:n]
+        block = buf[:(r1 - r0) * width].reshape(r1 - r0, width)[:, :ow]
+        block[...] = 0 if first else out[r0:r1]
+        base = r0 * width
+        for off, v in taps:
+            add(flat[base + off:base + off + n], acc, v)
+        out[r0:r1] = block
 
 
-def _plane(x, k, full, flip):
-    if flip:
-        k = k[::-1, ::-1]
-    if full:
-        kh, kw = k.shape
-        x = np.pad(x, ((kh - 1, kh - 1), (kw - 1, kw - 1)))
-    return _valid(x, k)
-
-
-def _volume(x, k, full, flip):
-    """3-D: output slice d sums slice d + c of the input by kernel slice c, over c;
-    each kernel slice handles all output slices in one stacked product."""
-    if flip:
-        k = k[::-1, ::-1, ::-1]
-    if full:
-        x = np.pad(x, [(s - 1, s - 1) for s in k.shape])
-    kd = k.shape[0]
-    depth = x.shape[0] - kd + 1
-    out = _valid(x[0:depth], k[0])
-    for c in range(1, kd):
-        out += _valid(x[c:c + depth], k[c])
-    return out
+def _volume(out, x, k, first):
+    """Output slice d sums slice d + c of the input by kernel slice c, over c."""
+    for d in range(out.shape[0]):
+        for c in range(k.shape[0]):
+            _xcorr(out[d], x[d + c], k[c], first and c == 0)
 
 
 def _apply(out, x, k, full, flip, base):
     """'mul': one input with one kernel; 'cmul': slice i with kernel i;
     'mv': output o sums input slice i with kernel [o][i]."""
-    f = _plane if base == 2 else _volume
+    f = _xcorr if base == 2 else _volume
+    # a copy: out may share the kernel's memory
+    k = np.array(k[(Ellipsis,) + (slice(None, None, -1),) * base] if flip else k)
+    if full:
+        lead = [(0, 0)] * (x.ndim - base)
+        x = np.pad(x, lead + [(s - 1, s - 1) for s in k.shape[-base:]])
+    elif np.may_share_memory(out, x):
+        x = x.copy()        # out is written while x is still being read
+    x = np.ascontiguousarray(x)
     if x.ndim == base:
-        out[...] = f(x, k, full, flip)
+        f(out, x, k, True)
     elif k.ndim == x.ndim:
         for i in range(x.shape[0]):
-            out[i] = f(x[i], k[i], full, flip)
+            f(out[i], x[i], k[i], True)
     else:
         for o in range(k.shape[0]):
-            out[o] = sum(f(x[i], k[o, i], full, flip) for i in range(x.shape[0]))
+            for i in range(x.shape[0]):
+                f(out[o], x[i], k[o, i], i == 0)
 
 
 @export

@@ -14,23 +14,34 @@ F64 = np.dtype(np.float64)
 
 
 PARALLEL = 1 << 20     # from this many elements, memory-bound ufuncs run on two threads
-_pool = None
+_helper = None         # the second thread, made on first use
+
+
+def together(f, g):
+    """f() and g() at the same time, f in a helper thread (numpy releases the GIL
+    in its loops): -> f's result, g's result."""
+    global _helper
+    if _helper is None:
+        from concurrent.futures import ThreadPoolExecutor
+        _helper = ThreadPoolExecutor(1)
+    future = _helper.submit(f)
+    try:
+        second = g()
+    finally:
+        first = future.result()
+    return first, second
 
 
 def _halves(fn, out, a, b):
     """fn(a, b, out=out) on the two halves along the first axis, in two threads
-    (numpy releases the GIL; one core does not saturate the memory bus)."""
-    global _pool
-    if _pool is None:
-        from concurrent.futures import ThreadPoolExecutor
-        _pool = ThreadPoolExecutor(2)
+    (one core does not saturate the memory bus)."""
     h = out.shape[0] // 2
 
     def part(s):
         pa = a[s] if isinstance(a, np.ndarray) else a
         pb = b[s] if isinstance(b, np.ndarray) else b
-        fn(pa, pb, out=out[s], casting="unsafe")
-    list(_pool.map(part, (slice(0, h), slice(h, None))))
+        return lambda: fn(pa, pb, out=out[s], casting="unsafe")
+    together(part(slice(0, h)), part(slice(h, None)))
 
 
 def _isint(arr):
