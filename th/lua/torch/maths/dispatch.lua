@@ -51,11 +51,28 @@ local function fits(c, v, T)
    return c == 'a'
 end
 
-local function fitsall(sig, A, first, T)
-   for k = 1, #sig do
-      if not fits(sig:sub(k, k), A[first + k - 1], T) then return false end
+-- do A[first], A[first + 1], ... fit the letters chars[1], chars[2], ...?
+local function fitsall(chars, A, first, T)
+   for k = 1, #chars do
+      if not fits(chars[k], A[first + k - 1], T) then return false end
    end
    return true
+end
+
+-- the letters of each variant, and those of its method form without its first
+-- tensor (omit = that tensor's position), split once rather than at every call
+local function compile(variants)
+   local forms = {}
+   for i, sig in ipairs(variants) do
+      local chars, rest = {}, {}
+      for k = 1, #sig do chars[k] = sig:sub(k, k) end
+      local omit = sig:find('t', 1, true)
+      for k = 1, #sig do
+         if k ~= omit then rest[#rest + 1] = chars[k] end
+      end
+      forms[i] = {sig = sig, chars = chars, rest = omit and rest, omit = omit}
+   end
+   return forms
 end
 
 local function describe(A, n)
@@ -90,14 +107,14 @@ end
 -- function form: [res,] variant
 local function parsefunction(spec, T, A, n)
    local resk = spec.res or 't'
-   for _, sig in ipairs(spec.variants) do
-      local m = #sig
-      if n == m and fitsall(sig, A, 1, T) then
-         return sig, nil, 1
+   for _, form in ipairs(spec.forms) do
+      local m = #form.chars
+      if n == m and fitsall(form.chars, A, 1, T) then
+         return form.sig, nil, 1
       end
-      if n == m + 1 and fitsall(sig, A, 2, T) then
+      if n == m + 1 and fitsall(form.chars, A, 2, T) then
          for k = 1, #resk do
-            if fits(resk:sub(k, k), A[1], T) then return sig, A[1], 2 end
+            if fits(resk:sub(k, k), A[1], T) then return form.sig, A[1], 2 end
          end
       end
    end
@@ -106,20 +123,18 @@ end
 
 -- method form with self as the result: the first tensor of a variant may be omitted
 local function parseinplace(spec, T, self, A, n)
-   for _, sig in ipairs(spec.variants) do
-      local m = #sig
-      if n == m and fitsall(sig, A, 1, T) then
-         return sig, self, A
+   for _, form in ipairs(spec.forms) do
+      local m = #form.chars
+      if n == m and fitsall(form.chars, A, 1, T) then
+         return form.sig, self, A
       end
-      if n == m - 1 then
-         local p = sig:find('t', 1, true)
-         if p and fitsall(sig:sub(1, p - 1) .. sig:sub(p + 1), A, 1, T) then
-            local B = {}
-            for i = 1, p - 1 do B[i] = A[i] end
-            B[p] = self
-            for i = p, n do B[i + 1] = A[i] end
-            return sig, self, B
-         end
+      if n == m - 1 and form.rest and fitsall(form.rest, A, 1, T) then
+         local p = form.omit
+         local B = {}
+         for i = 1, p - 1 do B[i] = A[i] end
+         B[p] = self
+         for i = p, n do B[i + 1] = A[i] end
+         return form.sig, self, B
       end
    end
    invalid(spec, T, {self, unpack(A, 1, n)}, n + 1)
@@ -130,6 +145,7 @@ end
 -- `only(T)` accepts, when given)
 function dispatch.define(spec)
    local impl, name = spec.impl, spec.name
+   spec.forms = compile(spec.variants)
    local function call(T, A, n)
       if spec.only and not spec.only(T) then
          fail("'%s' is not available for %s", name, T.tensorname)
