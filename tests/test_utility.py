@@ -188,3 +188,26 @@ torch.setenv(t, env)
 collectgarbage(); collectgarbage()
 print(torch.getenv(t) == env, t:sum())""")
     assert out.stdout == "true\t6\t\n"
+
+
+def test_class_instances_print_their_class_name_and_lack_operators(th):
+    out = th("""local P = torch.class('PointT')
+function P:__init(x) self.x = x end
+print(PointT(1))
+print(tostring(PointT(2)))
+local function msg(f) local ok, m = pcall(f); print(ok, (tostring(m):gsub('^.-:%d+: ', ''))) end
+msg(function() return PointT(1) + 1 end)
+msg(function() return PointT(1) - 1 end)
+msg(function() return PointT(1) < PointT(2) end)
+msg(function() return PointT(1)() end)
+function P:__add__(o) return 'sum' end
+function P:__call__(a) return a + 1 end
+print(PointT(1) + 2, PointT(1)(41))""")
+    assert out.stdout.splitlines() == [
+        "PointT", "PointT\t",
+        "false\tPointT has no addition operator\t",
+        "false\tPointT has no substraction operator\t",
+        "false\tPointT has no lower than operator\t",
+        "false\tPointT has no call operator\t",
+        "sum\t42\t",
+    ]

@@ -11,7 +11,8 @@ local getmetatable, setmetatable, rawget, type, select = getmetatable, setmetata
 local registry = {}        -- class name -> metatable
 local constructors = {}    -- class name -> constructor table
 
--- the operators of a class are looked up as __add__, __sub__... up its hierarchy
+-- the operators of a class are looked up as __add__, __sub__... up its
+-- hierarchy; without one, luaT's message (its typo included)
 local function operator(name, what)
    return function(a, b)
       local mt = getmetatable(a)
@@ -21,7 +22,7 @@ local function operator(name, what)
          f = mt and mt[name]
       end
       if not f then
-         error(what .. ' is undefined for ' .. (torch.typename(a) or type(a)), 2)
+         error(string.format('%s has no %s operator', torch.typename(a) or torch.typename(b), what), 2)
       end
       return f(a, b)
    end
@@ -29,24 +30,31 @@ end
 
 local operators = {
    __add = operator('__add__', 'addition'),
-   __sub = operator('__sub__', 'subtraction'),
+   __sub = operator('__sub__', 'substraction'),
    __mul = operator('__mul__', 'multiplication'),
    __div = operator('__div__', 'division'),
    __mod = operator('__mod__', 'modulo'),
    __pow = operator('__pow__', 'power'),
    __unm = operator('__unm__', 'negation'),
-   __concat = operator('__concat__', 'concatenation'),
+   __lt = operator('__lt__', 'lower than'),
+   __le = operator('__le__', 'lower or equal than'),
    __eq = function(a, b)
       local f = getmetatable(a).__eq__
       if f then return f(a, b) end
       return rawequal(a, b)
    end,
+   __call = function(self, ...)
+      local f = getmetatable(self).__call__
+      if not f then error(torch.typename(self) .. ' has no call operator', 2) end
+      return f(self, ...)
+   end,
 }
 
+-- tostring(obj): its __tostring__, or else its class name (as luaT did)
 local function default_tostring(self)
    local f = getmetatable(self).__tostring__
    if f then return f(self) end
-   return string.format('%s: 0x%08x', torch.typename(self), torch.pointer(self))
+   return torch.typename(self)
 end
 
 -- where the constructor table of `name` lives: module[field]
