@@ -438,3 +438,19 @@ print(torch.Tensor(1, 1):fill(5):squeeze())""")
 def test_typeAs_converts(th):
     out = th("print(torch.Tensor({1.5, -2.5}):typeAs(torch.IntTensor(1)))")
     assert out.stdout.splitlines()[:3] == [" 1", "-2", "[torch.IntTensor of size 2]"]
+
+
+def test_sizes_are_truncated_like_a_c_long(runtime):
+    assert lua(runtime, "return torch.Tensor(2.7):size(1), torch.Tensor(2, 3.9):size(2)") == (2, 3)
+
+
+def test_full_index_tables_read_and_write_elements(th):
+    out = th("""x = torch.range(1, 24):resize(2, 3, 4)
+print(x[{2, 3, 4}], x[{-1, -1, -1}], x[{1, 2, -2}])
+x[{1, 1, 1}] = 100
+print(x[1][1][1])
+local ok, m = pcall(function() return x[{1, 4, 1}] end)
+print(ok)
+local ok2 = pcall(function() x[{3, 1, 1}] = 0 end)
+print(ok2, x:sum())""")
+    assert out.stdout.splitlines() == ["24\t24\t7\t", "100\t", "false\t", "false\t399\t"]

@@ -131,9 +131,11 @@ local function readsizes(fname, first, ...)
    local sizes = {first, ...}
    while n > 0 and sizes[n] == nil do n = n - 1 end
    for i = 1, n do
-      if type(sizes[i]) ~= 'number' then
+      local v = type(sizes[i]) ~= 'table' and tonumber(sizes[i])
+      if not v then
          fail("bad argument #%d to '%s' (number expected, got %s)", i, fname, type(sizes[i]))
       end
+      sizes[i] = v < 0 and -floor(-v) or floor(v)   -- as a C cast to long
    end
    return sizes, n
 end

@@ -27,11 +27,28 @@ local function at(d, i0)
    return pos
 end
 
+-- the storage position of element idx (a full table of numbers) of d, or nil
+-- when idx holds something else (the common x[{i, j}] without making views)
+local function elementat(d, idx, nidx)
+   local pos = d.off
+   for dim = 1, nidx do
+      local v = idx[dim]
+      if type(v) ~= 'number' then return nil end
+      pos = pos + position(v, d.sz[dim], 'index') * d.str[dim]
+   end
+   if pos >= SD[d.st].n then checkbounds(d) end
+   return pos
+end
+
 -- walk(d, idx) -> view data or nil, storage position of an element or nil
 local function walk(d, idx)
    local nidx = #idx
    if nidx > d.nd then
       fail('too many indices provided: %d for a %dD tensor', nidx, d.nd)
+   end
+   if nidx == d.nd and nidx > 0 then
+      local pos = elementat(d, idx, nidx)
+      if pos then return nil, pos end
    end
    local cur = TD[clonemeta(d)]
    local cdim = 1
