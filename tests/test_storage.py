@@ -95,3 +95,11 @@ def test_storage_methods_in_metatable(runtime):
     code = """local mt = torch.getmetatable('torch.CharStorage')
               return mt.__typename, type(mt.size), type(mt.fill), type(mt.resize), type(mt.copy)"""
     assert lua(runtime, code) == ("torch.CharStorage", "function", "function", "function", "function")
+
+
+def test_string_counts_bytes_as_elements_for_every_type(th):
+    # Torch7's Storage.string: resize(#str) then copy the bytes; string() returns size() bytes
+    out = th("""print(torch.IntStorage():string('AB'):size(), torch.ByteStorage():string('xyz'):size())
+print(#torch.IntStorage({65, 66}):string(), torch.IntStorage({65, 66}):string():byte(1))
+print(torch.CharStorage():string('hi'):string())""")
+    assert out.stdout.splitlines() == ["2\t3\t", "2\t65\t", "hi\t"]

@@ -161,18 +161,19 @@ function Storage.totable(self)
    return t
 end
 
--- string(): the bytes as a Lua string; string(str): resize to str and copy its bytes in
+-- string(): the first size() bytes as a Lua string; string(str): resize to
+-- #str elements and copy the bytes of str in.  Both count bytes as elements,
+-- as Torch7 did for every type (the rest of a wider storage is zeroed here).
 function Storage.string(self, str)
    local s = SD[self]
    if str == nil then
-      return ffi.string(s.ptr, s.n * s.T.size)
+      return ffi.string(s.ptr, s.n)
    end
    if type(str) ~= 'string' then
       fail("bad argument #1 to 'string' (string expected, got %s)", type(str))
    end
-   local n = math.ceil(#str / s.T.size)
-   Storage.resize(self, n)
-   ffi.fill(s.ptr, n * s.T.size)
+   Storage.resize(self, #str)
+   ffi.fill(s.ptr, #str * s.T.size)
    ffi.copy(s.ptr, str, #str)
    return self
 end
