@@ -454,3 +454,10 @@ print(ok)
 local ok2 = pcall(function() x[{3, 1, 1}] = 0 end)
 print(ok2, x:sum())""")
     assert out.stdout.splitlines() == ["24\t24\t7\t", "100\t", "false\t", "false\t399\t"]
+
+
+def test_fill_casts_like_c_on_big_and_small_tensors(runtime):
+    code = """return torch.ByteTensor(100):fill(-1)[1], torch.ByteTensor(1):fill(-1)[1],
+                     torch.CharTensor(100):fill(200)[7], torch.ShortTensor(100):fill(40000)[1],
+                     torch.IntTensor(100):fill(-2.7)[1]"""
+    assert lua(runtime, code) == (255, 255, -56, -25536, -2)

@@ -6,7 +6,9 @@ from th.ops import export
 
 @export
 def fill(dst, value):
-    dst[...] = value
+    """value converted as a C cast to the element type (-1 in a ByteTensor is 255)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        dst[...] = np.asarray(value).astype(dst.dtype, casting="unsafe")
 
 
 @export

@@ -11,7 +11,8 @@ from th.ops import export
 
 def _scalar(value, dtype):
     """value converted as a C cast to the element type would (no overflow error)."""
-    return np.asarray(value).astype(dtype, casting="unsafe")
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(value).astype(dtype, casting="unsafe")
 
 
 def _along(axis, idx):
