@@ -461,3 +461,11 @@ def test_fill_casts_like_c_on_big_and_small_tensors(runtime):
                      torch.CharTensor(100):fill(200)[7], torch.ShortTensor(100):fill(40000)[1],
                      torch.IntTensor(100):fill(-2.7)[1]"""
     assert lua(runtime, code) == (255, 255, -56, -25536, -2)
+
+
+def test_permute_invalid_is_torch7_assert(th):
+    out = th("""for _, p in ipairs({{1, 1}, {1}, {1, 3}}) do
+  local ok, m = pcall(function() return torch.Tensor(2, 3):permute(unpack(p)) end)
+  print(ok, (tostring(m):gsub('^.-:%d+: ', '')))
+end""")
+    assert out.stdout == "false\tInvalid permutation\t\n" * 3

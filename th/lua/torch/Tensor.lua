@@ -547,13 +547,11 @@ end
 function Tensor.permute(self, ...)
    local d = TD[self]
    local n = select('#', ...)
-   if n ~= d.nd then
-      fail("bad argument to 'permute' (%d dimensions given for a %dD tensor)", n, d.nd)
-   end
+   if n ~= d.nd then fail('Invalid permutation') end
    local seen, sz, str = {}, {}, {}
    for i = 1, n do
-      local p = checkdim(d, (select(i, ...)), i, 'permute')
-      if seen[p] then fail("bad argument #%d to 'permute' (dimension %d given twice)", i, p) end
+      local p = select(i, ...)
+      if type(p) ~= 'number' or p < 1 or p > n or seen[p] then fail('Invalid permutation') end
       seen[p] = true
       sz[i], str[i] = d.sz[p], d.str[p]
    end
