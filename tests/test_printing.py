@@ -31,6 +31,21 @@ def show(runtime, expr):
      " 1.0000e-08  1.0000e+00\n 2.0000e+00  3.0000e+06\n[torch.DoubleTensor of size 2x2]\n"),
     ("torch.DoubleStorage({123456.5, 200000})", "100000 *\n 1.2346\n 2.0000\n[torch.DoubleStorage of size 2]\n"),
     ("torch.LongStorage({})", "[torch.LongStorage of size 0]\n"),
+    # every value is converted to double first: bytes and chars print as numbers
+    ("torch.ByteTensor({0, 200, 255})", "   0\n 200\n 255\n[torch.ByteTensor of size 3]\n"),
+    ("torch.CharTensor({-128, 5, 127})", "-128\n   5\n 127\n[torch.CharTensor of size 3]\n"),
+    # integers of more than 9 digits switch to e-format
+    ("torch.LongTensor({2^31, -2^33, 5})",
+     " 2.1475e+09\n-8.5899e+09\n 5.0000e+00\n[torch.LongTensor of size 3]\n"),
+    ("torch.Tensor({0, 0})", " 0\n 0\n[torch.DoubleTensor of size 2]\n"),
+    ("torch.Tensor({0, 0.5})", " 0.0000\n 0.5000\n[torch.DoubleTensor of size 2]\n"),
+    ("torch.Tensor({-10, 3})", "-10\n  3\n[torch.DoubleTensor of size 2]\n"),
+    ("torch.Tensor({1e-5, 2e-5})", "1e-05 *\n 1.0000\n 2.0000\n[torch.DoubleTensor of size 2]\n"),
+    ("torch.Tensor({123456.5})", "100000 *\n 1.2346\n[torch.DoubleTensor of size 1]\n"),
+    ("torch.Tensor({-math.huge, 1.5})", "        -inf\n  1.5000e+00\n[torch.DoubleTensor of size 2]\n"),
+    ("torch.Tensor({{1, 0/0}, {3, 4.5}})", "1.000000 {nan}\n3.000000 4.500000\n[torch.DoubleTensor of size 2x2]\n"),
+    ("torch.FloatTensor({{1e-3, 2e-3}})", "0.001 *\n  1.0000  2.0000\n[torch.FloatTensor of size 1x2]\n"),
+    ("torch.LongTensor({{-3, 1000000}})", "      -3  1000000\n[torch.LongTensor of size 1x2]\n"),
 ])
 def test_formats(runtime, expr, expected):
     if "{nan}" in expected:
@@ -81,3 +96,13 @@ def test_non_contiguous_prints_its_own_elements(runtime):
     code = """local x = torch.Tensor({{1, 2}, {3, 4}})
               return tostring(x:t())"""
     assert runtime.execute(code) == " 1  3\n 2  4\n[torch.DoubleTensor of size 2x2]\n"
+
+
+def test_wide_byte_matrix_and_e_format_column_blocks(runtime):
+    # width 3+1 -> 16 columns a line; e-format width 11 -> 6 columns a line
+    got = show(runtime, "torch.ByteTensor(1, 17):fill(255)")
+    assert got == ("Columns 1 to 16\n" + " ".join([" 255"] * 16) + "\n\nColumns 17 to 17\n 255\n"
+                   "[torch.ByteTensor of size 1x17]\n")
+    got = show(runtime, "torch.Tensor({{1e-6, 2, 3, 4, 5, 6, 7}})")
+    assert got.splitlines()[0] == "Columns 1 to 6"
+    assert got.splitlines()[3] == "Columns 7 to 7"
