@@ -219,6 +219,6 @@ print(1, nil)
 print(1e15, 0.1, 2^53, 1/0, -1/0, 100)
 print({true, false, 'a\\nb', {}, torch.ByteTensor(2, 0), torch.FloatStorage(3)})
 print(setmetatable({}, {__tostring = function() return 'T!' end}), 1)""")
-    assert out.stdout == ("nil\\t\\n1\\tnil\\t\\n1e+15\\t0.1\\t9.007199254741e+15\\tinf\\t-inf\\t100\\t\\n"
-                          "{\\n  1 : true\\n  2 : false\\n  3 : \\"a\\nb\\"\\n  4 : {...}\\n"
-                          "  5 : ByteTensor - size: 2\\n  6 : FloatStorage - size: 3\\n}\\nT!\\n1\\t\\n")
+    assert out.stdout == ("nil\t\n1\tnil\t\n1e+15\t0.1\t9.007199254741e+15\tinf\t-inf\t100\t\n"
+                          '{\n  1 : true\n  2 : false\n  3 : "a\nb"\n  4 : {...}\n'
+                          "  5 : ByteTensor - size: 2\n  6 : FloatStorage - size: 3\n}\nT!\n1\t\n")
