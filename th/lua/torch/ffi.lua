@@ -1,0 +1,90 @@
+-- The C structures of Torch7's tensors and storages, for LuaJIT FFI code
+-- written against the original: t:cdata() is a `THDoubleTensor*` (size,
+-- stride, nDimension, storage, storageOffset), s:cdata() a `THDoubleStorage*`
+-- (data, size), declared as Torch7's torch/ffi.lua declared them.  Here the
+-- metadata lives in Lua, so a structure is a snapshot taken by the call (the
+-- data pointer is live: writes through it reach the tensor); it stays valid as
+-- long as the tensor or storage does.
+local torch = require 'torch'
+local ffi = require 'ffi'
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+
+local TD, SD, max = internal.tensors, internal.storages, math.max
+
+-- C type names as the original's ffi.lua spelled them
+local ctypes = {Byte = 'unsigned char', Char = 'char', Short = 'short', Int = 'int',
+                Long = 'long', Float = 'float', Double = 'double'}
+
+ffi.cdef[[
+typedef struct THAllocator {
+  void* (*malloc)(void*, ptrdiff_t);
+  void* (*realloc)(void*, void*, ptrdiff_t);
+  void (*free)(void*, void*);
+} THAllocator;
+]]
+
+local structs = {}   -- type name -> {storage = ctype, tensor = ctype, ...pointer ctypes}
+
+for i = 1, types.count do
+   local name = types[i].name
+   local real = ctypes[name]
+   ffi.cdef((([[
+typedef struct THRealStorage {
+  real *data;
+  ptrdiff_t size;
+  int refcount;
+  char flag;
+  THAllocator *allocator;
+  void *allocatorContext;
+  struct THRealStorage *view;
+} THRealStorage;
+typedef struct THRealTensor {
+  long *size;
+  long *stride;
+  int nDimension;
+  THRealStorage *storage;
+  ptrdiff_t storageOffset;
+  int refcount;
+  char flag;
+} THRealTensor;
+]]):gsub('Real', name):gsub('real', real)))
+   structs[name] = {
+      storage = ffi.typeof('TH' .. name .. 'Storage'),
+      storageptr = ffi.typeof('TH' .. name .. 'Storage*'),
+      tensor = ffi.typeof('TH' .. name .. 'Tensor'),
+      tensorptr = ffi.typeof('TH' .. name .. 'Tensor*'),
+      data = ffi.typeof(real .. '*'),
+   }
+end
+
+local function storagecdata(self)
+   local s = SD[self]
+   local c = structs[s.T.name]
+   local st = c.storage()
+   st.data = ffi.cast(c.data, s.ptr)
+   st.size = s.n
+   st.refcount = 1
+   s.cstruct = st   -- anchored in the storage's data: lives as long as it
+   return ffi.cast(c.storageptr, st)
+end
+
+local function tensorcdata(self)
+   local d = TD[self]
+   local c = structs[d.T.name]
+   local nd = d.nd
+   local size, stride = ffi.new('long[?]', max(nd, 1)), ffi.new('long[?]', max(nd, 1))
+   for k = 1, nd do size[k - 1], stride[k - 1] = d.sz[k], d.str[k] end
+   local t = c.tensor()
+   t.size, t.stride, t.nDimension = size, stride, nd
+   t.storage = d.st and storagecdata(d.st) or nil
+   t.storageOffset = d.off
+   t.refcount = 1
+   d.cstruct = {t, size, stride}   -- anchored in the tensor's data: lives as long as it
+   return ffi.cast(c.tensorptr, t)
+end
+
+internal.method('cdata', tensorcdata)
+for i = 1, types.count do
+   torch.getmetatable(types[i].storagename).cdata = storagecdata
+end
