@@ -106,3 +106,13 @@ def test_wide_byte_matrix_and_e_format_column_blocks(runtime):
     got = show(runtime, "torch.Tensor({{1e-6, 2, 3, 4, 5, 6, 7}})")
     assert got.splitlines()[0] == "Columns 1 to 6"
     assert got.splitlines()[3] == "Columns 7 to 7"
+
+
+def test_long_vectors_and_nan_rows_format_every_element(runtime):
+    got = show(runtime, "torch.range(1, 130)")
+    assert got == "".join("%4d\n" % i for i in range(1, 131)) + "[torch.DoubleTensor of size 130]\n"
+    nan = runtime.execute("return string.format('%f', 0/0)")
+    # a NaN makes the format %f, with no column blocks however wide the row
+    runtime.execute("nanrow = torch.Tensor(1, 70):fill(0.5); nanrow[{1, 70}] = 0/0")
+    got = show(runtime, "nanrow")
+    assert got == " ".join(["0.500000"] * 69 + [nan]) + "\n[torch.DoubleTensor of size 1x70]\n"
