@@ -42,8 +42,8 @@ local function checkvector(v, argn, fname)
    return d
 end
 
--- every value of the LongTensor d lies in 1..hi
-local function checkrange(d, hi, argn, fname)
+-- every value of the LongTensor d lies in 1..hi (else `message`, when given, is the error)
+local function checkrange(d, hi, argn, fname, message)
    local n = nelement(d)
    if n == 0 then return end
    local lo, top
@@ -58,6 +58,7 @@ local function checkrange(d, hi, argn, fname)
       lo, top = pycall(py.value_range, ndview(d))
    end
    local bad = lo < 1 and lo or top > hi and top
+   if bad and message then fail(message) end
    if bad then
       fail("bad argument #%d to '%s' (index %d out of range 1..%d)", argn, fname, bad, hi)
    end
@@ -244,7 +245,7 @@ local function gather(self, a, b, c)
    dim = checkdim(src, dim, argn, 'gather')
    local idx = checkof(index, types.Long, argn + 1, 'gather')
    checkothers(src, idx, dim, argn + 1, 'gather', 'index')
-   checkrange(idx, src.sz[dim], argn + 1, 'gather')
+   checkrange(idx, src.sz[dim], argn + 1, 'gather', 'Invalid index in gather')
    out = out or newtensor(src.T, {}, 0)
    local res = TD[out]
    src = unaliased(res, src)
@@ -282,7 +283,7 @@ local function scatter(self, dim, index, src)
       end
       s = unaliased(d, s)
    end
-   checkrange(idx, d.sz[dim], 2, 'scatter')
+   checkrange(idx, d.sz[dim], 2, 'scatter', 'Invalid index in scatter')
    if nelement(idx) > SMALL then
       if s then
          pycall(py.scatter, ndview(d), ndview(idx), ndview(s), dim - 1)
@@ -309,10 +310,11 @@ end
 -- masks
 ---------------------------------------------------------------------------
 
--- checkmask(v, d, argn, fname, what) -> mask data, number of ones
-local function checkmask(v, d, argn, fname)
+-- checkmask(v, d, argn, fname [, sizemessage]) -> mask data, number of ones
+local function checkmask(v, d, argn, fname, sizemessage)
    local m = checkof(v, types.Byte, argn, fname)
    local n = nelement(m)
+   if n ~= nelement(d) and sizemessage then fail(sizemessage) end
    if n ~= nelement(d) then
       fail("bad argument #%d to '%s' (the mask has %d elements, the tensor %d)", argn, fname, n, nelement(d))
    end
@@ -329,7 +331,7 @@ local function checkmask(v, d, argn, fname)
       ones, top = pycall(py.mask_count, ndview(m))
    end
    if top > 1 then
-      fail("bad argument #%d to '%s' (mask tensor can take 0 and 1 values only)", argn, fname)
+      fail('Mask tensor can take 0 and 1 values only')
    end
    return m, ones
 end
@@ -366,11 +368,10 @@ end
 -- maskedCopy(mask, src): the masked elements take src's elements in order
 local function maskedCopy(self, mask, src)
    local d = TD[self]
-   local m, ones = checkmask(mask, d, 1, 'maskedCopy')
+   local m, ones = checkmask(mask, d, 1, 'maskedCopy',
+                             'Number of elements of destination tensor != Number of elements in mask')
    local s = checkof(src, d.T, 2, 'maskedCopy')
-   if nelement(s) < ones then
-      fail("bad argument #2 to 'maskedCopy' (source has %d elements for %d ones in the mask)", nelement(s), ones)
-   end
+   if nelement(s) < ones then fail('Number of elements of src < number of ones') end
    if ones == 0 then return self end
    s = unaliased(d, s)
    if nelement(d) > SMALL then
