@@ -677,8 +677,8 @@ end
 
 -- squeeze([result,] [dim]): a view without size-1 dimensions (or without
 -- dimension dim when it has size 1 and is not the only one).  As Torch7's
--- wrapper did, a plain number is returned when a tensor of at most one
--- dimension squeezes to a single element.
+-- wrapper did, a single element comes back as a plain number (with dim,
+-- only when the tensor had one dimension).
 function Tensor.squeeze(self, a, b)
    if istensor(a) then
       local v = Tensor.squeeze(a, b)
