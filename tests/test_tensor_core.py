@@ -469,3 +469,14 @@ def test_permute_invalid_is_torch7_assert(th):
   print(ok, (tostring(m):gsub('^.-:%d+: ', '')))
 end""")
     assert out.stdout == "false\tInvalid permutation\t\n" * 3
+
+
+def test_copy_between_overlapping_views_small_and_big(runtime):
+    # small tensors (LuaJIT) and big ones (numpy) copy overlapping views alike
+    for n in (6, 600):
+        code = f"""local x = torch.range(1, {n})
+                   x:narrow(1, 2, {n} - 2):copy(x:narrow(1, 1, {n} - 2))
+                   local y = torch.range(1, {n})
+                   y:narrow(1, 1, {n} - 2):copy(y:narrow(1, 2, {n} - 2))
+                   return x[2], x[3], x[{n} - 1], x[{n}], y[1], y[{n} - 2], y[{n}]"""
+        assert lua(runtime, code) == (1, 2, n - 2, n, 2, n - 1, n)

@@ -14,6 +14,8 @@ local newstorage, isstorage, attach = internal.newstorage, internal.isstorage, i
 local type, tonumber, rawget, newproxy, select, floor, unpack, concat =
       type, tonumber, rawget, newproxy, select, math.floor, unpack, table.concat
 
+pcall(ffi.cdef, 'void *memmove(void *dst, const void *src, size_t n);')
+
 local Tensor = {}       -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's tensors share
 local SMALL = 64        -- below this many elements, loops stay in LuaJIT
@@ -786,8 +788,12 @@ local function copy(d, s)
       fail("bad argument #1 to 'copy' (sizes do not match: %d elements into %d)", nelement(s), n)
    end
    if n == 0 then return end
-   if n <= SMALL then
-      local so, cnt = offsets(s)
+   if n <= SMALL and d.T == s.T and iscontiguous(d) and iscontiguous(s) then
+      checkbounds(d); checkbounds(s)
+      -- views of one storage may overlap: copied as numpy's bulk path does
+      ffi.C.memmove(SD[d.st].ptr + d.off, SD[s.st].ptr + s.off, n * d.T.size)
+   elseif n <= SMALL then
+      local so = offsets(s)
       local sptr = SD[s.st].ptr
       local k = 0
       each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)
