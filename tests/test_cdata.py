@@ -32,3 +32,12 @@ def test_cdata_survives_collection_while_the_tensor_lives(runtime):
               collectgarbage(); collectgarbage()
               return tonumber(c.size[0]), tonumber(c.storage.data[1])"""
     assert runtime.execute(code) == (2, 6)
+
+
+def test_torch_cdata_function(runtime):
+    code = """local ffi = require 'ffi'
+              local x = torch.FloatTensor(2, 5)
+              local c = torch.cdata(x)
+              return c.nDimension, tostring(ffi.typeof(torch.cdata(x, true))),
+                     tonumber(torch.cdata(x, true)) == tonumber(ffi.cast('intptr_t', c))"""
+    assert runtime.execute(code) == (2, "ctype<int64_t>", True)

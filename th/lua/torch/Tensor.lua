@@ -429,10 +429,6 @@ function Tensor.data(self)
    return SD[d.st].ptr + d.off
 end
 
-function Tensor.cdata(self)
-   return Tensor.data(self)
-end
-
 function Tensor.retain(self) return self end
 function Tensor.free(self) end
 

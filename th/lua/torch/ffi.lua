@@ -2,7 +2,7 @@
 -- written against the original: t:cdata() is a `THDoubleTensor*` (size,
 -- stride, nDimension, storage, storageOffset), s:cdata() a `THDoubleStorage*`
 -- (data, size), declared as Torch7's torch/ffi.lua declared them.  Here the
--- metadata lives in Lua, so a structure is a snapshot taken by the call (the
+-- metadata lives in Lua, so the structure holds what the last call saw (the
 -- data pointer is live: writes through it reach the tensor); it stays valid as
 -- long as the tensor or storage does.
 local torch = require 'torch'
@@ -58,14 +58,19 @@ typedef struct THRealTensor {
    }
 end
 
+-- the structures are made once per object and refreshed by each call, so a
+-- tensor's cdata() keeps its address, as in Torch7
 local function storagecdata(self)
    local s = SD[self]
    local c = structs[s.T.name]
-   local st = c.storage()
+   local st = s.cstruct
+   if not st then
+      st = c.storage()
+      st.refcount = 1
+      s.cstruct = st   -- anchored in the storage's data: lives as long as it
+   end
    st.data = ffi.cast(c.data, s.ptr)
    st.size = s.n
-   st.refcount = 1
-   s.cstruct = st   -- anchored in the storage's data: lives as long as it
    return ffi.cast(c.storageptr, st)
 end
 
@@ -73,18 +78,30 @@ local function tensorcdata(self)
    local d = TD[self]
    local c = structs[d.T.name]
    local nd = d.nd
-   local size, stride = ffi.new('long[?]', max(nd, 1)), ffi.new('long[?]', max(nd, 1))
-   for k = 1, nd do size[k - 1], stride[k - 1] = d.sz[k], d.str[k] end
-   local t = c.tensor()
-   t.size, t.stride, t.nDimension = size, stride, nd
+   local anchor = d.cstruct
+   if not anchor or anchor.capacity < nd then
+      local capacity = max(nd, 4)
+      anchor = {t = anchor and anchor.t or c.tensor(), capacity = capacity,
+                size = ffi.new('long[?]', capacity), stride = ffi.new('long[?]', capacity)}
+      anchor.t.size, anchor.t.stride, anchor.t.refcount = anchor.size, anchor.stride, 1
+      d.cstruct = anchor   -- anchored in the tensor's data: lives as long as it
+   end
+   local t = anchor.t
+   for k = 1, nd do anchor.size[k - 1], anchor.stride[k - 1] = d.sz[k], d.str[k] end
+   t.nDimension = nd
    t.storage = d.st and storagecdata(d.st) or nil
    t.storageOffset = d.off
-   t.refcount = 1
-   d.cstruct = {t, size, stride}   -- anchored in the tensor's data: lives as long as it
    return ffi.cast(c.tensorptr, t)
 end
 
 internal.method('cdata', tensorcdata)
 for i = 1, types.count do
    torch.getmetatable(types[i].storagename).cdata = storagecdata
+end
+
+-- torch.cdata(obj [, asnumber]): obj:cdata(), or its address as an intptr_t
+function torch.cdata(obj, asnumber)
+   local c = obj:cdata()
+   if asnumber then return ffi.cast('intptr_t', c) end
+   return c
 end

@@ -60,7 +60,6 @@ function torch.data(obj, asnumber)
    end
    return ptr
 end
-torch.cdata = torch.data
 
 -- fromnumpy(typename, flat array, address, n, sizes...): a tensor over numpy memory
 function internal.fromnumpy(tname, arr, addr, n, ...)
