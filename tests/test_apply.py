@@ -85,10 +85,15 @@ def test_map_documentation_example(lua):
     assert np.array_equal(got, (np.arange(1.0, 10) ** 2).reshape(3, 3))
 
 
-def test_map_of_expanded_source_and_mixed_types(lua):
-    got = lua("return torch.IntTensor(3, 2):zero():map(x:expand(3, 2), function(_, v) return v end)",
+def test_map_of_expanded_source(lua):
+    got = lua("return torch.Tensor(3, 2):zero():map(x:expand(3, 2), function(_, v) return v end)",
               x=np.array([[1.5], [2.5], [3.5]]))
-    assert got.tolist() == [[1, 1], [2, 2], [3, 3]]
+    assert got.tolist() == [[1.5, 1.5], [2.5, 2.5], [3.5, 3.5]]
+
+
+def test_apply_stores_numeric_strings(lua):
+    # Torch7 tested the result with lua_isnumber, which accepts "5"
+    assert lua("return x:apply(function(v) return tostring(v * 2) end)", x=np.arange(3.0)).tolist() == [0, 2, 4]
 
 
 APPLY_ERRORS = [
@@ -99,6 +104,10 @@ APPLY_ERRORS = [
     ("x:map(torch.Tensor(5), function(a, b) return a end)", "5 elements"),
     ("x:map2(x, torch.Tensor(7), function(a, b, c) return a end)", "7 elements"),
     ("x:map(3, function() end)", "tensor expected"),
+    # Torch7's map and map2 take tensors of self's type only
+    ("x:map(torch.IntTensor(2, 3), function(a, b) return a end)", "torch.DoubleTensor expected, got torch.IntTensor"),
+    ("x:map2(x, torch.FloatTensor(2, 3), function(a, b, c) return a end)", "#2 to 'map2'"),
+    ("x:apply(function() return false end)", "number or nil"),
 ]
 
 

@@ -78,9 +78,21 @@ local function checkfunction(f, argn, fname)
    end
 end
 
--- what the user's function returned is stored if it is a number, ignored if nil
-local function badresult()
-   fail('given function should return a number or nil')
+-- what the user's function returned is stored if it is a number (a numeric
+-- string counts, as lua_isnumber let it through), ignored if nil
+local function numberresult(r)
+   local v = type(r) == 'string' and tonumber(r)
+   if not v then fail('given function should return a number or nil') end
+   return v
+end
+
+-- an operand of map/map2: a tensor of self's type (Torch7 checked it as such)
+local function checkoperand(d, v, argn, fname)
+   local e = checktensor(v, argn, fname)
+   if e.T ~= d.T then
+      fail("bad argument #%d to '%s' (%s expected, got %s)", argn, fname, d.T.tensorname, e.T.tensorname)
+   end
+   return e
 end
 
 -- the tensors of map/map2: same number of elements, in bounds -> their element count
@@ -109,8 +121,8 @@ local function apply(self, f)
    if iscontiguous(d) then
       for i = d.off, d.off + n - 1 do
          local r = f(tonumber(p[i]))
-         if r then
-            if type(r) ~= 'number' then badresult() end
+         if r ~= nil then
+            if type(r) ~= 'number' then r = numberresult(r) end
             p[i] = r
          end
       end
@@ -124,8 +136,8 @@ local function apply(self, f)
       for k = 0, last - 1 do
          local i = b1 + k * s1
          local r = f(tonumber(p[i]))
-         if r then
-            if type(r) ~= 'number' then badresult() end
+         if r ~= nil then
+            if type(r) ~= 'number' then r = numberresult(r) end
             p[i] = r
          end
       end
@@ -135,7 +147,8 @@ end
 
 -- map(t, f): self[i] = f(self[i], t[i]); the sizes may differ, the counts match
 local function map(self, t, f)
-   local d, e = TD[self], checktensor(t, 1, 'map')
+   local d = TD[self]
+   local e = checkoperand(d, t, 1, 'map')
    checkfunction(f, 2, 'map')
    local n = checkoperands('map', d, e)
    if n == 0 then return self end
@@ -144,8 +157,8 @@ local function map(self, t, f)
       local shift = e.off - d.off
       for i = d.off, d.off + n - 1 do
          local r = f(tonumber(p[i]), tonumber(q[i + shift]))
-         if r then
-            if type(r) ~= 'number' then badresult() end
+         if r ~= nil then
+            if type(r) ~= 'number' then r = numberresult(r) end
             p[i] = r
          end
       end
@@ -161,8 +174,8 @@ local function map(self, t, f)
       for k = 0, last - 1 do
          local i = b1 + k * s1
          local r = f(tonumber(p[i]), tonumber(q[b2 + k * s2]))
-         if r then
-            if type(r) ~= 'number' then badresult() end
+         if r ~= nil then
+            if type(r) ~= 'number' then r = numberresult(r) end
             p[i] = r
          end
       end
@@ -172,7 +185,8 @@ end
 
 -- map2(t1, t2, f): self[i] = f(self[i], t1[i], t2[i])
 local function map2(self, t1, t2, f)
-   local d, e, g = TD[self], checktensor(t1, 1, 'map2'), checktensor(t2, 2, 'map2')
+   local d = TD[self]
+   local e, g = checkoperand(d, t1, 1, 'map2'), checkoperand(d, t2, 2, 'map2')
    checkfunction(f, 3, 'map2')
    local n = checkoperands('map2', d, e, g)
    if n == 0 then return self end
@@ -181,8 +195,8 @@ local function map2(self, t1, t2, f)
       local shift1, shift2 = e.off - d.off, g.off - d.off
       for i = d.off, d.off + n - 1 do
          local r = f(tonumber(p[i]), tonumber(q[i + shift1]), tonumber(s[i + shift2]))
-         if r then
-            if type(r) ~= 'number' then badresult() end
+         if r ~= nil then
+            if type(r) ~= 'number' then r = numberresult(r) end
             p[i] = r
          end
       end
@@ -198,8 +212,8 @@ local function map2(self, t1, t2, f)
       for k = 0, last - 1 do
          local i = b1 + k * s1
          local r = f(tonumber(p[i]), tonumber(q[b2 + k * s2]), tonumber(s[b3 + k * s3]))
-         if r then
-            if type(r) ~= 'number' then badresult() end
+         if r ~= nil then
+            if type(r) ~= 'number' then r = numberresult(r) end
             p[i] = r
          end
       end
