@@ -108,8 +108,9 @@ install('eye', function(T, ...)
    local res, i = leading(T, 'eye', ...)
    local n, m = select(i, ...)
    number(n, i, 'eye')
-   m = m == nil and n or number(m, i + 1, 'eye')
-   if n <= 0 or m <= 0 then fail("bad argument #%d to 'eye' (invalid size)", i) end
+   m = m == nil and 0 or number(m, i + 1, 'eye')
+   if n <= 0 then fail("bad argument #%d to 'eye' (invalid size)", i) end
+   if m <= 0 then m = n end        -- as TH did: eye(n, 0) is eye(n)
    res = Tensor.fill(resultsized(T, res, {n, m}, 2), 0)
    local d = TD[res]
    local p = SD[d.st].ptr
@@ -144,8 +145,12 @@ install('diag', function(T, ...)
       internal.copy(TD[diagonal(T, TD[res], k)], xd)
       return res
    elseif xd.nd == 2 then
+      -- a diagonal beyond the matrix is empty, as TH's resize1d to a size <= 0 made it
       local view = diagonal(T, xd, k)
-      if not view then fail("bad argument #%d to 'diag' (diagonal %d out of range)", i + 1, k) end
+      if not view then
+         if res then Tensor.set(res) return res end
+         return internal.emptytensor(T)
+      end
       res = resultsized(T, res, {nelement(TD[view])}, 1)
       internal.copy(TD[res], TD[view])
       return res
