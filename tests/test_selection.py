@@ -245,3 +245,15 @@ x[torch.LongTensor{1}] = torch.Tensor({{7, 8}})
 print(x)""")
     assert out.stdout == (" 5  6\n 1  2\n[torch.DoubleTensor of size 2x2]\n\n"
                           " 7  8\n 0  0\n 5  6\n[torch.DoubleTensor of size 3x2]\n\n")
+
+
+def test_select_takes_no_negative_index_but_brackets_do(runtime):
+    # Torch7's select cut the index with luaL_checklong and had no negative form; [] counted from the end
+    runtime.execute("x = torch.Tensor({{1, 2, 3}, {4, 5, 6}})")
+    assert runtime.execute("return x:select(1, 2.7)[3]") == 6
+    assert runtime.execute("return x:select(2, 1):totable()[2]") == 4
+    assert runtime.execute("return x[-1][1]") == 4
+    with pytest.raises(LuaError, match="select"):
+        runtime.execute("return x:select(1, -1)")
+    with pytest.raises(LuaError, match="select"):
+        runtime.execute("return torch.Tensor({1, 2}):select(1, -1)")

@@ -280,7 +280,7 @@ local function setfromstorage(d, fname, st, offset, ...)
       return
    end
    if type(offset) ~= 'number' or offset < 1 then
-      fail("bad argument #2 to '%s' (storage offset must be >= 1)", fname)
+      fail('Tensor: invalid storage offset')   -- TH's message
    end
    local sizes, n, strides = readsizestrides(fname, ...)
    for i = 1, strides and n or 0 do
@@ -291,47 +291,51 @@ local function setfromstorage(d, fname, st, offset, ...)
    setmeta(d, st, offset - 1, sizes, n, strides)
 end
 
-local function construct(T, a, ...)
-   local t = empty(T)
-   local d = TD[t]
+-- setfrom(d, fname, a, ...): what the constructor and :set() share, as TH read
+-- their arguments: nothing, a tensor, (storage [, offset, sizes...]), or sizes
+-- (numbers or a LongStorage [, strides]) giving a new storage
+local function setfrom(d, fname, a, ...)
+   local T = d.T
    if a == nil then
-      return t
-   end
-   local ta = type(a)
-   if ta == 'table' then
-      if select('#', ...) > 0 then fail("bad argument #2 to '%s' (no argument expected after a table)", T.tensorname) end
-      return fromtable(T, a)
+      d.st, d.off, d.nd, d.sz, d.str = nil, 0, 0, {}, {}
    elseif istensor(a) then
       local o = TD[a]
       if o.T ~= T then
-         fail("bad argument #1 to '%s' (%s expected, got %s)", T.tensorname, T.tensorname, o.T.tensorname)
+         fail("bad argument #1 to '%s' (%s expected, got %s)", fname, T.tensorname, o.T.tensorname)
       end
       d.st, d.off, d.nd, d.sz, d.str = o.st, o.off, o.nd, copyarray(o.sz, o.nd), copyarray(o.str, o.nd)
-      return t
    elseif isstorage(a) and (SD[a].T == T) then
-      setfromstorage(d, T.tensorname, a, ...)
-      return t
+      setfromstorage(d, fname, a, ...)
    elseif islongstorage(a) then
       local b = ...
       local sizes, n = storagearray(a)
       local strides
       if b ~= nil then
-         if not islongstorage(b) then fail("bad argument #2 to '%s' (torch.LongStorage expected)", T.tensorname) end
+         if not islongstorage(b) then fail("bad argument #2 to '%s' (torch.LongStorage expected)", fname) end
          local m
          strides, m = storagearray(b)
-         if m ~= n then fail("bad argument #2 to '%s' (provided stride and size are inconsistent)", T.tensorname) end
+         if m ~= n then fail("bad argument #2 to '%s' (provided stride and size are inconsistent)", fname) end
       end
       setmeta(d, nil, 0, sizes, n, strides)
-      return t
-   elseif ta == 'number' then
-      local sizes, n = readsizes(T.tensorname, a, ...)
+   elseif type(a) == 'number' then
+      local sizes, n = readsizes(fname, a, ...)
       for i = 1, n do
-         if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, T.tensorname) end
+         if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, fname) end
       end
       setmeta(d, nil, 0, sizes, n, nil)
-      return t
+   else
+      fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got %s)", fname, torch.type(a))
    end
-   fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got %s)", T.tensorname, torch.type(a))
+end
+
+local function construct(T, a, ...)
+   if type(a) == 'table' then
+      if select('#', ...) > 0 then fail("bad argument #2 to '%s' (no argument expected after a table)", T.tensorname) end
+      return fromtable(T, a)
+   end
+   local t = empty(T)
+   setfrom(TD[t], T.tensorname, a, ...)
+   return t
 end
 
 ---------------------------------------------------------------------------
@@ -429,8 +433,9 @@ function Tensor.data(self)
    return SD[d.st].ptr + d.off
 end
 
-function Tensor.retain(self) return self end
-function Tensor.free(self) end
+-- memory follows Lua's garbage collector: these keep the API (returning nothing, as Torch7's did)
+function Tensor.retain() end
+function Tensor.free() end
 
 ---------------------------------------------------------------------------
 -- views: metadata only
@@ -490,12 +495,14 @@ function Tensor.select(self, dim, index)
    if type(index) ~= 'number' then
       fail("bad argument #2 to 'select' (number expected, got %s)", type(index))
    end
-   if index < 0 then index = d.sz[dim] + index + 1 end
+   -- no negative index here, unlike sub and [] (Torch7's select had none);
+   -- a fraction is cut as luaL_checklong cut it
+   index = index >= 0 and floor(index) or -floor(-index)
    if index < 1 or index > d.sz[dim] then
       fail("bad argument #2 to 'select' (index %d out of range 1..%d)", index, d.sz[dim])
    end
-   if d.nd == 1 then return element(d, floor(index) - 1) end
-   return selectview(d, dim, floor(index) - 1)
+   if d.nd == 1 then return element(d, index - 1) end
+   return selectview(d, dim, index - 1)
 end
 
 -- sub(d1s, d1e [, d2s, d2e ...]): ranges, negative bounds count from the end
@@ -711,19 +718,8 @@ end
 -- set, resize
 ---------------------------------------------------------------------------
 
-function Tensor.set(self, a, ...)
-   local d = TD[self]
-   if a == nil then
-      d.st, d.off, d.nd, d.sz, d.str = nil, 0, 0, {}, {}
-   elseif istensor(a) then
-      local o = TD[a]
-      if o.T ~= d.T then fail("bad argument #1 to 'set' (%s expected, got %s)", d.T.tensorname, o.T.tensorname) end
-      d.st, d.off, d.nd, d.sz, d.str = o.st, o.off, o.nd, copyarray(o.sz, o.nd), copyarray(o.str, o.nd)
-   elseif isstorage(a) then
-      setfromstorage(d, 'set', a, ...)
-   else
-      fail("bad argument #1 to 'set' (tensor or storage expected, got %s)", torch.type(a))
-   end
+function Tensor.set(self, ...)
+   setfrom(TD[self], 'set', ...)
    return self
 end
 
