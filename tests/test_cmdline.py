@@ -169,3 +169,12 @@ print('not reached')""")
     assert r.returncode == 1
     assert r.stdout.replace("\t", "") == "before\n\n\nUsage: [options]\n  -n a number [5]\n"
     assert "invalid type for option -n (should be number)" in r.stderr
+
+
+def test_help_with_an_argument_table_writes_its_name(th):
+    # help(arg) writes arg[0] before [options]; the original concatenated it
+    # unconditionally, so parse{'-h'} on a table without [0] fails after "Usage: "
+    r = th("cmd = torch.CmdLine() cmd:option('-n', 1, 'count') cmd:help({[0] = 'prog.lua'})")
+    assert r.stdout == "Usage: prog.lua [options]\n  -n count [1]\n"
+    r = th("cmd = torch.CmdLine() cmd:option('-n', 1, 'count') cmd:parse({'-h'}) print('not reached')")
+    assert r.returncode == 1 and r.stdout == "Usage: "

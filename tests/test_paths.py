@@ -48,7 +48,8 @@ print(pcall(paths.dirp, nil))
 print(pcall(paths.files, '.', 42))"""))
     assert out[0] == "false\tbad argument #1 to 'concat' (string expected, got table)\t"
     assert out[1] == "false\tbad argument #1 to 'dirp' (string expected, got nil)\t"
-    assert out[2].startswith("false\t") and "function or a string" in out[2]
+    assert out[2].startswith("false\t")
+    assert out[2].endswith("Expecting optional arg 'include' to be function or string. Got : number\t")
 
 
 def test_system_queries(th, tmp_path):

@@ -213,3 +213,28 @@ def test_error_leaves_result_untouched(runtime):
         local ok = pcall(function() return torch.DoubleTensor.multinomial(res, torch.Tensor{1, -1}, 1) end)
         return ok, res:size(1) >= 1""")
     assert ok is False and same
+
+
+def test_rng_state_functions_return_their_tensor(runtime):
+    # random.lua's cwrap: getRNGState/setRNGState return the ByteTensor they
+    # were given (getRNGState fills it); setRNGState's documented result is state
+    same_get, same_set, equal = run(runtime, """torch.manualSeed(5)
+        local s = torch.ByteTensor()
+        local got = torch.getRNGState(s)
+        return got == s, torch.setRNGState(s) == s, s:equal(torch.getRNGState())""")
+    assert same_get is True and same_set is True and equal is True
+    first, again = run(runtime, """local g = torch.Generator() torch.manualSeed(g, 123)
+        local s = torch.getRNGState(g, torch.ByteTensor())
+        local a = torch.uniform(g) torch.setRNGState(g, s) return a, torch.uniform(g)""")
+    assert first == again == pytest.approx(0.69646918727085)
+
+
+def test_rand_randn_randperm_methods(runtime):
+    # TensorMath.lua wraps rand/randn/randperm with method={default='nil'}: x:rand(m, n)
+    # resizes x and fills it from the same stream as torch.rand
+    a = arr(runtime, "torch.manualSeed(18) return torch.Tensor():rand(5, 5)")
+    np.testing.assert_allclose(a[0], [0.6504, 0.0760, 0.5055, 0.4326, 0.8786], atol=5e-5)
+    b = arr(runtime, "torch.manualSeed(19) return torch.Tensor(9):randn(3, 3)")
+    np.testing.assert_allclose(b[0], [0.8680, 0.6103, 0.0729], atol=5e-5)
+    p = arr(runtime, "torch.manualSeed(9) return torch.IntTensor():randperm(10)")
+    assert p.dtype == np.int32 and p.tolist() == [1, 6, 9, 8, 7, 3, 10, 2, 5, 4]

@@ -135,7 +135,7 @@ function paths.files(dname, include)
       local pattern = include
       include = function(name) return name:find(pattern) end
    elseif include ~= nil and type(include) ~= 'function' then
-      error("paths.files: optional argument #2 must be a function or a string, got " .. type(include), 2)
+      error("Expecting optional arg 'include' to be function or string. Got : " .. type(include), 2)
    end
    local i = 0
    return function()

@@ -251,11 +251,12 @@ function CmdLine:log(file, params)
    print('[----------------------]')
 end
 
--- help([arg]): the usage line (with the script name when arg is given), then
--- the text, options and arguments in the order they were declared
+-- help([arg]): the usage line (with the script name arg[0] when arg is given:
+-- as in the original, a table without [0] is an error), then the text, options
+-- and arguments in the order they were declared
 function CmdLine:help(arg)
    write('Usage: ')
-   if arg and arg[0] then write(tostring(arg[0]), ' ') end
+   if arg then write(arg[0] .. ' ') end
    write('[options]')
    for _, argument in ipairs(self.arguments) do
       write(' <', strip(argument.key), '>')

@@ -333,11 +333,20 @@ function torch.initialSeed(...)
    return g.seed_hi * TWO32 + g.seed
 end
 
--- getRNGState([gen]): a ByteTensor holding the generator's THGenerator bytes
+-- getRNGState([gen,] [state]): a ByteTensor (state, resized, when given)
+-- holding the generator's THGenerator bytes
 function torch.getRNGState(...)
-   local gd = generator(...)
-   local t = torch.ByteTensor(GENSIZE)
-   ffi.copy(t:data(), gd.g, GENSIZE)
+   local gd, t = generator(...)
+   if t == nil then
+      t = torch.ByteTensor()
+   elseif not (istensor(t) and TD[t].T == types.Byte) then
+      fail("bad argument #1 to 'getRNGState' (torch.ByteTensor expected, got %s)", torch.type(t))
+   end
+   local d = TD[t]
+   internal.resize(d, {GENSIZE}, 1)
+   local c = internal.iscontiguous(d) and t or torch.ByteTensor(GENSIZE)
+   ffi.copy(c:data(), gd.g, GENSIZE)
+   if c ~= t then t:copy(c) end
    return t
 end
 
@@ -354,6 +363,7 @@ function torch.setRNGState(...)
       fail("bad argument #1 to 'setRNGState' (Invalid RNG state)")
    end
    ffi.copy(gd.g, g, GENSIZE)
+   return state
 end
 
 ---------------------------------------------------------------------------
@@ -430,6 +440,11 @@ local function sizedfill(fname, name, a, b)
 end
 torch.rand = sizedfill('rand', 'uniform', 0, 1)
 torch.randn = sizedfill('randn', 'normal', 0, 1)
+-- x:rand(m, n), x:randn(m, n): x resized and filled, as torch.rand(x, m, n)
+for T in pairs(floattypes) do
+   local mt = torch.getmetatable('torch.' .. T .. 'Tensor')
+   mt.rand, mt.randn = torch.rand, torch.randn
+end
 
 -- randperm([gen,] [res,] n): TH's in-place shuffle of 0..n-1, then + 1
 function torch.randperm(...)
@@ -461,6 +476,7 @@ function torch.randperm(...)
    internal.copy(d, TD[perm])
    return res
 end
+internal.method('randperm', torch.randperm)
 
 -- multinomial([gen,] [res,] prob, n [, replacement]): category indices (1-based) in a LongTensor
 local function multinomial(...)
