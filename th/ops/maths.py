@@ -81,7 +81,7 @@ def _sigmoid(x):
 
 UNARY = {
     "abs": np.abs, "sign": np.sign, "neg": np.negative,
-    "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "ceil": np.ceil,
+    "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "ceil": lambda x: np.ceil(x) + 0.0,
     "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "floor": np.floor,
     "log": np.log, "log1p": np.log1p, "round": _round, "sin": np.sin,
     "sinh": np.sinh, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x),

@@ -1,22 +1,31 @@
 -- Element-wise mathematical functions: torch.abs, sign, acos ... frac, neg,
 -- cinv, pow, atan2.  Each is `[res] torch.f([res,] x)`; `x:f()` works in
 -- place and `r:f(x)` writes into r.  Besides abs, sign and neg, they exist
--- for FloatTensor and DoubleTensor only, as in Torch7.
+-- for FloatTensor and DoubleTensor only, as in Torch7 (abs also for the
+-- Short, Int and Long ones).  As in Torch7, the C functions are also offered
+-- on numbers: torch.log(2), torch.pow(2, 10), torch.atan2(1, 1).
+local ffi = require 'ffi'
+local torch = require 'torch'
+local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
 local TD, py, pycall, ndview = internal.tensors, internal.py, internal.pycall, internal.ndview
 local nelement = internal.nelement
+local type, select, tonumber = type, select, tonumber
 local result, loop1, loop2, SMALL = dispatch.result, dispatch.loop1, dispatch.loop2, dispatch.SMALL
 local abs, acos, asin, atan, atan2, ceil, cos, cosh, exp, floor, log, sin, sinh, sqrt, tan, tanh =
       math.abs, math.acos, math.asin, math.atan, math.atan2, math.ceil, math.cos, math.cosh, math.exp,
       math.floor, math.log, math.sin, math.sinh, math.sqrt, math.tan, math.tanh
 
--- trunc gives +0 for -1 < x < 0, as Torch7 printed it
+-- trunc and ceil give +0 for -1 < x < 0, as Torch7 printed them (TH's build
+-- rounds through integers, losing the sign of zero)
 local function trunc(x)
    if x >= 0 then return floor(x) end
    return ceil(x) + 0
 end
+
+local function ceiling(x) return ceil(x) + 0 end
 
 -- C round(): halfway cases away from zero
 local function round(x)
@@ -38,7 +47,7 @@ local functions = {
    abs = abs,
    sign = function(x) if x > 0 then return 1 elseif x < 0 then return -1 end return 0 end,
    neg = function(x) return -x end,
-   acos = acos, asin = asin, atan = atan, ceil = ceil, cos = cos, cosh = cosh, exp = exp,
+   acos = acos, asin = asin, atan = atan, ceil = ceiling, cos = cos, cosh = cosh, exp = exp,
    floor = floor, log = function(x) return log(x) end, log1p = log1p, round = round, sin = sin, sinh = sinh,
    sqrt = sqrt, tan = tan, tanh = tanh, trunc = trunc,
    rsqrt = function(x) return 1 / sqrt(x) end,
@@ -46,12 +55,15 @@ local functions = {
    frac = function(x) return x - trunc(x) end,
    cinv = function(x) return 1 / x end,
 }
-local alltypes = {abs = true, sign = true, neg = true}
+local alltypes = {sign = true, neg = true}
+
+-- TH has no abs for unsigned bytes, and Torch7 wrapped none for chars
+local function hasabs(T) return T ~= types.Byte and T ~= types.Char end
 
 for name, f in pairs(functions) do
    dispatch.define{
       name = name, inplace = true, variants = {'t'},
-      only = not alltypes[name] and dispatch.floating or nil,
+      only = name == 'abs' and hasabs or not alltypes[name] and dispatch.floating or nil,
       impl = function(T, _, res, x)
          local xd = TD[x]
          local r
@@ -104,3 +116,30 @@ dispatch.define{
       return res
    end,
 }
+
+-- torch.f(numbers...): f on numbers of the default type (a float is rounded
+-- in and out); any other call goes to the tensor form
+local float = ffi.new('float[1]')
+local function real(v)
+   if dispatch.defaulttype() ~= types.Float then return v end
+   float[0] = v
+   return tonumber(float[0])
+end
+
+local function numeric(name, f, arity)
+   local tensorform = torch[name]
+   torch[name] = function(...)
+      local a, b = ...
+      if select('#', ...) == arity and type(a) == 'number' and (arity == 1 or type(b) == 'number') then
+         return real(f(real(a), arity == 2 and real(b) or nil))
+      end
+      return tensorform(...)
+   end
+end
+
+for _, name in ipairs{'log', 'log1p', 'exp', 'cos', 'acos', 'cosh', 'sin', 'asin', 'sinh', 'tan', 'atan', 'tanh',
+                      'sqrt', 'round', 'ceil', 'floor', 'trunc', 'abs', 'frac', 'rsqrt', 'sigmoid'} do
+   numeric(name, functions[name], 1)
+end
+numeric('atan2', atan2, 2)
+numeric('pow', function(x, n) return x ^ n end, 2)

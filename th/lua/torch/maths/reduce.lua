@@ -128,6 +128,9 @@ dispatch.define{
       local xd = TD[x]
       dim = checkdim(xd, dim, 2, 'renorm')
       if p <= 0 then fail("bad argument #2 to 'renorm' (non-positive norm)") end
+      if xd.nd < 2 then
+         fail("bad argument #1 to 'renorm' (need at least 2 dimensions, got %d dimensions)", xd.nd)
+      end
       local r
       res, r = result(T, res, xd)
       pycall(py.math_renorm, ndview(r), ndview(xd), p, dim - 1, maxnorm)
