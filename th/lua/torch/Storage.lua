@@ -69,9 +69,9 @@ local function construct(T, a, b, c)
       local s = new(T, n)
       local ptr = SD[s].ptr
       for i = 1, n do
-         local v = a[i]
-         if type(v) ~= 'number' then
-            fail("bad argument #1 to '%s' (table of numbers expected, element %d is %s)", T.storagename, i, type(v))
+         local v = tonumber(a[i])   -- numeric strings count, as lua_isnumber had it
+         if type(a[i]) == 'table' or v == nil then
+            fail('element at index %d is not a number', i)
          end
          ptr[i - 1] = v
       end
@@ -81,13 +81,14 @@ local function construct(T, a, b, c)
       if src.T ~= T then
          fail("bad argument #1 to '%s' (%s expected, got %s)", T.storagename, T.storagename, src.T.storagename)
       end
+      -- Torch7's messages; a view has at least one element
       local offset = b or 1
-      if type(offset) ~= 'number' or offset < 1 or offset > src.n + (src.n == 0 and 1 or 0) then
-         fail("bad argument #2 to '%s' (offset out of bounds)", T.storagename)
+      if type(offset) ~= 'number' or offset < 1 or offset > src.n then
+         fail('offset out of bounds')
       end
       local n = c or (src.n - offset + 1)
-      if type(n) ~= 'number' or n < 0 or offset - 1 + n > src.n then
-         fail("bad argument #3 to '%s' (size out of bounds)", T.storagename)
+      if type(n) ~= 'number' or n < 1 or offset - 1 + n > src.n then
+         fail('size out of bounds')
       end
       local arr, ptr = memory.window(T, src.arr, offset - 1, n)
       return wrap(T, arr, ptr, n)
@@ -187,35 +188,46 @@ function Storage.type(self)
    return SD[self].T.storagename
 end
 
--- retain/free: memory follows Lua's garbage collector, so these only keep the API
-function Storage.retain(self) return self end
-function Storage.free(self) end
+-- retain/free: memory follows Lua's garbage collector, so these only keep the
+-- API (returning nothing, as Torch7's did)
+function Storage.retain() end
+function Storage.free() end
+
+-- the element index a key stands for (numbers and numeric strings, cut toward
+-- zero as luaL_checkinteger did), or nil for a method name
+local function elementindex(k)
+   k = tonumber(k)
+   if k then return k >= 0 and floor(k) or -floor(-k) end
+end
 
 local function index(mt)
    return function(self, k)
-      if type(k) == 'number' then
+      local i = type(k) ~= 'table' and elementindex(k)
+      if i then
          local s = SD[self]
-         if k >= 1 and k <= s.n then
-            return tonumber(s.ptr[k - 1])
+         if i >= 1 and i <= s.n then
+            return tonumber(s.ptr[i - 1])
          end
-         fail('index %s out of bounds for a storage of size %d', tostring(k), s.n)
+         fail('index out of bounds')
       end
       return rawget(mt, k)
    end
 end
 
-local function newindex(self, k, v)
+local function newindex(self, key, v)
    local s = SD[self]
-   if type(k) ~= 'number' then
-      fail("a storage can only be indexed with numbers, not with %s", type(k))
+   local k = type(key) ~= 'table' and elementindex(key)
+   if not k then
+      fail("a storage can only be indexed with numbers, not with %s", type(key))
    end
    if k < 1 or k > s.n then
-      fail('index %s out of bounds for a storage of size %d', tostring(k), s.n)
+      fail('index out of bounds')
    end
-   if type(v) ~= 'number' then
-      fail('cannot assign a %s to an element of %s', type(v), s.T.storagename)
+   local x = tonumber(v)   -- a numeric string is a number, as luaL_checknumber had it
+   if x == nil or type(v) == 'table' then
+      fail("bad argument #3 to '?' (number expected, got %s)", type(v))
    end
-   s.ptr[k - 1] = v
+   s.ptr[k - 1] = x
 end
 
 for i = 1, types.count do
