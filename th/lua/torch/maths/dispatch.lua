@@ -18,7 +18,6 @@ local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
 local offsets, resize = internal.offsets, internal.resize
 local type, select, unpack, tonumber, concat = type, select, unpack, tonumber, table.concat
-local floor, ceil = math.floor, math.ceil
 
 local dispatch = {}
 
@@ -209,11 +208,18 @@ function dispatch.resultsized(T, res, sizes, n)
    return res, r
 end
 
--- a number as TH casts it to the element type (C truncation for integers)
+-- a number as TH casts it to the element type: C truncation for integers,
+-- wrapping into the type's range (a ByteTensor compares with -1 as with 255),
+-- rounding to float for a FloatTensor (whose eq(0.1) then holds for 0.1)
+local boxes = {}
+for i = 1, types.count do
+   if types[i] ~= types.Double then boxes[types[i]] = types[i].vla(1) end
+end
 function dispatch.cast(T, v)
-   if T.integer then
-      if v >= 0 then return floor(v) end
-      return ceil(v)
+   local box = boxes[T]
+   if box then
+      box[0] = v
+      return tonumber(box[0])
    end
    return v
 end
