@@ -344,9 +344,8 @@ function torch.getRNGState(...)
    end
    local d = TD[t]
    internal.resize(d, {GENSIZE}, 1)
-   local c = internal.iscontiguous(d) and t or torch.ByteTensor(GENSIZE)
-   ffi.copy(c:data(), gd.g, GENSIZE)
-   if c ~= t then t:copy(c) end
+   if not internal.iscontiguous(d) then fail("bad argument #1 to 'getRNGState' (RNG state needs to be contiguous)") end
+   ffi.copy(t:data(), gd.g, GENSIZE)
    return t
 end
 
