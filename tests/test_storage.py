@@ -103,3 +103,35 @@ def test_string_counts_bytes_as_elements_for_every_type(th):
 print(#torch.IntStorage({65, 66}):string(), torch.IntStorage({65, 66}):string():byte(1))
 print(torch.CharStorage():string('hi'):string())""")
     assert out.stdout.splitlines() == ["2\t3\t", "2\t65\t", "hi\t"]
+
+
+def msg(code):
+    """the message of the error code raises, stripped of its file:line: prefix"""
+    return f"local ok, m = pcall(function() {code} end); return ok, (tostring(m):gsub('^.-:%d+: ', ''))"
+
+
+@pytest.mark.parametrize("code, expected", [
+    # Torch7's __index__ and the storage constructor raised these (luaL_error, no location)
+    ("return torch.DoubleStorage(5)[0]", "index out of bounds"),
+    ("return torch.DoubleStorage(5)[6]", "index out of bounds"),
+    ("return torch.IntStorage({1, 'x', 3})", "element at index 2 is not a number"),
+    ("return torch.DoubleStorage(torch.DoubleStorage(5), 0)", "offset out of bounds"),
+    ("return torch.DoubleStorage(torch.DoubleStorage(5), 6)", "offset out of bounds"),
+    ("return torch.DoubleStorage(torch.DoubleStorage(5), 2, 5)", "size out of bounds"),
+    ("return torch.DoubleStorage(torch.DoubleStorage(5), 2, 0)", "size out of bounds"),
+])
+def test_error_messages_are_torch7s(runtime, code, expected):
+    assert lua(runtime, msg(code)) == (False, expected)
+
+
+def test_indices_and_values_follow_lua_number_conversions(runtime):
+    # luaL_checkinteger cuts a fractional index toward zero; numeric strings are numbers
+    code = """local s = torch.DoubleStorage(5):fill(0)
+              s[5.5] = 3; s['2'] = '7'
+              local t = torch.IntStorage({1, '2', 3})
+              return s[5], s[2], s['2'], s[2.9], t[2], torch.ByteStorage(2):fill('9')[1]"""
+    assert lua(runtime, code) == (3, 7, 7, 7, 2, 9)
+
+
+def test_retain_and_free_return_nothing(runtime):
+    assert lua(runtime, "local s = torch.IntStorage(2); return select('#', s:retain()), select('#', s:free())") == (0, 0)

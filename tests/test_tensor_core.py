@@ -480,3 +480,28 @@ def test_copy_between_overlapping_views_small_and_big(runtime):
                    y:narrow(1, 1, {n} - 2):copy(y:narrow(1, 2, {n} - 2))
                    return x[2], x[3], x[{n} - 1], x[{n}], y[1], y[{n} - 2], y[{n}]"""
         assert lua(runtime, code) == (1, 2, n - 2, n, 2, n - 1, n)
+
+
+def test_invalid_storage_offset_is_ths_message(runtime):
+    code = """local ok, m = pcall(torch.Tensor, torch.DoubleStorage(4), 0, 2)
+              return ok, (tostring(m):gsub('^.-:%d+: ', ''))"""
+    assert runtime.execute(code) == (False, "Tensor: invalid storage offset")
+
+
+def test_set_reads_its_arguments_as_the_constructor(runtime):
+    # TH's set: sizes (numbers or a LongStorage) view a new storage; a LongTensor
+    # views a LongStorage; no argument empties the tensor
+    code = """local x = torch.Tensor(2, 2):fill(1)
+              local old = x:storage()
+              x:set(3)
+              local l = torch.LongTensor():set(torch.LongStorage({4, 5, 6}))
+              local y = torch.Tensor():set(torch.LongStorage({2, 3}))
+              return x:dim(), x:size(1), x:storage() ~= old, l[3], y:size(1), y:size(2),
+                     torch.Tensor(2):set():dim()"""
+    assert runtime.execute(code) == (1, 3, True, 6, 2, 3, 0)
+
+
+def test_fill_takes_numeric_strings_and_retain_free_return_nothing(runtime):
+    code = """local x = torch.Tensor(3):fill('7')
+              return x[1], x[3], select('#', x:retain()), select('#', x:free())"""
+    assert runtime.execute(code) == (7, 7, 0, 0)

@@ -222,3 +222,9 @@ print(setmetatable({}, {__tostring = function() return 'T!' end}), 1)""")
     assert out.stdout == ("nil\t\n1\tnil\t\n1e+15\t0.1\t9.007199254741e+15\tinf\t-inf\t100\t\n"
                           '{\n  1 : true\n  2 : false\n  3 : "a\nb"\n  4 : {...}\n'
                           "  5 : ByteTensor - size: 2\n  6 : FloatStorage - size: 3\n}\nT!\n1\t\n")
+
+
+def test_version_returns_nothing_without_a_metatable(runtime):
+    code = """return select('#', torch.version({})), torch.version(torch.Tensor()),
+                     select('#', torch.version(setmetatable({}, {})))"""
+    assert runtime.execute(code) == (0, 1, 1)

@@ -129,8 +129,9 @@ function Storage.resize(self, n)
    return self
 end
 
-function Storage.fill(self, v)
-   internal.checknumber(v, 1, 'fill')
+function Storage.fill(self, value)
+   local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as luaL_checknumber had it
+   if not v then internal.checknumber(value, 1, 'fill') end
    local s = SD[self]
    local ptr = s.ptr
    for i = 0, s.n - 1 do ptr[i] = v end

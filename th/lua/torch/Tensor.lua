@@ -756,10 +756,11 @@ end
 -- fill, zero, copy, clone, contiguous, type conversion
 ---------------------------------------------------------------------------
 
-function Tensor.fill(self, v)
+function Tensor.fill(self, value)
    local d = TD[self]
-   if type(v) ~= 'number' then
-      fail("bad argument #1 to 'fill' (number expected, got %s)", type(v))
+   local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as lua_isnumber had it
+   if not v then
+      fail("bad argument #1 to 'fill' (number expected, got %s)", type(value))
    end
    if nelement(d) <= SMALL then
       each(d, function(ptr, i) ptr[i] = v end)

@@ -215,9 +215,10 @@ function torch.factory(name)
    return mt and mt.__factory or nil
 end
 
+-- version(obj): its metatable's __version; nothing at all without a metatable
 function torch.version(obj)
    local mt = debug.getmetatable(obj)
-   return type(mt) == 'table' and mt.__version or nil
+   if type(mt) == 'table' then return rawget(mt, '__version') end
 end
 
 function torch.isequal(a, b)
