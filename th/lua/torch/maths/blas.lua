@@ -12,6 +12,7 @@ local nelement, offsets, checkbounds = internal.nelement, internal.offsets, inte
 local tonumber, SMALL = tonumber, dispatch.SMALL
 
 local function sizestring(sizes, n)
+   if n == 0 then return 'empty' end
    return internal.sizestring({nd = n, sz = sizes})
 end
 
