@@ -142,4 +142,4 @@ for _, name in ipairs{'log', 'log1p', 'exp', 'cos', 'acos', 'cosh', 'sin', 'asin
    numeric(name, functions[name], 1)
 end
 numeric('atan2', atan2, 2)
-numeric('pow', function(x, n) return x ^ n end, 2)
+numeric('pow', power, 2)
