@@ -241,19 +241,23 @@ local function fromtable(T, tbl)
    return t
 end
 
+-- sizes (a LongStorage) and optional strides (another one) -> sizes, n, strides
+local function longstoragesizes(fname, a, b)
+   local sizes, n = storagearray(a)
+   local strides
+   if b ~= nil then
+      if not islongstorage(b) then fail("bad argument to '%s' (torch.LongStorage expected for strides)", fname) end
+      local m
+      strides, m = storagearray(b)
+      if m ~= n then fail("bad argument to '%s' (provided stride and size are inconsistent)", fname) end
+   end
+   return sizes, n, strides
+end
+
 -- (storage, offset, sizes [, strides]) or (storage, offset, sz1, st1, sz2, st2, ...)
 local function readsizestrides(fname, a, ...)
    if islongstorage(a) then
-      local b = ...
-      local sizes, n = storagearray(a)
-      local strides
-      if b ~= nil then
-         if not islongstorage(b) then fail("bad argument to '%s' (torch.LongStorage expected for strides)", fname) end
-         local m
-         strides, m = storagearray(b)
-         if m ~= n then fail("bad argument to '%s' (provided stride and size are inconsistent)", fname) end
-      end
-      return sizes, n, strides
+      return longstoragesizes(fname, a, (...))
    end
    local args = {a, ...}
    local nargs = select('#', ...) + 1
@@ -307,15 +311,7 @@ local function setfrom(d, fname, a, ...)
    elseif isstorage(a) and (SD[a].T == T) then
       setfromstorage(d, fname, a, ...)
    elseif islongstorage(a) then
-      local b = ...
-      local sizes, n = storagearray(a)
-      local strides
-      if b ~= nil then
-         if not islongstorage(b) then fail("bad argument #2 to '%s' (torch.LongStorage expected)", fname) end
-         local m
-         strides, m = storagearray(b)
-         if m ~= n then fail("bad argument #2 to '%s' (provided stride and size are inconsistent)", fname) end
-      end
+      local sizes, n, strides = longstoragesizes(fname, a, (...))
       setmeta(d, nil, 0, sizes, n, strides)
    elseif type(a) == 'number' then
       local sizes, n = readsizes(fname, a, ...)
