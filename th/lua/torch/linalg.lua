@@ -46,10 +46,23 @@ local function matrix(fname, t, argn, what, allowvector)
    return d
 end
 
-local function square(fname, d, argn, what)
+local function squarematrix(fname, t, argn, what)
+   local d = matrix(fname, t, argn, what)
    if d.sz[1] ~= d.sz[2] then
       fail("bad argument #%d to '%s' (%s should be square, but is %dx%d)", argn, fname, what, d.sz[1], d.sz[2])
    end
+   return d
+end
+
+-- system(fname, b, a, square): checks B (a vector or a matrix) and A (square if
+-- asked) have as many rows -> the data of A, B's number of columns
+local function system(fname, b, a, square)
+   local bd = matrix(fname, b, 1, 'B', true)
+   local ad = (square and squarematrix or matrix)(fname, a, 2, 'A')
+   if ad.sz[1] ~= bd.sz[1] then
+      fail("bad argument #2 to '%s' (A,B size incompatible - A has %d rows, B has %d)", fname, ad.sz[1], bd.sz[1])
+   end
+   return ad, bd.nd == 2 and bd.sz[2] or 1
 end
 
 local function option(fname, v, default, allowed, argn)
@@ -115,12 +128,8 @@ local function nd(t) return ndview(TD[t]) end
 function torch.gesv(...)
    local res, inp = args('gesv', 2, 2, ...)
    local b, a = inp[1], inp[2]
-   local bd, ad = matrix('gesv', b, 1, 'B', true), matrix('gesv', a, 2, 'A')
-   square('gesv', ad, 2, 'A')
-   if ad.sz[1] ~= bd.sz[1] then
-      fail("bad argument #2 to 'gesv' (A,B size incompatible - A has %d rows, B has %d)", ad.sz[1], bd.sz[1])
-   end
-   local n, k = ad.sz[1], bd.nd == 2 and bd.sz[2] or 1
+   local ad, k = system('gesv', b, a, true)
+   local n = ad.sz[1]
    local x = colmajor('gesv', res[1], ad.T, n, k, inp)
    local lu = colmajor('gesv', res[2], ad.T, n, n, inp)
    run('gesv', py.gesv, nd(x), nd(lu), nd(b), nd(a))
@@ -131,15 +140,11 @@ end
 function torch.trtrs(...)
    local res, inp, uplo, trans, diag = args('trtrs', 2, 2, ...)
    local b, a = inp[1], inp[2]
-   local bd, ad = matrix('trtrs', b, 1, 'B', true), matrix('trtrs', a, 2, 'A')
-   square('trtrs', ad, 2, 'A')
-   if ad.sz[1] ~= bd.sz[1] then
-      fail("bad argument #2 to 'trtrs' (A,B size incompatible - A has %d rows, B has %d)", ad.sz[1], bd.sz[1])
-   end
+   local ad, k = system('trtrs', b, a, true)
    uplo = option('trtrs', uplo, 'U', UPLO, 3)
    trans = option('trtrs', trans, 'N', TRANS, 4)
    diag = option('trtrs', diag, 'N', DIAG, 5)
-   local n, k = ad.sz[1], bd.nd == 2 and bd.sz[2] or 1
+   local n = ad.sz[1]
    local x = colmajor('trtrs', res[1], ad.T, n, k, inp)
    local ar = colmajor('trtrs', res[2], ad.T, n, n, inp)
    run('trtrs', py.trtrs, nd(x), nd(ar), nd(b), nd(a), uplo, trans, diag)
@@ -150,11 +155,8 @@ end
 function torch.gels(...)
    local res, inp = args('gels', 2, 2, ...)
    local b, a = inp[1], inp[2]
-   local bd, ad = matrix('gels', b, 1, 'B', true), matrix('gels', a, 2, 'A')
-   if ad.sz[1] ~= bd.sz[1] then
-      fail("bad argument #2 to 'gels' (A,B size incompatible - A has %d rows, B has %d)", ad.sz[1], bd.sz[1])
-   end
-   local m, n, k = ad.sz[1], ad.sz[2], bd.nd == 2 and bd.sz[2] or 1
+   local ad, k = system('gels', b, a, false)
+   local m, n = ad.sz[1], ad.sz[2]
    -- as TH: the solution is the first n rows of a max(m, n) x k column-major buffer
    local x = colmajor('gels', res[1], ad.T, max(m, n), k, {})
    TD[x].sz[1] = n
@@ -170,8 +172,7 @@ end
 -- potrf([res,] a [, uplo]) -> the Cholesky factor (upper: a = u' u; lower: a = l l')
 function torch.potrf(...)
    local res, inp, uplo = args('potrf', 1, 1, ...)
-   local ad = matrix('potrf', inp[1], 1, 'A')
-   square('potrf', ad, 1, 'A')
+   local ad = squarematrix('potrf', inp[1], 1, 'A')
    uplo = option('potrf', uplo, 'U', UPLO, 2)
    local n = ad.sz[1]
    local r = colmajor('potrf', res[1], ad.T, n, n, inp)
@@ -182,8 +183,7 @@ end
 -- pstrf([res, piv,] a [, uplo [, tol]]) -> the pivoted Cholesky factor, the pivots (IntTensor)
 function torch.pstrf(...)
    local res, inp, uplo, tol = args('pstrf', 2, 1, ...)
-   local ad = matrix('pstrf', inp[1], 1, 'A')
-   square('pstrf', ad, 1, 'A')
+   local ad = squarematrix('pstrf', inp[1], 1, 'A')
    uplo = option('pstrf', uplo, 'U', UPLO, 2)
    if tol ~= nil and type(tol) ~= 'number' then
       fail("bad argument #3 to 'pstrf' (number expected, got %s)", type(tol))
@@ -199,13 +199,9 @@ end
 function torch.potrs(...)
    local res, inp, uplo = args('potrs', 1, 2, ...)
    local b, c = inp[1], inp[2]
-   local bd, cd = matrix('potrs', b, 1, 'B', true), matrix('potrs', c, 2, 'A')
-   square('potrs', cd, 2, 'A')
-   if cd.sz[1] ~= bd.sz[1] then
-      fail("bad argument #2 to 'potrs' (A,B size incompatible - A has %d rows, B has %d)", cd.sz[1], bd.sz[1])
-   end
+   local cd, k = system('potrs', b, c, true)
    uplo = option('potrs', uplo, 'U', UPLO, 3)
-   local x = colmajor('potrs', res[1], cd.T, cd.sz[1], bd.nd == 2 and bd.sz[2] or 1, inp)
+   local x = colmajor('potrs', res[1], cd.T, cd.sz[1], k, inp)
    run('potrs', py.potrs, nd(x), nd(b), nd(c), uplo)
    return x
 end
@@ -213,8 +209,7 @@ end
 -- potri([res,] chol [, uplo]) -> the inverse of a from its Cholesky factor
 function torch.potri(...)
    local res, inp, uplo = args('potri', 1, 1, ...)
-   local cd = matrix('potri', inp[1], 1, 'A')
-   square('potri', cd, 1, 'A')
+   local cd = squarematrix('potri', inp[1], 1, 'A')
    uplo = option('potri', uplo, 'U', UPLO, 2)
    local r = colmajor('potri', res[1], cd.T, cd.sz[1], cd.sz[1], inp)
    run('potri', py.potri, nd(r), nd(inp[1]), uplo)
@@ -228,8 +223,7 @@ end
 -- symeig([rese, resv,] a [, jobz [, uplo]]) -> eigenvalues (ascending), eigenvectors
 function torch.symeig(...)
    local res, inp, jobz, uplo = args('symeig', 2, 1, ...)
-   local ad = matrix('symeig', inp[1], 1, 'A')
-   square('symeig', ad, 1, 'A')
+   local ad = squarematrix('symeig', inp[1], 1, 'A')
    jobz = option('symeig', jobz, 'N', JOBZ, 2)
    uplo = option('symeig', uplo, 'U', UPLO, 3)
    local n = ad.sz[1]
@@ -242,8 +236,7 @@ end
 -- eig([rese, resv,] a [, jobvr]) -> eigenvalues (n x 2: real, imaginary), right eigenvectors
 function torch.eig(...)
    local res, inp, jobvr = args('eig', 2, 1, ...)
-   local ad = matrix('eig', inp[1], 1, 'A')
-   square('eig', ad, 1, 'A')
+   local ad = squarematrix('eig', inp[1], 1, 'A')
    jobvr = option('eig', jobvr, 'N', JOBZ, 2)
    local n = ad.sz[1]
    local e = colmajor('eig', res[1], ad.T, n, 2, {})
@@ -274,8 +267,7 @@ end
 -- inverse([res,] a)
 function torch.inverse(...)
    local res, inp = args('inverse', 1, 1, ...)
-   local ad = matrix('inverse', inp[1], 1, 'A')
-   square('inverse', ad, 1, 'A')
+   local ad = squarematrix('inverse', inp[1], 1, 'A')
    local r = colmajor('inverse', res[1], ad.T, ad.sz[1], ad.sz[1], inp)
    run('inverse', py.inverse, nd(r), nd(inp[1]))
    return r
