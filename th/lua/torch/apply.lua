@@ -78,12 +78,16 @@ local function checkfunction(f, argn, fname)
    end
 end
 
--- what the user's function returned is stored if it is a number (a numeric
--- string counts, as lua_isnumber let it through), ignored if nil
-local function numberresult(r)
-   local v = type(r) == 'string' and tonumber(r)
-   if not v then fail('given function should return a number or nil') end
-   return v
+-- store(p, i, r): what the user's function returned goes to p[i] if it is a
+-- number (a numeric string counts, as lua_isnumber let it through); nil keeps
+-- p[i].  LuaJIT inlines it into each element loop.
+local function store(p, i, r)
+   if r == nil then return end
+   if type(r) ~= 'number' then
+      r = type(r) == 'string' and tonumber(r)
+      if not r then fail('given function should return a number or nil') end
+   end
+   p[i] = r
 end
 
 -- an operand of map/map2: a tensor of self's type (Torch7 checked it as such)
@@ -120,11 +124,7 @@ local function apply(self, f)
    local p = SD[d.st].ptr
    if iscontiguous(d) then
       for i = d.off, d.off + n - 1 do
-         local r = f(tonumber(p[i]))
-         if r ~= nil then
-            if type(r) ~= 'number' then r = numberresult(r) end
-            p[i] = r
-         end
+         store(p, i, f(tonumber(p[i])))
       end
       return self
    end
@@ -135,11 +135,7 @@ local function apply(self, f)
       local b1 = bases[1]
       for k = 0, last - 1 do
          local i = b1 + k * s1
-         local r = f(tonumber(p[i]))
-         if r ~= nil then
-            if type(r) ~= 'number' then r = numberresult(r) end
-            p[i] = r
-         end
+         store(p, i, f(tonumber(p[i])))
       end
    until not nextrow(counter, sz, nd, strs, bases)
    return self
@@ -156,11 +152,7 @@ local function map(self, t, f)
    if iscontiguous(d) and iscontiguous(e) then
       local shift = e.off - d.off
       for i = d.off, d.off + n - 1 do
-         local r = f(tonumber(p[i]), tonumber(q[i + shift]))
-         if r ~= nil then
-            if type(r) ~= 'number' then r = numberresult(r) end
-            p[i] = r
-         end
+         store(p, i, f(tonumber(p[i]), tonumber(q[i + shift])))
       end
       return self
    end
@@ -173,11 +165,7 @@ local function map(self, t, f)
       local b1, b2 = bases[1], bases[2]
       for k = 0, last - 1 do
          local i = b1 + k * s1
-         local r = f(tonumber(p[i]), tonumber(q[b2 + k * s2]))
-         if r ~= nil then
-            if type(r) ~= 'number' then r = numberresult(r) end
-            p[i] = r
-         end
+         store(p, i, f(tonumber(p[i]), tonumber(q[b2 + k * s2])))
       end
    until not nextrow(counter, sz, nd, strs, bases)
    return self
@@ -194,11 +182,7 @@ local function map2(self, t1, t2, f)
    if iscontiguous(d) and iscontiguous(e) and iscontiguous(g) then
       local shift1, shift2 = e.off - d.off, g.off - d.off
       for i = d.off, d.off + n - 1 do
-         local r = f(tonumber(p[i]), tonumber(q[i + shift1]), tonumber(s[i + shift2]))
-         if r ~= nil then
-            if type(r) ~= 'number' then r = numberresult(r) end
-            p[i] = r
-         end
+         store(p, i, f(tonumber(p[i]), tonumber(q[i + shift1]), tonumber(s[i + shift2])))
       end
       return self
    end
@@ -211,11 +195,7 @@ local function map2(self, t1, t2, f)
       local b1, b2, b3 = bases[1], bases[2], bases[3]
       for k = 0, last - 1 do
          local i = b1 + k * s1
-         local r = f(tonumber(p[i]), tonumber(q[b2 + k * s2]), tonumber(s[b3 + k * s3]))
-         if r ~= nil then
-            if type(r) ~= 'number' then r = numberresult(r) end
-            p[i] = r
-         end
+         store(p, i, f(tonumber(p[i]), tonumber(q[b2 + k * s2]), tonumber(s[b3 + k * s3])))
       end
    until not nextrow(counter, sz, nd, strs, bases)
    return self
