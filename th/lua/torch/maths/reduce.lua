@@ -221,6 +221,11 @@ local function optional(v, kind, argn, fname)
    return v
 end
 
+-- dimarg(xd, dim, argn, fname) -> the optional dimension argument, the last by default
+local function dimarg(xd, dim, argn, fname)
+   return checkdim(xd, optional(dim, 'number', argn, fname) or xd.nd, argn, fname)
+end
+
 -- the value and index tensors of sizes `sizes`
 local function pair(T, rv, ri, sizes, nd)
    local vd, id
@@ -414,7 +419,7 @@ local valued = {
       local A = {...}
       local rv, ri, i = results(T, 'mode', A)
       local xd = source(T, 'mode', A, i)
-      local dim = checkdim(xd, optional(A[i + 1], 'number', i + 1, 'mode') or xd.nd, i + 1, 'mode')
+      local dim = dimarg(xd, A[i + 1], i + 1, 'mode')
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
       if nelement(xd) > EXACT then
@@ -444,7 +449,7 @@ local valued = {
       local xd = source(T, 'sort', A, i)
       local dim, desc = A[i + 1], A[i + 2]
       if type(dim) == 'boolean' then dim, desc = nil, dim end
-      dim = checkdim(xd, optional(dim, 'number', i + 1, 'sort') or xd.nd, i + 1, 'sort')
+      dim = dimarg(xd, dim, i + 1, 'sort')
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, xd.sz, xd.nd)
       if nelement(xd) > EXACTSORT then
@@ -467,7 +472,7 @@ local valued = {
       local k = internal.checknumber(A[i + 1], i + 1, 'topk')
       local dim, largest, sorted = A[i + 2], A[i + 3], A[i + 4]
       if type(dim) == 'boolean' then dim, largest, sorted = nil, dim, largest end
-      dim = checkdim(xd, optional(dim, 'number', i + 2, 'topk') or xd.nd, i + 2, 'topk')
+      dim = dimarg(xd, dim, i + 2, 'topk')
       largest = optional(largest, 'boolean', i + 3, 'topk') == true
       sorted = optional(sorted, 'boolean', i + 4, 'topk') == true
       if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k out of range)", i + 1) end
