@@ -123,17 +123,24 @@ local function fopen(name, readable, writable)
    return C.fopen(name, readable and 'rb' or 'wb')
 end
 
-local function diskfile(name, mode, quiet)
+-- openfile(fname, name, mode, modes, quiet, open, fields): the constructor
+-- torch.<fname> over the stream open(name, readable, writable) -> FILE* or nil
+local function openfile(fname, name, mode, modes, quiet, open, fields)
    if type(name) ~= 'string' then
-      fail("bad argument #1 to 'DiskFile' (string expected, got %s)", type(name))
+      fail("bad argument #1 to '%s' (string expected, got %s)", fname, type(name))
    end
-   local r, w = kinds.parsemode(mode or 'r', 'rw', 'DiskFile')
-   local fp = fopen(name, r, w)
+   local r, w = kinds.parsemode(mode or 'r', modes, fname)
+   local fp = open(name, r, w)
    if fp == nil then
       if quiet then return nil end
       fail('cannot open <%s> in mode %s%s', name, r and 'r' or ' ', w and 'w' or ' ')
    end
-   return kinds.new('torch.DiskFile', stdio, r, w, {fp = fp, name = name, quiet = quiet and true})
+   fields.fp, fields.name, fields.quiet = fp, name, quiet and true
+   return kinds.new('torch.' .. fname, stdio, r, w, fields)
+end
+
+local function diskfile(name, mode, quiet)
+   return openfile('DiskFile', name, mode, 'rw', quiet, fopen, {})
 end
 
 local DiskFile = kinds.define('torch.DiskFile', 'torch.File', diskfile)
@@ -167,19 +174,13 @@ end
 -- torch.PipeFile(command [, mode [, quiet]])
 ---------------------------------------------------------------------------
 
-local function pipefile(cmd, mode, quiet)
-   if type(cmd) ~= 'string' then
-      fail("bad argument #1 to 'PipeFile' (string expected, got %s)", type(cmd))
-   end
-   local r, w = kinds.parsemode(mode or 'r', 'r|w', 'PipeFile')
+local function popen(cmd, readable)
    io.stdout:flush()   -- the command's output follows what was printed
-   local fp = C.popen(cmd, r and 'r' or 'w')
-   if fp == nil then
-      if quiet then return nil end
-      fail('cannot open <%s> in mode %s%s', cmd, r and 'r' or ' ', w and 'w' or ' ')
-   end
-   return kinds.new('torch.PipeFile', stdio, r, w,
-                    {fp = fp, name = cmd, pipe = true, quiet = quiet and true})
+   return C.popen(cmd, readable and 'r' or 'w')
+end
+
+local function pipefile(cmd, mode, quiet)
+   return openfile('PipeFile', cmd, mode, 'r|w', quiet, popen, {pipe = true})
 end
 
 kinds.define('torch.PipeFile', 'torch.DiskFile', pipefile)
