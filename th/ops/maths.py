@@ -376,6 +376,16 @@ def math_dot(a, b):
     return float(np.dot(a.astype(F64), b.astype(F64))) if a.dtype != F64 else float(np.dot(a, b))
 
 
+def _store_scaled(out, beta, c, alpha, prod):
+    """out = beta * c + alpha * prod, the scaling of the BLAS-like products
+    (c may be None; factors of 1 and a beta of 0 cost nothing)."""
+    if alpha != 1:
+        prod = prod * alpha
+    if c is not None and beta != 0:
+        prod = prod + (c * beta if beta != 1 else c)
+    np.copyto(out, prod, casting="unsafe")
+
+
 @export
 def math_gemm(out, beta, c, alpha, a, b, batchsum):
     """out = beta * c + alpha * (a @ b) for vectors, matrices and batches;
@@ -387,21 +397,13 @@ def math_gemm(out, beta, c, alpha, a, b, batchsum):
     prod = _matmul(a, b)
     if batchsum:
         prod = prod.sum(axis=0)
-    if alpha != 1:
-        prod = prod * alpha
-    if c is not None and beta != 0:
-        prod = prod + (c * beta if beta != 1 else c)
-    np.copyto(out, prod, casting="unsafe")
+    _store_scaled(out, beta, c, alpha, prod)
 
 
 @export
 def math_ger(out, beta, c, alpha, x, y):
     prod = np.multiply.outer(x, y)
-    if alpha != 1:
-        prod = prod * alpha
-    if c is not None and beta != 0:
-        prod = prod + (c * beta if beta != 1 else c)
-    np.copyto(out, prod, casting="unsafe")
+    _store_scaled(out, beta, c, alpha, prod)
 
 
 # ---------------------------------------------------------------------------
