@@ -103,6 +103,16 @@ local function slice(d, dim, j0)
    return TD[selectview(d, dim, j0)]
 end
 
+-- the forms self:f(dim, index) and res:f(src, dim, index) -> the result (nil
+-- for a new one), the source data, the checked dim, index, the argument number of dim
+local function sourceform(fname, self, a, b, c)
+   local out, src, dim, index, argn = nil, TD[self], a, b, 1
+   if istensor(a) then
+      out, src, dim, index, argn = self, checktype(TD[a], TD[self].T, 1, fname), b, c, 2
+   end
+   return out, src, checkdim(src, dim, argn, fname), index, argn
+end
+
 ---------------------------------------------------------------------------
 -- index, indexCopy, indexAdd, indexFill
 ---------------------------------------------------------------------------
@@ -128,13 +138,7 @@ end
 
 -- index(dim, index) -> a new tensor; res:index(src, dim, index) fills res
 local function index(self, a, b, c)
-   local out, src, dim, idx, argn
-   if istensor(a) then
-      out, src, dim, idx, argn = self, checktype(TD[a], TD[self].T, 1, 'index'), b, c, 2
-   else
-      src, dim, idx, argn = TD[self], a, b, 1
-   end
-   dim = checkdim(src, dim, argn, 'index')
+   local out, src, dim, idx, argn = sourceform('index', self, a, b, c)
    local id = checkvector(idx, argn + 1, 'index')
    checkrange(id, src.sz[dim], argn + 1, 'index')
    out = out or newtensor(src.T, {}, 0)
@@ -236,13 +240,7 @@ end
 
 -- gather(dim, index) -> a new tensor; res:gather(src, dim, index) fills res
 local function gather(self, a, b, c)
-   local out, src, dim, index, argn
-   if istensor(a) then
-      out, src, dim, index, argn = self, checktype(TD[a], TD[self].T, 1, 'gather'), b, c, 2
-   else
-      src, dim, index, argn = TD[self], a, b, 1
-   end
-   dim = checkdim(src, dim, argn, 'gather')
+   local out, src, dim, index, argn = sourceform('gather', self, a, b, c)
    local idx = checkof(index, types.Long, argn + 1, 'gather')
    checkothers(src, idx, dim, argn + 1, 'gather', 'index')
    checkrange(idx, src.sz[dim], argn + 1, 'gather', 'Invalid index in gather')
