@@ -5,17 +5,13 @@ import numpy as np
 import pytest
 from lupa.luajit21 import LuaError
 
+from helpers import lua_runner, raises_on_matrix
+
 
 @pytest.fixture
 def lua(runtime):
-    def run(code, **arrays):
-        for name, a in arrays.items():
-            runtime.globals[name] = runtime.from_numpy(np.array(a))   # a copy: Lua may write to it
-        out = runtime.execute(code)
-        if runtime.eval("torch.isTensor")(out):
-            return np.array(runtime.to_numpy(out))
-        return out
-    return run
+    """lua(code, **tensors) -> what code returns (tensors as numpy copies)."""
+    return lua_runner(runtime)
 
 
 # views of a 6x8 tensor x, as Lua expressions, and their numpy equivalents
@@ -113,9 +109,7 @@ APPLY_ERRORS = [
 
 @pytest.mark.parametrize("code,message", APPLY_ERRORS, ids=[c for c, _ in APPLY_ERRORS])
 def test_apply_errors(runtime, code, message):
-    runtime.execute("x = torch.Tensor({{1, 2, 3}, {4, 5, 6}})")
-    with pytest.raises(LuaError, match=message):
-        runtime.execute(code)
+    raises_on_matrix(runtime, code, message)
 
 
 def test_split_and_chunk_share_storage(lua):

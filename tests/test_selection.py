@@ -6,20 +6,15 @@ import numpy as np
 import pytest
 from lupa.luajit21 import LuaError
 
+from helpers import lua_runner, raises_on_matrix
+
 SHAPES = [(3, 4), (30, 40), (2, 3, 4), (10, 20, 5)]
 
 
 @pytest.fixture
 def lua(runtime):
     """lua(code, **tensors) -> what code returns (tensors as numpy copies)."""
-    def run(code, **arrays):
-        for name, a in arrays.items():
-            runtime.globals[name] = runtime.from_numpy(np.array(a))   # a copy: Lua may write to it
-        out = runtime.execute(code)
-        if runtime.eval("torch.isTensor")(out):
-            return np.array(runtime.to_numpy(out))
-        return out
-    return run
+    return lua_runner(runtime)
 
 
 def along(axis, idx):
@@ -211,9 +206,7 @@ ERRORS = [
 
 @pytest.mark.parametrize("code,message", ERRORS, ids=[c for c, _ in ERRORS])
 def test_errors_leave_the_tensor_intact(runtime, code, message):
-    runtime.execute("x = torch.Tensor({{1, 2, 3}, {4, 5, 6}})")
-    with pytest.raises(LuaError, match=message):
-        runtime.execute(code)
+    raises_on_matrix(runtime, code, message)
     assert runtime.execute("return x:totable()[1][1], x:totable()[2][3], x:nElement()") == (1, 6, 6)
 
 
