@@ -238,3 +238,15 @@ def test_rand_randn_randperm_methods(runtime):
     np.testing.assert_allclose(b[0], [0.8680, 0.6103, 0.0729], atol=5e-5)
     p = arr(runtime, "torch.manualSeed(9) return torch.IntTensor():randperm(10)")
     assert p.dtype == np.int32 and p.tolist() == [1, 6, 9, 8, 7, 3, 10, 2, 5, 4]
+
+
+def test_random_bounds_are_c_longs(runtime):
+    # TensorMath.lua wraps random's bounds as 'long' (luaL_checklong): fractions are
+    # cut toward zero and numeric strings accepted, so results stay integers
+    d = draws(3, 4)
+    got = run(runtime, "torch.manualSeed(3) return {torch.random(6.7), torch.random(1.5, 3.9), torch.random('4'), torch.random(-2.5, 2.5)}")
+    assert list(got.values()) == [d[0] % 6 + 1, d[1] % 3 + 1, d[2] % 4 + 1, d[3] % 5 - 2]
+    t = arr(runtime, "torch.manualSeed(3) return torch.Tensor(3):random(6.7)")
+    assert t.tolist() == (d[:3] % 6 + 1).tolist()
+    ok, msg = run(runtime, "return pcall(torch.random, 0.5)")
+    assert ok is False and "upper bound must be strictly positive" in msg

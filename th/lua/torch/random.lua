@@ -17,8 +17,8 @@ local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, inter
 local istensor, checktensor, nelement, each = internal.istensor, internal.checktensor, internal.nelement, internal.each
 local ndview = internal.ndview
 local band, bor, bxor, lshift, rshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift
-local type, select, floor, log, exp, sqrt, sin, cos, tan, pi =
-      type, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
+local type, tonumber, select, floor, log, exp, sqrt, sin, cos, tan, pi =
+      type, tonumber, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
 
 local SMALL = 64             -- tensors up to this many elements are filled in LuaJIT
 local N, M = 624, 397        -- Mersenne Twister state size and shift
@@ -112,6 +112,11 @@ end
 -- the distributions of one number (THRandom.c)
 ---------------------------------------------------------------------------
 
+-- a C cast to an integer type: toward zero
+local function trunc(x)
+   return x >= 0 and floor(x) or -floor(-x)
+end
+
 local function uniform01(g)
    return genrand(g) * (1 / TWO32)
 end
@@ -142,8 +147,7 @@ local draw = {
    exponential = function(g, lambda) return -1 / lambda * log(1 - uniform01(g)) end,
    cauchy = function(g, median, sigma) return median + sigma * tan(pi * (uniform01(g) - 0.5)) end,
    geometric = function(g, p)
-      local k = log(1 - uniform01(g)) / log(p)
-      return (k >= 0 and floor(k) or -floor(-k)) + 1
+      return trunc(log(1 - uniform01(g)) / log(p)) + 1
    end,
    bernoulli = function(g, p) return uniform01(g) <= p and 1 or 0 end,
 }
@@ -239,6 +243,21 @@ local function fillmethod(name)
    end
 end
 
+-- random([a,] b)'s bounds as TH's random1__/random2__ took them: C longs read by
+-- luaL_checklong (numeric strings accepted, fractions cut toward zero)
+local function randombounds(a, b)
+   local la, lb = tonumber(a), tonumber(b)
+   if la == nil or (b ~= nil and lb == nil) then fail("bad argument to 'random' (number expected)") end
+   la = trunc(la)
+   if b == nil then
+      if la <= 0 then fail("bad argument #1 to 'random' (upper bound must be strictly positive)") end
+      return 1, la
+   end
+   lb = trunc(lb)
+   if lb < la then fail("bad argument #2 to 'random' (upper bound must be larger than lower bound)") end
+   return la, lb
+end
+
 -- the modulus TH's random() takes for each type (0: none, the output fits)
 local randommodulus = {Byte = 256, Char = 128, Short = 32768, Int = 2^31, Long = 0,
                        Float = 2^24 + 1, Double = 0}
@@ -247,13 +266,7 @@ local randommodulus = {Byte = 256, Char = 128, Short = 32768, Int = 2^31, Long =
 local function tensorrandom(self, ...)
    local gd, a, b = generator(...)
    local d = checktensor(self, 1, 'random')
-   if a ~= nil and b == nil then
-      if type(a) ~= 'number' or a <= 0 then fail("bad argument #1 to 'random' (upper bound must be strictly positive)") end
-      a, b = 1, a
-   elseif a ~= nil then
-      if type(a) ~= 'number' or type(b) ~= 'number' then fail("bad argument to 'random' (number expected)") end
-      if b < a then fail("bad argument #2 to 'random' (upper bound must be larger than lower bound)") end
-   end
+   if a ~= nil then a, b = randombounds(a, b) end
    local n = nelement(d)
    if n == 0 then return self end
    local g = gd.g
@@ -383,14 +396,7 @@ function torch.random(...)
    if istensor(a) then return tensorform('random', ...) end
    local g = gd.g
    if a == nil then return genrand(g) end
-   if type(a) ~= 'number' or (b ~= nil and type(b) ~= 'number') then
-      fail("bad argument to 'random' (number expected)")
-   end
-   if b == nil then
-      if a <= 0 then fail("bad argument #1 to 'random' (upper bound must be strictly positive)") end
-      return genrand(g) % a + 1
-   end
-   if b < a then fail("bad argument #2 to 'random' (upper bound must be larger than lower bound)") end
+   a, b = randombounds(a, b)
    return genrand(g) % (b + 1 - a) + a
 end
 
