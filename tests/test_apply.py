@@ -159,3 +159,15 @@ def test_apply_bad_return_message(th):
     out = th("""local ok, m = pcall(function() torch.Tensor(2):apply(function() return 'a' end) end)
 print(ok, (tostring(m):gsub('^.-:%d+: ', '')))""")
     assert out.stdout == "false\tgiven function should return a number or nil\t\n"
+
+
+def test_chunk_takes_ceil_of_size_over_count(lua):
+    # Torch7's chunk splits by math.ceil(size / n): 6 elements in 4 chunks give 3 chunks of 2
+    assert lua("return #torch.range(1, 6):chunk(4)") == 3
+    assert lua("local p = torch.chunk(torch.range(1, 5), 3); return #p, p[3]:nElement(), p[3][1]") == (3, 1, 5)
+
+
+def test_apply_on_byte_tensor_wraps_as_a_c_cast(lua):
+    # (unsigned char) of -1 is 255, as ByteTensor:fill(-1)
+    out = lua("local y = torch.ByteTensor{1, 2, 3}; y:apply(function(v) return v - 2 end); return y")
+    assert out.tolist() == [255, 0, 1]

@@ -250,3 +250,10 @@ def test_select_takes_no_negative_index_but_brackets_do(runtime):
         runtime.execute("return x:select(1, -1)")
     with pytest.raises(LuaError, match="select"):
         runtime.execute("return torch.Tensor({1, 2}):select(1, -1)")
+
+
+def test_index_and_index_add_with_repeated_indices(lua):
+    assert lua("return torch.IntTensor{10, 20, 30}:index(1, torch.LongTensor{3, 3})").tolist() == [30, 30]
+    # indexAdd accumulates every occurrence of a repeated index
+    out = lua("return torch.zeros(2, 2):indexAdd(1, torch.LongTensor{1, 1}, torch.ones(2, 2))")
+    assert out.tolist() == [[2, 2], [0, 0]]
