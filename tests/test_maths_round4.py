@@ -1,0 +1,104 @@
+"""Fourth-round probes of the maths families beyond the listed conformance cases:
+edge values and call forms whose results follow from TH's C code (THTensorMath.c,
+TensorMath.lua, TensorOperator.c)."""
+import math
+
+import pytest
+from lupa.luajit21 import LuaError
+
+
+def values(runtime, code):
+    """Runs code returning a tensor -> its elements as a flat Python list."""
+    t = runtime.execute(code)
+    return list(runtime.to_numpy(t).ravel())
+
+
+def test_cumsum_default_dimension_is_the_first(runtime):
+    # TensorMath.lua: {name="index", default=1}
+    assert values(runtime, "return torch.cumsum(torch.Tensor({{1, 2, 3}, {4, 5, 6}}))") == [1, 2, 3, 5, 7, 9]
+
+
+def test_cumsum_of_a_transposed_view(runtime):
+    code = "return torch.cumsum(torch.Tensor({{1, 2, 3}, {4, 5, 6}}):t(), 1)"
+    assert values(runtime, code) == [1, 4, 3, 9, 6, 15]
+
+
+def test_max_along_a_dimension_propagates_nan_with_its_index(runtime):
+    v, i = runtime.execute("local v, i = torch.max(torch.Tensor({{1, 0/0, 3}}), 2) return v[1][1], i[1][1]")
+    assert math.isnan(v) and i == 2
+
+
+def test_mode_on_a_tie_keeps_the_smaller_value(runtime):
+    # TH walks the sorted slice and replaces the mode only on a strictly larger count
+    assert runtime.execute("return torch.mode(torch.Tensor({{3, 3, 1, 2, 2}}))[1][1]") == 2
+
+
+def test_byte_prod_wraps_along_a_dimension_but_not_whole(runtime):
+    assert runtime.execute("return torch.ByteTensor({20, 30}):prod()") == 600
+    assert runtime.execute("return torch.ByteTensor({{20, 30}}):prod(2)[1][1]") == 600 % 256
+
+
+def test_var_std_flags_and_single_element(runtime):
+    assert runtime.execute("return torch.Tensor({{3, 1, 2}, {9, 7, 8}}):var(1, true)[1][1]") == 9
+    assert runtime.execute("return torch.Tensor({1, 2, 3}):var()") == 1
+    assert math.isnan(runtime.execute("return torch.std(torch.Tensor({5}))"))
+
+
+def test_mean_is_offered_for_floating_types_only(runtime):
+    assert runtime.execute("return torch.IntTensor({1, 2}).mean") is None
+    assert runtime.execute("return torch.FloatTensor({1, 2}):mean()") == 1.5
+
+
+def test_sign_of_nan_and_byte_sign(runtime):
+    assert values(runtime, "return torch.sign(torch.Tensor({-3, 0/0, 0, 2}))") == [-1, 0, 0, 1]
+    assert values(runtime, "return torch.ByteTensor({0, 7}):sign()") == [0, 1]
+
+
+def test_integer_mul_by_a_fraction_casts_the_number_first(runtime):
+    assert values(runtime, "return torch.IntTensor({3, 5}):mul(0.5)") == [0, 0]
+
+
+def test_linspace_of_one_point_needs_equal_ends(runtime):
+    assert values(runtime, "return torch.linspace(1, 1, 1)") == [1]
+    with pytest.raises(LuaError, match="invalid number of points"):
+        runtime.execute("return torch.linspace(0, 1, 1)")
+
+
+def test_histc_widens_a_constant_range_by_one_each_side(runtime):
+    h = values(runtime, "return torch.histc(torch.Tensor({2, 2}))")
+    assert len(h) == 100 and h[50] == 2 and sum(h) == 2
+
+
+def test_histc_with_explicit_bounds(runtime):
+    assert values(runtime, "return torch.histc(torch.Tensor({1, 2, 1}), 5, 0, 4)") == [0, 2, 1, 0, 0]
+
+
+def test_range_size_truncates_the_step_count(runtime):
+    assert values(runtime, "return torch.range(0, 1, 0.3)") == pytest.approx([0, 0.3, 0.6, 0.9])
+
+
+def test_trace_of_a_wide_matrix_and_norm_zero(runtime):
+    assert runtime.execute("return torch.trace(torch.Tensor({{1, 2, 3}, {4, 5, 6}}))") == 6
+    assert runtime.execute("return torch.norm(torch.Tensor({{1, 0}, {3, 4}}), 0)") == 3
+
+
+def test_renorm_scales_rows_over_maxnorm(runtime):
+    r = values(runtime, "return torch.renorm(torch.Tensor({{1, 2}, {3, 4}}), 2, 1, 3)")
+    assert r == pytest.approx([1, 2, 1.8, 2.4], rel=1e-6)
+
+
+def test_multiplying_1d_by_2d_is_torch7s_operator_error(runtime):
+    ok, msg = runtime.execute(
+        "return pcall(function() return torch.Tensor({1, 1}) * torch.Tensor({{1, 2}, {3, 4}}) end)")
+    assert ok is False and msg.endswith("multiplication between 1D and 2D tensors not yet supported")
+
+
+def test_addmv_method_with_one_scalar_scales_the_product(runtime):
+    # doc: r:addmv(s, y, z) does r = r + s * y * z
+    code = "return torch.Tensor({1, 1}):addmv(0, torch.Tensor({{1, 2}, {3, 4}}), torch.Tensor({1, 1}))"
+    assert values(runtime, code) == [1, 1]
+
+
+def test_empty_all_and_any(runtime):
+    assert runtime.execute("return torch.ByteTensor():all()") is True
+    assert runtime.execute("return torch.ByteTensor():any()") is False
