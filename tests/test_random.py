@@ -250,3 +250,16 @@ def test_random_bounds_are_c_longs(runtime):
     assert t.tolist() == (d[:3] % 6 + 1).tolist()
     ok, msg = run(runtime, "return pcall(torch.random, 0.5)")
     assert ok is False and "upper bound must be strictly positive" in msg
+
+
+@pytest.mark.parametrize("code, message", [
+    ("torch.normal(0, 0)", "bad argument #2 to 'normal' (standard deviation must be strictly positive)"),
+    ("torch.Tensor(3):logNormal(1, -1)", "bad argument #2 to 'logNormal' (standard deviation must be strictly positive)"),
+    ("torch.geometric(1)", "bad argument #1 to 'geometric' (must be > 0 and < 1)"),
+    ("torch.Tensor(2):bernoulli(1.5)", "bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)"),
+])
+def test_distribution_checks_read_as_thrandom(runtime, code, message):
+    # THRandom.c's THArgCheck(stdv > 0, 2, ...), THArgCheck(p > 0 && p < 1, 1, ...),
+    # reported by torch's arg-error handler through luaL_argerror
+    ok, msg = run(runtime, f"return pcall(function() return {code} end)")
+    assert ok is False and msg.endswith(message)

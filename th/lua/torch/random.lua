@@ -123,7 +123,7 @@ end
 
 local function checkstdv(stdv, fname)
    if not (stdv > 0) then
-      fail("bad argument to '%s' (standard deviation must be strictly positive)", fname)
+      fail("bad argument #2 to '%s' (standard deviation must be strictly positive)", fname)
    end
 end
 
@@ -152,7 +152,8 @@ local draw = {
    bernoulli = function(g, p) return uniform01(g) <= p and 1 or 0 end,
 }
 
--- the parameters of each distribution: defaults and checks (as TensorMath.lua)
+-- the parameters of each distribution: defaults (as TensorMath.lua) and THRandom.c's
+-- THArgChecks (numbered as TH's C arguments after the generator)
 local params = {
    uniform = {0, 1},
    normal = {0, 1, check = function(_, s) checkstdv(s, 'normal') end},
@@ -160,10 +161,10 @@ local params = {
    exponential = {1},
    cauchy = {0, 1},
    geometric = {nil, check = function(p)
-      if not (p > 0 and p < 1) then fail("bad argument to 'geometric' (p must be > 0 and < 1)") end
+      if not (p > 0 and p < 1) then fail("bad argument #1 to 'geometric' (must be > 0 and < 1)") end
    end},
    bernoulli = {0.5, check = function(p)
-      if not (p >= 0 and p <= 1) then fail("bad argument to 'bernoulli' (p must be >= 0 and <= 1)") end
+      if not (p >= 0 and p <= 1) then fail("bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)") end
    end},
 }
 local pyfill = {
