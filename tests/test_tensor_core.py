@@ -505,3 +505,22 @@ def test_fill_takes_numeric_strings_and_retain_free_return_nothing(runtime):
     code = """local x = torch.Tensor(3):fill('7')
               return x[1], x[3], select('#', x:retain()), select('#', x:free())"""
     assert runtime.execute(code) == (7, 7, 0, 0)
+
+
+def test_torch_fill_and_zero_functions(runtime):
+    # TensorMath wrapped fill and zero for the torch table as well as methods
+    code = """local x = torch.IntTensor(3)
+              local r = torch.fill(x, 4)
+              local a = x[2]
+              return r == x, a, torch.zero(x) == x, x:sum(), pcall(torch.fill, 3, 1)"""
+    assert runtime.execute(code)[:5] == (True, 4, True, 0, False)
+
+
+def test_resizeAs_isSetTo_isSameSizeAs_take_self_type_only(runtime):
+    # luaT_checkudata(L, 2, torch_Tensor): the other tensor must have self's type
+    for call in ("resizeAs", "isSetTo", "isSameSizeAs"):
+        code = f"""local ok, m = pcall(function() return torch.IntTensor(2, 3):{call}(torch.Tensor(2, 3)) end)
+                   return ok, (tostring(m):gsub('^.-:%d+: ', ''))"""
+        assert runtime.execute(code) == (
+            False, f"bad argument #1 to '{call}' (torch.IntTensor expected, got torch.DoubleTensor)")
+    assert runtime.execute("return torch.IntTensor(2, 3):isSameSizeAs(torch.IntTensor(2, 3))") is True

@@ -400,6 +400,15 @@ local function checktensor(v, argn, fname)
 end
 internal.checktensor = checktensor
 
+-- a tensor of self's type, as luaT_checkudata(L, 2, torch_Tensor) required
+local function checkalike(self, v, fname)
+   local d = checktensor(v, 1, fname)
+   if d.T ~= TD[self].T then
+      fail("bad argument #1 to '%s' (%s expected, got %s)", fname, TD[self].T.tensorname, d.T.tensorname)
+   end
+   return d
+end
+
 local function samesize(a, b)
    if a.nd ~= b.nd then return false end
    for i = 1, a.nd do
@@ -410,11 +419,11 @@ end
 internal.samesize = samesize
 
 function Tensor.isSameSizeAs(self, other)
-   return samesize(TD[self], checktensor(other, 1, 'isSameSizeAs'))
+   return samesize(TD[self], checkalike(self, other, 'isSameSizeAs'))
 end
 
 function Tensor.isSetTo(self, other)
-   local a, b = TD[self], checktensor(other, 1, 'isSetTo')
+   local a, b = TD[self], checkalike(self, other, 'isSetTo')
    if a.st == nil or a.st ~= b.st or a.off ~= b.off or a.nd ~= b.nd then return false end
    for i = 1, a.nd do
       if a.sz[i] ~= b.sz[i] or a.str[i] ~= b.str[i] then return false end
@@ -743,7 +752,7 @@ function Tensor.resize(self, ...)
 end
 
 function Tensor.resizeAs(self, other)
-   local e = checktensor(other, 1, 'resizeAs')
+   local e = checkalike(self, other, 'resizeAs')
    resize(TD[self], copyarray(e.sz, e.nd), e.nd)
    return self
 end
@@ -768,6 +777,17 @@ end
 
 function Tensor.zero(self)
    return Tensor.fill(self, 0)
+end
+
+-- TensorMath wrapped fill and zero for the torch table too
+function torch.fill(t, value)
+   checktensor(t, 1, 'fill')
+   return Tensor.fill(t, value)
+end
+
+function torch.zero(t)
+   checktensor(t, 1, 'zero')
+   return Tensor.zero(t)
 end
 
 -- copy(src): any type, same number of elements, sizes may differ
