@@ -20,3 +20,20 @@ local N = 200000
 bench.run('add_small_10', N, function()
    for _ = 1, N do p:add(q) end
 end)
+-- the per-call cost of other small operations (the shared dispatch)
+bench.run('mul_small_10', N, function()
+   for _ = 1, N do p:mul(1) end
+end)
+bench.run('cmul_fn_small_10', N, function()
+   for _ = 1, N do torch.cmul(p, q) end
+end)
+local r = torch.Tensor(10)
+bench.run('cmul_into_small_10', N, function()
+   for _ = 1, N do torch.cmul(r, p, q) end
+end)
+bench.run('sum_small_10', N, function()
+   for _ = 1, N do p:sum() end
+end)
+bench.run('add_scaled_small_10', N, function()
+   for _ = 1, N do p:add(0, q) end
+end)

@@ -50,12 +50,19 @@ local function fits(c, v, T)
    return c == 'a'
 end
 
--- do A[first], A[first + 1], ... fit the letters chars[1], chars[2], ...?
-local function fitsall(chars, A, first, T)
+-- do the arguments from position first on fit the letters chars[1], chars[2], ...?
+-- (arguments are passed on as varargs, not packed in a table: no allocation per call)
+local function fitsall(chars, T, first, ...)
    for k = 1, #chars do
-      if not fits(chars[k], A[first + k - 1], T) then return false end
+      if not fits(chars[k], (select(first + k - 1, ...)), T) then return false end
    end
    return true
+end
+
+local function letters(s)
+   local chars = {}
+   for k = 1, #s do chars[k] = s:sub(k, k) end
+   return chars
 end
 
 -- the letters of each variant, and those of its method form without its first
@@ -63,8 +70,7 @@ end
 local function compile(variants)
    local forms = {}
    for i, sig in ipairs(variants) do
-      local chars, rest = {}, {}
-      for k = 1, #sig do chars[k] = sig:sub(k, k) end
+      local chars, rest = letters(sig), {}
       local omit = sig:find('t', 1, true)
       for k = 1, #sig do
          if k ~= omit then rest[#rest + 1] = chars[k] end
@@ -96,85 +102,87 @@ local function invalid(spec, T, A, n)
         spec.name, T.tensorname, describe(A, n), expected(spec))
 end
 
-local function trimmed(...)
+-- the number of arguments without the trailing nils
+local function count(...)
    local n = select('#', ...)
-   local A = {...}
-   while n > 0 and A[n] == nil do n = n - 1 end
-   return A, n
+   while n > 0 and (select(n, ...)) == nil do n = n - 1 end
+   return n
 end
 
--- function form: [res,] variant
-local function parsefunction(spec, T, A, n)
-   local resk = spec.res or 't'
+-- the arguments with x put in at position p
+local function insert(p, x, ...)
+   if p == 1 then return x, ... end
+   return (...), insert(p - 1, x, select(2, ...))
+end
+
+-- function form: [res,] variant -> its signature, whether a result comes first
+local function parsefunction(spec, T, n, ...)
    for _, form in ipairs(spec.forms) do
       local m = #form.chars
-      if n == m and fitsall(form.chars, A, 1, T) then
-         return form.sig, nil, 1
+      if n == m and fitsall(form.chars, T, 1, ...) then
+         return form.sig, false
       end
-      if n == m + 1 and fitsall(form.chars, A, 2, T) then
-         for k = 1, #resk do
-            if fits(resk:sub(k, k), A[1], T) then return form.sig, A[1], 2 end
+      if n == m + 1 and fitsall(form.chars, T, 2, ...) then
+         for _, c in ipairs(spec.reschars) do
+            if fits(c, (...), T) then return form.sig, true end
          end
       end
    end
-   invalid(spec, T, A, n)
+   invalid(spec, T, {...}, n)
 end
 
--- method form with self as the result: the first tensor of a variant may be omitted
-local function parseinplace(spec, T, self, A, n)
+-- method form with self as the result: the first tensor of a variant may be
+-- omitted -> its signature, the position self then takes (or nil)
+local function parseinplace(spec, T, self, n, ...)
    for _, form in ipairs(spec.forms) do
       local m = #form.chars
-      if n == m and fitsall(form.chars, A, 1, T) then
-         return form.sig, self, A
+      if n == m and fitsall(form.chars, T, 1, ...) then
+         return form.sig, nil
       end
-      if n == m - 1 and form.rest and fitsall(form.rest, A, 1, T) then
-         local p = form.omit
-         local B = {}
-         for i = 1, p - 1 do B[i] = A[i] end
-         B[p] = self
-         for i = p, n do B[i + 1] = A[i] end
-         return form.sig, self, B
+      if n == m - 1 and form.rest and fitsall(form.rest, T, 1, ...) then
+         return form.sig, form.omit
       end
    end
-   invalid(spec, T, {self, unpack(A, 1, n)}, n + 1)
+   invalid(spec, T, {self, ...}, n + 1)
 end
 
 -- define{name =, variants = {...}, impl = function(T, sig, res, ...), inplace =, res =}
 -- installs torch[name] and the method on every tensor type (only the types
--- `only(T)` accepts, when given)
+-- `only(T)` accepts, when given).  impl gets the arguments of the variant,
+-- possibly followed by nils.
 function dispatch.define(spec)
-   local impl, name = spec.impl, spec.name
-   spec.forms = compile(spec.variants)
-   local function call(T, A, n)
-      if spec.only and not spec.only(T) then
-         fail("'%s' is not available for %s", name, T.tensorname)
-      end
-      local sig, res, first = parsefunction(spec, T, A, n)
-      return impl(T, sig, res, unpack(A, first, first + #sig - 1))
+   local impl, name, only = spec.impl, spec.name, spec.only
+   spec.forms, spec.reschars = compile(spec.variants), letters(spec.res or 't')
+   local function call(T, n, ...)
+      local sig, withres = parsefunction(spec, T, n, ...)
+      if withres then return impl(T, sig, ...) end
+      return impl(T, sig, nil, ...)
    end
    torch[name] = function(...)
-      local A, n = trimmed(...)
-      return call(firsttype(n, ...), A, n)
+      local n = count(...)
+      local T = firsttype(n, ...)
+      if only and not only(T) then
+         fail("'%s' is not available for %s", name, T.tensorname)
+      end
+      return call(T, n, ...)
    end
+   -- a method exists only on the types `only` accepts: it needs no check per call
    for i = 1, types.count do
       local T = types[i]
       local method
       if spec.inplace then
          method = function(self, ...)
-            local A, n = trimmed(...)
-            if spec.only and not spec.only(T) then
-               fail("'%s' is not available for %s", name, T.tensorname)
-            end
-            local sig, res, B = parseinplace(spec, T, self, A, n)
-            return impl(T, sig, res, unpack(B, 1, #sig))
+            local n = count(...)
+            local sig, omit = parseinplace(spec, T, self, n, ...)
+            if omit then return impl(T, sig, self, insert(omit, self, ...)) end
+            return impl(T, sig, self, ...)
          end
       else
          method = function(...)
-            local A, n = trimmed(...)
-            return call(T, A, n)
+            return call(T, count(...), ...)
          end
       end
-      if not spec.only or spec.only(T) then
+      if not only or only(T) then
          torch.getmetatable(T.tensorname)[name] = method
       end
    end
@@ -249,12 +257,19 @@ local function walker(d)
    return SD[d.st].ptr, 0, (offsets(d))
 end
 
+-- the walker of operand d, or the result's (rp, ro, ri, checked already) when
+-- d is the result r: an operation in place
+local function walkerof(d, r, rp, ro, ri)
+   if d == r then return rp, ro, ri end
+   return walker(d)
+end
+
 -- r[i] = f(x[i], c)
 function dispatch.loop1(r, x, f, c)
    local n = nelement(r)
    if n == 0 then return end
    local rp, ro, ri = walker(r)
-   local xp, xo, xi = walker(x)
+   local xp, xo, xi = walkerof(x, r, rp, ro, ri)
    if not ri and not xi then
       for i = 0, n - 1 do rp[ro + i] = f(tonumber(xp[xo + i]), c) end
    else
@@ -269,8 +284,8 @@ function dispatch.loop2(r, x, y, f, c)
    local n = nelement(r)
    if n == 0 then return end
    local rp, ro, ri = walker(r)
-   local xp, xo, xi = walker(x)
-   local yp, yo, yi = walker(y)
+   local xp, xo, xi = walkerof(x, r, rp, ro, ri)
+   local yp, yo, yi = walkerof(y, r, rp, ro, ri)
    if not ri and not xi and not yi then
       for i = 0, n - 1 do rp[ro + i] = f(tonumber(xp[xo + i]), tonumber(yp[yo + i]), c) end
    else
@@ -284,9 +299,9 @@ function dispatch.loop3(r, x, y, z, f, c)
    local n = nelement(r)
    if n == 0 then return end
    local rp, ro, ri = walker(r)
-   local xp, xo, xi = walker(x)
-   local yp, yo, yi = walker(y)
-   local zp, zo, zi = walker(z)
+   local xp, xo, xi = walkerof(x, r, rp, ro, ri)
+   local yp, yo, yi = walkerof(y, r, rp, ro, ri)
+   local zp, zo, zi = walkerof(z, r, rp, ro, ri)
    if not ri and not xi and not yi and not zi then
       for i = 0, n - 1 do
          rp[ro + i] = f(tonumber(xp[xo + i]), tonumber(yp[yo + i]), tonumber(zp[zo + i]), c)
