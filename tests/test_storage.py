@@ -135,3 +135,15 @@ def test_indices_and_values_follow_lua_number_conversions(runtime):
 
 def test_retain_and_free_return_nothing(runtime):
     assert lua(runtime, "local s = torch.IntStorage(2); return select('#', s:retain()), select('#', s:free())") == (0, 0)
+
+
+def test_out_of_range_numbers_cast_as_ths_c_code(runtime):
+    # TH stored (real)x, compiled for x86: a double beyond int32 (or NaN) becomes
+    # INT_MIN, whose low bits the narrower types keep; within int32 the low bits
+    # of the truncated value (300 -> 44, -1 -> 255 in a ByteStorage)
+    code = """local s = torch.IntStorage(1); s[1] = 1e10
+              local d = torch.DoubleStorage({1e10, 0/0, 300})
+              return s[1], torch.IntStorage(2):fill(3e9)[1], torch.ShortStorage({1e10})[1],
+                     torch.IntStorage(3):copy(d)[2], torch.ByteStorage(3):copy(d)[3],
+                     torch.ByteStorage({-1})[1]"""
+    assert runtime.execute(code) == (-2147483648, -2147483648, 0, -2147483648, 44, 255)

@@ -524,3 +524,13 @@ def test_resizeAs_isSetTo_isSameSizeAs_take_self_type_only(runtime):
         assert runtime.execute(code) == (
             False, f"bad argument #1 to '{call}' (torch.IntTensor expected, got torch.DoubleTensor)")
     assert runtime.execute("return torch.IntTensor(2, 3):isSameSizeAs(torch.IntTensor(2, 3))") is True
+
+
+def test_out_of_range_numbers_cast_alike_small_and_big(runtime):
+    # (int)1e10 is INT_MIN in TH's x86 build, for the LuaJIT (<= 64 elements) and numpy paths alike
+    for n in (3, 100):
+        code = f"""local x = torch.Tensor({n}):fill(1e10)
+                   local t = torch.IntTensor(1); t[1] = 1e10
+                   return x:int()[{n}], x:short()[1], x:long()[1], torch.IntTensor({n}):fill(0/0)[1],
+                          torch.ByteTensor({n}):fill(-1)[1], t[1], torch.IntTensor({{1e10}})[1]"""
+        assert runtime.execute(code) == (-2147483648, 0, 10000000000, -2147483648, 255, -2147483648, -2147483648)

@@ -10,6 +10,18 @@ local internal = require 'torch.internal'
 local memory, SD, fail = internal.memory, internal.storages, internal.fail
 local type, tonumber, rawget, newproxy, floor = type, tonumber, rawget, newproxy, math.floor
 
+-- a floating-point number as TH's C cast stored it on x86 (and numpy's bulk
+-- cast does): beyond the int32 range (or NaN) the conversion gives INT_MIN,
+-- whose low bits the narrower types keep; beyond int64, INT64_MIN.  In range,
+-- LuaJIT's store (truncation, low bits kept) already is the C cast.
+local function ccast(T, v)
+   if not T.integer then return v end
+   local lim = T.size == 8 and 2^63 or 2^31
+   if v >= -lim and v < lim then return v end
+   return -lim
+end
+internal.ccast = ccast
+
 local Storage = {}      -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's storages share
 
@@ -73,7 +85,7 @@ local function construct(T, a, b, c)
          if type(a[i]) == 'table' or v == nil then
             fail('element at index %d is not a number', i)
          end
-         ptr[i - 1] = v
+         ptr[i - 1] = ccast(T, v)
       end
       return s
    elseif isstorage(a) then
@@ -134,6 +146,7 @@ function Storage.fill(self, value)
    if not v then internal.checknumber(value, 1, 'fill') end
    local s = SD[self]
    local ptr = s.ptr
+   v = ccast(s.T, v)
    for i = 0, s.n - 1 do ptr[i] = v end
    return self
 end
@@ -151,7 +164,11 @@ function Storage.copy(self, src)
       ffi.copy(s.ptr, o.ptr, s.n * s.T.size)
    else
       local dst, from = s.ptr, o.ptr
-      for i = 0, s.n - 1 do dst[i] = from[i] end
+      if s.T.integer and not o.T.integer then
+         for i = 0, s.n - 1 do dst[i] = ccast(s.T, from[i]) end
+      else
+         for i = 0, s.n - 1 do dst[i] = from[i] end
+      end
    end
    return self
 end
@@ -228,7 +245,7 @@ local function newindex(self, key, v)
    if x == nil or type(v) == 'table' then
       fail("bad argument #3 to '?' (number expected, got %s)", type(v))
    end
-   s.ptr[k - 1] = x
+   s.ptr[k - 1] = ccast(s.T, x)
 end
 
 for i = 1, types.count do

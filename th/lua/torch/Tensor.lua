@@ -16,6 +16,8 @@ local type, tonumber, rawget, newproxy, select, floor, unpack, concat =
 
 pcall(ffi.cdef, 'void *memmove(void *dst, const void *src, size_t n);')
 
+local ccast = internal.ccast
+
 local Tensor = {}       -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's tensors share
 local SMALL = 64        -- below this many elements, loops stay in LuaJIT
@@ -229,7 +231,7 @@ local function fromtable(T, tbl)
       if dim > n then
          local x = tonumber(v)   -- numeric strings count, as lua_isnumber had it
          if type(v) == 'table' or x == nil then fail('invalid element (not a number)') end
-         ptr[pos] = x
+         ptr[pos] = ccast(T, x)
          pos = pos + 1
          return
       end
@@ -767,6 +769,7 @@ function Tensor.fill(self, value)
    if not v then
       fail("bad argument #1 to 'fill' (number expected, got %s)", type(value))
    end
+   v = ccast(d.T, v)
    if nelement(d) <= SMALL then
       each(d, function(ptr, i) ptr[i] = v end)
    elseif d.nd > 0 then
@@ -805,7 +808,12 @@ local function copy(d, s)
       local so = offsets(s)
       local sptr = SD[s.st].ptr
       local k = 0
-      each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)
+      if d.T.integer and not s.T.integer then
+         local T = d.T
+         each(d, function(ptr, i) k = k + 1; ptr[i] = ccast(T, sptr[so[k]]) end)
+      else
+         each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)
+      end
    else
       checkbounds(s)
       pycall(py.copy, ndview(d), ndview(s))

@@ -147,7 +147,7 @@ local function setnumber(d, pos, v)
    if type(v) ~= 'number' then
       fail('cannot assign a %s to an element of %s (number expected)', torch.type(v), d.T.tensorname)
    end
-   SD[d.st].ptr[pos] = v
+   SD[d.st].ptr[pos] = internal.ccast(d.T, v)
 end
 
 local function newindex(self, k, v)
