@@ -147,3 +147,9 @@ def test_out_of_range_numbers_cast_as_ths_c_code(runtime):
                      torch.IntStorage(3):copy(d)[2], torch.ByteStorage(3):copy(d)[3],
                      torch.ByteStorage({-1})[1]"""
     assert runtime.execute(code) == (-2147483648, -2147483648, 0, -2147483648, 44, 255)
+
+
+def test_string_takes_a_number_as_its_string(runtime):
+    # Storage.c tested lua_isstring, which holds for numbers (converted as Lua does)
+    code = """return torch.CharStorage():string(65):string(), torch.CharStorage():string(1.5):size()"""
+    assert runtime.execute(code) == ("65", 3)

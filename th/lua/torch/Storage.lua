@@ -8,7 +8,7 @@ local class = require 'torch.class'
 local internal = require 'torch.internal'
 
 local memory, SD, fail = internal.memory, internal.storages, internal.fail
-local type, tonumber, rawget, newproxy, floor = type, tonumber, rawget, newproxy, math.floor
+local type, tonumber, tostring, rawget, newproxy, floor = type, tonumber, tostring, rawget, newproxy, math.floor
 
 -- a floating-point number as TH's C cast stored it on x86 (and numpy's bulk
 -- cast does): beyond the int32 range (or NaN) the conversion gives INT_MIN,
@@ -188,6 +188,7 @@ function Storage.string(self, str)
    if str == nil then
       return ffi.string(s.ptr, s.n)
    end
+   if type(str) == 'number' then str = tostring(str) end   -- lua_isstring took numbers
    if type(str) ~= 'string' then
       fail("bad argument #1 to 'string' (string expected, got %s)", type(str))
    end
