@@ -17,7 +17,7 @@ local internal = require 'torch.internal'
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
 local offsets, resize = internal.offsets, internal.resize
-local type, select, unpack, tonumber, concat = type, select, unpack, tonumber, table.concat
+local type, select, tonumber, concat = type, select, tonumber, table.concat
 
 local dispatch = {}
 
