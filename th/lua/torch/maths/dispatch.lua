@@ -226,7 +226,7 @@ end
 function dispatch.cast(T, v)
    local box = boxes[T]
    if box then
-      box[0] = v
+      box[0] = internal.ccast(T, v)
       return tonumber(box[0])
    end
    return v
