@@ -6,6 +6,8 @@ numbers.  They compute as TH does: integer division truncates toward zero,
 integer sums accumulate in int64 and floating ones in float64, float tensors
 apply the math functions in double precision before rounding.
 """
+import warnings
+
 import numpy as np
 
 from th.ops import export
@@ -247,10 +249,12 @@ def math_reducedim(name, out, x, axis):
 def math_var(x, axis, biased, root, out=None):
     """var / std of all elements (axis < 0: returns a number) or along an axis."""
     ddof = 0 if biased else 1
-    if axis < 0:
-        r = np.var(x, dtype=F64, ddof=ddof)
-        return float(np.sqrt(r) if root else r)
-    r = np.var(x, axis=axis, dtype=F64, ddof=ddof, keepdims=True)
+    with warnings.catch_warnings():   # one element, unbiased: NaN as in TH, without numpy's warning
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if axis < 0:
+            r = np.var(x, dtype=F64, ddof=ddof)
+            return float(np.sqrt(r) if root else r)
+        r = np.var(x, axis=axis, dtype=F64, ddof=ddof, keepdims=True)
     np.copyto(out, np.sqrt(r) if root else r, casting="unsafe")
 
 
