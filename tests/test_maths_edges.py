@@ -1,6 +1,6 @@
-"""Fourth-round probes of the maths families beyond the listed conformance cases:
-edge values and call forms whose results follow from TH's C code (THTensorMath.c,
-TensorMath.lua, TensorOperator.c)."""
+"""Edge values and call forms of the maths families beyond the listed conformance
+cases, whose results follow from TH's C code (THTensorMath.c, TensorMath.lua,
+TensorOperator.c)."""
 import math
 
 import pytest
