@@ -1,7 +1,6 @@
 """The interactive prompt: its logic through prompt_toolkit's pipe input, and
 the real `th` driven end to end through a pseudo-terminal."""
 import os
-import sys
 
 import pexpect
 import pytest
