@@ -1,0 +1,290 @@
+"""Geometric transforms of the image package (what libimage did in C), vectorised.
+
+Images are C x H x W or H x W views of tensor memory; results are written into
+the destination view.  Coordinates are 0-based pixel centres.  Interpolation
+is done in float64; an integer (ByteTensor) result is rounded to nearest and
+saturated to 0..255, as image's C did for bytes.
+
+scale:  bilinear works one dimension at a time (width, then height), keeping
+        the intermediate image in the tensor's own type: enlarging interpolates
+        linearly between the first and last pixels (corners aligned), shrinking
+        averages the source over each destination pixel's footprint (box filter).
+        bicubic is Catmull-Rom with corners aligned, the pixel beyond an edge
+        extrapolated linearly (2 p0 - p1).  simple takes the pixel floor(i * src/dst).
+"""
+import math
+
+import numpy as np
+
+from th.ops import export
+
+
+def _store(dst, values):
+    """dst[...] = values, rounded and saturated for integer tensors."""
+    if dst.dtype.kind in "iu":
+        info = np.iinfo(dst.dtype)
+        values = np.clip(np.floor(values + 0.5), info.min, info.max)
+    dst[...] = values
+
+
+def _along(x, weights, axis):
+    """Applies the (dst x src) weight matrix along axis of x (float64)."""
+    return np.moveaxis(np.tensordot(weights, np.moveaxis(x, axis, 0), axes=(1, 0)), 0, axis)
+
+
+def _linear_weights(n_src, n_dst):
+    w = np.zeros((n_dst, n_src))
+    if n_dst == n_src:
+        np.fill_diagonal(w, 1.0)
+    elif n_dst > n_src:         # enlarge: linear, corners aligned
+        pos = np.arange(n_dst) * ((n_src - 1) / (n_dst - 1)) if n_src > 1 else np.zeros(n_dst)
+        lo = np.minimum(np.floor(pos).astype(np.int64), max(n_src - 2, 0))
+        t = pos - lo
+        rows = np.arange(n_dst)
+        np.add.at(w, (rows, lo), 1 - t)
+        if n_src > 1:
+            np.add.at(w, (rows, lo + 1), t)
+    else:                       # shrink: the mean over each destination pixel's footprint
+        scale = n_src / n_dst
+        starts = np.arange(n_dst) * scale
+        ends = starts + scale
+        edges = np.arange(n_src)
+        overlap = (np.minimum(ends[:, None], edges[None, :] + 1)
+                   - np.maximum(starts[:, None], edges[None, :]))
+        w = np.clip(overlap, 0, None) / scale
+    return w
+
+
+def _cubic_taps(t):
+    """Catmull-Rom weights of the pixels at -1, 0, 1, 2 around a position t in [0, 1]."""
+    t2, t3 = t * t, t * t * t
+    return ((-t3 + 2 * t2 - t) / 2, (3 * t3 - 5 * t2 + 2) / 2,
+            (-3 * t3 + 4 * t2 + t) / 2, (t3 - t2) / 2)
+
+
+def _add_tap(w, rows, j, weight, n):
+    """Adds weight to source pixel j, pixels beyond the edges being extrapolated linearly."""
+    if n == 1:
+        np.add.at(w, (rows, np.zeros_like(j)), weight)
+        return
+    inside = (j >= 0) & (j < n)
+    np.add.at(w, (rows[inside], j[inside]), weight[inside])
+    for side, (edge, nxt) in (("lo", (0, 1)), ("hi", (n - 1, n - 2))):
+        beyond = j < 0 if side == "lo" else j >= n
+        np.add.at(w, (rows[beyond], np.full(beyond.sum(), edge)), 2 * weight[beyond])
+        np.add.at(w, (rows[beyond], np.full(beyond.sum(), nxt)), -weight[beyond])
+
+
+def _cubic_weights(n_src, n_dst):
+    w = np.zeros((n_dst, n_src))
+    rows = np.arange(n_dst)
+    pos = np.arange(n_dst) * ((n_src - 1) / (n_dst - 1)) if n_dst > 1 else np.zeros(n_dst)
+    lo = np.minimum(np.floor(pos).astype(np.int64), max(n_src - 2, 0))
+    t = pos - lo
+    for k, weight in zip((-1, 0, 1, 2), _cubic_taps(t)):
+        _add_tap(w, rows, lo + k, weight, n_src)
+    return w
+
+
+def _check_sizes(src, dst):
+    if src.ndim != dst.ndim or src.ndim not in (2, 3):
+        raise ValueError("image.scale: src and dst must both be 2D (HxW) or 3D (CxHxW) tensors")
+    if src.ndim == 3 and src.shape[0] != dst.shape[0]:
+        raise ValueError("image.scale: src and dst must have the same number of channels")
+    if 0 in src.shape or 0 in dst.shape:
+        raise ValueError("image.scale: empty image")
+
+
+@export
+def img_scale_bilinear(dst, src):
+    _check_sizes(src, dst)
+    h, w = dst.shape[-2:]
+    tmp = _along(src.astype(np.float64), _linear_weights(src.shape[-1], w), src.ndim - 1)
+    if dst.dtype.kind in "iu":      # the intermediate image is of the tensor's type
+        tmp = np.clip(np.floor(tmp + 0.5), 0, np.iinfo(dst.dtype).max)
+    elif dst.dtype == np.float32:
+        tmp = tmp.astype(np.float32).astype(np.float64)
+    _store(dst, _along(tmp, _linear_weights(src.shape[-2], h), src.ndim - 2))
+
+
+@export
+def img_scale_bicubic(dst, src):
+    _check_sizes(src, dst)
+    h, w = dst.shape[-2:]
+    tmp = _along(src.astype(np.float64), _cubic_weights(src.shape[-1], w), src.ndim - 1)
+    _store(dst, _along(tmp, _cubic_weights(src.shape[-2], h), src.ndim - 2))
+
+
+@export
+def img_scale_simple(dst, src):
+    _check_sizes(src, dst)
+    h, w = dst.shape[-2:]
+    sh, sw = src.shape[-2:]
+    # in single precision, as image's C computed the source index
+    ys = np.minimum((np.arange(h, dtype=np.float32) * np.float32(sh / h)).astype(np.int64), sh - 1)
+    xs = np.minimum((np.arange(w, dtype=np.float32) * np.float32(sw / w)).astype(np.int64), sw - 1)
+    dst[...] = src[..., ys[:, None], xs[None, :]]
+
+
+@export
+def img_crop(src, dst, x, y):
+    """dst = the region of src of dst's size from (x, y)."""
+    if src.ndim != dst.ndim or src.ndim not in (2, 3):
+        raise ValueError("image.crop: src and dst must both be 2D or 3D")
+    h, w = dst.shape[-2:]
+    x, y = int(x), int(y)
+    if x < 0 or y < 0 or x + w > src.shape[-1] or y + h > src.shape[-2]:
+        raise ValueError("image.crop: crop region (%d, %d)-(%d, %d) out of the %dx%d image"
+                         % (x, y, x + w, y + h, src.shape[-1], src.shape[-2]))
+    dst[...] = src[..., y:y + h, x:x + w]
+
+
+@export
+def img_translate(src, dst, x, y):
+    """dst (zeroed) = src moved by x pixels right and y pixels down."""
+    x, y = int(x), int(y)
+    h, w = src.shape[-2:]
+    if abs(x) >= w or abs(y) >= h:
+        return
+    dst[..., max(y, 0):h + min(y, 0), max(x, 0):w + min(x, 0)] = \
+        src[..., max(-y, 0):h - max(y, 0), max(-x, 0):w - max(x, 0)]
+
+
+def _rotation_sources(h, w, theta):
+    """Source coordinates (ys, xs) of each destination pixel for a rotation about the centre."""
+    yc, xc = (h - 1) / 2.0, (w - 1) / 2.0
+    c, s = math.cos(theta), math.sin(theta)
+    j = np.arange(h, dtype=np.float64)[:, None] - yc
+    i = np.arange(w, dtype=np.float64)[None, :] - xc
+    return c * j + s * i + yc, c * i - s * j + xc
+
+
+def _c_round(v):
+    """C's round(): halves away from zero."""
+    return np.copysign(np.floor(np.abs(v) + 0.5), v)
+
+
+@export
+def img_rotate(src, dst, theta, bilinear):
+    if src.shape != dst.shape or src.ndim not in (2, 3):
+        raise ValueError("image.rotate: src and dst must be 2D or 3D and of the same size")
+    h, w = src.shape[-2:]
+    ys, xs = _rotation_sources(h, w, theta)
+    if bilinear:
+        inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
+        values = _sample_bilinear(src.astype(np.float64), ys, xs)
+    else:
+        ys, xs = _c_round(ys), _c_round(xs)
+        inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
+        values = src[..., np.clip(ys, 0, h - 1).astype(np.int64), np.clip(xs, 0, w - 1).astype(np.int64)]
+    _store(dst, np.where(inside, values, 0))
+
+
+def _sample_bilinear(img, ys, xs):
+    """img (... x H x W, float64) at fractional coordinates, clamped to the image."""
+    h, w = img.shape[-2:]
+    ys = np.clip(ys, 0, h - 1)
+    xs = np.clip(xs, 0, w - 1)
+    y0 = np.minimum(np.floor(ys).astype(np.int64), max(h - 2, 0))
+    x0 = np.minimum(np.floor(xs).astype(np.int64), max(w - 2, 0))
+    ty, tx = ys - y0, xs - x0
+    y1, x1 = np.minimum(y0 + 1, h - 1), np.minimum(x0 + 1, w - 1)
+    top = img[..., y0, x0] * (1 - tx) + img[..., y0, x1] * tx
+    bottom = img[..., y1, x0] * (1 - tx) + img[..., y1, x1] * tx
+    return top * (1 - ty) + bottom * ty
+
+
+def _polar_sources(h, w, oh, ow, full, log):
+    """Source coordinates of a polar image: angle down the rows, radius along the columns."""
+    yc, xc = (h - 1) / 2.0, (w - 1) / 2.0
+    rmax = math.hypot(h / 2.0, w / 2.0) if full else min(h, w) / 2.0
+    angle = np.arange(oh, dtype=np.float64)[:, None] * (2 * math.pi / oh)
+    frac = np.arange(ow, dtype=np.float64)[None, :] / ow
+    radius = np.exp(frac * math.log(rmax)) if log else frac * rmax
+    return yc + radius * np.sin(angle), xc + radius * np.cos(angle)
+
+
+@export
+def img_polar(src, dst, full, log, bilinear):
+    if src.ndim != dst.ndim or src.ndim not in (2, 3):
+        raise ValueError("image.polar: src and dst must both be 2D or 3D")
+    h, w = src.shape[-2:]
+    oh, ow = dst.shape[-2:]
+    ys, xs = _polar_sources(h, w, oh, ow, full, log)
+    if bilinear:
+        inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
+        values = _sample_bilinear(src.astype(np.float64), ys, xs)
+    else:
+        ys, xs = np.floor(ys + 0.5), np.floor(xs + 0.5)
+        inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
+        values = src[..., np.clip(ys, 0, h - 1).astype(np.int64), np.clip(xs, 0, w - 1).astype(np.int64)]
+    _store(dst, np.where(inside, values, 0))
+
+
+# --- warp: sampling at the flow field's coordinates ---
+
+def _lanczos(d, a=3):
+    d = np.abs(d)
+    out = np.sinc(d) * np.sinc(d / a)
+    return np.where(d < a, out, 0.0)
+
+
+def _taps(mode):
+    """Offsets of the source pixels each sample reads, by mode (1 bilinear, 2 bicubic, 3 lanczos)."""
+    return {1: (0, 1), 2: (-1, 0, 1, 2), 3: (-2, -1, 0, 1, 2, 3)}[mode]
+
+
+def _tap_weights(mode, t):
+    if mode == 1:
+        return [1 - t, t]
+    if mode == 2:
+        return list(_cubic_taps(t))
+    weights = [_lanczos(t - k) for k in _taps(3)]
+    total = sum(weights)
+    return [wk / total for wk in weights]
+
+
+@export
+def img_warp(dst, src, field, mode, offset, pad, pad_value):
+    """dst[c, y, x] = src[c] sampled at (field[0, y, x], field[1, y, x]) (+ (y, x) when
+    offset).  Samples off the image repeat the edge (clamp) or read pad_value (pad)."""
+    if src.ndim != 3 or dst.ndim != 3 or field.ndim != 3 or field.shape[0] != 2:
+        raise ValueError("image.warp: expected a KxHxW src and a 2xHxW field")
+    h, w = src.shape[-2:]
+    ys = field[0].astype(np.float64)
+    xs = field[1].astype(np.float64)
+    if offset:
+        ys = ys + np.arange(field.shape[1])[:, None]
+        xs = xs + np.arange(field.shape[2])[None, :]
+    img = src.astype(np.float64)
+    if mode == 0:
+        yi, xi = np.floor(ys + 0.5).astype(np.int64), np.floor(xs + 0.5).astype(np.int64)
+        values = img[:, np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]
+        if pad:
+            off = (yi < 0) | (yi > h - 1) | (xi < 0) | (xi > w - 1)
+            values = np.where(off, pad_value, values)
+        _store(dst, values)
+        return
+    y0, x0 = np.floor(ys).astype(np.int64), np.floor(xs).astype(np.int64)
+    wy, wx = _tap_weights(mode, ys - y0), _tap_weights(mode, xs - x0)
+    values = np.zeros(dst.shape)
+    for ky, wyk in zip(_taps(mode), wy):
+        yy = y0 + ky
+        for kx, wxk in zip(_taps(mode), wx):
+            xx = x0 + kx
+            sample = img[:, np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)]
+            if pad:
+                off = (yy < 0) | (yy > h - 1) | (xx < 0) | (xx > w - 1)
+                sample = np.where(off, pad_value, sample)
+            values += wyk * wxk * sample
+    _store(dst, values)
+
+
+# --- flips ---
+
+@export
+def img_flip(dst, src, dim):
+    """dst = src reversed along dimension dim (0-based); dst may be src."""
+    index = [slice(None)] * src.ndim
+    index[dim] = slice(None, None, -1)
+    dst[...] = src[tuple(index)]     # numpy copies first when the two overlap
