@@ -59,8 +59,8 @@ def _png_load(filename, blob):
     try:
         im = Image.open(io.BytesIO(data))
         im.load()
-    except Exception as exc:
-        raise ValueError("[read_png_file] Error during init_io: %s" % exc) from None
+    except Exception:
+        raise ValueError("[read_png_file] Error during init_io") from None
     if im.mode in ("I", "I;16", "I;16B", "I;16L"):
         return _chw(np.asarray(im).astype(np.uint16)), 16
     if im.mode not in ("L", "LA", "RGB", "RGBA"):   # palette, 1-bit...: expanded as libpng did
@@ -81,9 +81,9 @@ def _jpeg_load(filename, blob):
     try:
         im = Image.open(io.BytesIO(data), formats=["JPEG"])
         im.load()
-    except Exception as exc:
-        raise ValueError("Not a JPEG file: starts with 0x%02x 0x%02x (%s)"
-                         % (data[0] if data else 0, data[1] if len(data) > 1 else 0, exc)) from None
+    except Exception:
+        head = (data[:2] + b"\0\0")[:2]
+        raise ValueError("Not a JPEG file: starts with 0x%02x 0x%02x" % (head[0], head[1])) from None
     if im.mode not in ("L", "RGB"):
         im = im.convert("RGB")
     return _chw(np.asarray(im)), 8

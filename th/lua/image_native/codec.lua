@@ -1,6 +1,6 @@
 -- The Lua faces of image's libpng, libjpeg and libppm: per tensor type,
 --   load(load_from_file, filename | ByteTensor of the file's bytes) -> C x H x W tensor, bit depth
---   (libppm: load(filename))
+--   (libppm: load(filename), save(filename, tensor))
 --   save(filename, tensor, save_to_file, [quality], [ByteTensor to receive the bytes])
 --   size(filename) -> channels, height, width
 -- Tensors hold 0..255 (0..65535 for a 16-bit PNG loaded into a Float or Double tensor;
@@ -31,10 +31,6 @@ function codec.make(kind, fname, hasquality)
          call(py.img_copy_into, nd(t, 1, fname .. '.load'), arr, depth == 16 and T == 'Byte')
          return t, depth
       end
-      if kind == 'ppm' then
-         local load = lib.load
-         function lib.load(filename) return load(1, filename) end
-      end
       function lib.save(filename, tensor, save_to_file, quality, bytes)
          if not hasquality then bytes = quality end
          local arr = nd(tensor, 2, fname .. '.save')
@@ -48,6 +44,11 @@ function codec.make(kind, fname, hasquality)
       end
       function lib.size(filename)
          return call(py.img_size, kind, filename)
+      end
+      if kind == 'ppm' then
+         local load, save = lib.load, lib.save
+         function lib.load(filename) return load(1, filename) end
+         function lib.save(filename, tensor) return save(filename, tensor, 1) end
       end
       return lib
    end
