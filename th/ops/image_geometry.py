@@ -28,31 +28,39 @@ def _store(dst, values):
 
 
 def _along(x, weights, axis):
-    """Applies the (dst x src) weight matrix along axis of x (float64)."""
-    return np.moveaxis(np.tensordot(weights, np.moveaxis(x, axis, 0), axes=(1, 0)), 0, axis)
+    """Applies the sparse (dst x src) weight matrix along axis of x (float64)."""
+    moved = np.moveaxis(x, axis, 0)
+    flat = np.ascontiguousarray(moved).reshape(moved.shape[0], -1)
+    out = (weights @ flat).reshape((weights.shape[0],) + moved.shape[1:])
+    return np.moveaxis(out, 0, axis)
+
+
+def _matrix(rows, cols, vals, n_dst, n_src):
+    """The sparse weight matrix of (row, col, weight) triplets (repeated entries add up)."""
+    from scipy import sparse
+    return sparse.csr_matrix((vals.ravel(), (rows.ravel(), cols.ravel())), shape=(n_dst, n_src))
 
 
 def _linear_weights(n_src, n_dst):
-    w = np.zeros((n_dst, n_src))
+    rows = np.arange(n_dst)
     if n_dst == n_src:
-        np.fill_diagonal(w, 1.0)
-    elif n_dst > n_src:         # enlarge: linear, corners aligned
+        return _matrix(rows, rows, np.ones(n_dst), n_dst, n_src)
+    if n_dst > n_src:           # enlarge: linear, corners aligned
         pos = np.arange(n_dst) * ((n_src - 1) / (n_dst - 1)) if n_src > 1 else np.zeros(n_dst)
         lo = np.minimum(np.floor(pos).astype(np.int64), max(n_src - 2, 0))
         t = pos - lo
-        rows = np.arange(n_dst)
-        np.add.at(w, (rows, lo), 1 - t)
-        if n_src > 1:
-            np.add.at(w, (rows, lo + 1), t)
-    else:                       # shrink: the mean over each destination pixel's footprint
-        scale = n_src / n_dst
-        starts = np.arange(n_dst) * scale
-        ends = starts + scale
-        edges = np.arange(n_src)
-        overlap = (np.minimum(ends[:, None], edges[None, :] + 1)
-                   - np.maximum(starts[:, None], edges[None, :]))
-        w = np.clip(overlap, 0, None) / scale
-    return w
+        hi = np.minimum(lo + 1, n_src - 1)
+        return _matrix(np.stack([rows, rows]), np.stack([lo, hi]), np.stack([1 - t, t]),
+                       n_dst, n_src)
+    # shrink: the mean over each destination pixel's footprint [o * s, (o + 1) * s)
+    scale = n_src / n_dst
+    starts = rows * scale
+    first = np.floor(starts).astype(np.int64)
+    cols = first[:, None] + np.arange(int(math.ceil(scale)) + 1)[None, :]
+    overlap = (np.minimum(starts[:, None] + scale, cols + 1) - np.maximum(starts[:, None], cols))
+    vals = np.where(cols < n_src, np.clip(overlap, 0, None), 0) / scale
+    return _matrix(np.broadcast_to(rows[:, None], cols.shape), np.minimum(cols, n_src - 1), vals,
+                   n_dst, n_src)
 
 
 def _cubic_taps(t):
@@ -62,28 +70,28 @@ def _cubic_taps(t):
             (-3 * t3 + 4 * t2 + t) / 2, (t3 - t2) / 2)
 
 
-def _add_tap(w, rows, j, weight, n):
-    """Adds weight to source pixel j, pixels beyond the edges being extrapolated linearly."""
-    if n == 1:
-        np.add.at(w, (rows, np.zeros_like(j)), weight)
-        return
-    inside = (j >= 0) & (j < n)
-    np.add.at(w, (rows[inside], j[inside]), weight[inside])
-    for side, (edge, nxt) in (("lo", (0, 1)), ("hi", (n - 1, n - 2))):
-        beyond = j < 0 if side == "lo" else j >= n
-        np.add.at(w, (rows[beyond], np.full(beyond.sum(), edge)), 2 * weight[beyond])
-        np.add.at(w, (rows[beyond], np.full(beyond.sum(), nxt)), -weight[beyond])
-
-
 def _cubic_weights(n_src, n_dst):
-    w = np.zeros((n_dst, n_src))
+    """Catmull-Rom, corners aligned; a pixel beyond an edge is 2 * edge - its neighbour."""
     rows = np.arange(n_dst)
-    pos = np.arange(n_dst) * ((n_src - 1) / (n_dst - 1)) if n_dst > 1 else np.zeros(n_dst)
+    pos = rows * ((n_src - 1) / (n_dst - 1)) if n_dst > 1 else np.zeros(n_dst)
     lo = np.minimum(np.floor(pos).astype(np.int64), max(n_src - 2, 0))
     t = pos - lo
+    triplets = []
     for k, weight in zip((-1, 0, 1, 2), _cubic_taps(t)):
-        _add_tap(w, rows, lo + k, weight, n_src)
-    return w
+        j = lo + k
+        if n_src == 1:
+            triplets.append((rows, np.zeros_like(j), weight))
+            continue
+        below, above = j < 0, j >= n_src
+        inside = ~(below | above)
+        triplets.append((rows, np.where(inside, j, 0), np.where(inside, weight, 0)))
+        edge = np.where(below, 0, n_src - 1)
+        nxt = np.where(below, 1, n_src - 2)
+        outside = below | above
+        triplets.append((rows, edge, np.where(outside, 2 * weight, 0)))
+        triplets.append((rows, nxt, np.where(outside, -weight, 0)))
+    rows, cols, vals = (np.concatenate(parts) for parts in zip(*triplets))
+    return _matrix(rows, cols, vals, n_dst, n_src)
 
 
 def _check_sizes(src, dst):
@@ -180,6 +188,11 @@ def img_rotate(src, dst, theta, bilinear):
     _store(dst, np.where(inside, values, 0))
 
 
+def _gather(planes, yy, xx, w):
+    """planes (C x H*W) at integer coordinates (already inside the image) -> C x shape."""
+    return planes[:, (yy * w + xx).ravel()].reshape((planes.shape[0],) + yy.shape)
+
+
 def _sample_bilinear(img, ys, xs):
     """img (... x H x W, float64) at fractional coordinates, clamped to the image."""
     h, w = img.shape[-2:]
@@ -189,9 +202,10 @@ def _sample_bilinear(img, ys, xs):
     x0 = np.minimum(np.floor(xs).astype(np.int64), max(w - 2, 0))
     ty, tx = ys - y0, xs - x0
     y1, x1 = np.minimum(y0 + 1, h - 1), np.minimum(x0 + 1, w - 1)
-    top = img[..., y0, x0] * (1 - tx) + img[..., y0, x1] * tx
-    bottom = img[..., y1, x0] * (1 - tx) + img[..., y1, x1] * tx
-    return top * (1 - ty) + bottom * ty
+    planes = img.reshape(-1, h * w)
+    top = _gather(planes, y0, x0, w) * (1 - tx) + _gather(planes, y0, x1, w) * tx
+    bottom = _gather(planes, y1, x0, w) * (1 - tx) + _gather(planes, y1, x1, w) * tx
+    return (top * (1 - ty) + bottom * ty).reshape(img.shape[:-2] + ys.shape)
 
 
 def _polar_sources(h, w, oh, ow, full, log):
@@ -257,6 +271,9 @@ def img_warp(dst, src, field, mode, offset, pad, pad_value):
         ys = ys + np.arange(field.shape[1])[:, None]
         xs = xs + np.arange(field.shape[2])[None, :]
     img = src.astype(np.float64)
+    if mode == 1 and not pad:
+        _store(dst, _sample_bilinear(img, ys, xs))
+        return
     if mode == 0:
         yi, xi = np.floor(ys + 0.5).astype(np.int64), np.floor(xs + 0.5).astype(np.int64)
         values = img[:, np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]
@@ -268,11 +285,13 @@ def img_warp(dst, src, field, mode, offset, pad, pad_value):
     y0, x0 = np.floor(ys).astype(np.int64), np.floor(xs).astype(np.int64)
     wy, wx = _tap_weights(mode, ys - y0), _tap_weights(mode, xs - x0)
     values = np.zeros(dst.shape)
+    planes = img.reshape(img.shape[0], -1)
     for ky, wyk in zip(_taps(mode), wy):
         yy = y0 + ky
+        yc = np.clip(yy, 0, h - 1)
         for kx, wxk in zip(_taps(mode), wx):
             xx = x0 + kx
-            sample = img[:, np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)]
+            sample = _gather(planes, yc, np.clip(xx, 0, w - 1), w)
             if pad:
                 off = (yy < 0) | (yy > h - 1) | (xx < 0) | (xx > w - 1)
                 sample = np.where(off, pad_value, sample)
