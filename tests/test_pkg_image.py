@@ -6,7 +6,6 @@ definitions).
 The package is laid out as an installation puts it (share/lua/5.1/image/init.lua,
 image/test.lua, image/assets), with sys and xlua beside it."""
 import colorsys
-import math
 import os
 
 import numpy as np
