@@ -2,7 +2,7 @@
 
 Images are C x H x W or H x W views of tensor memory; results are written into
 the destination view.  Coordinates are 0-based pixel centres.  Interpolation
-is done in float64; an integer (ByteTensor) result is rounded to nearest and
+is done in float64 (scale: float32 for a FloatTensor); an integer (ByteTensor) result is rounded to nearest and
 saturated to 0..255, as image's C did for bytes.
 
 scale:  bilinear works one dimension at a time (width, then height), keeping
@@ -28,17 +28,35 @@ def _store(dst, values):
 
 
 def _along(x, weights, axis):
-    """Applies the sparse (dst x src) weight matrix along axis of x (float64)."""
-    moved = np.moveaxis(x, axis, 0)
-    flat = np.ascontiguousarray(moved).reshape(moved.shape[0], -1)
-    out = (weights @ flat).reshape((weights.shape[0],) + moved.shape[1:])
-    return np.moveaxis(out, 0, axis)
+    """Applies a resampling (a sparse dst x src weight matrix) along axis of x (float):
+    one gather and one multiply-add per tap, with no transposed copies of x."""
+    counts = np.diff(weights.indptr)
+    rows = np.repeat(np.arange(weights.shape[0]), counts)
+    tap = np.arange(weights.nnz) - weights.indptr[rows]
+    cols = np.zeros((weights.shape[0], max(counts.max(), 1)), np.int64)
+    vals = np.zeros(cols.shape, x.dtype)
+    cols[rows, tap] = weights.indices
+    vals[rows, tap] = weights.data
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    out = None
+    for k in range(cols.shape[1]):
+        term = np.take(x, cols[:, k], axis=axis)
+        term *= vals[:, k].reshape(shape)
+        if out is None:
+            out = term
+        else:
+            out += term
+    return out
 
 
 def _matrix(rows, cols, vals, n_dst, n_src):
     """The sparse weight matrix of (row, col, weight) triplets (repeated entries add up)."""
     from scipy import sparse
-    return sparse.csr_matrix((vals.ravel(), (rows.ravel(), cols.ravel())), shape=(n_dst, n_src))
+    m = sparse.csr_matrix((vals.ravel(), (rows.ravel(), cols.ravel())), shape=(n_dst, n_src))
+    m.sum_duplicates()
+    m.eliminate_zeros()
+    return m
 
 
 def _linear_weights(n_src, n_dst):
@@ -94,6 +112,11 @@ def _cubic_weights(n_src, n_dst):
     return _matrix(rows, cols, vals, n_dst, n_src)
 
 
+def _work_type(src):
+    """Scaling computes in single precision for a FloatTensor (as image's C did), else double."""
+    return np.float32 if src.dtype == np.float32 else np.float64
+
+
 def _check_sizes(src, dst):
     if src.ndim != dst.ndim or src.ndim not in (2, 3):
         raise ValueError("image.scale: src and dst must both be 2D (HxW) or 3D (CxHxW) tensors")
@@ -107,11 +130,9 @@ def _check_sizes(src, dst):
 def img_scale_bilinear(dst, src):
     _check_sizes(src, dst)
     h, w = dst.shape[-2:]
-    tmp = _along(src.astype(np.float64), _linear_weights(src.shape[-1], w), src.ndim - 1)
+    tmp = _along(src.astype(_work_type(src)), _linear_weights(src.shape[-1], w), src.ndim - 1)
     if dst.dtype.kind in "iu":      # the intermediate image is of the tensor's type
         tmp = np.clip(np.floor(tmp + 0.5), 0, np.iinfo(dst.dtype).max)
-    elif dst.dtype == np.float32:
-        tmp = tmp.astype(np.float32).astype(np.float64)
     _store(dst, _along(tmp, _linear_weights(src.shape[-2], h), src.ndim - 2))
 
 
@@ -119,7 +140,7 @@ def img_scale_bilinear(dst, src):
 def img_scale_bicubic(dst, src):
     _check_sizes(src, dst)
     h, w = dst.shape[-2:]
-    tmp = _along(src.astype(np.float64), _cubic_weights(src.shape[-1], w), src.ndim - 1)
+    tmp = _along(src.astype(_work_type(src)), _cubic_weights(src.shape[-1], w), src.ndim - 1)
     _store(dst, _along(tmp, _cubic_weights(src.shape[-2], h), src.ndim - 2))
 
 
@@ -131,7 +152,7 @@ def img_scale_simple(dst, src):
     # in single precision, as image's C computed the source index
     ys = np.minimum((np.arange(h, dtype=np.float32) * np.float32(sh / h)).astype(np.int64), sh - 1)
     xs = np.minimum((np.arange(w, dtype=np.float32) * np.float32(sw / w)).astype(np.int64), sw - 1)
-    dst[...] = src[..., ys[:, None], xs[None, :]]
+    dst[...] = np.take(np.take(src, ys, axis=-2), xs, axis=-1)
 
 
 @export
