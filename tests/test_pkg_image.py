@@ -356,3 +356,18 @@ def test_draw_rect(lua):
     mask[2:8, 1:6] = True
     mask[3:7, 2:5] = False
     assert np.array_equal(got[1] == 1, mask) and got[0].max() == 0
+
+
+def test_png_palette_and_grey_alpha(lua, tmp_path):
+    rng = np.random.default_rng(7)
+    rgb = rng.integers(0, 256, (4, 5, 3)).astype(np.uint8)
+    pal = Image.fromarray(rgb).convert("P", palette=Image.Palette.ADAPTIVE, colors=8)
+    pal.save(tmp_path / "p.png")
+    got = lua("return image.load('%s', nil, 'byte')" % (tmp_path / "p.png"))
+    assert np.array_equal(got, np.asarray(pal.convert("RGB")).transpose(2, 0, 1))
+    la = rng.integers(0, 256, (4, 5, 2)).astype(np.uint8)
+    Image.fromarray(la).save(tmp_path / "la.png")
+    got = lua("return image.load('%s', nil, 'byte')" % (tmp_path / "la.png"))
+    assert np.array_equal(got, la.transpose(2, 0, 1))
+    grey = lua("return image.load('%s', 1, 'byte')" % (tmp_path / "la.png"))
+    assert np.array_equal(grey, la[None, :, :, 0])
