@@ -371,3 +371,18 @@ def test_png_palette_and_grey_alpha(lua, tmp_path):
     assert np.array_equal(got, la.transpose(2, 0, 1))
     grey = lua("return image.load('%s', 1, 'byte')" % (tmp_path / "la.png"))
     assert np.array_equal(grey, la[None, :, :, 0])
+
+
+@pytest.mark.parametrize("call,message", [
+    ("image.warp(torch.rand(3, 6, 6), torch.rand(3, 6, 6))", "2xHxW field"),
+    ("image.rotate(torch.rand(6), 1)", "2D or 3D"),
+    ("image.hflip(torch.rand(5))", "2D or 3D image expected"),
+    ("image.crop(torch.rand(3, 4, 4), 2, 2, 8, 8)", "out of the 4x4 image"),
+    ("image.save('/nonexistent/dir/x.png', torch.rand(3, 2, 2))", "could not be opened for writing"),
+    ("image.save('/nonexistent/dir/x.ppm', torch.rand(3, 2, 2))", "for writing"),
+    ("image.rgb2hsv(torch.rand(2, 3, 3))", "3xHxW image expected"),
+    ("image.translate(torch.rand(3, 4, 4), 1, 'a')", "number expected"),
+])
+def test_bad_arguments_raise_lua_errors(lua, call, message):
+    ok, msg = lua("return pcall(function() return %s end)" % call)
+    assert ok is False and message in msg and "Traceback" not in msg

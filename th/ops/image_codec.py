@@ -113,7 +113,11 @@ def _pil_save(filename, arr, fmt, options):
         im.save(out, fmt, **options)
         data = np.frombuffer(out.getvalue(), np.uint8)
         return data, data.size
-    im.save(filename, fmt, **options)
+    try:
+        im.save(filename, fmt, **options)
+    except OSError as exc:
+        raise ValueError("[write_%s_file] File %s could not be opened for writing (%s)"
+                         % (fmt.lower(), filename, exc.strerror or exc)) from None
     return None
 
 
@@ -167,8 +171,11 @@ def _ppm_save(filename, arr):
         header = b"P5\n%d %d\n255\n" % (a.shape[1], a.shape[0])
     else:
         header = b"P6\n%d %d\n255\n" % (a.shape[1], a.shape[0])
-    with open(filename, "wb") as f:
-        f.write(header + a.tobytes())
+    try:
+        with open(filename, "wb") as f:
+            f.write(header + a.tobytes())
+    except OSError as exc:
+        raise ValueError("cannot open file <%s> for writing (%s)" % (filename, exc.strerror)) from None
 
 
 def _ppm_size(filename):

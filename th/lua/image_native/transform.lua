@@ -57,14 +57,14 @@ return function(T, lib)
            clamp_mode == 1, pad_value or 0)
    end
 
-   function lib.hflip(dst, src)
-      local d, s = pair('image.hflip', dst, src)
-      call(py.img_flip, d, s, 2)
-   end
-
-   function lib.vflip(dst, src)
-      local d, s = pair('image.vflip', dst, src)
-      call(py.img_flip, d, s, 1)
+   for name, dim in pairs{hflip = 2, vflip = 1} do
+      lib[name] = function(dst, src)
+         local d, s = pair('image.' .. name, dst, src)
+         if src:dim() ~= 3 then
+            fail("bad argument #1 to 'image.%s' (2D or 3D image expected, got %dD)", name, src:dim())
+         end
+         call(py.img_flip, d, s, dim)
+      end
    end
 
    function lib.flip(dst, src, dim)
