@@ -2,8 +2,8 @@
 
 Images are C x H x W or H x W views of tensor memory; results are written into
 the destination view.  Coordinates are 0-based pixel centres.  Interpolation
-is done in float64 (scale: float32 for a FloatTensor); an integer (ByteTensor) result is rounded to nearest and
-saturated to 0..255, as image's C did for bytes.
+is done in float32 for a FloatTensor (as image's C did), else in float64; an
+integer (ByteTensor) result is rounded to nearest and saturated to 0..255.
 
 scale:  bilinear works one dimension at a time (width, then height), keeping
         the intermediate image in the tensor's own type: enlarging interpolates
@@ -113,7 +113,7 @@ def _cubic_weights(n_src, n_dst):
 
 
 def _work_type(src):
-    """Scaling computes in single precision for a FloatTensor (as image's C did), else double."""
+    """Resampling computes in single precision for a FloatTensor (as image's C did), else double."""
     return np.float32 if src.dtype == np.float32 else np.float64
 
 
@@ -201,7 +201,7 @@ def img_rotate(src, dst, theta, bilinear):
     ys, xs = _rotation_sources(h, w, theta)
     if bilinear:
         inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
-        values = _sample_bilinear(src.astype(np.float64), ys, xs)
+        values = _sample_bilinear(src.astype(_work_type(src)), ys, xs)
     else:
         ys, xs = _c_round(ys), _c_round(xs)
         inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
@@ -215,13 +215,13 @@ def _gather(planes, yy, xx, w):
 
 
 def _sample_bilinear(img, ys, xs):
-    """img (... x H x W, float64) at fractional coordinates, clamped to the image."""
+    """img (... x H x W, float) at fractional coordinates, clamped to the image."""
     h, w = img.shape[-2:]
     ys = np.clip(ys, 0, h - 1)
     xs = np.clip(xs, 0, w - 1)
     y0 = np.minimum(np.floor(ys).astype(np.int64), max(h - 2, 0))
     x0 = np.minimum(np.floor(xs).astype(np.int64), max(w - 2, 0))
-    ty, tx = ys - y0, xs - x0
+    ty, tx = (ys - y0).astype(img.dtype), (xs - x0).astype(img.dtype)
     y1, x1 = np.minimum(y0 + 1, h - 1), np.minimum(x0 + 1, w - 1)
     planes = img.reshape(-1, h * w)
     top = _gather(planes, y0, x0, w) * (1 - tx) + _gather(planes, y0, x1, w) * tx
@@ -248,7 +248,7 @@ def img_polar(src, dst, full, log, bilinear):
     ys, xs = _polar_sources(h, w, oh, ow, full, log)
     if bilinear:
         inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
-        values = _sample_bilinear(src.astype(np.float64), ys, xs)
+        values = _sample_bilinear(src.astype(_work_type(src)), ys, xs)
     else:
         ys, xs = np.floor(ys + 0.5), np.floor(xs + 0.5)
         inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
@@ -291,7 +291,7 @@ def img_warp(dst, src, field, mode, offset, pad, pad_value):
     if offset:
         ys = ys + np.arange(field.shape[1])[:, None]
         xs = xs + np.arange(field.shape[2])[None, :]
-    img = src.astype(np.float64)
+    img = src.astype(_work_type(src))
     if mode == 1 and not pad:
         _store(dst, _sample_bilinear(img, ys, xs))
         return
@@ -304,8 +304,9 @@ def img_warp(dst, src, field, mode, offset, pad, pad_value):
         _store(dst, values)
         return
     y0, x0 = np.floor(ys).astype(np.int64), np.floor(xs).astype(np.int64)
-    wy, wx = _tap_weights(mode, ys - y0), _tap_weights(mode, xs - x0)
-    values = np.zeros(dst.shape)
+    wy = [wk.astype(img.dtype) for wk in _tap_weights(mode, ys - y0)]
+    wx = [wk.astype(img.dtype) for wk in _tap_weights(mode, xs - x0)]
+    values = np.zeros(dst.shape, img.dtype)
     planes = img.reshape(img.shape[0], -1)
     for ky, wyk in zip(_taps(mode), wy):
         yy = y0 + ky
