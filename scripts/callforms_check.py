@@ -155,7 +155,7 @@ def call_source(name, how, args, present):
 PRELUDE = r"""
 gen = torch.Generator()
 function mk(kind, shape)
-  local t = torch[kind](torch.LongStorage(shape))
+  local t = torch[kind](unpack(shape))
   local float = kind == 'FloatTensor' or kind == 'DoubleTensor'
   local s = t:storage()
   for i = 1, s:size() do

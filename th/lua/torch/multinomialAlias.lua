@@ -42,6 +42,7 @@ local function setup(probs, J, q)
    if pd.nd ~= 1 then
       fail("bad argument #1 to 'multinomialAliasSetup' (vector expected, got %dD)", pd.nd)
    end
+   if J ~= nil and TD[J] and TD[J].T == pd.T then J, q = nil, J end   -- q given alone
    J, q = target(J, types.Long, 2), target(q, pd.T, 3)
    local K = pd.sz[1]
    local height, donor, short, tall = {}, {}, {}, {}
@@ -106,7 +107,8 @@ end
 torch.multinomialAliasSetup_ = setup
 torch.multinomialAlias_ = draw
 for T in pairs(floattypes) do
-   torch.getmetatable('torch.' .. T .. 'Tensor').multinomialAlias_ = draw
+   local mt = torch.getmetatable('torch.' .. T .. 'Tensor')
+   mt.multinomialAlias_, mt.multinomialAliasSetup_ = draw, setup
 end
 
 function torch.multinomialAliasSetup(probs, state)

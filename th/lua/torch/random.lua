@@ -131,6 +131,9 @@ local function fillmethod(name)
          if nelement(pd) ~= nelement(d) then
             fail("bad argument #1 to 'bernoulli' (the probabilities have %d elements, the tensor %d)", nelement(pd), nelement(d))
          end
+         if nelement(pd) > 0 and not (a:min() >= 0 and a:max() <= 1) then
+            fail("bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)")
+         end
          if nelement(d) > 0 then
             pycall(py.bernoulli_fill, gd.arr, ndview(d), ndview(pd))
          end

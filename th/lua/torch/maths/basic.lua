@@ -83,9 +83,26 @@ binary('cmod', 'fmod', {'tt'})             -- deprecated name of cfmod
 -- cmax/cmin (listed with the dimension-wise functions) are element-wise too
 binary('cmax', 'max', {'tt', 'tn'})
 binary('cmin', 'min', {'tt', 'tn'})
-for _, op in ipairs{'lshift', 'rshift', 'bitand', 'bitor', 'bitxor'} do
+for _, op in ipairs{'bitand', 'bitor', 'bitxor'} do
    binary(op, op, {'tn'}, integer)
    binary('c' .. op, op, {'tt'}, integer)
+end
+
+-- bit shifts; Float and Double tensors are multiplied or divided by 2^n, as in Torch7
+local function shift(name, op, variants)
+   dispatch.define{
+      name = name, inplace = true, variants = variants,
+      impl = function(T, _, res, x, y)
+         if T.integer then return elementwise(T, name, op, res, x, y) end
+         local scale = op == 'lshift' and 'mul' or 'div'
+         if type(y) == 'number' then return elementwise(T, name, scale, res, x, 2 ^ y) end
+         return elementwise(T, name, scale, res, x, y.new():resizeAs(y):fill(2):cpow(y))
+      end,
+   }
+end
+for _, op in ipairs{'lshift', 'rshift'} do
+   shift(op, op, {'tn'})
+   shift('c' .. op, op, {'tt'})
 end
 
 local function addscaled(a, b, v) return a + v * b end

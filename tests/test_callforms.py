@@ -1,0 +1,32 @@
+"""Every call form Torch7 declared (../shared/reference/callforms.txt), with the
+arguments scripts/callforms_check.py makes for it, against the original's
+recorded results (tests/fixtures/callforms_expected.txt): th accepts every call
+the original accepted and returns the same values and types, and writes the
+same values into its tensor arguments.  The calls th still treats differently
+are listed in tests/callforms_known_differences.txt, which may only shrink."""
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import callforms_check  # noqa: E402
+
+from conftest import th_command  # noqa: E402
+
+KNOWN = pathlib.Path(__file__).resolve().parent / "callforms_known_differences.txt"
+
+
+def known():
+    lines = KNOWN.read_text().splitlines()
+    return {line.split()[0] for line in lines if line.strip() and not line.startswith("#")}
+
+
+def test_declared_call_forms_behave_as_in_torch7():
+    todo = callforms_check.calls()
+    got = callforms_check.run_all(th_command()[0], todo, size=len(todo))
+    diffs = callforms_check.compare(todo, got, callforms_check.load_expected())
+    found = {cid: kind for kind, items in diffs.items() for cid, *_ in items}
+    new = {cid: kind for cid, kind in found.items() if cid not in known()}
+    assert not new, f"{len(new)} calls differ from Torch7: {sorted(new.items())[:20]}"
+    fixed = known() - set(found)
+    assert not fixed, f"now behaving as Torch7, remove from {KNOWN.name}: {sorted(fixed)}"
