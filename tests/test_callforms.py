@@ -7,11 +7,14 @@ are listed in tests/callforms_known_differences.txt, which may only shrink."""
 import pathlib
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import callforms_check  # noqa: E402
 
 from conftest import th_command  # noqa: E402
+from parity_cases import cases, check  # noqa: E402
 
 KNOWN = pathlib.Path(__file__).resolve().parent / "callforms_known_differences.txt"
 
@@ -30,3 +33,21 @@ def test_declared_call_forms_behave_as_in_torch7():
     assert not new, f"{len(new)} calls differ from Torch7: {sorted(new.items())[:20]}"
     fixed = known() - set(found)
     assert not fixed, f"now behaving as Torch7, remove from {KNOWN.name}: {sorted(fixed)}"
+
+
+@pytest.mark.parametrize("case", cases("callforms_"))
+def test_forms_beyond_the_declared_list(case):
+    check(case)
+
+
+def test_where_torch7_read_garbage_or_crashed_th_raises(runtime):
+    for code in [
+        # Torch7 copied size() elements from a shorter storage of another type, past its end
+        "torch.DoubleStorage{1, 2, 3}:copy(torch.FloatStorage{9, 8})",
+        # integer division by zero: SIGFPE in Torch7
+        "torch.IntTensor{1, 2}:div(0)",
+        "torch.LongTensor{1, 2}:fmod(0)",
+        "torch.ByteTensor{1, 2}:cdiv(torch.ByteTensor{1, 0})",
+    ]:
+        ok, msg = runtime.execute(f"return pcall(function() return {code} end)")
+        assert ok is False and "Traceback" not in msg, code

@@ -151,13 +151,15 @@ function Storage.fill(self, value)
    return self
 end
 
--- copy(src): from a storage of any type with the same number of elements
+-- copy(src): from a storage of the same type and size, or of another type and
+-- at least as many elements (its first size() ones, as Torch7 took them; a
+-- shorter one, which Torch7 read past its end, is an error)
 function Storage.copy(self, src)
    local s, o = SD[self], isstorage(src) and SD[src]
    if not o then
       fail("bad argument #1 to 'copy' (storage expected, got %s)", torch.type(src))
    end
-   if s.n ~= o.n then
+   if s.n ~= o.n and (s.T == o.T or o.n < s.n) then
       fail("bad argument #1 to 'copy' (sizes do not match: %d and %d)", s.n, o.n)
    end
    if s.T == o.T then

@@ -178,6 +178,11 @@ function torch.gels(...)
    local b, a = inp[1], inp[2]
    local ad, k = system('gels', b, a, false)
    local m, n = ad.sz[1], ad.sz[2]
+   -- gels(b, a, b, a) works in place: the inputs are read before the results change shape
+   for _, r in ipairs(res) do
+      if rawequal(r, b) then b = b:clone() end
+      if rawequal(r, a) then a = a:clone() end
+   end
    -- as TH: the solution is the first n rows of a max(m, n) x k column-major buffer
    local x = colmajor('gels', res[1], ad.T, max(m, n), k, {})
    TD[x].sz[1] = n

@@ -32,8 +32,8 @@ local dividing = {div = true, fmod = true, remainder = true}
 local function nonzero(acc, v) return acc and v ~= 0 end
 
 -- an integer division by zero crashed Torch7 (SIGFPE): here it is an error
-local function checkdivisor(T, fname, y, yd)
-   if not T.integer then return end
+local function checkdivisor(T, fname, xd, y, yd)
+   if not T.integer or nelement(xd) == 0 then return end   -- nothing to divide: a no-op
    local ok
    if not yd then
       ok = y ~= 0
@@ -50,7 +50,7 @@ local function elementwise(T, fname, op, res, x, y)
    local xd = TD[x]
    local yd = type(y) ~= 'number' and TD[y]
    if yd then samecount(fname, xd, yd) else y = cast(T, y) end
-   if dividing[op] then checkdivisor(T, fname, y, yd) end
+   if dividing[op] then checkdivisor(T, fname, xd, y, yd) end
    local r
    res, r = result(T, res, xd)
    local f = scalar[op]
@@ -173,7 +173,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          local xd, d1, d2 = TD[x], TD[t1], TD[t2]
          samecount(name, xd, d1)
          samecount(name, d1, d2)
-         if name == 'addcdiv' then checkdivisor(T, name, nil, d2) end
+         if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
          res, r = result(T, res, xd)
          if nelement(xd) <= SMALL and not (T.integer and name == 'addcdiv') then
