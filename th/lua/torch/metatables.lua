@@ -27,7 +27,7 @@ local function publish(mt)
    mt.__tostring__ = mt.__tostring
 end
 
-for i = 1, types.count do
+for i = 1, types.all do
    publish(torch.getmetatable(types[i].tensorname))
    publish(torch.getmetatable(types[i].storagename))
 end

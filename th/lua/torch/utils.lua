@@ -79,7 +79,7 @@ end
 -- fromnumpy(typename, flat array, address, n, sizes...): a tensor over numpy memory
 function internal.fromnumpy(tname, arr, addr, n, ...)
    local T = types[tname]
-   local st = internal.wrapstorage(T, arr, require('ffi').cast(T.ptrtype, addr), n)
+   local st = internal.wrapstorage(T, arr, T.cast(addr), n)
    local t = internal.emptytensor(T)
    local sizes = {...}
    internal.setmeta(TD[t], st, 0, sizes, select('#', ...), nil)
