@@ -28,6 +28,16 @@ FORMS = ROOT.parent / "shared" / "reference" / "callforms.txt"
 if not FORMS.exists():
     FORMS = pathlib.Path("/work/shared/reference/callforms.txt")
 EXPECTED = ROOT / "tests" / "fixtures" / "callforms_expected.txt"
+# the argument profiles: "square" (3x3 tensors, dimension 1, numbers 2) and
+# "wide" (2x4 tensors, dimension 2, numbers 3), each with its recorded results
+PROFILES = {"square": ((3, 3), 1, 2), "wide": ((2, 4), 2, 3)}
+PROFILE = "square"
+
+
+def expected_path():
+    if PROFILE == "square":
+        return EXPECTED
+    return EXPECTED.with_name(f"callforms_expected_{PROFILE}.txt")
 
 LINE = re.compile(r"^(\w+) (torch\.|x:)(\w+)\((.*)\)(?: -> (.+))?$")
 NUMBER_TYPES = {"double", "float", "long", "int", "short", "char", "unsigned char", "ptrdiff_t"}
@@ -115,6 +125,7 @@ def tensor_expr(kind, shape):
 
 def call_source(name, how, args, present):
     """-> Lua source of the call, or None when it cannot be written."""
+    default_shape, default_index, default_number = PROFILES[PROFILE]
     shapes = list(SHAPES.get(name, []))
     numbers = list(NUMBERS.get(name, []))
     exprs = []
@@ -125,24 +136,25 @@ def call_source(name, how, args, present):
             kind = "LongTensor" if a.kind == "IndexTensor" else a.kind
             exprs.append(f"torch.{kind}()")
         elif a.tensor:
-            shape = shapes.pop(0) if shapes else (IDX if a.kind == "IndexTensor" else (3, 3))
+            shape = shapes.pop(0) if shapes else (IDX if a.kind == "IndexTensor" else default_shape)
             exprs.append(tensor_expr(a.kind, shape))
         elif a.kind.endswith("TensorArray"):
             k = a.kind[:-len("Array")]
-            exprs.append(f"{{mk('{k}', {{3, 3}}), mk('{k}', {{3, 3}})}}")
+            dims = ", ".join(map(str, default_shape))
+            exprs.append(f"{{mk('{k}', {{{dims}}}), mk('{k}', {{{dims}}})}}")
         elif a.kind == "Generator":
             exprs.append("gen")
         elif a.options:
             choice = [o for o in a.options if o != a.default] or a.options
             exprs.append(repr(choice[0]))
         elif a.kind == "index":
-            exprs.append(str(INDEXARG.get(name, 1)))
+            exprs.append(str(INDEXARG.get(name, default_index)))
         elif a.kind == "boolean":
             exprs.append("true")
         elif a.kind == "LongArg":
             exprs.append(LONGARG.get(name, "2, 3"))
         elif a.kind in NUMBER_TYPES:
-            exprs.append(str(numbers.pop(0) if numbers else 2))
+            exprs.append(str(numbers.pop(0) if numbers else default_number))
         else:
             return None
     if how == "x:":
@@ -271,7 +283,7 @@ def run_all(th, todo, size=400):
 
 def load_expected():
     exp = {}
-    for line in EXPECTED.read_text().splitlines():
+    for line in expected_path().read_text().splitlines():
         cid, _, rest = line.partition(" ")
         exp[cid] = rest
     return exp
@@ -322,7 +334,10 @@ def main():
     parser.add_argument("--th")
     parser.add_argument("--show", type=int, default=0, help="print the first N differences of each kind")
     parser.add_argument("--only", help="comma-separated function names")
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="square")
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     todo = calls()
     if args.only:
         names = set(args.only.split(","))
@@ -330,7 +345,7 @@ def main():
     forms = {c[1] for c in todo}
     if args.mode == "record":
         got = run_all(args.th or "/opt/torch7-ref/bin/th", todo)
-        EXPECTED.write_text("".join(f"{cid} {got[cid]}\n" for cid, _, _ in todo if cid in got))
+        expected_path().write_text("".join(f"{cid} {got[cid]}\n" for cid, _, _ in todo if cid in got))
         valid = sum(1 for c in todo if got.get(c[0], "").startswith("ok"))
         crashes = sum(1 for c in todo if got.get(c[0]) == "crash")
         print(f"{len(forms)} forms, {len(todo)} calls: {valid} valid, {crashes} crash the original")
