@@ -57,11 +57,6 @@ def test_initial_seed_and_generators_are_independent(runtime):
         42, 7, "torch.Generator", draws(7, 1)[0], draws(42, 1)[0])
 
 
-def test_unseeded_generator_uses_default_seed(runtime):
-    # TH seeds an unseeded generator with 5489 at its first draw (as mt19937ar)
-    assert run(runtime, "return torch.random(torch.Generator())") == 3499211612
-
-
 def test_integer_ranges_and_normal_numbers(runtime):
     assert run(runtime, """torch.manualSeed(3) local t = {}
         for i = 1, 10 do t[i] = torch.random(1, 6) end

@@ -31,11 +31,11 @@ local SMALL_BYTES = 1024
 function memory.alloc(T, n)
    if n * T.size <= SMALL_BYTES then
       local buf = T.vla(n)
-      return nil, cast(T.ptrtype, buf), buf
+      return nil, T.cast(buf), buf
    end
    account(n * T.size)
    local arr, addr = py.alloc(T.name, n)
-   return arr, cast(T.ptrtype, addr), nil
+   return arr, T.cast(addr), nil
 end
 
 -- numpy(T, buf, n) -> an ndarray over the LuaJIT buffer buf, which it keeps alive
@@ -46,19 +46,19 @@ end
 -- window(T, arr, offset, n) -> arr, ptr : n elements of arr from 0-based offset, shared
 function memory.window(T, arr, offset, n)
    local sub, addr = py.window(arr, offset, n)
-   return sub, cast(T.ptrtype, addr)
+   return sub, T.cast(addr)
 end
 
 -- fromfile(T, name, shared) -> arr, ptr, n : a buffer mapped on a file
 function memory.fromfile(T, name, shared)
    local arr, addr = py.from_file(T.name, name, shared)
-   return arr, cast(T.ptrtype, addr), py.len(arr)
+   return arr, T.cast(addr), py.len(arr)
 end
 
 -- fromaddress(T, addr, n) -> arr, ptr : a buffer over foreign memory
 function memory.fromaddress(T, addr, n)
    local arr = py.from_address(T.name, addr, n)
-   return arr, cast(T.ptrtype, addr)
+   return arr, T.cast(addr)
 end
 
 memory.view = py.view

@@ -17,6 +17,7 @@ DTYPES = {
     "Long": np.dtype(np.int64),
     "Float": np.dtype(np.float32),
     "Double": np.dtype(np.float64),
+    "Half": np.dtype(np.float16),
 }
 TYPENAMES = {dt: name for name, dt in DTYPES.items()}
 

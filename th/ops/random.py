@@ -106,7 +106,8 @@ def _boxmuller(raw, values, first, m, mean, stdv):
 
 def _normal(buf, values, mean, stdv):
     """Box-Muller on pairs of uniforms into the float64 vector values, the second
-    value of a pair cached in the generator (possibly across calls).  Big draws
+    value of a pair cached in the generator (possibly across calls), the last
+    pair's x, y, rho left in it as TH left them.  Big draws
     split the pairs over two threads."""
     g = _record(buf)
     n = values.size
@@ -126,9 +127,9 @@ def _normal(buf, values, mean, stdv):
         h = pairs // 2
         _, last = together(lambda: _boxmuller(raw[:h], values, i, h, mean, stdv),
                            lambda: _boxmuller(raw[h:], values, i + 2 * h, seconds - h, mean, stdv))
-    if (n - i) % 2:
-        g["normal_x"], g["normal_y"], g["normal_rho"] = last
-        g["normal_is_valid"] = 1
+    # TH keeps the last pair in the generator even when its second value was used
+    g["normal_x"], g["normal_y"], g["normal_rho"] = last
+    g["normal_is_valid"] = (n - i) % 2
 
 
 @export

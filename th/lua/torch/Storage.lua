@@ -6,6 +6,7 @@ local ffi = require 'ffi'
 local types = require 'torch.types'
 local class = require 'torch.class'
 local internal = require 'torch.internal'
+local raw = require('torch.half').raw
 
 local memory, SD, fail = internal.memory, internal.storages, internal.fail
 local type, tonumber, tostring, rawget, newproxy, floor = type, tonumber, tostring, rawget, newproxy, math.floor
@@ -132,7 +133,7 @@ function Storage.resize(self, n)
    local s = SD[self]
    if n > s.n then
       local arr, ptr, buf = memory.alloc(s.T, n)
-      ffi.copy(ptr, s.ptr, s.n * s.T.size)
+      ffi.copy(raw(ptr), raw(s.ptr), s.n * s.T.size)
       s.arr, s.ptr, s.buf, s.n = arr, ptr, buf, n
    elseif n < s.n then
       s.arr = not s.buf and memory.window(s.T, s.arr, 0, n) or nil
@@ -151,17 +152,19 @@ function Storage.fill(self, value)
    return self
 end
 
--- copy(src): from a storage of any type with the same number of elements
+-- copy(src): from a storage of the same type and size, or of another type and
+-- at least as many elements (its first size() ones, as Torch7 took them; a
+-- shorter one, which Torch7 read past its end, is an error)
 function Storage.copy(self, src)
    local s, o = SD[self], isstorage(src) and SD[src]
    if not o then
       fail("bad argument #1 to 'copy' (storage expected, got %s)", torch.type(src))
    end
-   if s.n ~= o.n then
+   if s.n ~= o.n and (s.T == o.T or o.n < s.n) then
       fail("bad argument #1 to 'copy' (sizes do not match: %d and %d)", s.n, o.n)
    end
    if s.T == o.T then
-      ffi.copy(s.ptr, o.ptr, s.n * s.T.size)
+      ffi.copy(raw(s.ptr), raw(o.ptr), s.n * s.T.size)
    else
       local dst, from = s.ptr, o.ptr
       if s.T.integer and not o.T.integer then
@@ -193,8 +196,8 @@ function Storage.string(self, str)
       fail("bad argument #1 to 'string' (string expected, got %s)", type(str))
    end
    Storage.resize(self, #str)
-   ffi.fill(s.ptr, #str * s.T.size)
-   ffi.copy(s.ptr, str, #str)
+   ffi.fill(raw(s.ptr), #str * s.T.size)
+   ffi.copy(raw(s.ptr), str, #str)
    return self
 end
 
@@ -249,7 +252,7 @@ local function newindex(self, key, v)
    s.ptr[k - 1] = ccast(s.T, x)
 end
 
-for i = 1, types.count do
+for i = 1, types.all do
    local T = types[i]
    local mt
    protos[T.name], mt = class.proxyclass(T.storagename, function(...) return construct(T, ...) end,

@@ -7,6 +7,7 @@ local ffi = require 'ffi'
 local types = require 'torch.types'
 local class = require 'torch.class'
 local internal = require 'torch.internal'
+local raw = require('torch.half').raw
 
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local memory, py, pycall = internal.memory, internal.py, internal.pycall
@@ -803,7 +804,7 @@ local function copy(d, s)
    if n <= SMALL and d.T == s.T and iscontiguous(d) and iscontiguous(s) then
       checkbounds(d); checkbounds(s)
       -- views of one storage may overlap: copied as numpy's bulk path does
-      ffi.C.memmove(SD[d.st].ptr + d.off, SD[s.st].ptr + s.off, n * d.T.size)
+      ffi.C.memmove(raw(SD[d.st].ptr + d.off), raw(SD[s.st].ptr + s.off), n * d.T.size)
    elseif n <= SMALL then
       local so = offsets(s)
       local sptr = SD[s.st].ptr
@@ -860,7 +861,7 @@ function Tensor.typeAs(self, other)
    return Tensor.type(self, checktensor(other, 1, 'typeAs').T.tensorname)
 end
 
-for i = 1, types.count do
+for i = 1, types.all do
    local T = types[i]
    Tensor[T.name:lower()] = function(self) return Tensor.type(self, T.tensorname) end
    Tensor['copy' .. T.name] = Tensor.copy
@@ -884,12 +885,12 @@ internal.Tensor = Tensor
 -- the methods other modules add go through here, so every type gets them
 function internal.method(name, f)
    Tensor[name] = f
-   for i = 1, types.count do
+   for i = 1, types.all do
       torch.getmetatable(types[i].tensorname)[name] = f
    end
 end
 
-for i = 1, types.count do
+for i = 1, types.all do
    local T = types[i]
    local mt
    protos[T.name], mt = class.proxyclass(T.tensorname, function(...) return construct(T, ...) end,

@@ -43,6 +43,26 @@ local operators = {
       if f then return f(a, b) end
       return rawequal(a, b)
    end,
+   -- luaT's messages name both operands, '(null)' for a non-Torch value
+   __concat = function(a, b)
+      local mt = getmetatable(a)
+      local f = type(mt) == 'table' and mt.__concat__
+      if not f then
+         mt = getmetatable(b)
+         f = type(mt) == 'table' and mt.__concat__
+      end
+      if not f then
+         error(string.format('both %s and %s have no concat operator',
+                             torch.typename(a) or '(null)', torch.typename(b) or '(null)'), 2)
+      end
+      return f(a, b)
+   end,
+   -- only userdata objects reach it (Lua 5.1 ignores __len on tables)
+   __len = function(self)
+      local f = getmetatable(self).__len__
+      if not f then error(torch.typename(self) .. ' has no length operator', 2) end
+      return f(self)
+   end,
    __call = function(self, ...)
       local f = getmetatable(self).__call__
       if not f then error(torch.typename(self) .. ' has no call operator', 2) end
@@ -106,6 +126,8 @@ local function define(name, parentname, constructor, factory, module, preset)
                              __tostring = function() return name end})
       constructors[name] = ct
    end
+   -- as luaT built them: the constructor table, and getmetatable(obj) is the class
+   mt.__constructor, mt.__metatable = ct, mt
    if constructor then
       local ctmt = debug.getmetatable(ct)
       ctmt.__call = function(_, ...) return constructor(...) end
@@ -157,6 +179,7 @@ function torch.class(...)
       return setmetatable({}, registry[name])
    end
    local mt = define(name, parentname, constructor, factory, module)
+   mt.new = constructor   -- Foo.new(...) and obj.new(...) make a new Foo (nngraph uses it)
    return mt, parentname and registry[parentname] or nil
 end
 

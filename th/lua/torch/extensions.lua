@@ -1,8 +1,10 @@
 -- Modules loaded after the Tensor core, each adding one family of functions
 -- to torch and the tensor classes.  A new family is one more line here.
 return {
+   'torch.metatables',     -- __index__, __newindex__, __len__, __tostring__ of Tensor and Storage
    'torch.maths',          -- maths reference: construction, element-wise, BLAS, reductions, operators, logical
-   'torch.random',         -- the Mersenne Twister generator and the random functions
+   'torch.random',         -- torch.Generator (Generator.lua) and the random functions
+   'torch.multinomialAlias', -- multinomialAliasSetup, multinomialAlias (Walker's alias method)
    'torch.linalg',         -- LAPACK: gesv, trtrs, potrf, ..., svd, qr
    'torch.conv',           -- conv2, xcorr2, conv3, xcorr3
    'torch.selection',      -- index, indexCopy/Add/Fill, gather, scatter, masked*, nonzero

@@ -185,7 +185,7 @@ local function newindex(self, k, v)
    fail('invalid tensor index of type %s', torch.type(k))
 end
 
-for i = 1, types.count do
+for i = 1, types.all do
    local mt = torch.getmetatable(types[i].tensorname)
    mt.__index = makeindex(mt)
    mt.__newindex = newindex

@@ -65,15 +65,38 @@ local function system(fname, b, a, square)
    return ad, bd.nd == 2 and bd.sz[2] or 1
 end
 
-local function option(fname, v, default, allowed, argn)
-   if v == nil then return default end
-   if type(v) ~= 'string' or not allowed[v] then
-      fail("bad argument #%d to '%s' (one of %s expected, got %s)", argn, fname, allowed[1], tostring(v))
-   end
-   return v
+-- the string options of the LAPACK functions (and pstrf's tolerance), with their defaults
+local UPLO, TRANS, DIAG = {'U or L', U = true, L = true, default = 'U'}, {'N or T', N = true, T = true, default = 'N'},
+                          {'N or U', N = true, U = true, default = 'N'}
+local JOBZ, SVDJOB = {'N or V', N = true, V = true, default = 'N'}, {'S or A', S = true, A = true, default = 'S'}
+local SIDE, TOL = {'L or R', L = true, R = true, default = 'L'}, {'a number', number = true, default = -1}
+
+local function allows(spec, v)
+   if type(v) == 'number' then return spec.number end
+   return type(v) == 'string' and spec[v]
 end
-local UPLO, TRANS, DIAG = {'U or L', U = true, L = true}, {'N or T', N = true, T = true}, {'N or U', N = true, U = true}
-local JOBZ, SVDJOB, SIDE = {'N or V', N = true, V = true}, {'S or A', S = true, A = true}, {'L or R', L = true, R = true}
+
+-- options(fname, argn, specs, ...) -> the options in the order of specs.  As in
+-- Torch7 an argument goes to the next option whose values include it, so that
+-- trtrs(b, a, 'T') is a transposed system (with the default uplo).
+local function options(fname, argn, specs, ...)
+   local out, k = {}, 1
+   for i = 1, select('#', ...) do
+      local v = select(i, ...)
+      if v ~= nil then
+         while specs[k] and not allows(specs[k], v) do k = k + 1 end
+         if not specs[k] then
+            fail("bad argument #%d to '%s' (one of %s expected, got %s)", argn + i - 1, fname,
+                 specs[math.min(i, #specs)][1], tostring(v))
+         end
+         out[k], k = v, k + 1
+      end
+   end
+   for j = 1, #specs do
+      if out[j] == nil then out[j] = specs[j].default end
+   end
+   return unpack(out, 1, #specs)
+end
 
 -- result(res, T, inputs) -> res, or a new tensor of type T; its type must be T
 local function result(fname, res, T)
@@ -141,9 +164,7 @@ function torch.trtrs(...)
    local res, inp, uplo, trans, diag = args('trtrs', 2, 2, ...)
    local b, a = inp[1], inp[2]
    local ad, k = system('trtrs', b, a, true)
-   uplo = option('trtrs', uplo, 'U', UPLO, 3)
-   trans = option('trtrs', trans, 'N', TRANS, 4)
-   diag = option('trtrs', diag, 'N', DIAG, 5)
+   uplo, trans, diag = options('trtrs', 3, {UPLO, TRANS, DIAG}, uplo, trans, diag)
    local n = ad.sz[1]
    local x = colmajor('trtrs', res[1], ad.T, n, k, inp)
    local ar = colmajor('trtrs', res[2], ad.T, n, n, inp)
@@ -157,6 +178,11 @@ function torch.gels(...)
    local b, a = inp[1], inp[2]
    local ad, k = system('gels', b, a, false)
    local m, n = ad.sz[1], ad.sz[2]
+   -- gels(b, a, b, a) works in place: the inputs are read before the results change shape
+   for _, r in ipairs(res) do
+      if rawequal(r, b) then b = b:clone() end
+      if rawequal(r, a) then a = a:clone() end
+   end
    -- as TH: the solution is the first n rows of a max(m, n) x k column-major buffer
    local x = colmajor('gels', res[1], ad.T, max(m, n), k, {})
    TD[x].sz[1] = n
@@ -173,7 +199,7 @@ end
 function torch.potrf(...)
    local res, inp, uplo = args('potrf', 1, 1, ...)
    local ad = squarematrix('potrf', inp[1], 1, 'A')
-   uplo = option('potrf', uplo, 'U', UPLO, 2)
+   uplo = options('potrf', 2, {UPLO}, uplo)
    local n = ad.sz[1]
    local r = colmajor('potrf', res[1], ad.T, n, n, inp)
    run('potrf', py.potrf, nd(r), nd(inp[1]), uplo)
@@ -184,14 +210,11 @@ end
 function torch.pstrf(...)
    local res, inp, uplo, tol = args('pstrf', 2, 1, ...)
    local ad = squarematrix('pstrf', inp[1], 1, 'A')
-   uplo = option('pstrf', uplo, 'U', UPLO, 2)
-   if tol ~= nil and type(tol) ~= 'number' then
-      fail("bad argument #3 to 'pstrf' (number expected, got %s)", type(tol))
-   end
+   uplo, tol = options('pstrf', 2, {UPLO, TOL}, uplo, tol)
    local n = ad.sz[1]
    local r = colmajor('pstrf', res[1], ad.T, n, n, inp)
    local piv = vector('pstrf', res[2], types.Int, n)
-   run('pstrf', py.pstrf, nd(r), nd(piv), nd(inp[1]), uplo, tol or -1)
+   run('pstrf', py.pstrf, nd(r), nd(piv), nd(inp[1]), uplo, tol)
    return r, piv
 end
 
@@ -200,7 +223,7 @@ function torch.potrs(...)
    local res, inp, uplo = args('potrs', 1, 2, ...)
    local b, c = inp[1], inp[2]
    local cd, k = system('potrs', b, c, true)
-   uplo = option('potrs', uplo, 'U', UPLO, 3)
+   uplo = options('potrs', 3, {UPLO}, uplo)
    local x = colmajor('potrs', res[1], cd.T, cd.sz[1], k, inp)
    run('potrs', py.potrs, nd(x), nd(b), nd(c), uplo)
    return x
@@ -210,7 +233,7 @@ end
 function torch.potri(...)
    local res, inp, uplo = args('potri', 1, 1, ...)
    local cd = squarematrix('potri', inp[1], 1, 'A')
-   uplo = option('potri', uplo, 'U', UPLO, 2)
+   uplo = options('potri', 2, {UPLO}, uplo)
    local r = colmajor('potri', res[1], cd.T, cd.sz[1], cd.sz[1], inp)
    run('potri', py.potri, nd(r), nd(inp[1]), uplo)
    return r
@@ -224,8 +247,7 @@ end
 function torch.symeig(...)
    local res, inp, jobz, uplo = args('symeig', 2, 1, ...)
    local ad = squarematrix('symeig', inp[1], 1, 'A')
-   jobz = option('symeig', jobz, 'N', JOBZ, 2)
-   uplo = option('symeig', uplo, 'U', UPLO, 3)
+   jobz, uplo = options('symeig', 2, {JOBZ, UPLO}, jobz, uplo)
    local n = ad.sz[1]
    local e = vector('symeig', res[1], ad.T, n)
    local v = colmajor('symeig', res[2], ad.T, n, n, inp)
@@ -237,7 +259,7 @@ end
 function torch.eig(...)
    local res, inp, jobvr = args('eig', 2, 1, ...)
    local ad = squarematrix('eig', inp[1], 1, 'A')
-   jobvr = option('eig', jobvr, 'N', JOBZ, 2)
+   jobvr = options('eig', 2, {JOBZ}, jobvr)
    local n = ad.sz[1]
    local e = colmajor('eig', res[1], ad.T, n, 2, {})
    local v = result('eig', res[2], ad.T)
@@ -250,7 +272,7 @@ end
 function torch.svd(...)
    local res, inp, job = args('svd', 3, 1, ...)
    local ad = matrix('svd', inp[1], 1, 'A')
-   job = option('svd', job, 'S', SVDJOB, 2)
+   job = options('svd', 2, {SVDJOB}, job)
    local m, n = ad.sz[1], ad.sz[2]
    local k = min(m, n)
    local u = colmajor('svd', res[1], ad.T, m, job == 'A' and m or k, inp)
@@ -329,8 +351,7 @@ function torch.ormqr(...)
    checktau('ormqr', inp[2], 2, ad.T)
    local cd = matrix('ormqr', inp[3], 3, 'C')
    if cd.T ~= ad.T then fail("bad argument #3 to 'ormqr' (C should be a %s)", ad.T.tensorname) end
-   side = option('ormqr', side, 'L', SIDE, 4)
-   trans = option('ormqr', trans, 'N', TRANS, 5)
+   side, trans = options('ormqr', 4, {SIDE, TRANS}, side, trans)
    local needed = side == 'L' and cd.sz[1] or cd.sz[2]
    if ad.sz[1] ~= needed or TD[inp[2]].sz[1] > needed then
       fail("bad argument #3 to 'ormqr' (C has %d %s, Q is %dx%d)", needed, side == 'L' and 'rows' or 'columns',

@@ -185,7 +185,7 @@ local function storagestring(self)
    return concat(out)
 end
 
-for i = 1, types.count do
+for i = 1, types.all do
    torch.getmetatable(types[i].tensorname).__tostring = tensorstring
    torch.getmetatable(types[i].storagename).__tostring = storagestring
 end

@@ -1,112 +1,24 @@
 -- Random numbers as Torch7 draws them (TH's THRandom.c and THTensorRandom.c):
--- a Mersenne Twister seeded by init_genrand, the same distributions consuming
--- the stream in the same order, so seeded scripts print the same numbers.
---
--- A generator's state is a buffer laid out as TH's THGenerator struct (its
--- bytes are what getRNGState returns).  Single numbers and small tensors are
--- drawn here through FFI; bigger tensors are filled by th/ops/random.py, which
--- runs numpy's MT19937 from the same state.
+-- the distributions consume the stream of a torch.Generator (Generator.lua) in
+-- the same order, so seeded scripts print the same numbers.  Single numbers and
+-- small tensors are drawn here through FFI; bigger tensors are filled by
+-- th/ops/random.py, which runs numpy's MT19937 from the same state.
 local torch = require 'torch'
-local ffi = require 'ffi'
-local bit = require 'bit'
 local types = require 'torch.types'
-local class = require 'torch.class'
 local internal = require 'torch.internal'
+local Generator = require 'torch.Generator'
 
 local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
 local istensor, checktensor, nelement, each = internal.istensor, internal.checktensor, internal.nelement, internal.each
 local ndview = internal.ndview
-local band, bor, bxor, lshift, rshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift
 local type, tonumber, select, floor, log, exp, sqrt, sin, cos, tan, pi =
       type, tonumber, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
 
 local SMALL = 64             -- tensors up to this many elements are filled in LuaJIT
-local N, M = 624, 397        -- Mersenne Twister state size and shift
 local TWO32 = 4294967296
 
--- THGenerator on 64-bit Linux; each unsigned long is two 32-bit halves
--- (little-endian, the high half is 0 for the 32-bit state words)
-if not pcall(ffi.typeof, 'th_generator') then
-   ffi.cdef [[
-      typedef struct {
-         uint32_t seed, seed_hi;
-         int32_t left, seeded;
-         uint32_t next, next_hi;
-         uint32_t state[1248];
-         double normal_x, normal_y, normal_rho;
-         int32_t normal_is_valid, pad;
-      } th_generator;
-   ]]
-end
-local GENSIZE = ffi.sizeof('th_generator')
-local genptr = ffi.typeof('th_generator*')
-
----------------------------------------------------------------------------
--- the generator
----------------------------------------------------------------------------
-
-local GD = setmetatable({}, {__mode = 'kv'})   -- generator proxy -> {arr, g}
-local genproto = newproxy(true)
-local genmt = getmetatable(genproto)
-
-local function blank(g)
-   ffi.fill(g, GENSIZE)
-   g.left = 1
-end
-
-local function newgenerator()
-   local arr, bytes = internal.memory.alloc(types.Byte, GENSIZE)
-   local g = ffi.cast(genptr, bytes)
-   blank(g)
-   return internal.attach(GD, newproxy(genproto), {arr = arr, g = g})
-end
-
--- init_genrand; also forgets the cached normal value, as TH does
-local function manualseed(g, seed)
-   blank(g)
-   g.seed, g.seed_hi = seed % TWO32, floor(seed / TWO32) % TWO32
-   local s = g.state
-   s[0] = g.seed
-   for j = 1, N - 1 do
-      local prev = s[2 * (j - 1)]
-      local x = bxor(prev, rshift(prev, 30)) % TWO32
-      -- 1812433253 * x + j modulo 2^32, split to stay exact in doubles
-      local lo, hi = x % 65536, floor(x / 65536)
-      s[2 * j] = ((1812433253 * lo) % TWO32 + ((1812433253 * hi) % 65536) * 65536 + j) % TWO32
-   end
-   g.seeded = 1
-end
-
-local function nextstate(g)
-   if g.seeded == 0 then manualseed(g, 5489) end
-   g.left, g.next = N, 0
-   local s = g.state
-   for j = 0, N - 1 do
-      local u, v = s[2 * j], s[2 * ((j + 1) % N)]
-      local y = bor(band(u, 0x80000000), band(v, 0x7fffffff))
-      local mag = band(v, 1) ~= 0 and 0x9908b0df or 0
-      s[2 * j] = bxor(s[2 * ((j + M) % N)], rshift(y, 1), mag) % TWO32
-   end
-end
-
--- one tempered 32-bit output
-local function genrand(g)
-   g.left = g.left - 1
-   if g.left == 0 then nextstate(g) end
-   local y = g.state[2 * g.next]
-   g.next = g.next + 1
-   y = bxor(y, rshift(y, 11))
-   y = bxor(y, band(lshift(y, 7), 0x9d2c5680))
-   y = bxor(y, band(lshift(y, 15), 0xefc60000))
-   y = bxor(y, rshift(y, 18))
-   return y % TWO32
-end
-
--- the generator data for Python: seeded first, as TH's first draw would
-local function bulk(g, arr)
-   if g.seeded == 0 then manualseed(g, 5489) end
-   return arr
-end
+local genrand, isgenerator, generator = Generator.genrand, Generator.isgenerator, Generator.args
+local GD = Generator.data
 
 ---------------------------------------------------------------------------
 -- the distributions of one number (THRandom.c)
@@ -185,20 +97,6 @@ local function readparams(name, a, b)
 end
 
 ---------------------------------------------------------------------------
--- arguments: an optional Generator first
----------------------------------------------------------------------------
-
-local function isgenerator(v)
-   return type(v) == 'userdata' and GD[v] ~= nil
-end
-
--- generator(...) -> generator data, the remaining arguments
-local function generator(first, ...)
-   if isgenerator(first) then return GD[first], ... end
-   return GD[torch._gen], first, ...
-end
-
----------------------------------------------------------------------------
 -- filling tensors
 ---------------------------------------------------------------------------
 
@@ -211,9 +109,9 @@ local function fill(gd, d, f, pyname, a, b)
    if n <= SMALL then
       each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
    elseif b == nil then      -- a one-parameter distribution
-      pycall(py[pyname], bulk(g, gd.arr), ndview(d), a)
+      pycall(py[pyname], gd.arr, ndview(d), a)
    else
-      pycall(py[pyname], bulk(g, gd.arr), ndview(d), a, b)
+      pycall(py[pyname], gd.arr, ndview(d), a, b)
    end
 end
 
@@ -233,8 +131,11 @@ local function fillmethod(name)
          if nelement(pd) ~= nelement(d) then
             fail("bad argument #1 to 'bernoulli' (the probabilities have %d elements, the tensor %d)", nelement(pd), nelement(d))
          end
+         if nelement(pd) > 0 and not (a:min() >= 0 and a:max() <= 1) then
+            fail("bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)")
+         end
          if nelement(d) > 0 then
-            pycall(py.bernoulli_fill, bulk(gd.g, gd.arr), ndview(d), ndview(pd))
+            pycall(py.bernoulli_fill, gd.arr, ndview(d), ndview(pd))
          end
          return self
       end
@@ -274,7 +175,7 @@ local function tensorrandom(self, ...)
    if a == nil then
       local modulus = randommodulus[d.T.name]
       if n > SMALL then
-         pycall(py.random_fill, bulk(g, gd.arr), ndview(d), modulus)
+         pycall(py.random_fill, gd.arr, ndview(d), modulus)
       else
          each(d, function(ptr, i)
             local r = genrand(g)
@@ -284,7 +185,7 @@ local function tensorrandom(self, ...)
       return self
    end
    if n > SMALL then
-      pycall(py.random_range_fill, bulk(g, gd.arr), ndview(d), a, b)
+      pycall(py.random_range_fill, gd.arr, ndview(d), a, b)
       return self
    end
    local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
@@ -302,82 +203,6 @@ end
 internal.method('bernoulli', fillmethod('bernoulli'))
 internal.method('geometric', fillmethod('geometric'))
 internal.method('random', tensorrandom)
-
----------------------------------------------------------------------------
--- torch.Generator and the seed functions
----------------------------------------------------------------------------
-
-class.define('torch.Generator', nil, newgenerator, nil, nil, genmt)
-genmt.__factory = newgenerator
-torch._gen = newgenerator()
-
--- a seed from the system's entropy (time when there is none), below 2^53 so
--- that it survives being a Lua number
-local function freshseed()
-   local f = io.open('/dev/urandom', 'rb')
-   if f then
-      local s = f:read(7)
-      f:close()
-      if s and #s == 7 then
-         local v = 0
-         for i = 1, 7 do v = v * 256 + s:byte(i) end
-         return v % 2^53
-      end
-   end
-   return os.time()
-end
-
-function torch.seed(...)
-   local gd = generator(...)
-   local s = freshseed()
-   manualseed(gd.g, s)
-   return s
-end
-
-function torch.manualSeed(...)
-   local gd, seed = generator(...)
-   if type(seed) ~= 'number' then
-      fail("bad argument to 'manualSeed' (number expected, got %s)", type(seed))
-   end
-   manualseed(gd.g, seed)
-end
-
-function torch.initialSeed(...)
-   local g = generator(...).g
-   return g.seed_hi * TWO32 + g.seed
-end
-
--- getRNGState([gen,] [state]): a ByteTensor (state, resized, when given)
--- holding the generator's THGenerator bytes
-function torch.getRNGState(...)
-   local gd, t = generator(...)
-   if t == nil then
-      t = torch.ByteTensor()
-   elseif not (istensor(t) and TD[t].T == types.Byte) then
-      fail("bad argument #1 to 'getRNGState' (torch.ByteTensor expected, got %s)", torch.type(t))
-   end
-   local d = TD[t]
-   internal.resize(d, {GENSIZE}, 1)
-   if not internal.iscontiguous(d) then fail("bad argument #1 to 'getRNGState' (RNG state needs to be contiguous)") end
-   ffi.copy(t:data(), gd.g, GENSIZE)
-   return t
-end
-
-function torch.setRNGState(...)
-   local gd, state = generator(...)
-   local d = istensor(state) and TD[state]
-   if not d or d.T ~= types.Byte then
-      fail("bad argument #1 to 'setRNGState' (torch.ByteTensor expected, got %s)", torch.type(state))
-   end
-   if nelement(d) ~= GENSIZE then fail("bad argument #1 to 'setRNGState' (RNG state is wrong size)") end
-   local c = state:contiguous()
-   local g = ffi.cast(genptr, c:data())
-   if g.seeded ~= 1 or g.left < 1 or g.left > N or g.next > N then
-      fail("bad argument #1 to 'setRNGState' (Invalid RNG state)")
-   end
-   ffi.copy(gd.g, g, GENSIZE)
-   return state
-end
 
 ---------------------------------------------------------------------------
 -- torch.random, uniform, normal, ...: a number, or a tensor filled
@@ -420,7 +245,7 @@ local function generatorresult(...)
    for i = 1, 2 do
       local v = select(i, ...)
       if gd == nil and isgenerator(v) then
-         gd = GD[v]
+         gd = GD(v)
       elseif res == nil and istensor(v) then
          res = v
       else
@@ -428,7 +253,7 @@ local function generatorresult(...)
       end
       n = i
    end
-   return gd or GD[torch._gen], res, select(n + 1, ...)
+   return gd or GD(torch._gen), res, select(n + 1, ...)
 end
 
 local function sizedfill(fname, name, a, b)
@@ -467,7 +292,7 @@ function torch.randperm(...)
    local dd = TD[draws]
    local w = dd.st and draws:data()
    if n - 1 > SMALL then
-      pycall(py.random_fill, bulk(gd.g, gd.arr), ndview(dd), 0)
+      pycall(py.random_fill, gd.arr, ndview(dd), 0)
    else
       for i = 0, n - 2 do w[i] = genrand(gd.g) end
    end
@@ -514,7 +339,7 @@ local function multinomial(...)
    end
    local ndist = pd.nd == 2 and pd.sz[1] or 1
    internal.resize(rd, {ndist, nsample}, 2)
-   local err = pycall(py.multinomial, bulk(gd.g, gd.arr), ndview(rd), ndview(pd), nsample, replacement and true or false)
+   local err = pycall(py.multinomial, gd.arr, ndview(rd), ndview(pd), nsample, replacement and true or false)
    if err then fail("bad argument #1 to 'multinomial' (%s)", err) end
    if pd.nd == 1 then internal.resize(rd, {nsample}, 1) end
    return res

@@ -467,7 +467,17 @@ for name, f in pairs(methods) do
    end
 end
 
-internal.method('nonzero', nonzero)
+-- the method of type T takes a source of type T (src.nonzero(res, src), as in Torch7)
+for i = 1, types.count do
+   local T = types[i]
+   torch.getmetatable(T.tensorname).nonzero = function(self, src)
+      if src ~= nil and checktensor(src, 2, 'nonzero').T ~= T then
+         fail("bad argument #2 to 'nonzero' (%s expected, got %s: use src.nonzero(res, src))",
+              T.tensorname, TD[src].T.tensorname)
+      end
+      return nonzero(self, src)
+   end
+end
 
 -- torch.nonzero dispatches on its first argument: a result must have the source's type
 function torch.nonzero(a, b)

@@ -335,6 +335,36 @@ end
 internal.method('write', writetensor)
 internal.method('read', readtensor)
 
+-- a HalfStorage is written as its 2-byte elements in binary files, as floats in
+-- text ones (as Torch7 wrote them)
+do
+   local mt, raw = torch.getmetatable('torch.HalfStorage'), require('torch.half').raw
+
+   function mt.write(self, file)
+      local s = SD[self]
+      file:writeLong(s.n)
+      if file:isBinary() then
+         local bits = torch.ShortStorage(s.n)
+         ffi.copy(SD[bits].ptr, raw(s.ptr), 2 * s.n)
+         file:writeShort(bits)
+      else
+         file:writeFloat(torch.FloatStorage(s.n):copy(self))
+      end
+   end
+
+   function mt.read(self, file)
+      local n = file:readLong()
+      if n < 0 then fail('corrupted file: storage of negative size %d', n) end
+      local values = file:isBinary() and file:readShort(n) or file:readFloat(n)
+      self:resize(values:size())
+      if file:isBinary() then
+         ffi.copy(raw(SD[self].ptr), SD[values].ptr, 2 * values:size())
+      else
+         self:copy(values)
+      end
+   end
+end
+
 for i = 1, types.count do
    local T = types[i]
    local mt = torch.getmetatable(T.storagename)

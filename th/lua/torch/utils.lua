@@ -25,6 +25,21 @@ function torch.getdefaulttensortype()
 end
 
 torch.setdefaulttensortype('torch.DoubleTensor')
+-- t:isTensor(), on the type that was the default at start-up only, as in Torch7
+torch.Tensor.isTensor = torch.isTensor
+
+-- x:real(): x converted to the default tensor type
+internal.method('real', function(self) return self:type(default) end)
+
+-- heap tracking let Torch7's collector see C allocations; th's memory is
+-- already visible to Lua's collector, so only the flag is kept
+torch._heaptracking = true
+function torch.setheaptracking(on)
+   if type(on) ~= 'boolean' then
+      fail("bad argument #1 to 'setheaptracking' (boolean expected, got %s)", type(on))
+   end
+   torch._heaptracking = on
+end
 
 local function tabletensor(d, dim, off)
    local t = {}
@@ -64,7 +79,7 @@ end
 -- fromnumpy(typename, flat array, address, n, sizes...): a tensor over numpy memory
 function internal.fromnumpy(tname, arr, addr, n, ...)
    local T = types[tname]
-   local st = internal.wrapstorage(T, arr, require('ffi').cast(T.ptrtype, addr), n)
+   local st = internal.wrapstorage(T, arr, T.cast(addr), n)
    local t = internal.emptytensor(T)
    local sizes = {...}
    internal.setmeta(TD[t], st, 0, sizes, select('#', ...), nil)

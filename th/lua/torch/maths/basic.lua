@@ -32,8 +32,8 @@ local dividing = {div = true, fmod = true, remainder = true}
 local function nonzero(acc, v) return acc and v ~= 0 end
 
 -- an integer division by zero crashed Torch7 (SIGFPE): here it is an error
-local function checkdivisor(T, fname, y, yd)
-   if not T.integer then return end
+local function checkdivisor(T, fname, xd, y, yd)
+   if not T.integer or nelement(xd) == 0 then return end   -- nothing to divide: a no-op
    local ok
    if not yd then
       ok = y ~= 0
@@ -50,7 +50,7 @@ local function elementwise(T, fname, op, res, x, y)
    local xd = TD[x]
    local yd = type(y) ~= 'number' and TD[y]
    if yd then samecount(fname, xd, yd) else y = cast(T, y) end
-   if dividing[op] then checkdivisor(T, fname, y, yd) end
+   if dividing[op] then checkdivisor(T, fname, xd, y, yd) end
    local r
    res, r = result(T, res, xd)
    local f = scalar[op]
@@ -83,9 +83,26 @@ binary('cmod', 'fmod', {'tt'})             -- deprecated name of cfmod
 -- cmax/cmin (listed with the dimension-wise functions) are element-wise too
 binary('cmax', 'max', {'tt', 'tn'})
 binary('cmin', 'min', {'tt', 'tn'})
-for _, op in ipairs{'lshift', 'rshift', 'bitand', 'bitor', 'bitxor'} do
+for _, op in ipairs{'bitand', 'bitor', 'bitxor'} do
    binary(op, op, {'tn'}, integer)
    binary('c' .. op, op, {'tt'}, integer)
+end
+
+-- bit shifts; Float and Double tensors are multiplied or divided by 2^n, as in Torch7
+local function shift(name, op, variants)
+   dispatch.define{
+      name = name, inplace = true, variants = variants,
+      impl = function(T, _, res, x, y)
+         if T.integer then return elementwise(T, name, op, res, x, y) end
+         local scale = op == 'lshift' and 'mul' or 'div'
+         if type(y) == 'number' then return elementwise(T, name, scale, res, x, 2 ^ y) end
+         return elementwise(T, name, scale, res, x, y.new():resizeAs(y):fill(2):cpow(y))
+      end,
+   }
+end
+for _, op in ipairs{'lshift', 'rshift'} do
+   shift(op, op, {'tn'})
+   shift('c' .. op, op, {'tt'})
 end
 
 local function addscaled(a, b, v) return a + v * b end
@@ -156,7 +173,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          local xd, d1, d2 = TD[x], TD[t1], TD[t2]
          samecount(name, xd, d1)
          samecount(name, d1, d2)
-         if name == 'addcdiv' then checkdivisor(T, name, nil, d2) end
+         if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
          res, r = result(T, res, xd)
          if nelement(xd) <= SMALL and not (T.integer and name == 'addcdiv') then

@@ -1,8 +1,8 @@
 -- BLAS operations: dot, mv, mm, bmm, ger and the accumulating addmv, addmm,
 -- addr, addbmm, baddbmm ([res,] [v1,] M, [v2,] a, b: res = v1 * M + v2 * a b).
 -- The products run in numpy's BLAS (integer tensors multiply in int64).
--- As in Torch7, a result given to mv, mm, bmm, ger or baddbmm must already
--- have the size of the product; addmv, addmm, addr and addbmm resize it.
+-- As in Torch7, a result given to mv, mm, bmm or ger must already have the
+-- size of the product; addmv, addmm, addr, addbmm and baddbmm resize it.
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
@@ -130,9 +130,6 @@ for name, dims in pairs(accumulating) do
                fail("size mismatch in '%s': M is %s, the product %s", name, sizestring(md.sz, md.nd),
                     sizestring(sizes, n))
             end
-         end
-         if name == 'baddbmm' and res ~= nil and res ~= M and not internal.samesize(TD[res], md) then
-            fail("size mismatch in 'baddbmm': the result must be %s", sizestring(sizes, n))
          end
          beta, alpha = dispatch.cast(T, beta), dispatch.cast(T, alpha)
          local r

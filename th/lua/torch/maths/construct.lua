@@ -203,7 +203,7 @@ end
 
 -- cat([res,] a, b [, dim]) or cat([res,] {a, b, ...} [, dim]): empty tensors
 -- are skipped; dim defaults to the largest dimension count among the inputs
-install('cat', function(T, ...)
+local function cat(T, ...)
    local A = {...}
    local res, list, dim
    if type(A[1]) == 'table' then
@@ -215,6 +215,7 @@ install('cat', function(T, ...)
    else
       list, dim = {A[1], A[2]}, A[3]
    end
+   if #list == 0 then fail("bad argument to 'cat' (a table of tensors expected, got an empty table)") end
    local parts, maxnd = {}, 0
    for k, t in ipairs(list) do
       local d = internal.checktensor(t, k, 'cat')
@@ -250,7 +251,15 @@ install('cat', function(T, ...)
       at = at + n
    end
    return res
-end)
+end
+install('cat', cat)
+-- torch.cat({a, b, ...}) has the type of the table's first tensor
+function torch.cat(...)
+   local a, b = ...
+   local first = type(a) == 'table' and a[1] or type(b) == 'table' and not TD[a] and b[1] or nil
+   local d = TD[first]
+   return cat(d and d.T or dispatch.firsttype(select('#', ...), ...), ...)
+end
 
 -- reshape([res,] x, sizes...): a copy of x's elements with the given sizes
 install('reshape', function(T, ...)

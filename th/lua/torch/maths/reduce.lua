@@ -194,13 +194,20 @@ dispatch.define{
 -- values and indices: max, min, median, mode, kthvalue, sort, topk
 ---------------------------------------------------------------------------
 
--- results(T, fname, A) -> resval, resind, index of the source argument
+-- results(T, fname, A) -> resval, resind, index of the source argument.
+-- Either result may be given alone, matched by type as Torch7 did
+-- (x:max(src, 1) writes the values into x; with two tensors of T the first
+-- is the values' result).
 local function results(T, fname, A)
    local a, b = TD[A[1]], TD[A[2]]
    if a and b and TD[A[3]] then
       if a.T ~= T then fail("bad argument #1 to '%s' (%s expected)", fname, T.tensorname) end
       if b.T ~= Long then fail("bad argument #2 to '%s' (torch.LongTensor expected)", fname) end
       return A[1], A[2], 3
+   end
+   if a and b and b.T == T then
+      if a.T == T then return A[1], nil, 2 end
+      if a.T == Long then return nil, A[1], 2 end
    end
    return nil, nil, 1
 end
@@ -469,12 +476,20 @@ local valued = {
       local A = {...}
       local rv, ri, i = results(T, 'topk', A)
       local xd = source(T, 'topk', A, i)
-      local k = internal.checknumber(A[i + 1], i + 1, 'topk')
-      local dim, largest, sorted = A[i + 2], A[i + 3], A[i + 4]
-      if type(dim) == 'boolean' then dim, largest, sorted = nil, dim, largest end
+      -- k (1 by default) and dim are the numbers, largest and sorted the booleans
+      local j, k, dim, largest, sorted = i + 1, 1, nil, false, false
+      if type(A[j]) == 'number' then
+         k, j = A[j], j + 1
+         if type(A[j]) == 'number' then dim, j = A[j], j + 1 end
+      end
+      if type(A[j]) == 'boolean' then
+         largest, j = A[j], j + 1
+         if type(A[j]) == 'boolean' then sorted, j = A[j], j + 1 end
+      end
+      if A[j] ~= nil then
+         fail("bad argument #%d to 'topk' (number or boolean expected, got %s)", j, torch.type(A[j]))
+      end
       dim = dimarg(xd, dim, i + 2, 'topk')
-      largest = optional(largest, 'boolean', i + 3, 'topk') == true
-      sorted = optional(sorted, 'boolean', i + 4, 'topk') == true
       if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k out of range)", i + 1) end
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k

@@ -1,0 +1,22 @@
+-- a generator is saved as its THGenerator bytes; loading continues the stream
+local g = torch.Generator()
+torch.manualSeed(g, 7)
+print(torch.random(g))
+local s = torch.serialize(g)
+local bytes = {}
+for i = 1, #s do bytes[i] = s:byte(i) end
+print(#s, table.concat(bytes, ' ', 1, 80))
+print(table.concat(bytes, ' ', #s - 40, #s))
+local g2 = torch.deserialize(s)
+print(torch.type(g2), torch.random(g2), torch.random(g))
+local a = torch.serialize(g, 'ascii')
+print(#a, a:sub(1, 31) == '4\n1\n3\nV 1\n15\ntorch.Generator\n', a:byte(#a))
+local g3 = torch.deserialize(a, 'ascii')
+print(torch.random(g3), torch.random(g))
+torch.normal(g)
+local t = torch.deserialize(torch.serialize({g, g, 5}))
+print(t[1] == t[2], t[3], torch.normal(t[1]), torch.normal(g))
+local f = torch.DiskFile(os.tmpname(), 'rw'):binary()
+f:writeObject(g) f:seek(1)
+local g4 = f:readObject() f:close()
+print(torch.uniform(g4), torch.uniform(g))

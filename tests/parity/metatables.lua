@@ -1,0 +1,46 @@
+-- class metatables as luaT built them
+local function keys(mt, prefix)
+  local k = {}
+  for n in pairs(mt) do if not prefix or n:sub(1, 2) == '__' then k[#k + 1] = n end end
+  table.sort(k)
+  return table.concat(k, ' ')
+end
+for _, name in ipairs{'torch.CharStorage', 'torch.DoubleStorage', 'torch.LongTensor', 'torch.FloatTensor'} do
+  local k = keys(torch.getmetatable(name), true):gsub(' __gc', '')   -- th keeps no finalizer (see README)
+  print(name, k)
+end
+local mt = torch.getmetatable('torch.CharStorage')
+local s = torch.CharStorage{1, 2, 3}
+print(mt.__index__(s, 2))
+print(mt.__index__(s, 'size'))
+print((pcall(mt.__index__, s, 7)))
+print(mt.__newindex__(s, 2, 5), s[2], mt.__newindex__(s, 'x', 5))
+print(mt.__len__(s), mt.__tostring__(s))
+print(mt.__constructor == torch.CharStorage, mt.__metatable == mt, getmetatable(s) == mt)
+print(pcall(function() return s .. 'a' end))
+print(pcall(function() return 1 .. torch.Tensor(1) end))
+local tm = torch.getmetatable('torch.DoubleTensor')
+local t = torch.Tensor({{1, 2}, {3, 4}})
+print(tm.__index__(t, 1))
+print(tm.__index__(t, {2, 1}))
+print(tm.__index__(t, 'size'))
+print(tm.__newindex__(t, 1, 7), tm.__newindex__(t, 'x', 1))
+print(t)
+print(tm.__len__(t))
+print(torch.Tensor.isTensor ~= nil, t:isTensor(), torch.DoubleTensor.isTensor(5))
+print(torch.FloatTensor{1.5}:real())
+local Foo = torch.class('Foo')
+function Foo:__init(a) self.a = a end
+local f = Foo.new(3)
+print(f.a, torch.type(f), f.new(4).a)
+local fm = torch.getmetatable('Foo')
+print(fm.__constructor == Foo, rawget(fm, 'new') ~= nil, fm.__metatable == fm)
+local Bar = torch.class('Bar', 'Foo')
+print(Bar.new(4).a, torch.type(Bar.new(1)), Bar.new == Foo.new)
+print(pcall(setmetatable, f, nil))
+print(getmetatable(f) == fm, getmetatable(fm) == nil)
+print(pcall(function() return f .. f end))
+print(pcall(function() return #torch.Generator() end))
+print((keys(torch.getmetatable('torch.Generator')):gsub(' __gc', ''):gsub(' __newindex', '')))
+print(torch._heaptracking, pcall(torch.setheaptracking, false))
+print(torch._heaptracking, (pcall(torch.setheaptracking)))

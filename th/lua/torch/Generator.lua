@@ -1,0 +1,222 @@
+-- torch.Generator: a Mersenne Twister as TH's THRandom.c kept it.  Its state is
+-- a buffer laid out as TH's THGenerator struct on 64-bit Linux, so that
+-- getRNGState/setRNGState and the .t7 form of a generator are the original's
+-- bytes.  Single numbers are drawn here through FFI; th/ops/random.py draws
+-- many at once from the same buffer.  A new generator (the default one,
+-- torch._gen, included) is seeded from the system's entropy, as Torch7's were.
+local torch = require 'torch'
+local ffi = require 'ffi'
+local bit = require 'bit'
+local types = require 'torch.types'
+local class = require 'torch.class'
+local internal = require 'torch.internal'
+
+local TD, fail, istensor = internal.tensors, internal.fail, internal.istensor
+local band, bor, bxor, lshift, rshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift
+local type, tonumber, floor = type, tonumber, math.floor
+
+local N, M = 624, 397        -- Mersenne Twister state size and shift
+local TWO32 = 4294967296
+
+-- THGenerator; each unsigned long is two 32-bit halves (little-endian, the
+-- high half is 0 for the 32-bit state words)
+if not pcall(ffi.typeof, 'th_generator') then
+   ffi.cdef [[
+      typedef struct {
+         uint32_t seed, seed_hi;
+         int32_t left, seeded;
+         uint32_t next, next_hi;
+         uint32_t state[1248];
+         double normal_x, normal_y, normal_rho;
+         int32_t normal_is_valid, pad;
+      } th_generator;
+   ]]
+end
+local GENSIZE = ffi.sizeof('th_generator')
+local genptr = ffi.typeof('th_generator*')
+
+local Generator = {GENSIZE = GENSIZE}
+
+-- init_genrand with the 64-bit seed hi:lo; also forgets the cached normal
+-- value (the whole struct starts blank), as TH's manualSeed does
+local function manualseed(g, lo, hi)
+   ffi.fill(g, GENSIZE)
+   g.left = 1
+   g.seed, g.seed_hi = lo, hi
+   local s = g.state
+   s[0] = lo
+   for j = 1, N - 1 do
+      local prev = s[2 * (j - 1)]
+      local x = bxor(prev, rshift(prev, 30)) % TWO32
+      -- 1812433253 * x + j modulo 2^32, split to stay exact in doubles
+      local xlo, xhi = x % 65536, floor(x / 65536)
+      s[2 * j] = ((1812433253 * xlo) % TWO32 + ((1812433253 * xhi) % 65536) * 65536 + j) % TWO32
+   end
+   g.seeded = 1
+end
+
+-- a Lua number as a C long (luaL_checklong: cut toward zero, INT64_MIN beyond
+-- the range), split into the two 32-bit halves of its two's complement
+local function halves(v)
+   v = v >= 0 and floor(v) or -floor(-v)
+   if not (v >= -2^63 and v < 2^63) then return 0, 2^31 end
+   if v >= 0 then return v % TWO32, floor(v / TWO32) end
+   local u = -v
+   local ulo, uhi = u % TWO32, floor(u / TWO32)
+   return (TWO32 - ulo) % TWO32, (TWO32 - uhi - (ulo ~= 0 and 1 or 0)) % TWO32
+end
+
+-- the seed hi:lo as the signed C long Torch7 returned (a Lua number)
+local function seedvalue(lo, hi)
+   if hi >= 2^31 then return (hi - TWO32) * TWO32 + lo end
+   return hi * TWO32 + lo
+end
+
+-- 64 bits from the system's entropy (the clock when there is none)
+local function freshseed()
+   local f = io.open('/dev/urandom', 'rb')
+   if f then
+      local s = f:read(8)
+      f:close()
+      if s and #s == 8 then
+         local a, b, c, d, e, f2, g, h = s:byte(1, 8)
+         return ((d * 256 + c) * 256 + b) * 256 + a, ((h * 256 + g) * 256 + f2) * 256 + e
+      end
+   end
+   return halves(os.time())
+end
+
+local function nextstate(g)
+   g.left, g.next = N, 0
+   local s = g.state
+   for j = 0, N - 1 do
+      local u, v = s[2 * j], s[2 * ((j + 1) % N)]
+      local y = bor(band(u, 0x80000000), band(v, 0x7fffffff))
+      local mag = band(v, 1) ~= 0 and 0x9908b0df or 0
+      s[2 * j] = bxor(s[2 * ((j + M) % N)], rshift(y, 1), mag) % TWO32
+   end
+end
+
+-- genrand(g) -> one tempered 32-bit output
+function Generator.genrand(g)
+   g.left = g.left - 1
+   if g.left == 0 then nextstate(g) end
+   local y = g.state[2 * g.next]
+   g.next = g.next + 1
+   y = bxor(y, rshift(y, 11))
+   y = bxor(y, band(lshift(y, 7), 0x9d2c5680))
+   y = bxor(y, band(lshift(y, 15), 0xefc60000))
+   y = bxor(y, rshift(y, 18))
+   return y % TWO32
+end
+
+---------------------------------------------------------------------------
+-- the objects
+---------------------------------------------------------------------------
+
+local GD = setmetatable({}, {__mode = 'kv'})   -- generator proxy -> {arr = numpy bytes, g = struct pointer}
+local genproto = newproxy(true)
+local genmt = getmetatable(genproto)
+
+local function newgenerator()
+   local arr, bytes = internal.memory.alloc(types.Byte, GENSIZE)
+   local g = ffi.cast(genptr, bytes)
+   manualseed(g, freshseed())
+   return internal.attach(GD, newproxy(genproto), {arr = arr, g = g})
+end
+
+local function isgenerator(v)
+   return type(v) == 'userdata' and GD[v] ~= nil
+end
+Generator.isgenerator = isgenerator
+
+-- data(v) -> the generator data of v
+function Generator.data(v)
+   return GD[v]
+end
+
+-- args(...) -> the generator data of an optional generator first argument
+-- (the default generator's without one), then the remaining arguments
+function Generator.args(first, ...)
+   if isgenerator(first) then return GD[first], ... end
+   return GD[torch._gen], first, ...
+end
+local args = Generator.args
+
+-- the .t7 form: the THGenerator bytes, written raw
+local function write(self, file)
+   local s = torch.ByteStorage(GENSIZE)
+   ffi.copy(s:data(), GD[self].g, GENSIZE)
+   file:writeByte(s)
+end
+
+local function read(self, file)
+   local s = file:readByte(GENSIZE)
+   if torch.type(s) ~= 'torch.ByteStorage' or s:size() ~= GENSIZE then
+      fail('corrupted file: a torch.Generator needs %d bytes', GENSIZE)
+   end
+   ffi.copy(GD[self].g, s:data(), GENSIZE)
+end
+
+class.define('torch.Generator', nil, newgenerator, newgenerator, nil, genmt)
+genmt.new, genmt.write, genmt.read = newgenerator, write, read
+torch._gen = newgenerator()
+
+---------------------------------------------------------------------------
+-- the seed and state functions
+---------------------------------------------------------------------------
+
+function torch.seed(...)
+   local gd = args(...)
+   local lo, hi = freshseed()
+   manualseed(gd.g, lo, hi)
+   return seedvalue(lo, hi)
+end
+
+function torch.manualSeed(...)
+   local gd, seed = args(...)
+   local v = type(seed) ~= 'table' and tonumber(seed)   -- numeric strings count, as luaL_checklong had it
+   if not v then
+      fail('invalid arguments: %s \nexpected arguments: [Generator] long', torch.type(seed))
+   end
+   manualseed(gd.g, halves(v))
+end
+
+function torch.initialSeed(...)
+   local g = args(...).g
+   return seedvalue(g.seed, g.seed_hi)
+end
+
+-- getRNGState([gen,] [state]): a ByteTensor (state, resized, when given)
+-- holding the generator's THGenerator bytes
+function torch.getRNGState(...)
+   local gd, t = args(...)
+   if t == nil then
+      t = torch.ByteTensor()
+   elseif not (istensor(t) and TD[t].T == types.Byte) then
+      fail("bad argument #1 to 'getRNGState' (torch.ByteTensor expected, got %s)", torch.type(t))
+   end
+   local d = TD[t]
+   internal.resize(d, {GENSIZE}, 1)
+   if not internal.iscontiguous(d) then fail("bad argument #1 to 'getRNGState' (RNG state needs to be contiguous)") end
+   ffi.copy(t:data(), gd.g, GENSIZE)
+   return t
+end
+
+function torch.setRNGState(...)
+   local gd, state = args(...)
+   local d = istensor(state) and TD[state]
+   if not d or d.T ~= types.Byte then
+      fail("bad argument #1 to 'setRNGState' (torch.ByteTensor expected, got %s)", torch.type(state))
+   end
+   if internal.nelement(d) ~= GENSIZE then fail("bad argument #1 to 'setRNGState' (RNG state is wrong size)") end
+   local c = state:contiguous()
+   local g = ffi.cast(genptr, c:data())
+   if g.seeded ~= 1 or g.left < 1 or g.left > N or g.next > N then
+      fail("bad argument #1 to 'setRNGState' (Invalid RNG state)")
+   end
+   ffi.copy(gd.g, g, GENSIZE)
+   return state
+end
+
+return Generator
