@@ -5,10 +5,12 @@ exchange tensors with numpy (`to_numpy` shares memory, `from_numpy` makes a
 tensor over the array's memory when it can, a copy otherwise).
 """
 import os
+import sys
 import warnings
 
 import numpy as np
 
+from th import searchpath
 from th.native import memory
 
 LUA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lua")
@@ -20,6 +22,10 @@ class LuaJITUnavailable(ImportError):
 
 
 def _luajit():
+    # loaded with RTLD_GLOBAL, LuaJIT's lua_* functions resolve the symbols of
+    # C modules that `require` loads from package.cpath (lfs.so, lxp.so...)
+    flags = sys.getdlopenflags()
+    sys.setdlopenflags(flags | os.RTLD_GLOBAL)
     try:
         import lupa.luajit21 as luajit
     except ImportError as exc:  # pragma: no cover - depends on the lupa build
@@ -27,6 +33,8 @@ def _luajit():
             "th needs LuaJIT 2.1 through lupa (module lupa.luajit21), which this "
             "lupa installation lacks: pip install 'lupa>=2.0' on a platform with "
             "LuaJIT wheels (" + str(exc) + ")") from exc
+    finally:
+        sys.setdlopenflags(flags)
     return luajit
 
 
@@ -53,7 +61,8 @@ class Runtime:
                                      register_eval=False, register_builtins=False)
         from th import ops
         boot = self.lua.eval(_BOOT)
-        boot(LUA_DIR, NATIVE_DIR, self.lua.table_from(_memory_functions()),
+        boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), NATIVE_DIR,
+             self.lua.table_from(_memory_functions()),
              self.lua.table_from(ops.load_all()))
         self.globals = self.lua.globals()
 
@@ -88,9 +97,9 @@ class Runtime:
 
 
 _BOOT = r"""
-function(luadir, nativedir, memoryfns, opfns)
+function(path, cpath, nativedir, memoryfns, opfns)
    python = nil   -- lupa's own bridge: Torch7 scripts never had it
-   package.path = luadir .. '/?.lua;' .. luadir .. '/?/init.lua;' .. package.path
+   package.path, package.cpath = path, cpath
    package.preload['th.native.memory'] = function()
       return assert(loadfile(nativedir .. '/memory.lua'))(memoryfns)
    end
