@@ -78,6 +78,7 @@ _SETUP = r"""
 function(script, ...)
    local trepl = require 'trepl'
    _G.print = trepl.print
+   require 'trepl.startup'
    local args = {...}
    local arg = {[0] = script, [-1] = 'th'}
    for i = 1, select('#', ...) do arg[i] = args[i] end
