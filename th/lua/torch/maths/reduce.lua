@@ -202,6 +202,10 @@ local function results(T, fname, A)
       if b.T ~= Long then fail("bad argument #2 to '%s' (torch.LongTensor expected)", fname) end
       return A[1], A[2], 3
    end
+   if a and b and type(A[3]) == 'number' then   -- (values, source, dim...): indices omitted, as cwrap allowed
+      if a.T ~= T then fail("bad argument #1 to '%s' (%s expected)", fname, T.tensorname) end
+      return A[1], nil, 2
+   end
    return nil, nil, 1
 end
 
