@@ -50,3 +50,22 @@ def test_dir_iterates_hot_and_lock_guards_against_another_process(th, tmp_path):
            "print(os.execute([[python3 -c \"import fcntl, sys; f = open('f0.txt', 'r+');"
            " fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\"]]))\n")
     assert r.stdout == f"{300 * 33}\t\ntrue\t\ntrue\t\ntrue\t\n0\t\n", r.stderr
+
+
+def test_ffi_stat_agrees_with_python_os_stat_when_hot(th, tmp_path):
+    """lfs.attributes calls stat(2) through the FFI (the struct layout written
+    per architecture); Python's os.stat, its fallback, gives the same fields,
+    for every kind of file, thousands of times over (JIT-compiled)."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "file").write_bytes(b"x" * 5000)
+    os.symlink("file", tmp_path / "link")
+    r = th("local stat, py = require 'lfs.stat', require('th.native.ops').lfs_stat\n"
+           "local names = {'file', 'link', 'fifo', '.', '/dev/null', 'missing', 'file/x'}\n"
+           "local bad = 0\n"
+           "for i = 1, 3000 do\n"
+           "  local name, follow = names[i % #names + 1], i % 2 == 0\n"
+           "  local a, b = {stat(name, follow)}, {py(name, follow)}\n"
+           "  for k = 1, 15 do if a[k] ~= b[k] then bad = bad + 1 end end\n"
+           "end\n"
+           "print(bad, (select(2, stat('link', false))), (select(12, stat('file', true))))")
+    assert r.stdout == "0\tlink\t5000\t\n", r.stderr

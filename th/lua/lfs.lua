@@ -1,15 +1,19 @@
 -- lfs: LuaFileSystem's documented API (version 1.8.0), written for th.  The
--- system calls are the Python functions lfs_* of th/ops/lfs.py; a file
--- handle's descriptor comes from its FILE* through the FFI.  As in
+-- system calls are the Python functions lfs_* of th/ops/lfs.py, stat the
+-- FFI's where it can (lfs/stat.lua); a file handle's descriptor comes from
+-- its FILE* through the FFI.  As in
 -- LuaFileSystem, failures return nil, a message and (mostly) errno; bad
 -- arguments raise "bad argument #n to 'name' (...)".
 local ffi = require 'ffi'
 local os_ = require 'th.native.ops'
+local stat = require 'lfs.stat'
 
-ffi.cdef [[
-typedef struct th_lfs_FILE th_lfs_FILE;
-int fileno(th_lfs_FILE *stream);
-]]
+if not pcall(ffi.typeof, 'th_lfs_FILE') then   -- not when the module is loaded again
+   ffi.cdef [[
+   typedef struct th_lfs_FILE th_lfs_FILE;
+   int fileno(th_lfs_FILE *stream);
+   ]]
+end
 
 local type, tostring, tonumber, error, select, setmetatable, ipairs = type, tostring, tonumber, error, select, setmetatable, ipairs
 local floor, os_time = math.floor, os.time
@@ -74,7 +78,7 @@ end
 
 local function attributes(fname, follow, path, request)
    path = checkstring(path, 1, fname)
-   local r = {os_.lfs_stat(path, follow)}
+   local r = {stat(path, follow)}
    if not r[1] then
       return nil, ("cannot obtain information from file '%s': %s"):format(path, r[2]), r[3]
    end
@@ -246,7 +250,7 @@ function lfs.lock_dir(path, stale)
    while true do
       local ok, msg = os_.lfs_link('lock', file, true)
       if ok then break end
-      local mtime = select(10, os_.lfs_stat(file, false))
+      local mtime = select(10, stat(file, false))
       if msg ~= 'File exists' or not mtime or os_time() - mtime <= stale then
          return nil, msg
       end

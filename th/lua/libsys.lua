@@ -3,11 +3,13 @@
 -- microsecond precision and a sleep in microseconds, over libc through the FFI.
 local ffi = require 'ffi'
 
-ffi.cdef [[
-typedef struct { long tv_sec; long tv_nsec; } th_sys_timespec;
-int clock_gettime(int clk_id, th_sys_timespec *tp);
-int nanosleep(const th_sys_timespec *req, th_sys_timespec *rem);
-]]
+if not pcall(ffi.typeof, 'th_sys_timespec') then   -- not when the module is loaded again
+   ffi.cdef [[
+   typedef struct { long tv_sec; long tv_nsec; } th_sys_timespec;
+   int clock_gettime(int clk_id, th_sys_timespec *tp);
+   int nanosleep(const th_sys_timespec *req, th_sys_timespec *rem);
+   ]]
+end
 
 local C = ffi.C
 local CLOCK_REALTIME = 0
