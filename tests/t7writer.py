@@ -23,6 +23,14 @@ class Tensor:
         self.storage_values = storage_values
 
 
+class Object:
+    """A Torch class instance written as its fields (a table), as torch.save
+    writes classes without a write method (nn modules)."""
+
+    def __init__(self, classname, fields):
+        self.classname, self.fields = classname, fields
+
+
 class Writer:
     def __init__(self, longsize=8):
         self.out = bytearray()
@@ -65,6 +73,9 @@ class Writer:
                 self.object(x)
         elif isinstance(v, Tensor):
             self.tensor(v)
+        elif isinstance(v, Object):
+            self.torch_header(v.classname)
+            self.object(v.fields)
         else:
             raise TypeError(type(v))
 

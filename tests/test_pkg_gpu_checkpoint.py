@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import run_th
-from t7writer import Tensor, t7bytes
+from t7writer import Object, Tensor, t7bytes
 from thirdparty import FIXTURES, expected
 
 # 1.5, -2, 65504 (largest half), 2^-24 (smallest subnormal), inf, 0, -0, 1/3 rounded
@@ -74,3 +74,36 @@ def test_a_corrupted_half_storage_is_a_lua_error(tmp_path):
     r = run_th(["-e", "print(pcall(torch.load, 'bad.t7'))"], cwd=str(tmp_path))
     assert r.returncode == 0
     assert r.stdout.startswith("false\t") and "negative size -5" in r.stdout, r.stdout + r.stderr
+
+
+def test_modules_of_a_gpu_checkpoint_convert_with_float_and_double(tmp_path):
+    """An nn-style module (a Torch class whose fields hold CudaTensors, its
+    :type() converting every tensor field as nn.Module's did) saved on a GPU."""
+    module = Object("gpumodel.Linear", {
+        "weight": gpu("", [[1, 2], [3, 4]], np.float32),
+        "gradWeight": gpu("", [[0, 0], [0, 0]], np.float32),
+        "output": gpu("", [0.5], np.float32),
+        "_type": "torch.CudaTensor"})
+    (tmp_path / "model.t7").write_bytes(t7bytes({"net": module, "epoch": 3.0}))
+    r = run_th(["-e", """
+        gpumodel = {}
+        local Linear = torch.class('gpumodel.Linear')
+        function Linear:type(t)
+           for k, v in pairs(self) do
+              if torch.isTensor(v) then self[k] = v:type(t) end
+           end
+           self._type = t
+           return self
+        end
+        function Linear:float() return self:type('torch.FloatTensor') end
+        function Linear:double() return self:type('torch.DoubleTensor') end
+        local c = torch.load('model.t7')
+        print(torch.type(c.net), torch.type(c.net.weight), c.epoch)
+        c.net:double()
+        print(torch.type(c.net.weight), torch.type(c.net.gradWeight), c.net._type, c.net.weight:sum())
+        c.net:float()
+        print(torch.type(c.net.output), c.net.output[1])"""], cwd=str(tmp_path))
+    assert r.stdout == ("gpumodel.Linear\ttorch.FloatTensor\t3\t\n"
+                        "torch.DoubleTensor\ttorch.DoubleTensor\ttorch.DoubleTensor\t10\t\n"
+                        "torch.FloatTensor\t0.5\t\n"), r.stderr
+    assert r.stderr == WARNING
