@@ -77,3 +77,14 @@ def test_c_modules_load():
     r = run_th(["-e", f"local open = package.loadlib('{so}', 'luaopen_lfs')\n"
                       "local clfs = open()\nprint(clfs._VERSION, clfs.attributes('/', 'mode'))"])
     assert r.stdout == "LuaFileSystem 1.8.0\tdirectory\t\n", r.stderr
+
+
+def test_library_use_leaves_other_lua_runtimes_working():
+    """Only the th command exports LuaJIT's C API to C modules: a Python
+    program using th and lupa's Lua 5.4 together keeps both working."""
+    import subprocess
+    import sys
+    code = ("import th, lupa.lua54 as l54\nrt = th.Runtime()\n"
+            "print(l54.LuaRuntime().execute('return 2^10'), rt.execute('return torch.ones(3):sum()'))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.stdout == "1024.0 3\n", r.stderr

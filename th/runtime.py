@@ -5,7 +5,6 @@ exchange tensors with numpy (`to_numpy` shares memory, `from_numpy` makes a
 tensor over the array's memory when it can, a copy otherwise).
 """
 import os
-import sys
 import warnings
 
 import numpy as np
@@ -22,10 +21,6 @@ class LuaJITUnavailable(ImportError):
 
 
 def _luajit():
-    # loaded with RTLD_GLOBAL, LuaJIT's lua_* functions resolve the symbols of
-    # C modules that `require` loads from package.cpath (lfs.so, lxp.so...)
-    flags = sys.getdlopenflags()
-    sys.setdlopenflags(flags | os.RTLD_GLOBAL)
     try:
         import lupa.luajit21 as luajit
     except ImportError as exc:  # pragma: no cover - depends on the lupa build
@@ -33,9 +28,16 @@ def _luajit():
             "th needs LuaJIT 2.1 through lupa (module lupa.luajit21), which this "
             "lupa installation lacks: pip install 'lupa>=2.0' on a platform with "
             "LuaJIT wheels (" + str(exc) + ")") from exc
-    finally:
-        sys.setdlopenflags(flags)
     return luajit
+
+
+def export_lua_api():
+    """Make LuaJIT's C API (lua_*, luaL_*) resolve the symbols of the C modules
+    `require` loads from package.cpath (lfs.so, lxp.so...).  The `th` command
+    does; a library user does not by default: in a process that also runs
+    lupa's other Lua versions, their own lua_* calls would bind to LuaJIT's."""
+    import ctypes
+    ctypes.CDLL(_luajit().__file__, mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
 
 
 def _memory_functions():
