@@ -5,6 +5,8 @@ import glob
 import os
 import re
 import shutil
+import subprocess
+import sys
 
 from conftest import run_th
 from thirdparty import FIXTURES, expected, packages_env
@@ -82,8 +84,6 @@ def test_c_modules_load():
 def test_library_use_leaves_other_lua_runtimes_working():
     """Only the th command exports LuaJIT's C API to C modules: a Python
     program using th and lupa's Lua 5.4 together keeps both working."""
-    import subprocess
-    import sys
     code = ("import th, lupa.lua54 as l54\nrt = th.Runtime()\n"
             "print(l54.LuaRuntime().execute('return 2^10'), rt.execute('return torch.ones(3):sum()'))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -7,6 +7,7 @@
 local ffi = require 'ffi'
 local os_ = require 'th.native.ops'
 local stat = require 'lfs.stat'
+local pyname = require 'lfs.names'
 
 if not pcall(ffi.typeof, 'th_lfs_FILE') then   -- not when the module is loaded again
    ffi.cdef [[
@@ -71,7 +72,7 @@ for i, name in ipairs(FIELDS) do FIELD[name] = i end
 
 -- the symbolic link's target, or nil, message, errno
 local function target(path)
-   local t, msg, errno = os_.lfs_readlink(path)
+   local t, msg, errno = os_.lfs_readlink(pyname(path))
    if t == nil then return nil, 'could not obtain link target: ' .. msg, errno end
    return t
 end
@@ -80,7 +81,7 @@ local function attributes(fname, follow, path, request)
    path = checkstring(path, 1, fname)
    local r = {stat(path, follow)}
    if not r[1] then
-      return nil, ("cannot obtain information from file '%s': %s"):format(path, r[2]), r[3]
+      return nil, ("cannot obtain information from file '%s': %s"):format(path:match('^%Z*'), r[2]), r[3]
    end
    if type(request) == 'string' then
       if not follow and request == 'target' then return target(path) end
@@ -116,19 +117,19 @@ end
 
 function lfs.chdir(path)
    path = checkstring(path, 1, 'chdir')
-   local ok, msg = os_.lfs_chdir(path)
+   local ok, msg = os_.lfs_chdir(pyname(path))
    if not ok then
-      return nil, ("Unable to change working directory to '%s'\n%s\n"):format(path, msg)
+      return nil, ("Unable to change working directory to '%s'\n%s\n"):format(path:match('^%Z*'), msg)
    end
    return true
 end
 
 function lfs.mkdir(path)
-   return os_.lfs_mkdir(checkstring(path, 1, 'mkdir'))
+   return os_.lfs_mkdir(pyname(checkstring(path, 1, 'mkdir')))
 end
 
 function lfs.rmdir(path)
-   return os_.lfs_rmdir(checkstring(path, 1, 'rmdir'))
+   return os_.lfs_rmdir(pyname(checkstring(path, 1, 'rmdir')))
 end
 
 -- a directory object: userdata with next/close; its names were read at once
@@ -165,8 +166,8 @@ end
 -- dir(path) -> iterator, directory object: for name in lfs.dir(path) do ... end
 function lfs.dir(path)
    path = checkstring(path, 1, 'dir')
-   local names, msg = os_.lfs_listdir(path)
-   if not names then raise(('cannot open %s: %s'):format(path, msg)) end
+   local names, msg = os_.lfs_listdir(pyname(path))
+   if not names then raise(('cannot open %s: %s'):format(path:match('^%Z*'), msg)) end
    local d = newproxy(dirproto)
    dirs[d] = {names = names, pos = 1, closed = false}
    return dirmethods.next, d
@@ -181,14 +182,14 @@ function lfs.touch(path, atime, mtime)
    atime = optnumber(atime, 2, 'touch')
    mtime = optnumber(mtime, 3, 'touch', atime)
    if atime then atime, mtime = floor(atime), floor(mtime) end
-   return os_.lfs_touch(path, atime, mtime)
+   return os_.lfs_touch(pyname(path), atime, mtime)
 end
 
 -- link(old, new [, symbolic]): a hard link, or a symbolic one
 function lfs.link(old, new, symbolic)
    old = checkstring(old, 1, 'link')
    new = checkstring(new, 2, 'link')
-   return os_.lfs_link(old, new, symbolic and true or false)
+   return os_.lfs_link(pyname(old), pyname(new), symbolic and true or false)
 end
 
 -- the descriptor of an open Lua file (the FFI converts an io file to its FILE*)
@@ -239,7 +240,7 @@ function lockmethods.free(l)
    local file = lockfiles[l]
    if file then
       lockfiles[l] = nil
-      os_.lfs_unlink(file)
+      os_.lfs_unlink(pyname(file))
    end
 end
 
@@ -248,13 +249,13 @@ function lfs.lock_dir(path, stale)
    stale = optnumber(stale, 2, 'lock_dir', math.huge)
    local file = path .. '/lockfile.lfs'
    while true do
-      local ok, msg = os_.lfs_link('lock', file, true)
+      local ok, msg = os_.lfs_link('lock', pyname(file), true)
       if ok then break end
       local mtime = select(10, stat(file, false))
       if msg ~= 'File exists' or not mtime or os_time() - mtime <= stale then
          return nil, msg
       end
-      os_.lfs_unlink(file)
+      os_.lfs_unlink(pyname(file))
    end
    local l = newproxy(lockproto)
    lockfiles[l] = file

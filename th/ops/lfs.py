@@ -14,6 +14,14 @@ _KINDS = ((stat.S_ISREG, "file"), (stat.S_ISDIR, "directory"), (stat.S_ISLNK, "l
 _LOCKS = {"r": fcntl.LOCK_SH, "w": fcntl.LOCK_EX, "u": fcntl.LOCK_UN}
 
 
+def _name(path):
+    """A file name as lfs.lua sent it: a leading NUL marks bytes sent one
+    character each (th/lua/lfs/names.lua)."""
+    if path.startswith("\0"):
+        return path[1:].encode("latin-1")
+    return path
+
+
 def _failure(exc):
     return None, exc.strerror, exc.errno
 
@@ -34,7 +42,7 @@ def lfs_stat(path, follow):
     """-> true, mode, ino, dev, nlink, uid, gid, rdev, access, modification,
     change, size, permissions, blocks, blksize | nil, strerror, errno"""
     try:
-        st = os.stat(path) if follow else os.lstat(path)
+        st = os.stat(_name(path)) if follow else os.lstat(_name(path))
     except OSError as exc:
         return _failure(exc)
     except ValueError:               # a NUL inside the name
@@ -47,14 +55,14 @@ def lfs_stat(path, follow):
 @export
 def lfs_readlink(path):
     try:
-        return os.readlink(path)
+        return os.fsencode(os.readlink(_name(path)))
     except OSError as exc:
         return _failure(exc)
 
 
 def _call(fn, *args):
     try:
-        fn(*args)
+        fn(*[_name(a) if isinstance(a, str) else a for a in args])
     except OSError as exc:
         return _failure(exc)
     except ValueError:
@@ -80,7 +88,7 @@ def lfs_chdir(path):
 @export
 def lfs_currentdir():
     try:
-        return os.getcwd()
+        return os.getcwdb()
     except OSError as exc:
         return _failure(exc)
 
@@ -105,7 +113,7 @@ def lfs_unlink(path):
 def lfs_listdir(path):
     """-> the entries (with . and ..) joined by NULs | nil, strerror, errno"""
     try:
-        names = os.listdir(os.fsencode(path))
+        names = os.listdir(os.fsencode(_name(path)))
     except OSError as exc:
         return _failure(exc)
     except ValueError:

@@ -6,6 +6,7 @@
 -- stat(2) through the FFI; elsewhere it asks Python's os.stat (th/ops/lfs.py).
 local ffi = require 'ffi'
 local os_ = require 'th.native.ops'
+local pyname = require 'lfs.names'
 
 local LAYOUTS = {
    x64 = [[
@@ -23,7 +24,7 @@ local LAYOUTS = {
 }
 
 local function pythonstat(path, follow)
-   return os_.lfs_stat(path, follow)
+   return os_.lfs_stat(pyname(path), follow)
 end
 
 local layout = ffi.os == 'Linux' and LAYOUTS[ffi.arch]
@@ -40,7 +41,7 @@ local C = ffi.C
 -- glibc before 2.33 exports no stat symbol (only __xstat)
 if not pcall(function() return C.stat, C.lstat end) then return pythonstat end
 
-local band, tonumber, type, find = bit.band, tonumber, type, string.find
+local band, tonumber = bit.band, tonumber
 local buf = ffi.new('struct th_lfs_stat')
 
 local KIND = {[0x8000] = 'file', [0x4000] = 'directory', [0xA000] = 'link', [0xC000] = 'socket',
@@ -57,9 +58,6 @@ for bits = 0, 511 do
 end
 
 return function(path, follow)
-   if type(path) ~= 'string' or find(path, '\0', 1, true) then
-      return pythonstat(path, follow)   -- names C cannot take: Python words the failure
-   end
    if (follow and C.stat or C.lstat)(path, buf) ~= 0 then
       local errno = ffi.errno()
       return nil, ffi.string(C.strerror(errno)), errno
