@@ -18,18 +18,6 @@ from conftest import SHARED, run_th
 THIRDPARTY = os.environ.get("TH_THIRDPARTY", os.path.join(SHARED, "thirdparty"))
 ASSETS = os.path.join(THIRDPARTY, "image", "assets")
 
-# sys's Lua part needs libsys (sys.clock, sys.usleep), which th provides in its own
-# change; until then a script can stand in for it, as here, without touching image.
-LIBSYS_FALLBACK = """
-if not pcall(require, 'libsys') then
-   package.loaded.libsys = nil
-   package.preload.libsys = function()
-      return {clock = os.clock, usleep = function() end}
-   end
-end
-"""
-
-
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     """A Lua tree holding image, sys and xlua as installed."""
@@ -54,7 +42,7 @@ def lua(tree):
     from th.runtime import Runtime
     rt = Runtime()
     rt.globals.package.path = lua_path(tree) + rt.globals.package.path
-    rt.execute(LIBSYS_FALLBACK + "require 'image'")
+    rt.execute("require 'image'")
     is_tensor = rt.eval("torch.isTensor")
 
     def run(code, **arrays):
@@ -71,7 +59,7 @@ def lua(tree):
 
 def test_image_test_suite_passes(tree, tmp_path):
     script = tmp_path / "run.lua"
-    script.write_text(LIBSYS_FALLBACK + "require 'image'\nimage.test(nil, 1234)\n")
+    script.write_text("require 'image'\nimage.test(nil, 1234)\n")
     env = dict(os.environ, LUA_PATH=lua_path(tree))
     res = run_th([str(script)], cwd=str(tmp_path), env=env, timeout=300)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]

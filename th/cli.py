@@ -78,6 +78,7 @@ _SETUP = r"""
 function(script, ...)
    local trepl = require 'trepl'
    _G.print = trepl.print
+   require 'trepl.startup'
    local args = {...}
    local arg = {[0] = script, [-1] = 'th'}
    for i = 1, select('#', ...) do arg[i] = args[i] end
@@ -102,7 +103,8 @@ _RUNNER_FRAMES = re.compile(r"(\nstack traceback:)?\n\t\[C\]: in function 'run'\
 
 def session(script=None, script_args=()):
     """A Runtime set up as `th` runs code: trepl's print, `arg`, os.exit flushing."""
-    from th.runtime import Runtime
+    from th.runtime import Runtime, export_lua_api
+    export_lua_api()
     runtime = Runtime()
     runtime.lua.eval(_SETUP)(script, *script_args)
     return runtime

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from th import searchpath
 from th.native import memory
 
 LUA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lua")
@@ -28,6 +29,15 @@ def _luajit():
             "lupa installation lacks: pip install 'lupa>=2.0' on a platform with "
             "LuaJIT wheels (" + str(exc) + ")") from exc
     return luajit
+
+
+def export_lua_api():
+    """Make LuaJIT's C API (lua_*, luaL_*) resolve the symbols of the C modules
+    `require` loads from package.cpath (lfs.so, lxp.so...).  The `th` command
+    does; a library user does not by default: in a process that also runs
+    lupa's other Lua versions, their own lua_* calls would bind to LuaJIT's."""
+    import ctypes
+    ctypes.CDLL(_luajit().__file__, mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
 
 
 def _memory_functions():
@@ -53,7 +63,8 @@ class Runtime:
                                      register_eval=False, register_builtins=False)
         from th import ops
         boot = self.lua.eval(_BOOT)
-        boot(LUA_DIR, NATIVE_DIR, self.lua.table_from(_memory_functions()),
+        boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), NATIVE_DIR,
+             self.lua.table_from(_memory_functions()),
              self.lua.table_from(ops.load_all()))
         self.globals = self.lua.globals()
 
@@ -88,9 +99,9 @@ class Runtime:
 
 
 _BOOT = r"""
-function(luadir, nativedir, memoryfns, opfns)
+function(path, cpath, nativedir, memoryfns, opfns)
    python = nil   -- lupa's own bridge: Torch7 scripts never had it
-   package.path = luadir .. '/?.lua;' .. luadir .. '/?/init.lua;' .. package.path
+   package.path, package.cpath = path, cpath
    package.preload['th.native.memory'] = function()
       return assert(loadfile(nativedir .. '/memory.lua'))(memoryfns)
    end

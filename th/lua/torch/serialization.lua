@@ -18,6 +18,7 @@ local torch = require 'torch'
 local ffi = require 'ffi'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
+local gpucheckpoint = require 'torch.gpucheckpoint'
 
 local TD, SD, fail, kinds = internal.tensors, internal.storages, internal.fail, internal.files
 local type, pairs, ipairs, pcall, error, tostring, tonumber, rawget =
@@ -230,13 +231,14 @@ local function readtorch(self, b, index, force)
    else
       classname, vnumber = version, 0   -- files older than versioning
    end
-   local factory = torch.factory(classname)
+   local cpuclass, gpuread = gpucheckpoint.cpuclass(self, classname)
+   local factory = torch.factory(cpuclass or classname)
    if not factory then
       fail('unknown Torch class <%s>', tostring(classname))
    end
    local object = factory(self)
    if not force then b.read[index] = object end
-   local read = classmethod(object, 'read')
+   local read = gpuread or classmethod(object, 'read')
    if read then
       read(object, self, vnumber)
    elseif type(object) == 'table' then
