@@ -18,6 +18,7 @@ from conftest import SHARED, run_th
 THIRDPARTY = os.environ.get("TH_THIRDPARTY", os.path.join(SHARED, "thirdparty"))
 ASSETS = os.path.join(THIRDPARTY, "image", "assets")
 
+
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     """A Lua tree holding image, sys and xlua as installed."""
