@@ -32,7 +32,6 @@ def _luajit():
 
 def _memory_functions():
     return {
-        "alloc": memory.alloc,
         "window": memory.window,
         "view": memory.view,
         "from_file": memory.from_file,

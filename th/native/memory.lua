@@ -1,41 +1,57 @@
 -- The Lua half of the numpy memory boundary.
--- A buffer is a numpy array owned through its lupa reference (or, when small,
--- a LuaJIT array), plus an FFI pointer of the element type into it.  Lua never dereferences a pointer
+-- A buffer is LuaJIT memory (or a numpy array owned through its lupa
+-- reference: file mappings, windows), plus an FFI pointer of the element type into it.  Lua never dereferences a pointer
 -- without a bounds check against the buffer's length (done by Storage and
 -- Tensor), so a wrong index is a Lua error, not a crash.
--- Lua's collector does not see numpy's memory, so big allocations are counted
--- here and trigger a collection: dropped tensors then release their arrays.
+-- Buffers beyond SMALL_BYTES come from malloc, freed by the collector through
+-- ffi.gc; Lua's collector does not see their size, so big allocations are
+-- counted here and trigger a collection once they add up to more than a few
+-- times Lua's own heap (at least COLLECT_EVERY): dropped tensors then release
+-- their memory, and a collection's cost stays in proportion to the bytes
+-- allocated since the last one, whatever the heap holds.
 local ffi = require 'ffi'
 local py = ...   -- the Python functions of th/native/memory.py
 
 local memory = {}
 
-local cast, collectgarbage = ffi.cast, collectgarbage
+local cast, collectgarbage, C = ffi.cast, collectgarbage, ffi.C
+pcall(ffi.cdef, [[
+void *malloc(size_t size);
+void *calloc(size_t n, size_t size);
+void free(void *p);
+]])
 local pending = 0                 -- bytes allocated since the last collection
 local COLLECT_EVERY = 256 * 2^20
 
 local function account(bytes)
    pending = pending + bytes
-   if pending > COLLECT_EVERY then
+   if pending > COLLECT_EVERY and pending > 4096 * collectgarbage('count') then
       pending = 0
       collectgarbage()
    end
 end
 
--- Small buffers come from LuaJIT's allocator: a numpy allocation costs a few
--- microseconds, more than small tensor operations themselves.
+-- Small buffers are LuaJIT arrays, allocated and zeroed by LuaJIT itself.
 local SMALL_BYTES = 1024
 
--- alloc(T, n) -> arr, ptr, buf : a zeroed buffer of n elements of type T; either
--- arr is a numpy array, or (small buffers) buf is a LuaJIT array and arr nil
-function memory.alloc(T, n)
-   if n * T.size <= SMALL_BYTES then
+-- alloc(T, n [, raw]) -> arr, ptr, buf : a buffer of n elements of type T,
+-- zeroed unless raw (a result about to be overwritten): arr is nil (the numpy
+-- array over buf is made when bulk maths needs one), buf the memory's owner
+function memory.alloc(T, n, raw)
+   local bytes = n * T.size
+   if bytes <= SMALL_BYTES then
       local buf = T.vla(n)
       return nil, cast(T.ptrtype, buf), buf
    end
-   account(n * T.size)
-   local arr, addr = py.alloc(T.name, n)
-   return arr, cast(T.ptrtype, addr), nil
+   account(bytes)
+   local p = raw and C.malloc(bytes) or C.calloc(n, T.size)
+   if p == nil then
+      collectgarbage()
+      p = raw and C.malloc(bytes) or C.calloc(n, T.size)
+      if p == nil then error(('not enough memory for %d elements'):format(n), 0) end
+   end
+   local buf = ffi.gc(cast(T.ptrtype, p), C.free)
+   return nil, buf, buf
 end
 
 -- numpy(T, buf, n) -> an ndarray over the LuaJIT buffer buf, which it keeps alive

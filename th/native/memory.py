@@ -1,11 +1,11 @@
 """Numpy buffers behind Torch storages.
 
-Lua owns every buffer through the lupa reference it holds: when Lua's garbage
-collector drops that reference the array is released.  (Small storages are
-allocated by LuaJIT itself, and get an ndarray over their memory only when
-bulk maths needs one: `from_cdata`.)  Lua reads and writes
-elements through an FFI pointer at `address(arr)`; bulk maths gets a strided
-`view` of the same memory.
+Storages are allocated by LuaJIT itself and get an ndarray over their memory
+only when bulk maths needs one (`from_cdata`).  Buffers made here (file
+mappings, windows, foreign memory) are owned by Lua through the lupa reference
+it holds: when Lua's garbage collector drops it, the array is released.
+Lua reads and writes elements through an FFI pointer; bulk maths gets a
+strided `view` of the same memory.
 """
 import numpy as np
 
@@ -23,12 +23,6 @@ TYPENAMES = {dt: name for name, dt in DTYPES.items()}
 
 def address(arr):
     return arr.ctypes.data
-
-
-def alloc(tname, n):
-    """A zeroed buffer of n elements and its address."""
-    arr = np.zeros(int(n), DTYPES[tname])
-    return arr, arr.ctypes.data
 
 
 def window(arr, offset, n):
@@ -52,14 +46,21 @@ def from_file(tname, filename, shared):
     return arr, arr.ctypes.data
 
 
+class _Foreign:
+    """Memory numpy did not allocate, described by __array_interface__;
+    `owner` keeps it alive as long as an array over it exists."""
+    __slots__ = ("__array_interface__", "owner")
+
+    def __init__(self, dtype, addr, n, owner):
+        self.__array_interface__ = {"data": (addr, False), "shape": (n,),
+                                    "typestr": dtype.str, "version": 3}
+        self.owner = owner
+
+
 def from_cdata(tname, addr, n, owner):
-    """An ndarray over a LuaJIT buffer (small storages live in LuaJIT memory):
-    it holds `owner`, the buffer's cdata, so the buffer lives as long as the array."""
-    dtype = DTYPES[tname]
-    import ctypes
-    raw = (ctypes.c_char * (int(n) * dtype.itemsize)).from_address(int(addr))
-    raw.owner = owner
-    return np.frombuffer(raw, dtype=dtype, count=int(n))
+    """An ndarray over a LuaJIT buffer (storages live in LuaJIT memory): it
+    holds `owner`, the buffer's cdata, so the buffer lives as long as the array."""
+    return np.asarray(_Foreign(DTYPES[tname], int(addr), int(n), owner))
 
 
 def from_address(tname, addr, n):

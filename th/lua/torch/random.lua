@@ -54,11 +54,21 @@ local function blank(g)
    g.left = 1
 end
 
+-- a generator's state is LuaJIT memory; the bulk fills in Python get a numpy
+-- array over it (gd.arr) the first time they need one
+local lazyarray = {__index = function(gd, k)
+   if k == 'arr' then
+      local arr = internal.memory.numpy(types.Byte, gd.buf, GENSIZE)
+      rawset(gd, 'arr', arr)
+      return arr
+   end
+end}
+
 local function newgenerator()
-   local arr, bytes = internal.memory.alloc(types.Byte, GENSIZE)
+   local _, bytes, buf = internal.memory.alloc(types.Byte, GENSIZE)
    local g = ffi.cast(genptr, bytes)
    blank(g)
-   return internal.attach(GD, newproxy(genproto), {arr = arr, g = g})
+   return internal.attach(GD, newproxy(genproto), setmetatable({buf = buf, g = g}, lazyarray))
 end
 
 -- init_genrand; also forgets the cached normal value, as TH does

@@ -29,7 +29,7 @@ for name, f in pairs(comparisons) do
          if bd then dispatch.samecount(name, ad, bd) else b = dispatch.cast(T, b) end
          local r
          if res == nil then
-            res = newlike(types.Byte, ad)
+            res = newlike(types.Byte, ad, true)
             r = TD[res]
          else
             res, r = dispatch.result(TD[res].T, res, ad)

@@ -67,7 +67,7 @@ for name, f in pairs(functions) do
       impl = function(T, _, res, x)
          local xd = TD[x]
          local r
-         res, r = result(T, res, xd)
+         res, r = result(T, res, xd, true)
          if nelement(xd) <= SMALL then
             loop1(r, xd, f)
          else
@@ -89,7 +89,7 @@ dispatch.define{
       if sig == 'nt' then x, n = b, a end
       local xd = TD[x]
       local r
-      res, r = result(T, res, xd)
+      res, r = result(T, res, xd, true)
       if nelement(xd) <= SMALL then
          loop1(r, xd, sig == 'tn' and power or tpower, n)
       elseif sig == 'tn' then
@@ -107,7 +107,7 @@ dispatch.define{
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('atan2', xd, yd)
       local r
-      res, r = result(T, res, xd)
+      res, r = result(T, res, xd, true)
       if nelement(xd) <= SMALL then
          loop2(r, xd, yd, atan2)
       else

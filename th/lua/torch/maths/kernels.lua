@@ -1,0 +1,169 @@
+-- Element loops in LuaJIT for contiguous tensors of every size where they beat
+-- a numpy call (a Lua->Python crossing costs microseconds; these loops cost
+-- about a nanosecond per element).
+--
+-- One loop is generated per (operation, element types): LuaJIT compiles each
+-- into its own trace, which stays monomorphic (a shared loop calling a
+-- function argument does not).  An operation gives, per element type, the
+-- expression of one element in x (and y, z, the number c, the accumulator
+-- acc), or nil where the loop would not compute as TH did: LongTensors (64-bit
+-- values are not Lua numbers) and integer results a double cannot hold exactly.
+-- A kernel returns false when it does not apply (a non-contiguous operand, a
+-- type it has no expression for, too many elements): the caller then takes
+-- its general path.
+local internal = require 'torch.internal'
+local types = require 'torch.types'
+
+local SD = internal.storages
+local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
+local pairs, concat, loadstring, assert = pairs, table.concat, loadstring, assert
+
+local kernels = {}
+
+-- the functions an expression may call, made locals of each generated loop
+local env = {tobit = bit.tobit}
+for k, v in pairs(math) do env[k] = v end
+
+-- kernels.helpers{name = f}: Lua functions expressions may call by name
+function kernels.helpers(fs)
+   for k, v in pairs(fs) do env[k] = v end
+end
+
+local templates = {
+   map1 = [[return function(rp, xp, n, c)
+   for i = 0, n - 1 do local x = xp[i]; rp[i] = %s end
+end]],
+   map2 = [[return function(rp, xp, yp, n, c)
+   for i = 0, n - 1 do local x, y = xp[i], yp[i]; rp[i] = %s end
+end]],
+   map3 = [[return function(rp, xp, yp, zp, n, c)
+   for i = 0, n - 1 do local x, y, z = xp[i], yp[i], zp[i]; rp[i] = %s end
+end]],
+   fill = [[return function(rp, n, c)
+   for i = 0, n - 1 do rp[i] = %s end
+end]],
+   fold = [[return function(xp, n, acc)
+   for i = 0, n - 1 do local x = xp[i]; acc = %s end
+   return acc
+end]],
+}
+
+local function generate(kind, expr)
+   local names = {}
+   for k in pairs(env) do
+      if expr:find(k, 1, true) then names[#names + 1] = k end
+   end
+   local lines = {}
+   for i, k in ipairs(names) do lines[i] = ('local %s = E.%s'):format(k, k) end
+   lines[#lines + 1] = templates[kind]:format(expr)
+   local chunk = assert(loadstring('local E = ...\n' .. concat(lines, '\n'), '=(th kernel ' .. expr .. ')'))
+   return chunk(env)
+end
+
+local loops = {}   -- kind .. types .. expression -> the generated loop
+
+local function loop(kind, key, expr)
+   local f = loops[key]
+   if not f then
+      f = generate(kind, expr)
+      loops[key] = f
+   end
+   return f
+end
+
+-- the pointer to d's first element, when d is contiguous
+local function flat(d)
+   if d.nd == 0 or not iscontiguous(d) then return nil end
+   checkbounds(d)
+   return SD[d.st].ptr + d.off
+end
+
+-- an operation: name, expressions by element type name (nil: none), and the
+-- most elements for which the loop beats numpy (measured per family)
+function kernels.op(name, limit, exprs)
+   return {name = name, limit = limit, exprs = exprs}
+end
+
+-- expressions for every type but Long; `wide` is the one for IntTensors
+-- (nil when an int32 result could leave the exactly held range)
+function kernels.alltypes(expr, wide)
+   return {Byte = expr, Char = expr, Short = expr, Int = wide, Float = expr, Double = expr}
+end
+
+function kernels.floats(expr)
+   return {Float = expr, Double = expr}
+end
+
+-- r[i] = expr(x[i], c)
+function kernels.map1(op, r, x, c)
+   local n = nelement(r)
+   local expr = op.exprs[r.T.name]
+   if n > op.limit or not expr or x.T == types.Long then return false end
+   local rp, xp = flat(r), flat(x)
+   if not rp or not xp then return false end
+   loop('map1', 'map1' .. r.T.name .. x.T.name .. op.name, expr)(rp, xp, n, c)
+   return true
+end
+
+-- r[i] = expr(x[i], y[i], c)
+function kernels.map2(op, r, x, y, c)
+   local n = nelement(r)
+   local expr = op.exprs[r.T.name]
+   if n > op.limit or not expr or x.T == types.Long or y.T == types.Long then return false end
+   local rp, xp, yp = flat(r), flat(x), flat(y)
+   if not rp or not xp or not yp then return false end
+   loop('map2', 'map2' .. r.T.name .. x.T.name .. y.T.name .. op.name, expr)(rp, xp, yp, n, c)
+   return true
+end
+
+-- r[i] = expr(x[i], y[i], z[i], c)
+function kernels.map3(op, r, x, y, z, c)
+   local n = nelement(r)
+   local expr = op.exprs[r.T.name]
+   if n > op.limit or not expr then return false end
+   local rp, xp, yp, zp = flat(r), flat(x), flat(y), flat(z)
+   if not rp or not xp or not yp or not zp then return false end
+   loop('map3', 'map3' .. r.T.name .. op.name, expr)(rp, xp, yp, zp, n, c)
+   return true
+end
+
+-- fill(r, c): every element of r set to the number c (of r's type already)
+function kernels.fill(r, c)
+   local rp = flat(r)
+   if not rp then return false end
+   loop('fill', 'fill' .. r.T.name, 'c')(rp, nelement(r), c)
+   return true
+end
+
+-- copy(r, x): x's elements converted to r's type (r and x differ in type):
+-- a number beyond int32 (or NaN) becomes INT_MIN in an integer type, as
+-- TH's C cast did on x86; LongTensors take the general path
+local convert = {}
+for i = 1, types.count do
+   local T = types[i]
+   convert[T.name] = T.integer and 'x >= -2147483648 and x < 2147483648 and x or -2147483648' or 'x'
+end
+local copyops = {}
+function kernels.copy(r, x)
+   local k = x.T.integer and 'copyint' or 'copyfloat'
+   local op = copyops[k]
+   if not op then
+      op = {name = k, limit = math.huge, exprs = {}}
+      for name, e in pairs(convert) do op.exprs[name] = x.T.integer and 'x' or e end
+      op.exprs.Long = nil
+      copyops[k] = op
+   end
+   return kernels.map1(op, r, x)
+end
+
+-- fold(op, d, acc) -> the accumulated value, or nil when the kernel does not apply
+function kernels.fold(op, d, acc)
+   local n = nelement(d)
+   local expr = op.exprs[d.T.name]
+   if n > op.limit or not expr then return nil end
+   local p = flat(d)
+   if not p then return nil end
+   return loop('fold', 'fold' .. d.T.name .. op.name, expr)(p, n, acc)
+end
+
+return kernels
