@@ -20,6 +20,20 @@ local comparisons = {
    ne = function(a, b) return a ~= b and 1 or 0 end,
 }
 
+-- their LuaJIT loops, the same expression for every result type
+local kernels = require 'torch.maths.kernels'
+local LIMIT = 16384
+local fast = {}
+for name, cmp in pairs{lt = '<', le = '<=', gt = '>', ge = '>=', eq = '==', ne = '~='} do
+   local function op(b)
+      local e = ('x %s %s and 1 or 0'):format(cmp, b)
+      local exprs = kernels.alltypes(e, e)
+      exprs.Long = e
+      return kernels.op(name .. b, LIMIT, exprs)
+   end
+   fast[name] = {op('c'), op('y')}
+end
+
 for name, f in pairs(comparisons) do
    dispatch.define{
       name = name, variants = {'tn', 'tt'}, res = 'Bt',
@@ -33,6 +47,10 @@ for name, f in pairs(comparisons) do
             r = TD[res]
          else
             res, r = dispatch.result(TD[res].T, res, ad)
+         end
+         local k = fast[name]
+         if bd and kernels.map2(k[2], r, ad, bd) or not bd and kernels.map1(k[1], r, ad, b) then
+            return res
          end
          if nelement(ad) <= SMALL then
             if bd then loop2(r, ad, bd, f) else loop1(r, ad, f, b) end

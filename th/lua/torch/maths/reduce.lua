@@ -30,7 +30,20 @@ end
 local function add(acc, v) return acc + v end
 local function mul(acc, v) return acc * v end
 
+-- the LuaJIT loops of the whole-tensor reductions: sums of integers stay exact
+-- in a double up to this limit; max and min keep a NaN once met, as TH did
+local kernels = require 'torch.maths.kernels'
+local LIMIT = 16384
+local fastsum = kernels.op('sum', LIMIT, kernels.alltypes('acc + x', 'acc + x'))
+local fastprod = kernels.op('prod', LIMIT, kernels.floats('acc * x'))
+local fastextreme = {
+   max = kernels.op('max', LIMIT, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
+   min = kernels.op('min', LIMIT, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
+}
+
 local function wholesum(d)
+   local s = kernels.fold(fastsum, d, 0)
+   if s then return s end
    if nelement(d) <= SMALL then return fold(d, add, 0) end
    return pycall(py.math_reduceall, 'sum', ndview(d))
 end
@@ -53,6 +66,8 @@ end
 
 reduction('sum', wholesum)
 reduction('prod', function(d)
+   local p = kernels.fold(fastprod, d, 1)
+   if p then return p end
    if nelement(d) <= SMALL then return fold(d, mul, 1) end
    return pycall(py.math_reduceall, 'prod', ndview(d))
 end)
@@ -250,6 +265,9 @@ local function extremum(name)
       local xd = source(T, name, A, i)
       local dim = A[i + 1]
       if dim == nil and not rv then
+         local first = nelement(xd) > 0 and internal.element(xd, 0)
+         local v = first and kernels.fold(fastextreme[name], xd, first)
+         if v then return v end
          if nelement(xd) <= SMALL then
             return fold(xd, better, nil)
          end
