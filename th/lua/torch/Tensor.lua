@@ -151,9 +151,9 @@ internal.readsizes = readsizes
 -- numpy views and element loops
 ---------------------------------------------------------------------------
 
--- is the cached view c (sizes then strides, arr, off) the one d needs?
-local function current(c, d, arr, nd)
-   if c.arr ~= arr or c.off ~= d.off or c.nd ~= nd then return false end
+-- is the cached view c (sizes then strides, src, off) the one d needs?
+local function current(c, d, src, nd)
+   if c.src ~= src or c.off ~= d.off or c.nd ~= nd then return false end
    local sz, str = d.sz, d.str
    for i = 1, nd do
       if c[i] ~= sz[i] or c[nd + i] ~= str[i] then return false end
@@ -168,17 +168,33 @@ local function ndview(d)
    local nd = d.nd
    if nd == 0 then return nil end
    checkbounds(d)
-   local arr = SD[d.st].arr
+   local s = SD[d.st]
+   local arr = rawget(s, 'arr')     -- (a LuaJIT buffer gets one when first needed)
+   local src = arr or s.buf
    local c = d.nv
-   if c and current(c, d, arr, nd) then return c.view end
-   c = {arr = arr, off = d.off, nd = nd}
+   if c and current(c, d, src, nd) then return c.view end
+   c = {src = src, off = d.off, nd = nd}
    for i = 1, nd do c[i] = d.sz[i]; c[nd + i] = d.str[i] end
-   c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
+   if arr then
+      c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
+   else
+      c.view = memory.viewat(s.T, s.ptr, d.off, unpack(c, 1, 2 * nd))
+   end
    d.nv = c
    return c.view
 end
 internal.ndview = ndview
-function internal.nd(t) return ndview(TD[t]) end
+
+-- nd(t) -> the numpy array viewing t's elements for Python code that may keep
+-- it: made over the storage's own ndarray, which keeps the memory alive
+function internal.nd(t)
+   local d = TD[t]
+   if d.nd == 0 then return nil end
+   checkbounds(d)
+   local dims = {}
+   for i = 1, d.nd do dims[i] = d.sz[i]; dims[d.nd + i] = d.str[i] end
+   return memory.view(SD[d.st].arr, d.off, unpack(dims, 1, 2 * d.nd))
+end
 
 local function iscontiguous(d)
    local expected = 1
