@@ -5,11 +5,6 @@ exchange tensors with numpy (`to_numpy` shares memory, `from_numpy` makes a
 tensor over the array's memory when it can, a copy otherwise).
 """
 import os
-import warnings
-
-import numpy as np
-
-from th.native import memory
 
 LUA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lua")
 NATIVE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "native")
@@ -31,6 +26,7 @@ def _luajit():
 
 
 def _memory_functions():
+    from th.native import memory
     return {
         "window": memory.window,
         "view": memory.view,
@@ -47,14 +43,14 @@ class Runtime:
 
     def __init__(self):
         luajit = _luajit()
-        np.seterr(all="ignore")  # Torch7 computes with IEEE semantics, silently
-        warnings.filterwarnings("ignore", category=RuntimeWarning)
         self.lua = luajit.LuaRuntime(unpack_returned_tuples=True,
                                      register_eval=False, register_builtins=False)
         from th import ops
         boot = self.lua.eval(_BOOT)
-        boot(LUA_DIR, NATIVE_DIR, self.lua.table_from(_memory_functions()),
-             self.lua.table_from(ops.load_all()))
+        # numpy and the numpy-based families are imported when Lua first asks
+        # for one of their functions
+        boot(LUA_DIR, NATIVE_DIR, lambda: self.lua.table_from(_memory_functions()),
+             self.lua.table_from(ops.load_light()), lambda: self.lua.table_from(ops.load_all()))
         self.globals = self.lua.globals()
 
     def execute(self, code):
@@ -68,12 +64,16 @@ class Runtime:
         """The ndarray viewing a tensor's memory (no copy)."""
         view = self.lua.eval("require('torch.internal').nd")(tensor)
         if view is None:
+            import numpy as np
             return np.zeros(0)
         return view
 
     def from_numpy(self, arr):
         """A tensor of the array's type and shape over the array's memory when
         it is aligned and of a Torch element type; otherwise over a copy."""
+        import numpy as np
+
+        from th.native import memory
         arr = np.asarray(arr)
         if arr.dtype == np.bool_:
             arr = arr.astype(np.uint8)
@@ -88,13 +88,21 @@ class Runtime:
 
 
 _BOOT = r"""
-function(luadir, nativedir, memoryfns, opfns)
+function(luadir, nativedir, memoryfns, lightops, allops)
    python = nil   -- lupa's own bridge: Torch7 scripts never had it
    package.path = luadir .. '/?.lua;' .. luadir .. '/?/init.lua;' .. package.path
-   package.preload['th.native.memory'] = function()
-      return assert(loadfile(nativedir .. '/memory.lua'))(memoryfns)
+   -- a table of Python functions filled by load() when a missing one is first asked for
+   local function lazy(t, load)
+      return setmetatable(t, {__index = function(self, name)
+         setmetatable(self, nil)
+         for k, f in pairs(load()) do rawset(self, k, f) end
+         return rawget(self, name)
+      end})
    end
-   package.preload['th.native.ops'] = function() return opfns end
+   package.preload['th.native.memory'] = function()
+      return assert(loadfile(nativedir .. '/memory.lua'))(lazy({}, memoryfns))
+   end
+   package.preload['th.native.ops'] = function() return lazy(lightops, allops) end
    require 'torch'
    require 'paths'
 end

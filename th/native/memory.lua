@@ -77,7 +77,9 @@ function memory.fromaddress(T, addr, n)
    return arr, cast(T.ptrtype, addr)
 end
 
-memory.view = py.view
+function memory.view(arr, offset, ...)
+   return py.view(arr, offset, ...)
+end
 
 -- viewat(T, ptr, offset, sizes..., strides...) -> memory.view of LuaJIT memory
 -- from ptr + offset: an ndarray holding no reference to it (see memory.py)
