@@ -103,6 +103,10 @@ function(luadir, nativedir, memoryfns, lightops, allops)
       return assert(loadfile(nativedir .. '/memory.lua'))(lazy({}, memoryfns))
    end
    package.preload['th.native.ops'] = function() return lazy(lightops, allops) end
+   -- room for the many specialised loops th generates (kernels.lua): with
+   -- LuaJIT's default limits, a program using many operations made it flush
+   -- all its compiled code again and again
+   jit.opt.start('maxtrace=10000', 'maxrecord=16000', 'maxmcode=65536', 'maxside=500')
    require 'torch'
    require 'paths'
 end

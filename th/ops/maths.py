@@ -18,6 +18,7 @@ F64 = np.dtype(np.float64)
 
 PARALLEL = 1 << 20     # from this many elements, memory-bound ufuncs run on the threads
 PARALLEL_FLOPS = 1 << 24   # from this many multiply-adds, a matrix product is split by rows
+PARALLEL_MATH = 1 << 17    # from this many elements, the math functions are split (as TH's OpenMP)
 
 
 def _split(fn, out, a, b):
@@ -55,14 +56,18 @@ def _idiv(a, b):
     return q + fix
 
 
-def _round(x):
-    """C round(): halfway cases away from zero."""
-    r = np.trunc(x)
-    return r + np.where(np.abs(x - r) >= 0.5, np.sign(x), 0)
+def _round(x, out=None):
+    """C round(): halfway cases away from zero (x may be out)."""
+    step = np.abs(x - np.trunc(x)) >= 0.5
+    r = np.trunc(x, out=out)
+    return np.add(r, np.copysign(step, r), out=r)
 
 
-def _sigmoid(x):
-    return 1.0 / (1.0 + np.exp(-x))
+def _sigmoid(x, out=None):
+    r = np.negative(x, out=out)
+    np.exp(r, out=r)
+    np.add(r, 1.0, out=r)
+    return np.divide(1.0, r, out=r)
 
 
 UNARY = {
@@ -78,15 +83,26 @@ UNARY = {
 
 @export
 def math_unary(name, out, x):
-    """out = f(x); float32 is computed in double and rounded, as TH's libm calls."""
+    """out = f(x); float32 is computed in double and rounded, as TH's libm calls.
+    Large tensors are split over the threads, as TH's OpenMP loops were."""
     x = _like(x, out)
     f = UNARY[name]
+    if out.dtype.kind != "f" and name not in ("abs", "neg", "sign"):
+        raise ValueError(f"{name} is not available for integer tensors")
+    if out.size >= PARALLEL_MATH and out.shape[0] >= 2 and threads.count() > 1:
+        together(*[(lambda s: lambda: _unary(f, out[s], x[s]))(slice(i, j))
+                   for i, j in threads.parts(out.shape[0])])
+    else:
+        _unary(f, out, x)
+
+
+def _unary(f, out, x):
     if out.dtype.kind == "f" and out.dtype != F64:
         np.copyto(out, f(x.astype(F64)), casting="unsafe")
-    elif name in ("abs", "neg", "sign") or out.dtype.kind == "f":
-        out[...] = f(x)
+    elif isinstance(f, np.ufunc) or f in (_round, _sigmoid):
+        f(x, out=out)
     else:
-        raise ValueError(f"{name} is not available for integer tensors")
+        out[...] = f(x)
 
 
 def _remainder(a, b):

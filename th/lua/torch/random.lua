@@ -16,11 +16,13 @@ local internal = require 'torch.internal'
 local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
 local istensor, checktensor, nelement, each = internal.istensor, internal.checktensor, internal.nelement, internal.each
 local ndview = internal.ndview
+local kernels     -- torch.maths.kernels, loaded after this file: required on first use
 local band, bor, bxor, lshift, rshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift
 local type, tonumber, select, floor, log, exp, sqrt, sin, cos, tan, pi =
       type, tonumber, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
 
 local SMALL = 64             -- tensors up to this many elements are filled in LuaJIT
+local DRAWN = 2^19           -- contiguous ones up to this many, in a loop per distribution
 local N, M = 624, 397        -- Mersenne Twister state size and shift
 local TWO32 = 4294967296
 
@@ -218,6 +220,8 @@ local function fill(gd, d, f, pyname, a, b)
    local n = nelement(d)
    if n == 0 then return end
    local g = gd.g
+   kernels = kernels or require 'torch.maths.kernels'
+   if n <= DRAWN and kernels.draw(f, d, g, a, b) then return end
    if n <= SMALL then
       each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
    elseif b == nil then      -- a one-parameter distribution

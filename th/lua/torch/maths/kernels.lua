@@ -156,6 +156,29 @@ function kernels.copy(r, x)
    return kernels.map1(op, r, x)
 end
 
+-- draw(f, r, ...): r[i] = f(...) for i in order (a random draw per element:
+-- one loop per function f and type of r)
+local draws = setmetatable({}, {__mode = 'k'})
+function kernels.draw(f, r, ...)
+   local rp = flat(r)
+   if not rp then return false end
+   local byf = draws[f]
+   if not byf then
+      byf = {}
+      draws[f] = byf
+   end
+   local run = byf[r.T.name]
+   if not run then
+      run = assert(loadstring([[local f = ...
+         return function(rp, n, a, b, c)
+            for i = 0, n - 1 do rp[i] = f(a, b, c) end
+         end]], '=(th draw loop)'))(f)
+      byf[r.T.name] = run
+   end
+   run(rp, nelement(r), ...)
+   return true
+end
+
 -- fold(op, d, acc) -> the accumulated value, or nil when the kernel does not apply
 function kernels.fold(op, d, acc)
    local n = nelement(d)
