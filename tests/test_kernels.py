@@ -158,3 +158,26 @@ def test_non_contiguous_and_expanded_take_the_general_path(runtime):
         for _ = 1, 2000 do torch.add(r, a:t(), 1) end
         return r[3][1], r[1][3], r:sum()""")
     assert got == (4.0, 42.0, 80600.0)
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_sums_along_a_dimension(runtime, tname):
+    """Each output element adds its line in order (a double for floats); integer
+    results wrap around in the element type, as TH's C stored its long sums."""
+    t = TYPES[tname]
+    x, _ = operands(t)
+    x3 = x.reshape(5, 6, 10)
+    f = runtime.eval(f"""function(x)
+        local a, b, c
+        for _ = 1, {HOT} do a, b, c = x:sum(1), x:sum(2), x:sum(3) end
+        return a, b, c
+    end""")
+    got = f(runtime.from_numpy(x3))
+    for axis, g in enumerate(got):
+        if t in (np.float32, np.float64):
+            want = np.zeros(np.delete(x3.shape, axis), np.float64)
+            for k in range(x3.shape[axis]):
+                want = want + np.take(x3, k, axis=axis).astype(np.float64)
+        else:
+            want = x3.astype(np.int64).sum(axis=axis)
+        np.testing.assert_array_equal(np.array(runtime.to_numpy(g)).reshape(want.shape), want.astype(t))

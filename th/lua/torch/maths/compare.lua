@@ -66,11 +66,16 @@ local function isbyte(T) return T == types.Byte end
 local function both(acc, v) return acc and v ~= 0 end
 local function either(acc, v) return acc or v ~= 0 end
 
+local fastlogical = {all = kernels.op('all', LIMIT, {Byte = 'acc and x ~= 0'}),
+                     any = kernels.op('any', LIMIT, {Byte = 'acc or x ~= 0'})}
+
 for name, f in pairs{all = both, any = either} do
    dispatch.define{
       name = name, variants = {'t'}, only = isbyte,
       impl = function(T, _, _, x)
          local d = TD[x]
+         local v = kernels.fold(fastlogical[name], d, name == 'all')
+         if v ~= nil then return v end
          if nelement(d) <= SMALL then return fold(d, f, name == 'all') end
          return pycall(py.math_reduceall, name, ndview(d))
       end,

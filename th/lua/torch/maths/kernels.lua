@@ -42,30 +42,39 @@ end]],
    fill = [[return function(rp, n, c)
    for i = 0, n - 1 do rp[i] = %s end
 end]],
-   fold = [[return function(xp, n, acc)
+   dimfold = [[return function(rp, xp, outer, size, inner, init)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local acc, p = init, o * size * inner + i
+         for _ = 1, size do local x = xp[p]; acc = %s; p = p + inner end
+         rp[o * inner + i] = %s
+      end
+   end
+end]],
+   fold = [[return function(xp, n, acc, c)
    for i = 0, n - 1 do local x = xp[i]; acc = %s end
    return acc
 end]],
 }
 
-local function generate(kind, expr)
-   local names = {}
+local function generate(kind, expr, store)
+   local names, text = {}, expr .. ' ' .. (store or '')
    for k in pairs(env) do
-      if expr:find(k, 1, true) then names[#names + 1] = k end
+      if text:find(k, 1, true) then names[#names + 1] = k end
    end
    local lines = {}
    for i, k in ipairs(names) do lines[i] = ('local %s = E.%s'):format(k, k) end
-   lines[#lines + 1] = templates[kind]:format(expr)
+   lines[#lines + 1] = templates[kind]:format(expr, store)
    local chunk = assert(loadstring('local E = ...\n' .. concat(lines, '\n'), '=(th kernel ' .. expr .. ')'))
    return chunk(env)
 end
 
 local loops = {}   -- kind .. types .. expression -> the generated loop
 
-local function loop(kind, key, expr)
+local function loop(kind, key, expr, store)
    local f = loops[key]
    if not f then
-      f = generate(kind, expr)
+      f = generate(kind, expr, store)
       loops[key] = f
    end
    return f
@@ -179,14 +188,31 @@ function kernels.draw(f, r, ...)
    return true
 end
 
--- fold(op, d, acc) -> the accumulated value, or nil when the kernel does not apply
-function kernels.fold(op, d, acc)
+-- dimfold(op, r, x, dim, init) -> true when done: r (x's sizes with 1 at
+-- dim) = the fold of x along dim from init, element by element in order; an
+-- IntTensor result wraps around as C's (an integer accumulated in a double
+-- stays exact within the limit)
+function kernels.dimfold(op, r, x, dim, init)
+   local expr = op.exprs[x.T.name]
+   if nelement(x) > op.limit or not expr or r.T ~= x.T then return false end
+   local rp, xp = flat(r), flat(x)
+   if not rp or not xp then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * x.sz[i] end
+   for i = dim + 1, x.nd do inner = inner * x.sz[i] end
+   local store = x.T == types.Int and 'tobit(acc)' or 'acc'
+   loop('dimfold', 'dimfold' .. x.T.name .. op.name, expr, store)(rp, xp, outer, x.sz[dim], inner, init)
+   return true
+end
+
+-- fold(op, d, acc [, c]) -> the accumulated value, or nil when the kernel does not apply
+function kernels.fold(op, d, acc, c)
    local n = nelement(d)
    local expr = op.exprs[d.T.name]
    if n > op.limit or not expr then return nil end
    local p = flat(d)
    if not p then return nil end
-   return loop('fold', 'fold' .. d.T.name .. op.name, expr)(p, n, acc)
+   return loop('fold', 'fold' .. d.T.name .. op.name, expr)(p, n, acc, c)
 end
 
 return kernels

@@ -41,6 +41,10 @@ local fastextreme = {
    min = kernels.op('min', LIMIT, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
 }
 
+-- along a dimension: the fold and its start; TH's integer products wrap in
+-- 64 bits, which a double does not hold: only floating-point ones here
+local fastdim = {sum = {fastsum, 0}, prod = {fastprod, 1}}
+
 local function wholesum(d)
    local s = kernels.fold(fastsum, d, 0)
    if s then return s end
@@ -58,6 +62,8 @@ local function reduction(name, whole)
          dim = checkdim(xd, dim, 2, name)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
+         local k = fastdim[name]
+         if k and kernels.dimfold(k[1], r, xd, dim, k[2]) then return res end
          pycall(py.math_reducedim, name, ndview(r), ndview(xd), dim - 1)
          return res
       end,
@@ -96,6 +102,17 @@ end
 -- var, std, norm, renorm, dist, trace, numel
 ---------------------------------------------------------------------------
 
+-- TH's varall: the squared deviations from the mean added up in order, as a
+-- double -> the variance, or nil when the loops do not apply
+local fastsqdev = kernels.op('sqdev', LIMIT, kernels.floats('acc + (x - c) * (x - c)'))
+local function wholevar(d, biased)
+   local n = nelement(d)
+   local s = kernels.fold(fastsum, d, 0)
+   if not s then return nil end
+   local dev = kernels.fold(fastsqdev, d, 0, s / n)
+   return dev and dev / (biased and n or n - 1)
+end
+
 -- var/std([res,] x [, dim] [, biased]): normalised by n - 1 unless biased
 for _, name in ipairs{'var', 'std'} do
    dispatch.define{
@@ -104,6 +121,8 @@ for _, name in ipairs{'var', 'std'} do
          local xd = TD[x]
          nonempty(name, xd)
          if sig == 't' or sig == 'tb' then
+            local v = wholevar(xd, a == true)
+            if v then return name == 'std' and sqrt(v) or v end
             return pycall(py.math_var, ndview(xd), -1, a == true, name == 'std')
          end
          local dim = checkdim(xd, a, 2, name)
@@ -116,6 +135,7 @@ for _, name in ipairs{'var', 'std'} do
 end
 
 local function sumsq(acc, v) return acc + v * v end
+local fastsumsq = kernels.op('sumsq', LIMIT, kernels.floats('acc + x * x'))
 
 -- norm(x [, p]) a number; norm([res,] x, p, dim) along dim
 dispatch.define{
@@ -125,6 +145,8 @@ dispatch.define{
       p = p or 2
       if sig ~= 'tnn' then
          if nelement(xd) == 0 then return 0 end
+         local sq = p == 2 and kernels.fold(fastsumsq, xd, 0)
+         if sq then return sqrt(sq) end
          if p == 2 and nelement(xd) <= SMALL then return sqrt(fold(xd, sumsq, 0)) end
          return pycall(py.math_norm, ndview(xd), p, -1)
       end
