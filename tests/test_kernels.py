@@ -181,3 +181,24 @@ def test_sums_along_a_dimension(runtime, tname):
         else:
             want = x3.astype(np.int64).sum(axis=axis)
         np.testing.assert_array_equal(np.array(runtime.to_numpy(g)).reshape(want.shape), want.astype(t))
+
+
+def test_small_matrix_products_and_dots(runtime):
+    """Every element of a small product is its row-by-column sum in order, for
+    contiguous and transposed operands; dot products likewise."""
+    rng = np.random.RandomState(3)
+    a, b = rng.rand(7, 5), rng.rand(5, 6)
+    f = runtime.eval(f"""function(a, b)
+        local r, rt, d
+        for _ = 1, {HOT} do
+           r = torch.mm(a, b); rt = torch.mm(b:t(), a:t()); d = a:select(2, 1):dot(a:select(2, 2))
+        end
+        return r, rt, d
+    end""")
+    r, rt, d = f(runtime.from_numpy(a), runtime.from_numpy(b))
+    want = np.zeros((7, 6))
+    for k in range(5):
+        want = want + a[:, k:k + 1] * b[k:k + 1, :]
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), want)
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(rt)), want.T)
+    assert d == sum(float(u) * float(v) for u, v in zip(a[:, 0], a[:, 1]))

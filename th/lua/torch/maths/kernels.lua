@@ -51,6 +51,19 @@ end]],
       end
    end
 end]],
+   fold2 = [[return function(xp, yp, n, acc)
+   for i = 0, n - 1 do local x, y = xp[i], yp[i]; acc = %s end
+   return acc
+end]],
+   mm = [[return function(rp, r1, r2, ap, a1, a2, bp, b1, b2, m, n, k)
+   for i = 0, m - 1 do
+      for j = 0, n - 1 do
+         local acc, pa, pb = 0, i * a1, j * b2
+         for _ = 1, k do acc = acc + ap[pa] * bp[pb]; pa = pa + a2; pb = pb + b1 end
+         rp[i * r1 + j * r2] = %s
+      end
+   end
+end]],
    fold = [[return function(xp, n, acc, c)
    for i = 0, n - 1 do local x = xp[i]; acc = %s end
    return acc
@@ -202,6 +215,33 @@ function kernels.dimfold(op, r, x, dim, init)
    for i = dim + 1, x.nd do inner = inner * x.sz[i] end
    local store = x.T == types.Int and 'tobit(acc)' or 'acc'
    loop('dimfold', 'dimfold' .. x.T.name .. op.name, expr, store)(rp, xp, outer, x.sz[dim], inner, init)
+   return true
+end
+
+-- fold2(op, x, y, acc) -> the fold over pairs of elements of x and y (of one
+-- type), or nil when the kernel does not apply
+function kernels.fold2(op, x, y, acc)
+   local n = nelement(x)
+   local expr = op.exprs[x.T.name]
+   if n > op.limit or not expr or y.T ~= x.T then return nil end
+   local xp, yp = flat(x), flat(y)
+   if not xp or not yp then return nil end
+   return loop('fold2', 'fold2' .. x.T.name .. op.name, expr)(xp, yp, n, acc)
+end
+
+-- mm(r, a, b) -> true when done: r = a b for matrices of any strides, each
+-- element a sum in order in a double; only small products of DoubleTensors
+-- (a FloatTensor's BLAS adds up in float), r sharing no memory with a or b
+local MM = 32768        -- multiply-adds
+local function origin(d) return SD[d.st].ptr + d.off end
+function kernels.mm(r, a, b)
+   local T, m, k, n = r.T, a.sz[1], a.sz[2], b.sz[2]
+   if T ~= types.Double or a.T ~= T or b.T ~= T or m * n * k > MM or r.st == a.st or r.st == b.st then
+      return false
+   end
+   checkbounds(r); checkbounds(a); checkbounds(b)
+   loop('mm', 'mmDouble', 'acc')(origin(r), r.str[1], r.str[2], origin(a), a.str[1], a.str[2],
+                                 origin(b), b.str[1], b.str[2], m, n, k)
    return true
 end
 
