@@ -20,9 +20,10 @@ local comparisons = {
    ne = function(a, b) return a ~= b and 1 or 0 end,
 }
 
--- their LuaJIT loops, the same expression for every result type
+-- their LuaJIT loops, the same expression for every result type (a branch
+-- per element that data decides: beyond a few thousand elements numpy wins)
 local kernels = require 'torch.maths.kernels'
-local LIMIT = 16384
+local LIMIT = 2048
 local fast = {}
 for name, cmp in pairs{lt = '<', le = '<=', gt = '>', ge = '>=', eq = '==', ne = '~='} do
    local function op(b)

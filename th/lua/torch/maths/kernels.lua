@@ -11,6 +11,7 @@
 -- A kernel returns false when it does not apply (a non-contiguous operand, a
 -- type it has no expression for, too many elements): the caller then takes
 -- its general path.
+local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 
@@ -101,9 +102,13 @@ local function flat(d)
 end
 
 -- an operation: name, expressions by element type name (nil: none), and the
--- most elements for which the loop beats numpy (measured per family)
+-- most elements for which the loop beats numpy (measured per family by
+-- scripts/bench/crossover.lua, which changes kernels.ops[name].limit)
+kernels.ops = {}
 function kernels.op(name, limit, exprs)
-   return {name = name, limit = limit, exprs = exprs}
+   local op = {name = name, limit = limit, exprs = exprs}
+   kernels.ops[name] = op
+   return op
 end
 
 -- expressions for every type but Long; `wide` is the one for IntTensors
@@ -149,11 +154,20 @@ function kernels.map3(op, r, x, y, z, c)
    return true
 end
 
--- fill(r, c): every element of r set to the number c (of r's type already)
+-- fill(r, c): every element of r set to the number c (of r's type already):
+-- zeros (not -0) are a memset; beyond FILL elements numpy's fill is faster
+local FILL = 4096
 function kernels.fill(r, c)
+   local n = nelement(r)
+   local zero = c == 0 and 1 / c > 0
+   if n > FILL and not zero then return false end
    local rp = flat(r)
    if not rp then return false end
-   loop('fill', 'fill' .. r.T.name, 'c')(rp, nelement(r), c)
+   if zero then
+      ffi.fill(rp, n * r.T.size)
+   else
+      loop('fill', 'fill' .. r.T.name, 'c')(rp, n, c)
+   end
    return true
 end
 

@@ -36,9 +36,10 @@ local kernels = require 'torch.maths.kernels'
 local LIMIT = 16384
 local fastsum = kernels.op('sum', LIMIT, kernels.alltypes('acc + x', 'acc + x'))
 local fastprod = kernels.op('prod', LIMIT, kernels.floats('acc * x'))
+local EXTREME = 4096    -- (a branch per element: beyond, numpy wins)
 local fastextreme = {
-   max = kernels.op('max', LIMIT, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
-   min = kernels.op('min', LIMIT, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
+   max = kernels.op('max', EXTREME, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
+   min = kernels.op('min', EXTREME, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
 }
 
 -- along a dimension: the fold and its start; TH's integer products wrap in
