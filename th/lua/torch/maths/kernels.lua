@@ -155,12 +155,13 @@ function kernels.map3(op, r, x, y, z, c)
 end
 
 -- fill(r, c): every element of r set to the number c (of r's type already):
--- zeros (not -0) are a memset; beyond FILL elements numpy's fill is faster
+-- +0 is a memset; beyond FILL elements numpy's fill is faster for other
+-- numbers (not -0, which reaches Python as the integer 0)
 local FILL = 4096
 function kernels.fill(r, c)
    local n = nelement(r)
    local zero = c == 0 and 1 / c > 0
-   if n > FILL and not zero then return false end
+   if n > FILL and c ~= 0 then return false end
    local rp = flat(r)
    if not rp then return false end
    if zero then
