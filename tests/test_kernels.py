@@ -202,3 +202,20 @@ def test_small_matrix_products_and_dots(runtime):
     np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), want)
     np.testing.assert_array_equal(np.array(runtime.to_numpy(rt)), want.T)
     assert d == sum(float(u) * float(v) for u, v in zip(a[:, 0], a[:, 1]))
+
+
+def test_transposed_operands_and_expanded_results(runtime):
+    """Matrices of any strides: a transposed source is read in the result's
+    order; an expanded (stride-0) result accumulates as TH's loop did; a copy
+    from an overlapping view of the same storage keeps numpy's buffered copy."""
+    got = runtime.execute("""
+        local A = torch.range(1, 400):resize(20, 20)
+        local B, S, E = torch.Tensor(20, 20), torch.Tensor(20, 20), nil
+        local F = torch.FloatTensor(20, 20)
+        for _ = 1, 2000 do
+           B:copy(A:t()); S:add(A:t(), A); F:copy(A:t())
+           E = torch.zeros(1, 20):expand(20, 20); E:add(1)
+        end
+        local C = A:clone(); C:copy(C:t())
+        return B[1][2], B[2][1], S[1][2], F[3][1], E[1][1], C[1][2], C[2][1]""")
+    assert got == (21.0, 2.0, 23.0, 3.0, 20.0, 21.0, 2.0)

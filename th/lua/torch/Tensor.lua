@@ -842,7 +842,7 @@ local function copy(d, s)
       checkbounds(d); checkbounds(s)
       -- views of one storage may overlap: copied as numpy's bulk path does
       ffi.C.memmove(SD[d.st].ptr + d.off, SD[s.st].ptr + s.off, n * d.T.size)
-   elseif d.T ~= s.T and kernels.copy(d, s) then
+   elseif kernels.copy(d, s) then
       return
    elseif n <= SMALL then
       local so = offsets(s)

@@ -40,6 +40,20 @@ end]],
    map3 = [[return function(rp, xp, yp, zp, n, c)
    for i = 0, n - 1 do local x, y, z = xp[i], yp[i], zp[i]; rp[i] = %s end
 end]],
+   map1s = [[return function(rp, r1, r2, xp, x1, x2, m, n, c)
+   for i = 0, m - 1 do
+      local pr, px = i * r1, i * x1
+      for _ = 1, n do local x = xp[px]; rp[pr] = %s; pr = pr + r2; px = px + x2 end
+   end
+end]],
+   map2s = [[return function(rp, r1, r2, xp, x1, x2, yp, y1, y2, m, n, c)
+   for i = 0, m - 1 do
+      local pr, px, py = i * r1, i * x1, i * y1
+      for _ = 1, n do
+         local x, y = xp[px], yp[py]; rp[pr] = %s; pr = pr + r2; px = px + x2; py = py + y2
+      end
+   end
+end]],
    fill = [[return function(rp, n, c)
    for i = 0, n - 1 do rp[i] = %s end
 end]],
@@ -101,6 +115,20 @@ local function flat(d)
    return SD[d.st].ptr + d.off
 end
 
+-- matrices of any strides (a transposed operand): the pointer to the first
+-- element when d is a matrix of r's sizes whose elements, if r's storage is
+-- d's, are read where they are written (otherwise the order of the writes
+-- would show, as numpy's buffered copy does not let it)
+local STRIDED = 65536    -- elements: beyond, numpy's strided loops win
+local function matrix(d, r)
+   if d.nd ~= 2 or d.sz[1] ~= r.sz[1] or d.sz[2] ~= r.sz[2] then return nil end
+   if d ~= r and d.st == r.st and (d.off ~= r.off or d.str[1] ~= r.str[1] or d.str[2] ~= r.str[2]) then
+      return nil
+   end
+   checkbounds(d)
+   return SD[d.st].ptr + d.off
+end
+
 -- an operation: name, expressions by element type name (nil: none), and the
 -- most elements for which the loop beats numpy (measured per family by
 -- scripts/bench/crossover.lua, which changes kernels.ops[name].limit)
@@ -127,8 +155,15 @@ function kernels.map1(op, r, x, c)
    local expr = op.exprs[r.T.name]
    if n > op.limit or not expr or x.T == types.Long then return false end
    local rp, xp = flat(r), flat(x)
+   if rp and xp then
+      loop('map1', 'map1' .. r.T.name .. x.T.name .. op.name, expr)(rp, xp, n, c)
+      return true
+   end
+   if n > STRIDED then return false end
+   rp, xp = matrix(r, r), matrix(x, r)
    if not rp or not xp then return false end
-   loop('map1', 'map1' .. r.T.name .. x.T.name .. op.name, expr)(rp, xp, n, c)
+   loop('map1s', 'map1s' .. r.T.name .. x.T.name .. op.name, expr)(rp, r.str[1], r.str[2], xp, x.str[1], x.str[2],
+                                                                   r.sz[1], r.sz[2], c)
    return true
 end
 
@@ -138,8 +173,15 @@ function kernels.map2(op, r, x, y, c)
    local expr = op.exprs[r.T.name]
    if n > op.limit or not expr or x.T == types.Long or y.T == types.Long then return false end
    local rp, xp, yp = flat(r), flat(x), flat(y)
+   if rp and xp and yp then
+      loop('map2', 'map2' .. r.T.name .. x.T.name .. y.T.name .. op.name, expr)(rp, xp, yp, n, c)
+      return true
+   end
+   if n > STRIDED then return false end
+   rp, xp, yp = matrix(r, r), matrix(x, r), matrix(y, r)
    if not rp or not xp or not yp then return false end
-   loop('map2', 'map2' .. r.T.name .. x.T.name .. y.T.name .. op.name, expr)(rp, xp, yp, n, c)
+   loop('map2s', 'map2s' .. r.T.name .. x.T.name .. y.T.name .. op.name, expr)(
+      rp, r.str[1], r.str[2], xp, x.str[1], x.str[2], yp, y.str[1], y.str[2], r.sz[1], r.sz[2], c)
    return true
 end
 
