@@ -97,22 +97,47 @@ local function generate(kind, expr, store)
    return chunk(env)
 end
 
-local loops = {}   -- kind .. types .. expression -> the generated loop
+-- the generated loops of each kind, by operation and element types: found
+-- by a numeric key, so that a call allocates nothing (no key string)
+local loops = {}
+local typeid = {}
+for i = 1, types.count do typeid[types[i]] = i end
+local kinds = {}
+for k in pairs(templates) do kinds[#kinds + 1] = k end
+table.sort(kinds)
+local kindid = {}
+for i, k in ipairs(kinds) do kindid[k] = i end
 
-local function loop(kind, key, expr, store)
-   local f = loops[key]
+-- loop(kind, op, expr, T1 [, T2 [, T3]] [, store]) -> the loop of op over those types
+local function loop(kind, op, expr, T1, T2, T3, store)
+   local key = ((kindid[kind] * 8 + typeid[T1]) * 8 + (T2 and typeid[T2] or 0)) * 8 + (T3 and typeid[T3] or 0)
+   local byop = loops[op]
+   if not byop then
+      byop = {}
+      loops[op] = byop
+   end
+   local f = byop[key]
    if not f then
       f = generate(kind, expr, store)
-      loops[key] = f
+      byop[key] = f
    end
    return f
+end
+
+-- origin(d) -> a pointer to d's first element, kept in d (no cdata made per call)
+local function origin(d)
+   local base = SD[d.st].ptr
+   if d.fbase ~= base or d.foff ~= d.off then
+      d.fptr, d.fbase, d.foff = base + d.off, base, d.off
+   end
+   return d.fptr
 end
 
 -- the pointer to d's first element, when d is contiguous
 local function flat(d)
    if d.nd == 0 or not iscontiguous(d) then return nil end
    checkbounds(d)
-   return SD[d.st].ptr + d.off
+   return origin(d)
 end
 
 -- matrices of any strides (a transposed operand): the pointer to the first
@@ -126,7 +151,7 @@ local function matrix(d, r)
       return nil
    end
    checkbounds(d)
-   return SD[d.st].ptr + d.off
+   return origin(d)
 end
 
 -- an operation: name, expressions by element type name (nil: none), and the
@@ -156,13 +181,13 @@ function kernels.map1(op, r, x, c)
    if n > op.limit or not expr or x.T == types.Long then return false end
    local rp, xp = flat(r), flat(x)
    if rp and xp then
-      loop('map1', 'map1' .. r.T.name .. x.T.name .. op.name, expr)(rp, xp, n, c)
+      loop('map1', op, expr, r.T, x.T)(rp, xp, n, c)
       return true
    end
    if n > STRIDED then return false end
    rp, xp = matrix(r, r), matrix(x, r)
    if not rp or not xp then return false end
-   loop('map1s', 'map1s' .. r.T.name .. x.T.name .. op.name, expr)(rp, r.str[1], r.str[2], xp, x.str[1], x.str[2],
+   loop('map1s', op, expr, r.T, x.T)(rp, r.str[1], r.str[2], xp, x.str[1], x.str[2],
                                                                    r.sz[1], r.sz[2], c)
    return true
 end
@@ -174,13 +199,13 @@ function kernels.map2(op, r, x, y, c)
    if n > op.limit or not expr or x.T == types.Long or y.T == types.Long then return false end
    local rp, xp, yp = flat(r), flat(x), flat(y)
    if rp and xp and yp then
-      loop('map2', 'map2' .. r.T.name .. x.T.name .. y.T.name .. op.name, expr)(rp, xp, yp, n, c)
+      loop('map2', op, expr, r.T, x.T, y.T)(rp, xp, yp, n, c)
       return true
    end
    if n > STRIDED then return false end
    rp, xp, yp = matrix(r, r), matrix(x, r), matrix(y, r)
    if not rp or not xp or not yp then return false end
-   loop('map2s', 'map2s' .. r.T.name .. x.T.name .. y.T.name .. op.name, expr)(
+   loop('map2s', op, expr, r.T, x.T, y.T)(
       rp, r.str[1], r.str[2], xp, x.str[1], x.str[2], yp, y.str[1], y.str[2], r.sz[1], r.sz[2], c)
    return true
 end
@@ -192,7 +217,7 @@ function kernels.map3(op, r, x, y, z, c)
    if n > op.limit or not expr then return false end
    local rp, xp, yp, zp = flat(r), flat(x), flat(y), flat(z)
    if not rp or not xp or not yp or not zp then return false end
-   loop('map3', 'map3' .. r.T.name .. op.name, expr)(rp, xp, yp, zp, n, c)
+   loop('map3', op, expr, r.T)(rp, xp, yp, zp, n, c)
    return true
 end
 
@@ -209,7 +234,7 @@ function kernels.fill(r, c)
    if zero then
       ffi.fill(rp, n * r.T.size)
    else
-      loop('fill', 'fill' .. r.T.name, 'c')(rp, n, c)
+      loop('fill', 'fill', 'c', r.T)(rp, n, c)
    end
    return true
 end
@@ -271,7 +296,7 @@ function kernels.dimfold(op, r, x, dim, init)
    for i = 1, dim - 1 do outer = outer * x.sz[i] end
    for i = dim + 1, x.nd do inner = inner * x.sz[i] end
    local store = x.T == types.Int and 'tobit(acc)' or 'acc'
-   loop('dimfold', 'dimfold' .. x.T.name .. op.name, expr, store)(rp, xp, outer, x.sz[dim], inner, init)
+   loop('dimfold', op, expr, x.T, nil, nil, store)(rp, xp, outer, x.sz[dim], inner, init)
    return true
 end
 
@@ -283,21 +308,20 @@ function kernels.fold2(op, x, y, acc)
    if n > op.limit or not expr or y.T ~= x.T then return nil end
    local xp, yp = flat(x), flat(y)
    if not xp or not yp then return nil end
-   return loop('fold2', 'fold2' .. x.T.name .. op.name, expr)(xp, yp, n, acc)
+   return loop('fold2', op, expr, x.T)(xp, yp, n, acc)
 end
 
 -- mm(r, a, b) -> true when done: r = a b for matrices of any strides, each
 -- element a sum in order in a double; only small products of DoubleTensors
 -- (a FloatTensor's BLAS adds up in float), r sharing no memory with a or b
 local MM = 32768        -- multiply-adds
-local function origin(d) return SD[d.st].ptr + d.off end
 function kernels.mm(r, a, b)
    local T, m, k, n = r.T, a.sz[1], a.sz[2], b.sz[2]
    if T ~= types.Double or a.T ~= T or b.T ~= T or m * n * k > MM or r.st == a.st or r.st == b.st then
       return false
    end
    checkbounds(r); checkbounds(a); checkbounds(b)
-   loop('mm', 'mmDouble', 'acc')(origin(r), r.str[1], r.str[2], origin(a), a.str[1], a.str[2],
+   loop('mm', 'mm', 'acc', types.Double)(origin(r), r.str[1], r.str[2], origin(a), a.str[1], a.str[2],
                                  origin(b), b.str[1], b.str[2], m, n, k)
    return true
 end
@@ -309,7 +333,7 @@ function kernels.fold(op, d, acc, c)
    if n > op.limit or not expr then return nil end
    local p = flat(d)
    if not p then return nil end
-   return loop('fold', 'fold' .. d.T.name .. op.name, expr)(p, n, acc, c)
+   return loop('fold', op, expr, d.T)(p, n, acc, c)
 end
 
 return kernels
