@@ -355,7 +355,7 @@ local function setfrom(d, fname, a, ...)
       for i = 1, n do
          if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, fname) end
       end
-      setmeta(d, nil, 0, sizes, n, nil, true)   -- not zeroed, as in TH
+      setmeta(d, nil, 0, sizes, n, nil)
    else
       fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got %s)", fname, torch.type(a))
    end
