@@ -19,6 +19,8 @@ pcall(ffi.cdef, [[
 void *malloc(size_t size);
 void *calloc(size_t n, size_t size);
 void free(void *p);
+void *mmap(void *addr, size_t length, int prot, int flags, int fd, long offset);
+int munmap(void *addr, size_t length);
 ]])
 local pending = 0                 -- bytes allocated since the last collection
 local COLLECT_EVERY = 256 * 2^20
@@ -33,6 +35,18 @@ end
 
 -- Small buffers are LuaJIT arrays, allocated and zeroed by LuaJIT itself.
 local SMALL_BYTES = 1024
+-- Zeroed buffers from this size are fresh pages of their own (mmap): the
+-- kernel zeroes a page when it is first touched, where calloc would clear a
+-- recycled block at once.
+local MAPPED_BYTES = 2^17
+local PROT_RW, MAP_PRIVATE_ANONYMOUS = 3, 0x22
+local MAP_FAILED = ffi.cast('void *', -1)
+
+local function mapped(bytes)
+   local p = C.mmap(nil, bytes, PROT_RW, MAP_PRIVATE_ANONYMOUS, -1, 0)
+   if p == MAP_FAILED then return nil end
+   return ffi.gc(p, function(q) C.munmap(q, bytes) end)
+end
 
 -- alloc(T, n [, raw]) -> arr, ptr, buf : a buffer of n elements of type T,
 -- zeroed unless raw (a result about to be overwritten): arr is nil (the numpy
@@ -44,6 +58,10 @@ function memory.alloc(T, n, raw)
       return nil, cast(T.ptrtype, buf), buf
    end
    account(bytes)
+   if not raw and bytes >= MAPPED_BYTES and ffi.os == 'Linux' then
+      local owner = mapped(bytes)
+      if owner then return nil, cast(T.ptrtype, owner), owner end
+   end
    local p = raw and C.malloc(bytes) or C.calloc(n, T.size)
    if p == nil then
       collectgarbage()
