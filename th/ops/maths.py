@@ -157,7 +157,7 @@ def math_addscaled(out, a, v, b):
     """out = a + v * b (add with a scale, csub)."""
     a, b = _like(a, out), _like(b, out)
     v = _scalar(v, out.dtype)
-    np.copyto(out, a + v * b, casting="unsafe")
+    np.add(a, np.multiply(b, v), out=out, casting="unsafe")   # one temporary (out may be a or b)
 
 
 @export
@@ -166,7 +166,8 @@ def math_addc(name, out, a, v, b, c):
     a, b, c = _like(a, out), _like(b, out), _like(c, out)
     v = _scalar(v, out.dtype)
     prod = b * c if name == "addcmul" else _div(b, c)
-    np.copyto(out, a + v * prod, casting="unsafe")
+    np.multiply(prod, v, out=prod, casting="unsafe")
+    np.add(a, prod, out=out, casting="unsafe")
 
 
 @export
