@@ -117,6 +117,37 @@ end
 -- index, indexCopy, indexAdd, indexFill
 ---------------------------------------------------------------------------
 
+-- slices along the first dimension of contiguous tensors are blocks of
+-- memory: index and indexCopy move them with memmove at any size
+local ffi = require 'ffi'
+
+-- the pointer to d's first element and the elements of a slice along
+-- dimension 1, when d is contiguous
+local function blocks(d)
+   if d.nd == 0 or not internal.iscontiguous(d) then return nil end
+   checkbounds(d)
+   return SD[d.st].ptr + d.off, nelement(d) / d.sz[1]
+end
+
+-- slice to(k) of dst = slice from(k) of src along dimension 1, for the idx
+-- values k: index (idx picks the source slices) or indexCopy (the destination ones)
+local function copyblocks(dst, src, idx, pickssource)
+   local dp, width = blocks(dst)
+   local sp, swidth = blocks(src)
+   if not dp or not sp or width ~= swidth then return false end
+   local ip, io, is = SD[idx.st].ptr, idx.off, idx.str[1]
+   local bytes = width * dst.T.size
+   for k = 0, idx.sz[1] - 1 do
+      local j = tonumber(ip[io + k * is]) - 1
+      if pickssource then
+         ffi.C.memmove(dp + k * width, sp + j * width, bytes)
+      else
+         ffi.C.memmove(dp + j * width, sp + k * width, bytes)
+      end
+   end
+   return true
+end
+
 local function indexselect(res, src, dim, idx)
    local sizes = {}
    for i = 1, src.nd do sizes[i] = src.sz[i] end
@@ -124,6 +155,7 @@ local function indexselect(res, src, dim, idx)
    sizes[dim] = n
    src = unaliased(res, src)
    resize(res, sizes, src.nd)
+   if dim == 1 and n > 0 and copyblocks(res, src, idx, true) then return end
    if nelement(res) > SMALL then
       return pycall(py.index_select, ndview(res), ndview(src), ndview(idx), dim - 1)
    end
@@ -191,6 +223,7 @@ local function indexCopy(self, dim, index, src)
    local d = TD[self]
    local idx, s
    dim, idx, s = checkindexsource('indexCopy', d, dim, index, src)
+   if dim == 1 and idx.sz[1] > 0 and copyblocks(d, s, idx, false) then return self end
    if bulk(d, s, dim) then
       pycall(py.index_copy, ndview(d), ndview(idx), ndview(s), dim - 1)
    elseif d.nd > 1 and nelement(s) > SMALL then
