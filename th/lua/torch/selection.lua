@@ -342,6 +342,14 @@ end
 ---------------------------------------------------------------------------
 
 -- checkmask(v, d, argn, fname [, sizemessage]) -> mask data, number of ones
+-- LuaJIT loops over masks: their count of ones and largest value, and
+-- maskedFill (a data-dependent branch per element: numpy wins beyond MASKED)
+local kernels = require 'torch.maths.kernels'
+local MASKED = 2048
+local maskones = kernels.op('maskones', 16384, {Byte = 'acc + x'})
+local masktop = kernels.op('masktop', 16384, {Byte = 'x > acc and x or acc'})
+local maskfill = kernels.op('maskfill', MASKED, kernels.alltypes('y == 1 and c or x', 'y == 1 and c or x'))
+
 local function checkmask(v, d, argn, fname, sizemessage)
    local m = checkof(v, types.Byte, argn, fname)
    local n = nelement(m)
@@ -350,8 +358,10 @@ local function checkmask(v, d, argn, fname, sizemessage)
       fail("bad argument #%d to '%s' (the mask has %d elements, the tensor %d)", argn, fname, n, nelement(d))
    end
    if n == 0 then return m, 0 end
-   local ones, top
-   if n <= SMALL then
+   local ones, top = kernels.fold(maskones, m, 0), kernels.fold(masktop, m, 0)
+   if ones and top then
+      -- (with no value above 1, the sum is the count of ones)
+   elseif n <= SMALL then
       ones, top = 0, 0
       each(m, function(p, i)
          local v = p[i]
@@ -426,6 +436,7 @@ local function maskedFill(self, mask, value)
    local m, ones = checkmask(mask, d, 1, 'maskedFill')
    internal.checknumber(value, 2, 'maskedFill')
    if ones == 0 then return self end
+   if kernels.map2(maskfill, d, d, m, internal.ccast(d.T, value)) then return self end
    if nelement(d) > SMALL then
       pycall(py.masked_fill, ndview(d), ndview(m), value)
       return self
