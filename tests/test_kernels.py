@@ -219,3 +219,19 @@ def test_transposed_operands_and_expanded_results(runtime):
         local C = A:clone(); C:copy(C:t())
         return B[1][2], B[2][1], S[1][2], F[3][1], E[1][1], C[1][2], C[2][1]""")
     assert got == (21.0, 2.0, 23.0, 3.0, 20.0, 21.0, 2.0)
+
+
+def test_small_matrix_vector_products(runtime):
+    rng = np.random.RandomState(4)
+    a, v = rng.rand(6, 4), rng.rand(4)
+    f = runtime.eval(f"""function(a, v)
+        local r, rt
+        for _ = 1, {HOT} do r = torch.mv(a, v); rt = torch.mv(a:t():t(), v) end
+        return r, rt
+    end""")
+    r, rt = f(runtime.from_numpy(a), runtime.from_numpy(v))
+    want = np.zeros(6)
+    for k in range(4):
+        want = want + a[:, k] * v[k]
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), want)
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(rt)), want)

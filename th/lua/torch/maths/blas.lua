@@ -106,7 +106,8 @@ for name, dims in pairs(plain) do
                     sizestring(r.sz, r.nd))
             end
          end
-         if nelement(r) > 0 and not (name == 'mm' and kernels.mm(r, ad, bd)) then
+         local small = name == 'mm' and kernels.mm(r, ad, bd) or name == 'mv' and kernels.mv(r, ad, bd)
+         if nelement(r) > 0 and not small then
             product(ad, bd, ndview(r), 0, nil, 1, false)
          end
          return res

@@ -326,6 +326,18 @@ function kernels.mm(r, a, b)
    return true
 end
 
+-- mv(r, a, x) -> true when done: r = a x, as mm with x a one-column matrix
+function kernels.mv(r, a, x)
+   local T, m, k = r.T, a.sz[1], a.sz[2]
+   if T ~= types.Double or a.T ~= T or x.T ~= T or m * k > MM or r.st == a.st or r.st == x.st then
+      return false
+   end
+   checkbounds(r); checkbounds(a); checkbounds(x)
+   loop('mm', 'mm', 'acc', types.Double)(origin(r), r.str[1], 0, origin(a), a.str[1], a.str[2],
+                                          origin(x), x.str[1], 0, m, 1, k)
+   return true
+end
+
 -- fold(op, d, acc [, c]) -> the accumulated value, or nil when the kernel does not apply
 function kernels.fold(op, d, acc, c)
    local n = nelement(d)
