@@ -277,6 +277,17 @@ end
 local randommodulus = {Byte = 256, Char = 128, Short = 32768, Int = 2^31, Long = 0,
                        Float = 2^24 + 1, Double = 0}
 
+-- one draw of random() for a type's modulus, and of random(a, b)
+local function drawmodulo(g, modulus)
+   local r = genrand(g)
+   return modulus > 0 and r % modulus or r
+end
+
+local function drawrange(g, range, a, wrap)
+   local v = genrand(g) % range + a
+   return v < 0 and v + wrap or v
+end
+
 -- random([gen,] [a,] [b]) on a tensor: u32 % range + a, in C's unsigned arithmetic
 local function tensorrandom(self, ...)
    local gd, a, b = generator(...)
@@ -287,6 +298,8 @@ local function tensorrandom(self, ...)
    local g = gd.g
    if a == nil then
       local modulus = randommodulus[d.T.name]
+      kernels = kernels or require 'torch.maths.kernels'
+      if n <= DRAWN and kernels.draw(drawmodulo, d, g, modulus) then return self end
       if n > SMALL then
          pycall(py.random_fill, bulk(g, gd.arr), ndview(d), modulus)
       else
@@ -297,11 +310,13 @@ local function tensorrandom(self, ...)
       end
       return self
    end
+   local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
+   kernels = kernels or require 'torch.maths.kernels'
+   if n <= DRAWN and kernels.draw(drawrange, d, g, range, a, wrap) then return self end
    if n > SMALL then
       pycall(py.random_range_fill, bulk(g, gd.arr), ndview(d), a, b)
       return self
    end
-   local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
    each(d, function(ptr, i)
       local v = genrand(g) % range + a
       ptr[i] = v < 0 and v + wrap or v

@@ -274,8 +274,8 @@ function kernels.draw(f, r, ...)
    local run = byf[r.T.name]
    if not run then
       run = assert(loadstring([[local f = ...
-         return function(rp, n, a, b, c)
-            for i = 0, n - 1 do rp[i] = f(a, b, c) end
+         return function(rp, n, a, b, c, e)
+            for i = 0, n - 1 do rp[i] = f(a, b, c, e) end
          end]], '=(th draw loop)'))(f)
       byf[r.T.name] = run
    end
