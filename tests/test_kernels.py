@@ -235,3 +235,35 @@ def test_small_matrix_vector_products(runtime):
         want = want + a[:, k] * v[k]
     np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), want)
     np.testing.assert_array_equal(np.array(runtime.to_numpy(rt)), want)
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_max_and_min_along_a_dimension(runtime, tname):
+    """TH's rule: the first value no other beats (ties keep the first), a NaN
+    wins at once; positions are 1-based."""
+    t = TYPES[tname]
+    x, _ = operands(t)
+    x = (x % 7).astype(t).reshape(10, 30)     # many ties
+    if t in (np.float32, np.float64):
+        x[3, 5] = x[3, 9] = np.nan
+    f = runtime.eval(f"""function(x)
+        local a, ia, b, ib
+        for _ = 1, {HOT} do a, ia = x:max(2); b, ib = x:min(1) end
+        return a, ia, b, ib
+    end""")
+    a, ia, b, ib = (np.array(runtime.to_numpy(v)).reshape(-1) for v in f(runtime.from_numpy(x)))
+
+    def best(line, beats):
+        value, at = line[0], 0
+        for k, v in enumerate(line):
+            if beats(v, value):
+                value, at = v, k
+                if v != v:
+                    break
+        return value, at + 1
+    want_a = [best(row, lambda v, b: not v <= b) for row in x]
+    want_b = [best(col, lambda v, b: not v >= b) for col in x.T]
+    np.testing.assert_array_equal(a, [v for v, _ in want_a])
+    np.testing.assert_array_equal(ia, [i for _, i in want_a])
+    np.testing.assert_array_equal(b, [v for v, _ in want_b])
+    np.testing.assert_array_equal(ib, [i for _, i in want_b])

@@ -66,6 +66,24 @@ end]],
       end
    end
 end]],
+   dimbest = [[return function(rp, ip, xp, outer, size, inner)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local p = o * size * inner + i
+         local best, at = xp[p], 0
+         for k = 0, size - 1 do
+            local x = xp[p]
+            if %s then
+               best, at = x, k
+               if x ~= x then break end
+            end
+            p = p + inner
+         end
+         rp[o * inner + i] = best
+         ip[o * inner + i] = at + 1
+      end
+   end
+end]],
    fold2 = [[return function(xp, yp, n, acc)
    for i = 0, n - 1 do local x, y = xp[i], yp[i]; acc = %s end
    return acc
@@ -297,6 +315,21 @@ function kernels.dimfold(op, r, x, dim, init)
    for i = dim + 1, x.nd do inner = inner * x.sz[i] end
    local store = x.T == types.Int and 'tobit(acc)' or 'acc'
    loop('dimfold', op, expr, x.T, nil, nil, store)(rp, xp, outer, x.sz[dim], inner, init)
+   return true
+end
+
+-- dimbest(op, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
+-- sizes with 1 at dim) = the best value of each line along dim and its
+-- 1-based position, `op` saying when x beats best (the first NaN wins, as TH)
+function kernels.dimbest(op, r, ix, x, dim)
+   local expr = op.exprs[x.T.name]
+   if nelement(x) > op.limit or not expr or r.T ~= x.T or x.sz[dim] == 0 then return false end
+   local rp, ip, xp = flat(r), flat(ix), flat(x)
+   if not rp or not ip or not xp then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * x.sz[i] end
+   for i = dim + 1, x.nd do inner = inner * x.sz[i] end
+   loop('dimbest', op, expr, x.T)(rp, ip, xp, outer, x.sz[dim], inner)
    return true
 end
 

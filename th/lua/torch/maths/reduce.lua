@@ -46,6 +46,9 @@ local fastextreme = {
 -- 64 bits, which a double does not hold: only floating-point ones here
 local fastdim = {sum = {fastsum, 0}, prod = {fastprod, 1}}
 
+local fastbest = {max = kernels.op('maxdim', EXTREME, kernels.alltypes('not (x <= best)', 'not (x <= best)')),
+                  min = kernels.op('mindim', EXTREME, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
+
 local function wholesum(d)
    local s = kernels.fold(fastsum, d, 0)
    if s then return s end
@@ -299,6 +302,7 @@ local function extremum(name)
       dim = checkdim(xd, dim, i + 1, name)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
+      if kernels.dimbest(fastbest[name], vd, id, xd, dim) then return rv, ri end
       pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
       return rv, ri
    end
