@@ -267,3 +267,17 @@ def test_max_and_min_along_a_dimension(runtime, tname):
     np.testing.assert_array_equal(ia, [i for _, i in want_a])
     np.testing.assert_array_equal(b, [v for v, _ in want_b])
     np.testing.assert_array_equal(ib, [i for _, i in want_b])
+
+
+@pytest.mark.parametrize("tname", ["Byte", "Int", "Float", "Double"])
+def test_gather_hot(runtime, tname):
+    t = TYPES[tname]
+    x = (np.arange(120) % 100).astype(t).reshape(4, 30)
+    idx = np.random.RandomState(5).randint(1, 31, (4, 20)).astype(np.int64)
+    f = runtime.eval(f"""function(x, idx)
+        local r
+        for _ = 1, {HOT} do r = x:gather(2, idx) end
+        return r
+    end""")
+    got = np.array(runtime.to_numpy(f(runtime.from_numpy(x), runtime.from_numpy(idx))))
+    np.testing.assert_array_equal(got, np.take_along_axis(x, idx - 1, axis=1))

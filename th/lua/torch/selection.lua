@@ -18,6 +18,7 @@ local copy, clone, checkbounds = internal.copy, internal.clone, internal.checkbo
 local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
 
 local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
+local kernels = require 'torch.maths.kernels'
 
 ---------------------------------------------------------------------------
 -- argument checks
@@ -42,12 +43,18 @@ local function checkvector(v, argn, fname)
    return d
 end
 
+-- the smallest and largest of a LongTensor of indices
+local indexlo = kernels.op('indexlo', 16384, {Long = 'tonumber(x) < acc and tonumber(x) or acc'})
+local indexhi = kernels.op('indexhi', 16384, {Long = 'tonumber(x) > acc and tonumber(x) or acc'})
+
 -- every value of the LongTensor d lies in 1..hi (else `message`, when given, is the error)
 local function checkrange(d, hi, argn, fname, message)
    local n = nelement(d)
    if n == 0 then return end
-   local lo, top
-   if n <= SMALL then
+   local lo, top = kernels.fold(indexlo, d, huge), kernels.fold(indexhi, d, -huge)
+   if lo and top then
+      -- (the LuaJIT loops, for a contiguous index)
+   elseif n <= SMALL then
       lo, top = huge, -huge
       each(d, function(p, i)
          local v = tonumber(p[i])
@@ -281,6 +288,7 @@ local function gather(self, a, b, c)
    local res = TD[out]
    src = unaliased(res, src)
    resize(res, idx.sz, idx.nd)
+   if kernels.gather(res, src, idx, dim) then return out end
    if nelement(idx) > SMALL then
       pycall(py.gather, ndview(res), ndview(src), ndview(idx), dim - 1)
       return out
@@ -344,7 +352,6 @@ end
 -- checkmask(v, d, argn, fname [, sizemessage]) -> mask data, number of ones
 -- LuaJIT loops over masks: their count of ones and largest value, and
 -- maskedFill (a data-dependent branch per element: numpy wins beyond MASKED)
-local kernels = require 'torch.maths.kernels'
 local MASKED = 2048
 local maskones = kernels.op('maskones', 16384, {Byte = 'acc + x'})
 local masktop = kernels.op('masktop', 16384, {Byte = 'x > acc and x or acc'})

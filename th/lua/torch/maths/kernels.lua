@@ -22,7 +22,7 @@ local pairs, concat, loadstring, assert = pairs, table.concat, loadstring, asser
 local kernels = {}
 
 -- the functions an expression may call, made locals of each generated loop
-local env = {tobit = bit.tobit}
+local env = {tobit = bit.tobit, tonumber = tonumber}
 for k, v in pairs(math) do env[k] = v end
 
 -- kernels.helpers{name = f}: Lua functions expressions may call by name
@@ -81,6 +81,16 @@ end]],
          end
          rp[o * inner + i] = best
          ip[o * inner + i] = at + 1
+      end
+   end
+end]],
+   gather = [[return function(rp, sp, ip, outer, isize, ssize, inner)
+   for o = 0, outer - 1 do
+      for k = 0, isize - 1 do
+         local q = (o * isize + k) * inner
+         for i = 0, inner - 1 do
+            rp[q + i] = sp[(o * ssize + tonumber(ip[q + i]) - 1) * inner + i]
+         end
       end
    end
 end]],
@@ -330,6 +340,23 @@ function kernels.dimbest(op, r, ix, x, dim)
    for i = 1, dim - 1 do outer = outer * x.sz[i] end
    for i = dim + 1, x.nd do inner = inner * x.sz[i] end
    loop('dimbest', op, expr, x.T)(rp, ip, xp, outer, x.sz[dim], inner)
+   return true
+end
+
+-- gather(r, src, idx, dim) -> true when done: r[..., k, ...] = src[..., idx[..., k, ...], ...]
+-- along dim, for contiguous tensors whose other sizes agree (idx checked in range)
+local gatherop = {name = 'gather', limit = 16384, exprs = {}}
+function kernels.gather(r, src, idx, dim)
+   if nelement(idx) > gatherop.limit or src.T == types.Long then return false end
+   local rp, sp, ip = flat(r), flat(src), flat(idx)
+   if not rp or not sp or not ip then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * idx.sz[i] end
+   for i = dim + 1, idx.nd do inner = inner * idx.sz[i] end
+   for i = 1, idx.nd do
+      if i ~= dim and idx.sz[i] ~= src.sz[i] then return false end
+   end
+   loop('gather', gatherop, '', src.T)(rp, sp, ip, outer, idx.sz[dim], src.sz[dim], inner)
    return true
 end
 
