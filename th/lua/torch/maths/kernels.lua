@@ -374,7 +374,7 @@ end
 -- mm(r, a, b) -> true when done: r = a b for matrices of any strides, each
 -- element a sum in order in a double; only small products of DoubleTensors
 -- (a FloatTensor's BLAS adds up in float), r sharing no memory with a or b
-local MM = 32768        -- multiply-adds
+local MM = 4096         -- multiply-adds (16x16x16: numpy's BLAS wins beyond)
 function kernels.mm(r, a, b)
    local T, m, k, n = r.T, a.sz[1], a.sz[2], b.sz[2]
    if T ~= types.Double or a.T ~= T or b.T ~= T or m * n * k > MM or r.st == a.st or r.st == b.st then
