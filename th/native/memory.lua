@@ -22,8 +22,14 @@ void free(void *p);
 void *mmap(void *addr, size_t length, int prot, int flags, int fd, long offset);
 int munmap(void *addr, size_t length);
 ]])
+-- glibc gives freed memory beyond 128 KB back to the system at once, so that
+-- buffers freed by a collection came back as fresh pages, each a page fault
+-- when first written: keep up to 256 MB for reuse (M_TRIM_THRESHOLD)
+if ffi.os == 'Linux' and pcall(ffi.cdef, 'int mallopt(int param, int value);') then
+   pcall(function() C.mallopt(-1, 256 * 2^20) end)
+end
 local pending = 0                 -- bytes allocated since the last collection
-local COLLECT_EVERY = 256 * 2^20
+local COLLECT_EVERY = 64 * 2^20
 
 local function account(bytes)
    pending = pending + bytes
