@@ -27,9 +27,12 @@ local kernels           -- torch.maths.kernels, loaded after this file: required
 -- construction of the proxy and metadata
 ---------------------------------------------------------------------------
 
--- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it)
+-- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it);
+-- the caches of ndview (nv) and of the maths loops (fptr, fbase, foff) have
+-- their slots from the start: filling them later would grow the table
 local function wrap(T, st, off, nd, sz, str)
-   return attach(TD, newproxy(protos[T.name]), {T = T, st = st, off = off, nd = nd, sz = sz, str = str})
+   return attach(TD, newproxy(protos[T.name]), {T = T, st = st, off = off, nd = nd, sz = sz, str = str,
+                                                nv = false, fptr = false, fbase = false, foff = false})
 end
 
 local function istensor(v)
@@ -76,7 +79,7 @@ local function setmeta(d, st, off, sizes, n, strides, raw)
       end
       extent = extent + (sz[i] - 1) * str[i]
    end
-   d.off, d.nd, d.sz, d.str, d.nv = off, nd, sz, str, nil
+   d.off, d.nd, d.sz, d.str, d.nv = off, nd, sz, str, false
    if nd > 0 then
       if not st then
          st = newstorage(d.T, extent + off, raw)
