@@ -5,12 +5,8 @@ exchange tensors with numpy (`to_numpy` shares memory, `from_numpy` makes a
 tensor over the array's memory when it can, a copy otherwise).
 """
 import os
-import warnings
-
-import numpy as np
 
 from th import searchpath
-from th.native import memory
 
 LUA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lua")
 NATIVE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "native")
@@ -41,10 +37,11 @@ def export_lua_api():
 
 
 def _memory_functions():
+    from th.native import memory
     return {
-        "alloc": memory.alloc,
         "window": memory.window,
         "view": memory.view,
+        "view_at": memory.view_at,
         "from_file": memory.from_file,
         "from_address": memory.from_address,
         "from_cdata": memory.from_cdata,
@@ -57,15 +54,15 @@ class Runtime:
 
     def __init__(self):
         luajit = _luajit()
-        np.seterr(all="ignore")  # Torch7 computes with IEEE semantics, silently
-        warnings.filterwarnings("ignore", category=RuntimeWarning)
         self.lua = luajit.LuaRuntime(unpack_returned_tuples=True,
                                      register_eval=False, register_builtins=False)
         from th import ops
         boot = self.lua.eval(_BOOT)
+        # numpy and the numpy-based families are imported when Lua first asks
+        # for one of their functions
         boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), NATIVE_DIR,
-             self.lua.table_from(_memory_functions()),
-             self.lua.table_from(ops.load_all()))
+             lambda: self.lua.table_from(_memory_functions()),
+             self.lua.table_from(ops.load_light()), lambda: self.lua.table_from(ops.load_all()))
         self.globals = self.lua.globals()
 
     def execute(self, code):
@@ -79,12 +76,16 @@ class Runtime:
         """The ndarray viewing a tensor's memory (no copy)."""
         view = self.lua.eval("require('torch.internal').nd")(tensor)
         if view is None:
+            import numpy as np
             return np.zeros(0)
         return view
 
     def from_numpy(self, arr):
         """A tensor of the array's type and shape over the array's memory when
         it is aligned and of a Torch element type; otherwise over a copy."""
+        import numpy as np
+
+        from th.native import memory
         arr = np.asarray(arr)
         if arr.dtype == np.bool_:
             arr = arr.astype(np.uint8)
@@ -99,13 +100,25 @@ class Runtime:
 
 
 _BOOT = r"""
-function(path, cpath, nativedir, memoryfns, opfns)
+function(path, cpath, nativedir, memoryfns, lightops, allops)
    python = nil   -- lupa's own bridge: Torch7 scripts never had it
    package.path, package.cpath = path, cpath
-   package.preload['th.native.memory'] = function()
-      return assert(loadfile(nativedir .. '/memory.lua'))(memoryfns)
+   -- a table of Python functions filled by load() when a missing one is first asked for
+   local function lazy(t, load)
+      return setmetatable(t, {__index = function(self, name)
+         setmetatable(self, nil)
+         for k, f in pairs(load()) do rawset(self, k, f) end
+         return rawget(self, name)
+      end})
    end
-   package.preload['th.native.ops'] = function() return opfns end
+   package.preload['th.native.memory'] = function()
+      return assert(loadfile(nativedir .. '/memory.lua'))(lazy({}, memoryfns))
+   end
+   package.preload['th.native.ops'] = function() return lazy(lightops, allops) end
+   -- room for the many specialised loops th generates (kernels.lua): with
+   -- LuaJIT's default limits, a program using many operations made it flush
+   -- all its compiled code again and again
+   jit.opt.start('maxtrace=10000', 'maxrecord=16000', 'maxmcode=65536', 'maxside=500')
    require 'torch'
    require 'paths'
 end

@@ -1,2 +1,2 @@
-"""The LuaJIT FFI boundary to numpy memory: allocation on the Python side (memory.py),
-typed, bounds-checked pointers on the Lua side (memory.lua)."""
+"""The LuaJIT FFI boundary to numpy memory: allocation and typed pointers on the
+Lua side (memory.lua), ndarrays over that memory on the Python side (memory.py)."""

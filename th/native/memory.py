@@ -1,12 +1,14 @@
 """Numpy buffers behind Torch storages.
 
-Lua owns every buffer through the lupa reference it holds: when Lua's garbage
-collector drops that reference the array is released.  (Small storages are
-allocated by LuaJIT itself, and get an ndarray over their memory only when
-bulk maths needs one: `from_cdata`.)  Lua reads and writes
-elements through an FFI pointer at `address(arr)`; bulk maths gets a strided
-`view` of the same memory.
+Storages are allocated by LuaJIT itself and get an ndarray over their memory
+only when bulk maths needs one (`from_cdata`).  Buffers made here (file
+mappings, windows, foreign memory) are owned by Lua through the lupa reference
+it holds: when Lua's garbage collector drops it, the array is released.
+Lua reads and writes elements through an FFI pointer; bulk maths gets a
+strided `view` of the same memory.
 """
+import ctypes
+
 import numpy as np
 
 DTYPES = {
@@ -24,12 +26,6 @@ TYPENAMES = {dt: name for name, dt in DTYPES.items()}
 
 def address(arr):
     return arr.ctypes.data
-
-
-def alloc(tname, n):
-    """A zeroed buffer of n elements and its address."""
-    arr = np.zeros(int(n), DTYPES[tname])
-    return arr, arr.ctypes.data
 
 
 def window(arr, offset, n):
@@ -54,18 +50,38 @@ def from_file(tname, filename, shared):
 
 
 def from_cdata(tname, addr, n, owner):
-    """An ndarray over a LuaJIT buffer (small storages live in LuaJIT memory):
-    it holds `owner`, the buffer's cdata, so the buffer lives as long as the array."""
+    """An ndarray over a LuaJIT buffer (storages live in LuaJIT memory): it
+    holds `owner`, the buffer's cdata, so the buffer lives as long as the array."""
     dtype = DTYPES[tname]
-    import ctypes
     raw = (ctypes.c_char * (int(n) * dtype.itemsize)).from_address(int(addr))
     raw.owner = owner
     return np.frombuffer(raw, dtype=dtype, count=int(n))
 
 
+# All of the process's memory as one byte array: a view of LuaJIT memory is
+# then one ndarray constructor (at the buffer's address), where an array over
+# the buffer would first need a ctypes object per buffer.  Such views hold no
+# reference to their memory: Lua keeps the storage alive while numpy uses them
+# (during an operation, or cached in the tensor that owns the storage).
+_BASE = 4096
+_MEMORY = None
+
+
+def view_at(tname, addr, *dims):
+    """The ndarray of sizes then strides (in elements) `dims` whose first
+    element is at address addr."""
+    global _MEMORY
+    if _MEMORY is None:
+        span = (1 << 47) - _BASE
+        _MEMORY = np.frombuffer((ctypes.c_char * span).from_address(_BASE), np.uint8)
+    dtype = DTYPES[tname]
+    n = len(dims) // 2
+    item = dtype.itemsize
+    return np.ndarray(dims[:n], dtype, _MEMORY, int(addr) - _BASE, tuple(s * item for s in dims[n:]))
+
+
 def from_address(tname, addr, n):
     """A buffer over memory someone else owns (torch.Storage(size, pointer))."""
     dtype = DTYPES[tname]
-    import ctypes
     raw = (ctypes.c_char * (int(n) * dtype.itemsize)).from_address(int(addr))
     return np.frombuffer(raw, dtype=dtype, count=int(n))

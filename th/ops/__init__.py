@@ -6,7 +6,6 @@ Each family of operations is one module; `export` collects them into the one
 table the Lua side sees as `require 'th.native.ops'`.
 """
 import importlib
-import pkgutil
 
 EXPORTS = {}
 
@@ -17,9 +16,26 @@ def export(fn):
     return fn
 
 
+# the families that need neither numpy nor scipy: loaded at start-up, the
+# others when an operation first needs one (numpy takes about 0.1 s to import)
+LIGHT = ("paths", "timer", "threads", "lfs")
+
+
+def load_light():
+    for name in LIGHT:
+        importlib.import_module(f"{__name__}.{name}")
+    return EXPORTS
+
+
 def load_all():
     """Import every module of this package (each one a family) and return the exports.
-    Modules import scipy inside their functions: it costs 0.15 s at start-up."""
+    Modules import scipy inside their functions: it costs 0.15 s."""
+    import pkgutil
+    import warnings
+
+    import numpy as np
+    np.seterr(all="ignore")  # Torch7 computes with IEEE semantics, silently
+    warnings.filterwarnings("ignore", category=RuntimeWarning)
     for info in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{info.name}")
     return EXPORTS

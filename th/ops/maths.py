@@ -10,40 +10,25 @@ import warnings
 
 import numpy as np
 
-from th.ops import export
+from th.ops import export, threads
+from th.ops.threads import together
 
 F64 = np.dtype(np.float64)
 
 
-PARALLEL = 1 << 20     # from this many elements, memory-bound ufuncs run on two threads
-_helper = None         # the second thread, made on first use
+PARALLEL = 1 << 20     # from this many elements, memory-bound ufuncs run on the threads
+PARALLEL_FLOPS = 1 << 24   # from this many multiply-adds, a matrix product is split by rows
+PARALLEL_MATH = 1 << 17    # from this many elements, the math functions are split (as TH's OpenMP)
 
 
-def together(f, g):
-    """f() and g() at the same time, f in a helper thread (numpy releases the GIL
-    in its loops): -> f's result, g's result."""
-    global _helper
-    if _helper is None:
-        from concurrent.futures import ThreadPoolExecutor
-        _helper = ThreadPoolExecutor(1)
-    future = _helper.submit(f)
-    try:
-        second = g()
-    finally:
-        first = future.result()
-    return first, second
-
-
-def _halves(fn, out, a, b):
-    """fn(a, b, out=out) on the two halves along the first axis, in two threads
-    (one core does not saturate the memory bus)."""
-    h = out.shape[0] // 2
-
+def _split(fn, out, a, b):
+    """fn(a, b, out=out) on parts along the first axis, one per thread (one
+    core does not saturate the memory bus)."""
     def part(s):
         pa = a[s] if isinstance(a, np.ndarray) else a
         pb = b[s] if isinstance(b, np.ndarray) else b
         return lambda: fn(pa, pb, out=out[s], casting="unsafe")
-    together(part(slice(0, h)), part(slice(h, None)))
+    together(*[part(slice(i, j)) for i, j in threads.parts(out.shape[0])])
 
 
 def _isint(arr):
@@ -71,14 +56,18 @@ def _idiv(a, b):
     return q + fix
 
 
-def _round(x):
-    """C round(): halfway cases away from zero."""
-    r = np.trunc(x)
-    return r + np.where(np.abs(x - r) >= 0.5, np.sign(x), 0)
+def _round(x, out=None):
+    """C round(): halfway cases away from zero (x may be out)."""
+    step = np.abs(x - np.trunc(x)) >= 0.5
+    r = np.trunc(x, out=out)
+    return np.add(r, np.copysign(step, r), out=r)
 
 
-def _sigmoid(x):
-    return 1.0 / (1.0 + np.exp(-x))
+def _sigmoid(x, out=None):
+    r = np.negative(x, out=out)
+    np.exp(r, out=r)
+    np.add(r, 1.0, out=r)
+    return np.divide(1.0, r, out=r)
 
 
 UNARY = {
@@ -94,15 +83,26 @@ UNARY = {
 
 @export
 def math_unary(name, out, x):
-    """out = f(x); float32 is computed in double and rounded, as TH's libm calls."""
+    """out = f(x); float32 is computed in double and rounded, as TH's libm calls.
+    Large tensors are split over the threads, as TH's OpenMP loops were."""
     x = _like(x, out)
     f = UNARY[name]
+    if out.dtype.kind != "f" and name not in ("abs", "neg", "sign"):
+        raise ValueError(f"{name} is not available for integer tensors")
+    if out.size >= PARALLEL_MATH and out.shape[0] >= 2 and threads.count() > 1:
+        together(*[(lambda s: lambda: _unary(f, out[s], x[s]))(slice(i, j))
+                   for i, j in threads.parts(out.shape[0])])
+    else:
+        _unary(f, out, x)
+
+
+def _unary(f, out, x):
     if out.dtype.kind == "f" and out.dtype != F64:
         np.copyto(out, f(x.astype(F64)), casting="unsafe")
-    elif name in ("abs", "neg", "sign") or out.dtype.kind == "f":
-        out[...] = f(x)
+    elif isinstance(f, np.ufunc) or f in (_round, _sigmoid):
+        f(x, out=out)
     else:
-        raise ValueError(f"{name} is not available for integer tensors")
+        out[...] = f(x)
 
 
 def _remainder(a, b):
@@ -142,8 +142,8 @@ def math_binary(name, out, a, b):
     a, b = _like(a, out), _like(b, out)
     f = BINARY[name]
     if name in ("add", "sub", "mul", "max", "min") or name.startswith("bit"):
-        if out.size >= PARALLEL and out.shape[0] >= 2:
-            _halves(f, out, a, b)
+        if out.size >= PARALLEL and out.shape[0] >= 2 and threads.count() > 1:
+            _split(f, out, a, b)
         else:
             f(a, b, out=out, casting="unsafe")
     elif out.dtype.kind == "f" and out.dtype != F64 and name in ("atan2", "pow", "fmod", "remainder"):
@@ -157,7 +157,7 @@ def math_addscaled(out, a, v, b):
     """out = a + v * b (add with a scale, csub)."""
     a, b = _like(a, out), _like(b, out)
     v = _scalar(v, out.dtype)
-    np.copyto(out, a + v * b, casting="unsafe")
+    np.add(a, np.multiply(b, v), out=out, casting="unsafe")   # one temporary (out may be a or b)
 
 
 @export
@@ -166,7 +166,8 @@ def math_addc(name, out, a, v, b, c):
     a, b, c = _like(a, out), _like(b, out), _like(c, out)
     v = _scalar(v, out.dtype)
     prod = b * c if name == "addcmul" else _div(b, c)
-    np.copyto(out, a + v * prod, casting="unsafe")
+    np.multiply(prod, v, out=prod, casting="unsafe")
+    np.add(a, prod, out=out, casting="unsafe")
 
 
 @export
@@ -365,10 +366,20 @@ def math_cross(out, a, b, axis):
 # BLAS
 
 
-def _matmul(a, b):
+def _matmul(a, b, out=None):
+    """a @ b (integers in int64), a large 2-D product split by rows of a over
+    the threads, each on one BLAS thread."""
+    threads.single_threaded_blas()
     if _isint(a):
-        return np.matmul(a.astype(np.int64), b.astype(np.int64))
-    return np.matmul(a, b)
+        a, b = a.astype(np.int64), b.astype(np.int64)
+    if a.ndim == 2 and b.ndim == 2 and a.shape[0] > 1 and threads.count() > 1 \
+            and a.shape[0] * a.shape[1] * b.shape[1] >= PARALLEL_FLOPS:
+        if out is None:
+            out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))
+        together(*[(lambda s: lambda: np.matmul(a[s], b, out=out[s]))(slice(i, j))
+                   for i, j in threads.parts(a.shape[0])])
+        return out
+    return np.matmul(a, b, out=out)
 
 
 @export
@@ -396,7 +407,7 @@ def math_gemm(out, beta, c, alpha, a, b, batchsum):
     batchsum adds the products of the batch together (addbmm).  c may be None."""
     if (c is None or beta == 0) and alpha == 1 and not batchsum and out.dtype == a.dtype == b.dtype \
             and not _isint(a):
-        np.matmul(a, b, out=out)
+        _matmul(a, b, out)
         return
     prod = _matmul(a, b)
     if batchsum:

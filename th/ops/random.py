@@ -8,8 +8,8 @@ distribution consumes the stream exactly as TH does, element after element.
 """
 import numpy as np
 
-from th.ops import export
-from th.ops.maths import together
+from th.ops import export, threads
+from th.ops.threads import together
 
 GENERATOR = np.dtype([
     ("seed", "<u8"), ("left", "<i4"), ("seeded", "<i4"), ("next", "<u8"),
@@ -121,7 +121,7 @@ def _normal(buf, values, mean, stdv):
         return
     seconds = (n - i) // 2
     raw = _raw(buf, 2 * pairs).reshape(pairs, 2)
-    if pairs < PARALLEL:
+    if pairs < PARALLEL or threads.count() == 1:
         last = _boxmuller(raw, values, i, seconds, mean, stdv)
     else:
         h = pairs // 2

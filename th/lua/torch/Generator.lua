@@ -114,15 +114,25 @@ end
 -- the objects
 ---------------------------------------------------------------------------
 
-local GD = setmetatable({}, {__mode = 'kv'})   -- generator proxy -> {arr = numpy bytes, g = struct pointer}
+local GD = setmetatable({}, {__mode = 'kv'})   -- generator proxy -> {buf = memory, g = struct pointer, arr}
 local genproto = newproxy(true)
 local genmt = getmetatable(genproto)
 
+-- the state is LuaJIT memory; the bulk fills in Python get a numpy array
+-- over it (gd.arr) the first time they need one
+local lazyarray = {__index = function(gd, k)
+   if k == 'arr' then
+      local arr = internal.memory.numpy(types.Byte, gd.buf, GENSIZE)
+      rawset(gd, 'arr', arr)
+      return arr
+   end
+end}
+
 local function newgenerator()
-   local arr, bytes = internal.memory.alloc(types.Byte, GENSIZE)
+   local _, bytes, buf = internal.memory.alloc(types.Byte, GENSIZE)
    local g = ffi.cast(genptr, bytes)
    manualseed(g, freshseed())
-   return internal.attach(GD, newproxy(genproto), {arr = arr, g = g})
+   return internal.attach(GD, newproxy(genproto), setmetatable({buf = buf, g = g}, lazyarray))
 end
 
 local function isgenerator(v)

@@ -42,9 +42,9 @@ local function wrap(T, arr, ptr, n, buf)
    return internal.attach(SD, newproxy(protos[T.name]), data)
 end
 
--- new(T, n) -> a zeroed storage of n elements
-local function new(T, n)
-   local arr, ptr, buf = memory.alloc(T, n)
+-- new(T, n [, raw]) -> a storage of n elements, zeroed unless raw
+local function new(T, n, raw)
+   local arr, ptr, buf = memory.alloc(T, n, raw)
    return wrap(T, arr, ptr, n, buf)
 end
 

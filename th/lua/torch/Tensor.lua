@@ -22,14 +22,18 @@ local ccast = internal.ccast
 local Tensor = {}       -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's tensors share
 local SMALL = 64        -- below this many elements, loops stay in LuaJIT
+local kernels           -- torch.maths.kernels, loaded after this file: required on first use
 
 ---------------------------------------------------------------------------
 -- construction of the proxy and metadata
 ---------------------------------------------------------------------------
 
--- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it)
+-- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it);
+-- the caches of ndview (nv) and of the maths loops (fptr, fbase, foff) have
+-- their slots from the start: filling them later would grow the table
 local function wrap(T, st, off, nd, sz, str)
-   return attach(TD, newproxy(protos[T.name]), {T = T, st = st, off = off, nd = nd, sz = sz, str = str})
+   return attach(TD, newproxy(protos[T.name]), {T = T, st = st, off = off, nd = nd, sz = sz, str = str,
+                                                nv = false, fptr = false, fbase = false, foff = false})
 end
 
 local function istensor(v)
@@ -57,7 +61,7 @@ end
 -- (strides may be nil or hold negative entries: those are made contiguous).
 -- As TH's resizeNd: the first size <= 0 ends the dimensions, and a storage
 -- too small for the view grows.
-local function setmeta(d, st, off, sizes, n, strides)
+local function setmeta(d, st, off, sizes, n, strides, raw)
    local nd = 0
    for i = 1, n do
       if sizes[i] > 0 then nd = nd + 1 else break end
@@ -76,10 +80,10 @@ local function setmeta(d, st, off, sizes, n, strides)
       end
       extent = extent + (sz[i] - 1) * str[i]
    end
-   d.off, d.nd, d.sz, d.str = off, nd, sz, str
+   d.off, d.nd, d.sz, d.str, d.nv = off, nd, sz, str, false
    if nd > 0 then
       if not st then
-         st = newstorage(d.T, extent + off)
+         st = newstorage(d.T, extent + off, raw)
       elseif extent + off > SD[st].n then
          st:resize(extent + off)
       end
@@ -99,16 +103,17 @@ local function checkbounds(d)
 end
 internal.checkbounds = checkbounds
 
--- new(T, sizes table, n) -> a contiguous zeroed tensor
-local function new(T, sizes, n)
+-- new(T, sizes table, n [, raw]) -> a contiguous tensor, zeroed unless raw
+-- (raw: a result every element of which is about to be written)
+local function new(T, sizes, n, raw)
    local t = empty(T)
-   setmeta(TD[t], nil, 0, sizes, n or #sizes, nil)
+   setmeta(TD[t], nil, 0, sizes, n or #sizes, nil, raw)
    return t
 end
 
--- newLike(T, d) -> a contiguous tensor of the sizes of d
-local function newlike(T, d)
-   return new(T, d.sz, d.nd)
+-- newLike(T, d [, raw]) -> a contiguous tensor of the sizes of d
+local function newlike(T, d, raw)
+   return new(T, d.sz, d.nd, raw)
 end
 
 ---------------------------------------------------------------------------
@@ -150,17 +155,50 @@ internal.readsizes = readsizes
 -- numpy views and element loops
 ---------------------------------------------------------------------------
 
--- nd(t) -> the numpy array viewing t's elements (nil for an empty tensor)
+-- is the cached view c (sizes then strides, src, off) the one d needs?
+local function current(c, d, src, nd)
+   if c.src ~= src or c.off ~= d.off or c.nd ~= nd then return false end
+   local sz, str = d.sz, d.str
+   for i = 1, nd do
+      if c[i] ~= sz[i] or c[nd + i] ~= str[i] then return false end
+   end
+   return true
+end
+
+-- nd(t) -> the numpy array viewing t's elements (nil for an empty tensor).
+-- Making one is a Python call; the last one is kept in d.nv and reused while
+-- d's buffer, offset, sizes and strides stay those it was made for.
 local function ndview(d)
+   local nd = d.nd
+   if nd == 0 then return nil end
+   checkbounds(d)
+   local s = SD[d.st]
+   local arr = rawget(s, 'arr')     -- (a LuaJIT buffer gets one when first needed)
+   local src = arr or s.buf
+   local c = d.nv
+   if c and current(c, d, src, nd) then return c.view end
+   c = {src = src, off = d.off, nd = nd}
+   for i = 1, nd do c[i] = d.sz[i]; c[nd + i] = d.str[i] end
+   if arr then
+      c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
+   else
+      c.view = memory.viewat(s.T, raw(s.ptr), d.off, unpack(c, 1, 2 * nd))
+   end
+   d.nv = c
+   return c.view
+end
+internal.ndview = ndview
+
+-- nd(t) -> the numpy array viewing t's elements for Python code that may keep
+-- it: made over the storage's own ndarray, which keeps the memory alive
+function internal.nd(t)
+   local d = TD[t]
    if d.nd == 0 then return nil end
    checkbounds(d)
    local dims = {}
-   local nd = d.nd
-   for i = 1, nd do dims[i] = d.sz[i]; dims[nd + i] = d.str[i] end
-   return memory.view(SD[d.st].arr, d.off, unpack(dims, 1, 2 * nd))
+   for i = 1, d.nd do dims[i] = d.sz[i]; dims[d.nd + i] = d.str[i] end
+   return memory.view(SD[d.st].arr, d.off, unpack(dims, 1, 2 * d.nd))
 end
-internal.ndview = ndview
-function internal.nd(t) return ndview(TD[t]) end
 
 local function iscontiguous(d)
    local expected = 1
@@ -771,6 +809,8 @@ function Tensor.fill(self, value)
       fail("bad argument #1 to 'fill' (number expected, got %s)", type(value))
    end
    v = ccast(d.T, v)
+   kernels = kernels or require 'torch.maths.kernels'
+   if kernels.fill(d, v) then return self end
    if nelement(d) <= SMALL then
       each(d, function(ptr, i) ptr[i] = v end)
    elseif d.nd > 0 then
@@ -801,10 +841,13 @@ local function copy(d, s)
       fail("bad argument #1 to 'copy' (sizes do not match: %d elements into %d)", nelement(s), n)
    end
    if n == 0 then return end
-   if n <= SMALL and d.T == s.T and iscontiguous(d) and iscontiguous(s) then
+   kernels = kernels or require 'torch.maths.kernels'
+   if d.T == s.T and iscontiguous(d) and iscontiguous(s) then
       checkbounds(d); checkbounds(s)
       -- views of one storage may overlap: copied as numpy's bulk path does
       ffi.C.memmove(raw(SD[d.st].ptr + d.off), raw(SD[s.st].ptr + s.off), n * d.T.size)
+   elseif kernels.copy(d, s) then
+      return
    elseif n <= SMALL then
       local so = offsets(s)
       local sptr = SD[s.st].ptr
@@ -829,7 +872,7 @@ end
 
 -- clone(): a contiguous copy with its own storage
 local function clone(d, T)
-   local t = new(T or d.T, d.sz, d.nd)
+   local t = new(T or d.T, d.sz, d.nd, true)
    copy(TD[t], d)
    return t
 end

@@ -31,7 +31,7 @@ local function outsizes(fname, x, k, xoff, koff, base, full)
 end
 
 local function define(fname, base, flip)
-   local pyf = base == 2 and py.conv2 or py.conv3
+   local pyname = base == 2 and 'conv2' or 'conv3'
    torch[fname] = function(a, b, c, d)
       local res
       if istensor(c) then res, a, b, c = a, b, c, d end
@@ -68,7 +68,7 @@ local function define(fname, base, flip)
          fail("bad argument #1 to '%s' (result should be a %s, got %s)", fname, x.T.tensorname, r.T.tensorname)
       end
       resize(r, sizes, #sizes)
-      pycall(pyf, ndview(r), ndview(x), ndview(k), full, flip)
+      pycall(py[pyname], ndview(r), ndview(x), ndview(k), full, flip)
       return res
    end
    internal.method(fname, function(self, ...) return torch[fname](self, ...) end)

@@ -9,6 +9,7 @@ return {
    'torch.conv',           -- conv2, xcorr2, conv3, xcorr3
    'torch.selection',      -- index, indexCopy/Add/Fill, gather, scatter, masked*, nonzero
    'torch.apply',          -- apply, map, map2, split, chunk, repeatTensor
+   'torch.threads',        -- setnumthreads, getnumthreads
    'torch.ffi',            -- t:cdata(), s:cdata(): Torch7's C structures for FFI code
    'torch.CmdLine',
    'torch.Timer',

@@ -11,10 +11,12 @@ local Generator = require 'torch.Generator'
 local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
 local istensor, checktensor, nelement, each = internal.istensor, internal.checktensor, internal.nelement, internal.each
 local ndview = internal.ndview
+local kernels     -- torch.maths.kernels, loaded after this file: required on first use
 local type, tonumber, select, floor, log, exp, sqrt, sin, cos, tan, pi =
       type, tonumber, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
 
 local SMALL = 64             -- tensors up to this many elements are filled in LuaJIT
+local DRAWN = 2^19           -- contiguous ones up to this many, in a loop per distribution
 local TWO32 = 4294967296
 
 local genrand, isgenerator, generator = Generator.genrand, Generator.isgenerator, Generator.args
@@ -106,6 +108,8 @@ local function fill(gd, d, f, pyname, a, b)
    local n = nelement(d)
    if n == 0 then return end
    local g = gd.g
+   kernels = kernels or require 'torch.maths.kernels'
+   if n <= DRAWN and kernels.draw(f, d, g, a, b) then return end
    if n <= SMALL then
       each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
    elseif b == nil then      -- a one-parameter distribution
@@ -164,6 +168,17 @@ end
 local randommodulus = {Byte = 256, Char = 128, Short = 32768, Int = 2^31, Long = 0,
                        Float = 2^24 + 1, Double = 0}
 
+-- one draw of random() for a type's modulus, and of random(a, b)
+local function drawmodulo(g, modulus)
+   local r = genrand(g)
+   return modulus > 0 and r % modulus or r
+end
+
+local function drawrange(g, range, a, wrap)
+   local v = genrand(g) % range + a
+   return v < 0 and v + wrap or v
+end
+
 -- random([gen,] [a,] [b]) on a tensor: u32 % range + a, in C's unsigned arithmetic
 local function tensorrandom(self, ...)
    local gd, a, b = generator(...)
@@ -174,6 +189,8 @@ local function tensorrandom(self, ...)
    local g = gd.g
    if a == nil then
       local modulus = randommodulus[d.T.name]
+      kernels = kernels or require 'torch.maths.kernels'
+      if n <= DRAWN and kernels.draw(drawmodulo, d, g, modulus) then return self end
       if n > SMALL then
          pycall(py.random_fill, gd.arr, ndview(d), modulus)
       else
@@ -184,11 +201,13 @@ local function tensorrandom(self, ...)
       end
       return self
    end
+   local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
+   kernels = kernels or require 'torch.maths.kernels'
+   if n <= DRAWN and kernels.draw(drawrange, d, g, range, a, wrap) then return self end
    if n > SMALL then
       pycall(py.random_range_fill, gd.arr, ndview(d), a, b)
       return self
    end
-   local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
    each(d, function(ptr, i)
       local v = genrand(g) % range + a
       ptr[i] = v < 0 and v + wrap or v

@@ -18,6 +18,7 @@ local copy, clone, checkbounds = internal.copy, internal.clone, internal.checkbo
 local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
 
 local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
+local kernels = require 'torch.maths.kernels'
 
 ---------------------------------------------------------------------------
 -- argument checks
@@ -42,12 +43,18 @@ local function checkvector(v, argn, fname)
    return d
 end
 
+-- the smallest and largest of a LongTensor of indices
+local indexlo = kernels.op('indexlo', 16384, {Long = 'tonumber(x) < acc and tonumber(x) or acc'})
+local indexhi = kernels.op('indexhi', 16384, {Long = 'tonumber(x) > acc and tonumber(x) or acc'})
+
 -- every value of the LongTensor d lies in 1..hi (else `message`, when given, is the error)
 local function checkrange(d, hi, argn, fname, message)
    local n = nelement(d)
    if n == 0 then return end
-   local lo, top
-   if n <= SMALL then
+   local lo, top = kernels.fold(indexlo, d, huge), kernels.fold(indexhi, d, -huge)
+   if lo and top then
+      -- (the LuaJIT loops, for a contiguous index)
+   elseif n <= SMALL then
       lo, top = huge, -huge
       each(d, function(p, i)
          local v = tonumber(p[i])
@@ -117,6 +124,37 @@ end
 -- index, indexCopy, indexAdd, indexFill
 ---------------------------------------------------------------------------
 
+-- slices along the first dimension of contiguous tensors are blocks of
+-- memory: index and indexCopy move them with memmove at any size
+local ffi = require 'ffi'
+
+-- the pointer to d's first element and the elements of a slice along
+-- dimension 1, when d is contiguous
+local function blocks(d)
+   if d.nd == 0 or not internal.iscontiguous(d) then return nil end
+   checkbounds(d)
+   return SD[d.st].ptr + d.off, nelement(d) / d.sz[1]
+end
+
+-- slice to(k) of dst = slice from(k) of src along dimension 1, for the idx
+-- values k: index (idx picks the source slices) or indexCopy (the destination ones)
+local function copyblocks(dst, src, idx, pickssource)
+   local dp, width = blocks(dst)
+   local sp, swidth = blocks(src)
+   if not dp or not sp or width ~= swidth then return false end
+   local ip, io, is = SD[idx.st].ptr, idx.off, idx.str[1]
+   local bytes = width * dst.T.size
+   for k = 0, idx.sz[1] - 1 do
+      local j = tonumber(ip[io + k * is]) - 1
+      if pickssource then
+         ffi.C.memmove(dp + k * width, sp + j * width, bytes)
+      else
+         ffi.C.memmove(dp + j * width, sp + k * width, bytes)
+      end
+   end
+   return true
+end
+
 local function indexselect(res, src, dim, idx)
    local sizes = {}
    for i = 1, src.nd do sizes[i] = src.sz[i] end
@@ -124,6 +162,7 @@ local function indexselect(res, src, dim, idx)
    sizes[dim] = n
    src = unaliased(res, src)
    resize(res, sizes, src.nd)
+   if dim == 1 and n > 0 and copyblocks(res, src, idx, true) then return end
    if nelement(res) > SMALL then
       return pycall(py.index_select, ndview(res), ndview(src), ndview(idx), dim - 1)
    end
@@ -191,6 +230,7 @@ local function indexCopy(self, dim, index, src)
    local d = TD[self]
    local idx, s
    dim, idx, s = checkindexsource('indexCopy', d, dim, index, src)
+   if dim == 1 and idx.sz[1] > 0 and copyblocks(d, s, idx, false) then return self end
    if bulk(d, s, dim) then
       pycall(py.index_copy, ndview(d), ndview(idx), ndview(s), dim - 1)
    elseif d.nd > 1 and nelement(s) > SMALL then
@@ -248,6 +288,7 @@ local function gather(self, a, b, c)
    local res = TD[out]
    src = unaliased(res, src)
    resize(res, idx.sz, idx.nd)
+   if kernels.gather(res, src, idx, dim) then return out end
    if nelement(idx) > SMALL then
       pycall(py.gather, ndview(res), ndview(src), ndview(idx), dim - 1)
       return out
@@ -309,6 +350,13 @@ end
 ---------------------------------------------------------------------------
 
 -- checkmask(v, d, argn, fname [, sizemessage]) -> mask data, number of ones
+-- LuaJIT loops over masks: their count of ones and largest value, and
+-- maskedFill (a data-dependent branch per element: numpy wins beyond MASKED)
+local MASKED = 2048
+local maskones = kernels.op('maskones', 16384, {Byte = 'acc + x'})
+local masktop = kernels.op('masktop', 16384, {Byte = 'x > acc and x or acc'})
+local maskfill = kernels.op('maskfill', MASKED, kernels.alltypes('y == 1 and c or x', 'y == 1 and c or x'))
+
 local function checkmask(v, d, argn, fname, sizemessage)
    local m = checkof(v, types.Byte, argn, fname)
    local n = nelement(m)
@@ -317,8 +365,10 @@ local function checkmask(v, d, argn, fname, sizemessage)
       fail("bad argument #%d to '%s' (the mask has %d elements, the tensor %d)", argn, fname, n, nelement(d))
    end
    if n == 0 then return m, 0 end
-   local ones, top
-   if n <= SMALL then
+   local ones, top = kernels.fold(maskones, m, 0), kernels.fold(masktop, m, 0)
+   if ones and top then
+      -- (with no value above 1, the sum is the count of ones)
+   elseif n <= SMALL then
       ones, top = 0, 0
       each(m, function(p, i)
          local v = p[i]
@@ -393,6 +443,7 @@ local function maskedFill(self, mask, value)
    local m, ones = checkmask(mask, d, 1, 'maskedFill')
    internal.checknumber(value, 2, 'maskedFill')
    if ones == 0 then return self end
+   if kernels.map2(maskfill, d, d, m, internal.ccast(d.T, value)) then return self end
    if nelement(d) > SMALL then
       pycall(py.masked_fill, ndview(d), ndview(m), value)
       return self

@@ -12,6 +12,8 @@ local TD, SD, py, pycall, ndview = internal.tensors, internal.storages, internal
 local nelement, samesize, fail = internal.nelement, internal.samesize, internal.fail
 local result, cast, samecount, SMALL = dispatch.result, dispatch.cast, dispatch.samecount, dispatch.SMALL
 local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
+local kernels = require 'torch.maths.kernels'
+local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
 
 local scalar = {
@@ -45,6 +47,24 @@ local function checkdivisor(T, fname, xd, y, yd)
    if not ok then fail("bad argument #2 to '%s' (integer division by zero)", fname) end
 end
 
+-- the LuaJIT loops of the operations, with a number (c) or a tensor (y):
+-- IntTensor sums wrap as int32 (tobit); a product of two int32 values can
+-- exceed what a double holds exactly, so IntTensor products go to numpy
+local LIMIT = 16384
+local fast = {}
+for name, e in pairs{add = '+', sub = '-', mul = '*', div = '/'} do
+   local function exprs(b)
+      local expr = 'x ' .. e .. ' ' .. b
+      if name == 'div' then return floats(expr) end
+      return alltypes(expr, name ~= 'mul' and 'tobit(' .. expr .. ')' or nil)
+   end
+   fast[name] = {op(name .. 'c', LIMIT, exprs('c')), op(name .. 'y', LIMIT, exprs('y'))}
+end
+fast.max = {op('maxc', LIMIT, alltypes('x > c and x or c', 'x > c and x or c')),
+            op('maxy', LIMIT, alltypes('x > y and x or y', 'x > y and x or y'))}
+fast.min = {op('minc', LIMIT, alltypes('x < c and x or c', 'x < c and x or c')),
+            op('miny', LIMIT, alltypes('x < y and x or y', 'x < y and x or y'))}
+
 -- res = x <op> y for y a tensor or a number
 local function elementwise(T, fname, op, res, x, y)
    local xd = TD[x]
@@ -52,7 +72,11 @@ local function elementwise(T, fname, op, res, x, y)
    if yd then samecount(fname, xd, yd) else y = cast(T, y) end
    if dividing[op] then checkdivisor(T, fname, xd, y, yd) end
    local r
-   res, r = result(T, res, xd)
+   res, r = result(T, res, xd, true)
+   local k = fast[op]
+   if k and (yd and kernels.map2(k[2], r, xd, yd) or not yd and kernels.map1(k[1], r, xd, y)) then
+      return res
+   end
    local f = scalar[op]
    if f and nelement(xd) <= SMALL then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
@@ -106,6 +130,9 @@ for _, op in ipairs{'lshift', 'rshift'} do
 end
 
 local function addscaled(a, b, v) return a + v * b end
+-- (not for FloatTensors: TH rounds the product to float before adding)
+local axpyexpr = 'x + c * y'
+local fastaxpy = op('axpy', LIMIT, {Byte = axpyexpr, Char = axpyexpr, Short = axpyexpr, Double = axpyexpr})
 
 -- res = x + v * y
 local function axpy(T, fname, res, x, v, y)
@@ -113,7 +140,8 @@ local function axpy(T, fname, res, x, v, y)
    samecount(fname, xd, yd)
    v = cast(T, v)
    local r
-   res, r = result(T, res, xd)
+   res, r = result(T, res, xd, true)
+   if kernels.map2(fastaxpy, r, xd, yd, v) then return res end
    if nelement(xd) <= SMALL then
       loop2(r, xd, yd, addscaled, v)
    else
@@ -147,7 +175,7 @@ dispatch.define{
       local xd = TD[x]
       lo, hi = cast(T, lo), cast(T, hi)
       local r
-      res, r = result(T, res, xd)
+      res, r = result(T, res, xd, true)
       if nelement(xd) <= SMALL then
          loop1(r, xd, function(a)
             if a < lo then return lo elseif a > hi then return hi end
@@ -175,7 +203,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          samecount(name, d1, d2)
          if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
-         res, r = result(T, res, xd)
+         res, r = result(T, res, xd, true)
          if nelement(xd) <= SMALL and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, f, v)
          elseif nelement(xd) > 0 then
@@ -195,7 +223,7 @@ dispatch.define{
       local ad, bd = TD[a], TD[b]
       samecount('lerp', ad, bd)
       local r
-      res, r = result(T, res, ad)
+      res, r = result(T, res, ad, true)
       if nelement(ad) <= SMALL then
          loop2(r, ad, bd, lerp, w)
       else

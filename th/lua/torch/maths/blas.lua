@@ -10,6 +10,10 @@ local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, in
       internal.ndview, internal.fail
 local nelement, offsets, checkbounds = internal.nelement, internal.offsets, internal.checkbounds
 local tonumber, SMALL = tonumber, dispatch.SMALL
+local kernels = require 'torch.maths.kernels'
+local dotexpr = 'acc + x * y'
+local fastdot = kernels.op('dot', 16384, {Byte = dotexpr, Char = dotexpr, Short = dotexpr,
+                                          Float = dotexpr, Double = dotexpr})
 
 local function sizestring(sizes, n)
    if n == 0 then return 'empty' end
@@ -67,6 +71,8 @@ dispatch.define{
       dispatch.samecount('dot', xd, yd)
       local n = nelement(xd)
       if n == 0 then return 0 end
+      local s = kernels.fold2(fastdot, xd, yd, 0)
+      if s then return asreal(T, s) end
       if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
       checkbounds(yd)
@@ -100,7 +106,10 @@ for name, dims in pairs(plain) do
                     sizestring(r.sz, r.nd))
             end
          end
-         if nelement(r) > 0 then product(ad, bd, ndview(r), 0, nil, 1, false) end
+         local small = name == 'mm' and kernels.mm(r, ad, bd) or name == 'mv' and kernels.mv(r, ad, bd)
+         if nelement(r) > 0 and not small then
+            product(ad, bd, ndview(r), 0, nil, 1, false)
+         end
          return res
       end,
    }

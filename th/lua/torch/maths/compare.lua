@@ -20,6 +20,21 @@ local comparisons = {
    ne = function(a, b) return a ~= b and 1 or 0 end,
 }
 
+-- their LuaJIT loops, the same expression for every result type (a branch
+-- per element that data decides: beyond a few thousand elements numpy wins)
+local kernels = require 'torch.maths.kernels'
+local LIMIT = 2048
+local fast = {}
+for name, cmp in pairs{lt = '<', le = '<=', gt = '>', ge = '>=', eq = '==', ne = '~='} do
+   local function op(b)
+      local e = ('x %s %s and 1 or 0'):format(cmp, b)
+      local exprs = kernels.alltypes(e, e)
+      exprs.Long = e
+      return kernels.op(name .. b, LIMIT, exprs)
+   end
+   fast[name] = {op('c'), op('y')}
+end
+
 for name, f in pairs(comparisons) do
    dispatch.define{
       name = name, variants = {'tn', 'tt'}, res = 'Bt',
@@ -29,10 +44,14 @@ for name, f in pairs(comparisons) do
          if bd then dispatch.samecount(name, ad, bd) else b = dispatch.cast(T, b) end
          local r
          if res == nil then
-            res = newlike(types.Byte, ad)
+            res = newlike(types.Byte, ad, true)
             r = TD[res]
          else
             res, r = dispatch.result(TD[res].T, res, ad)
+         end
+         local k = fast[name]
+         if bd and kernels.map2(k[2], r, ad, bd) or not bd and kernels.map1(k[1], r, ad, b) then
+            return res
          end
          if nelement(ad) <= SMALL then
             if bd then loop2(r, ad, bd, f) else loop1(r, ad, f, b) end
@@ -48,11 +67,16 @@ local function isbyte(T) return T == types.Byte end
 local function both(acc, v) return acc and v ~= 0 end
 local function either(acc, v) return acc or v ~= 0 end
 
+local fastlogical = {all = kernels.op('all', LIMIT, {Byte = 'acc and x ~= 0'}),
+                     any = kernels.op('any', LIMIT, {Byte = 'acc or x ~= 0'})}
+
 for name, f in pairs{all = both, any = either} do
    dispatch.define{
       name = name, variants = {'t'}, only = isbyte,
       impl = function(T, _, _, x)
          local d = TD[x]
+         local v = kernels.fold(fastlogical[name], d, name == 'all')
+         if v ~= nil then return v end
          if nelement(d) <= SMALL then return fold(d, f, name == 'all') end
          return pycall(py.math_reduceall, name, ndview(d))
       end,

@@ -194,10 +194,11 @@ function dispatch.floating(T) return not T.integer end
 -- results
 ---------------------------------------------------------------------------
 
--- result(T, res, d) -> res, its data: a new tensor of d's sizes, or res resized to them
-function dispatch.result(T, res, d)
+-- result(T, res, d [, raw]) -> res, its data: a new tensor of d's sizes, or res
+-- resized to them (a new one not zeroed when raw: the caller writes every element)
+function dispatch.result(T, res, d, raw)
    if res == nil then
-      res = internal.newlike(T, d)
+      res = internal.newlike(T, d, raw)
       return res, TD[res]
    end
    local r = TD[res]

@@ -57,6 +57,22 @@ local functions = {
 }
 local alltypes = {sign = true, neg = true}
 
+-- their LuaJIT loops: the expression of one element (the function itself,
+-- called by name, for those written above); integer abs/neg/sign cannot
+-- overflow but Long, which stays on the numpy path
+local kernels = require 'torch.maths.kernels'
+kernels.helpers{sign = functions.sign, ceiling = ceiling, round = round, log1p = log1p, trunc = trunc,
+                frac = functions.frac}
+local LIMIT = 16384
+local fast = {}
+for name in pairs(functions) do
+   local expr = ({neg = '-x', sign = 'sign(x)', ceil = 'ceiling(x)', round = 'round(x)', log1p = 'log1p(x)',
+                  trunc = 'trunc(x)', frac = 'frac(x)', rsqrt = '1 / sqrt(x)', sigmoid = '1 / (1 + exp(-x))',
+                  cinv = '1 / x', log = 'log(x)'})[name] or name .. '(x)'
+   local exprs = (name == 'abs' or alltypes[name]) and kernels.alltypes(expr, expr) or kernels.floats(expr)
+   fast[name] = kernels.op(name, LIMIT, exprs)
+end
+
 -- TH has no abs for unsigned bytes, and Torch7 wrapped none for chars
 local function hasabs(T) return T ~= types.Byte and T ~= types.Char end
 
@@ -67,7 +83,8 @@ for name, f in pairs(functions) do
       impl = function(T, _, res, x)
          local xd = TD[x]
          local r
-         res, r = result(T, res, xd)
+         res, r = result(T, res, xd, true)
+         if kernels.map1(fast[name], r, xd) then return res end
          if nelement(xd) <= SMALL then
             loop1(r, xd, f)
          else
@@ -89,7 +106,7 @@ dispatch.define{
       if sig == 'nt' then x, n = b, a end
       local xd = TD[x]
       local r
-      res, r = result(T, res, xd)
+      res, r = result(T, res, xd, true)
       if nelement(xd) <= SMALL then
          loop1(r, xd, sig == 'tn' and power or tpower, n)
       elseif sig == 'tn' then
@@ -107,7 +124,7 @@ dispatch.define{
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('atan2', xd, yd)
       local r
-      res, r = result(T, res, xd)
+      res, r = result(T, res, xd, true)
       if nelement(xd) <= SMALL then
          loop2(r, xd, yd, atan2)
       else

@@ -30,7 +30,28 @@ end
 local function add(acc, v) return acc + v end
 local function mul(acc, v) return acc * v end
 
+-- the LuaJIT loops of the whole-tensor reductions: sums of integers stay exact
+-- in a double up to this limit; max and min keep a NaN once met, as TH did
+local kernels = require 'torch.maths.kernels'
+local LIMIT = 16384
+local fastsum = kernels.op('sum', LIMIT, kernels.alltypes('acc + x', 'acc + x'))
+local fastprod = kernels.op('prod', LIMIT, kernels.floats('acc * x'))
+local EXTREME = 4096    -- (a branch per element: beyond, numpy wins)
+local fastextreme = {
+   max = kernels.op('max', EXTREME, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
+   min = kernels.op('min', EXTREME, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
+}
+
+-- along a dimension: the fold and its start; TH's integer products wrap in
+-- 64 bits, which a double does not hold: only floating-point ones here
+local fastdim = {sum = {fastsum, 0}, prod = {fastprod, 1}}
+
+local fastbest = {max = kernels.op('maxdim', EXTREME, kernels.alltypes('not (x <= best)', 'not (x <= best)')),
+                  min = kernels.op('mindim', EXTREME, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
+
 local function wholesum(d)
+   local s = kernels.fold(fastsum, d, 0)
+   if s then return s end
    if nelement(d) <= SMALL then return fold(d, add, 0) end
    return pycall(py.math_reduceall, 'sum', ndview(d))
 end
@@ -45,6 +66,8 @@ local function reduction(name, whole)
          dim = checkdim(xd, dim, 2, name)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
+         local k = fastdim[name]
+         if k and kernels.dimfold(k[1], r, xd, dim, k[2]) then return res end
          pycall(py.math_reducedim, name, ndview(r), ndview(xd), dim - 1)
          return res
       end,
@@ -53,6 +76,8 @@ end
 
 reduction('sum', wholesum)
 reduction('prod', function(d)
+   local p = kernels.fold(fastprod, d, 1)
+   if p then return p end
    if nelement(d) <= SMALL then return fold(d, mul, 1) end
    return pycall(py.math_reduceall, 'prod', ndview(d))
 end)
@@ -81,6 +106,17 @@ end
 -- var, std, norm, renorm, dist, trace, numel
 ---------------------------------------------------------------------------
 
+-- TH's varall: the squared deviations from the mean added up in order, as a
+-- double -> the variance, or nil when the loops do not apply
+local fastsqdev = kernels.op('sqdev', LIMIT, kernels.floats('acc + (x - c) * (x - c)'))
+local function wholevar(d, biased)
+   local n = nelement(d)
+   local s = kernels.fold(fastsum, d, 0)
+   if not s then return nil end
+   local dev = kernels.fold(fastsqdev, d, 0, s / n)
+   return dev and dev / (biased and n or n - 1)
+end
+
 -- var/std([res,] x [, dim] [, biased]): normalised by n - 1 unless biased
 for _, name in ipairs{'var', 'std'} do
    dispatch.define{
@@ -89,6 +125,8 @@ for _, name in ipairs{'var', 'std'} do
          local xd = TD[x]
          nonempty(name, xd)
          if sig == 't' or sig == 'tb' then
+            local v = wholevar(xd, a == true)
+            if v then return name == 'std' and sqrt(v) or v end
             return pycall(py.math_var, ndview(xd), -1, a == true, name == 'std')
          end
          local dim = checkdim(xd, a, 2, name)
@@ -101,6 +139,7 @@ for _, name in ipairs{'var', 'std'} do
 end
 
 local function sumsq(acc, v) return acc + v * v end
+local fastsumsq = kernels.op('sumsq', LIMIT, kernels.floats('acc + x * x'))
 
 -- norm(x [, p]) a number; norm([res,] x, p, dim) along dim
 dispatch.define{
@@ -110,6 +149,8 @@ dispatch.define{
       p = p or 2
       if sig ~= 'tnn' then
          if nelement(xd) == 0 then return 0 end
+         local sq = p == 2 and kernels.fold(fastsumsq, xd, 0)
+         if sq then return sqrt(sq) end
          if p == 2 and nelement(xd) <= SMALL then return sqrt(fold(xd, sumsq, 0)) end
          return pycall(py.math_norm, ndview(xd), p, -1)
       end
@@ -257,6 +298,9 @@ local function extremum(name)
       local xd = source(T, name, A, i)
       local dim = A[i + 1]
       if dim == nil and not rv then
+         local first = nelement(xd) > 0 and internal.element(xd, 0)
+         local v = first and kernels.fold(fastextreme[name], xd, first)
+         if v then return v end
          if nelement(xd) <= SMALL then
             return fold(xd, better, nil)
          end
@@ -265,6 +309,7 @@ local function extremum(name)
       dim = checkdim(xd, dim, i + 1, name)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
+      if kernels.dimbest(fastbest[name], vd, id, xd, dim) then return rv, ri end
       pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
       return rv, ri
    end

@@ -1,0 +1,283 @@
+"""The generated LuaJIT loops (th/lua/torch/maths/kernels.lua) compute as TH's C
+code did, for every element type, once LuaJIT has compiled them: each
+operation runs 2000 times on tensors of 300 elements (beyond the 64 of the
+small-tensor loops, within the loops' limit), and the result is compared with
+the same arithmetic done by numpy in the element type (C's wrap-around for
+integers, float arithmetic for FloatTensor)."""
+import math
+
+import numpy as np
+import pytest
+
+HOT = 2000
+N = 300
+TYPES = {
+    "Byte": np.uint8, "Char": np.int8, "Short": np.int16, "Int": np.int32,
+    "Long": np.int64, "Float": np.float32, "Double": np.float64,
+}
+INTEGER = ("Byte", "Char", "Short", "Int", "Long")
+
+
+def operands(dtype):
+    """x spans the type's range (so sums and products wrap), y has no zero."""
+    rng = np.random.RandomState(7)
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = max(info.min, -2**31), min(info.max, 2**31 - 1)
+        x = rng.randint(lo, hi, N, dtype=np.int64).astype(dtype)
+        y = rng.randint(1, min(hi, 1000), N).astype(dtype)
+    else:
+        x = (rng.randn(N) * 100).astype(dtype)
+        y = (rng.rand(N) + 0.5).astype(dtype)
+    return x, y
+
+
+def hot(runtime, tname, code, x, y):
+    """code (a Lua statement over res, x, y) run HOT times -> res as numpy."""
+    f = runtime.eval(f"""function(x, y)
+        local res = torch.{tname}Tensor(x:nElement())
+        for _ = 1, {HOT} do {code} end
+        return res
+    end""")
+    res = f(runtime.from_numpy(x), runtime.from_numpy(y))
+    return np.array(runtime.to_numpy(res))
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+@pytest.mark.parametrize("code, expected", [
+    ("torch.add(res, x, 7)", lambda x, y, t: x + t(7)),
+    ("torch.add(res, x, y)", lambda x, y, t: x + y),
+    ("torch.csub(res, x, 3)", lambda x, y, t: x - t(3)),
+    ("torch.csub(res, x, y)", lambda x, y, t: x - y),
+    ("torch.mul(res, x, 3)", lambda x, y, t: x * t(3)),
+    ("torch.cmul(res, x, y)", lambda x, y, t: x * y),
+    ("torch.cmax(res, x, y)", lambda x, y, t: np.maximum(x, y)),
+    ("torch.cmin(res, x, 5)", lambda x, y, t: np.minimum(x, t(5))),
+    ("torch.add(res, x, 2, y)", lambda x, y, t: x + t(2) * y),
+    ("res:copy(x):neg()", lambda x, y, t: -x),
+])
+def test_arithmetic_wraps_as_c(runtime, tname, code, expected):
+    t = TYPES[tname]
+    x, y = operands(t)
+    with np.errstate(over="ignore"):
+        want = expected(x, y, t).astype(t)
+    np.testing.assert_array_equal(hot(runtime, tname, code, x, y), want)
+
+
+@pytest.mark.parametrize("tname", ["Float", "Double"])
+@pytest.mark.parametrize("name", ["exp", "log", "sqrt", "abs", "floor", "ceil", "tanh", "sigmoid",
+                                  "cinv", "round", "trunc", "frac", "neg"])
+def test_math_functions_in_double_rounded_to_type(runtime, tname, name):
+    t = TYPES[tname]
+    x, _ = operands(t)
+    x = np.abs(x) if name in ("log", "sqrt") else x
+    libm = {            # TH called the C library's functions, as Python's math module does
+        "exp": math.exp, "log": math.log, "sqrt": math.sqrt, "abs": abs, "floor": math.floor,
+        "ceil": lambda v: math.ceil(v) + 0.0, "tanh": math.tanh,
+        "sigmoid": lambda v: 1 / (1 + math.exp(-v)), "cinv": lambda v: 1 / v if v else math.inf,
+        "round": lambda v: math.copysign(math.floor(abs(v) + 0.5), v),
+        "trunc": lambda v: math.trunc(v) + 0.0, "frac": lambda v: v - math.trunc(v), "neg": lambda v: -v,
+    }[name]
+    with np.errstate(all="ignore"):
+        want = np.array([float(libm(v)) for v in x.tolist()]).astype(t)
+    got = hot(runtime, tname, f"torch.{name}(res, x)", x, x)
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_comparisons_and_reductions(runtime, tname):
+    t = TYPES[tname]
+    x, y = operands(t)
+    f = runtime.eval(f"""function(x, y)
+        local gt, eq = nil, torch.{tname}Tensor()
+        local s, m, n
+        for _ = 1, {HOT} do
+           gt = torch.gt(x, y); torch.eq(eq, x, x); s = x:sum(); m = x:max(); n = y:min()
+        end
+        return gt, eq, s, m, n
+    end""")
+    gt, eq, s, m, n = f(runtime.from_numpy(x), runtime.from_numpy(y))
+    np.testing.assert_array_equal(runtime.to_numpy(gt), (x > y).astype(np.uint8))
+    np.testing.assert_array_equal(runtime.to_numpy(eq), np.ones(N, t))
+    total = 0        # element after element, as TH's loop (floats in a double)
+    for v in x.tolist():
+        total += v
+    assert s == total
+    assert m == x.max() and n == y.min()
+
+
+@pytest.mark.parametrize("src", list(TYPES))
+@pytest.mark.parametrize("dst", list(TYPES))
+def test_copy_between_types_casts_as_c(runtime, src, dst):
+    """Out of range or NaN floats become INT_MIN's low bits in integer tensors
+    (INT64_MIN in LongTensors), as x86's cast gave."""
+    x, _ = operands(TYPES[src])
+    if src in ("Float", "Double"):
+        x[:4] = [np.nan, 1e10, -1e10, 3.7]
+    got = hot(runtime, dst, "res:copy(x)", x, x)
+    if TYPES[dst] in (np.float32, np.float64) or src in INTEGER:
+        with np.errstate(all="ignore"):
+            want = x.astype(TYPES[dst])
+    else:
+        v = x.astype(np.float64)
+        lim = 2**63 if dst == "Long" else 2**31
+        big = ~(np.abs(v) < lim)
+        want = np.where(big, -lim, np.trunc(np.where(big, 0, v))).astype(np.int64).astype(TYPES[dst])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_fill_and_clone(runtime, tname):
+    t = TYPES[tname]
+    x, _ = operands(t)
+    f = runtime.eval(f"""function(x)
+        local a, c = torch.{tname}Tensor(5000)
+        for _ = 1, {HOT} do a:fill(-3); c = x:clone() end
+        return a, c
+    end""")
+    a, c = f(runtime.from_numpy(x))
+    np.testing.assert_array_equal(runtime.to_numpy(a), np.full(5000, -3).astype(t))
+    np.testing.assert_array_equal(runtime.to_numpy(c), x)
+
+
+def test_nan_stays_the_max_and_min(runtime):
+    got = runtime.execute("""
+        local x = torch.rand(1000)
+        x[500] = 0/0
+        local a, b
+        for _ = 1, 2000 do a, b = x:max(), x:min() end
+        return a ~= a, b ~= b""")
+    assert got == (True, True)
+
+
+def test_non_contiguous_and_expanded_take_the_general_path(runtime):
+    """A transposed operand and an expanded (stride-0) result still give TH's results."""
+    got = runtime.execute("""
+        local a = torch.range(1, 400):resize(20, 20)
+        local r = torch.Tensor(20, 20)
+        for _ = 1, 2000 do torch.add(r, a:t(), 1) end
+        return r[3][1], r[1][3], r:sum()""")
+    assert got == (4.0, 42.0, 80600.0)
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_sums_along_a_dimension(runtime, tname):
+    """Each output element adds its line in order (a double for floats); integer
+    results wrap around in the element type, as TH's C stored its long sums."""
+    t = TYPES[tname]
+    x, _ = operands(t)
+    x3 = x.reshape(5, 6, 10)
+    f = runtime.eval(f"""function(x)
+        local a, b, c
+        for _ = 1, {HOT} do a, b, c = x:sum(1), x:sum(2), x:sum(3) end
+        return a, b, c
+    end""")
+    got = f(runtime.from_numpy(x3))
+    for axis, g in enumerate(got):
+        if t in (np.float32, np.float64):
+            want = np.zeros(np.delete(x3.shape, axis), np.float64)
+            for k in range(x3.shape[axis]):
+                want = want + np.take(x3, k, axis=axis).astype(np.float64)
+        else:
+            want = x3.astype(np.int64).sum(axis=axis)
+        np.testing.assert_array_equal(np.array(runtime.to_numpy(g)).reshape(want.shape), want.astype(t))
+
+
+def test_small_matrix_products_and_dots(runtime):
+    """Every element of a small product is its row-by-column sum in order, for
+    contiguous and transposed operands; dot products likewise."""
+    rng = np.random.RandomState(3)
+    a, b = rng.rand(7, 5), rng.rand(5, 6)
+    f = runtime.eval(f"""function(a, b)
+        local r, rt, d
+        for _ = 1, {HOT} do
+           r = torch.mm(a, b); rt = torch.mm(b:t(), a:t()); d = a:select(2, 1):dot(a:select(2, 2))
+        end
+        return r, rt, d
+    end""")
+    r, rt, d = f(runtime.from_numpy(a), runtime.from_numpy(b))
+    want = np.zeros((7, 6))
+    for k in range(5):
+        want = want + a[:, k:k + 1] * b[k:k + 1, :]
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), want)
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(rt)), want.T)
+    assert d == sum(float(u) * float(v) for u, v in zip(a[:, 0], a[:, 1]))
+
+
+def test_transposed_operands_and_expanded_results(runtime):
+    """Matrices of any strides: a transposed source is read in the result's
+    order; an expanded (stride-0) result accumulates as TH's loop did; a copy
+    from an overlapping view of the same storage keeps numpy's buffered copy."""
+    got = runtime.execute("""
+        local A = torch.range(1, 400):resize(20, 20)
+        local B, S, E = torch.Tensor(20, 20), torch.Tensor(20, 20), nil
+        local F = torch.FloatTensor(20, 20)
+        for _ = 1, 2000 do
+           B:copy(A:t()); S:add(A:t(), A); F:copy(A:t())
+           E = torch.zeros(1, 20):expand(20, 20); E:add(1)
+        end
+        local C = A:clone(); C:copy(C:t())
+        return B[1][2], B[2][1], S[1][2], F[3][1], E[1][1], C[1][2], C[2][1]""")
+    assert got == (21.0, 2.0, 23.0, 3.0, 20.0, 21.0, 2.0)
+
+
+def test_small_matrix_vector_products(runtime):
+    rng = np.random.RandomState(4)
+    a, v = rng.rand(6, 4), rng.rand(4)
+    f = runtime.eval(f"""function(a, v)
+        local r, rt
+        for _ = 1, {HOT} do r = torch.mv(a, v); rt = torch.mv(a:t():t(), v) end
+        return r, rt
+    end""")
+    r, rt = f(runtime.from_numpy(a), runtime.from_numpy(v))
+    want = np.zeros(6)
+    for k in range(4):
+        want = want + a[:, k] * v[k]
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), want)
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(rt)), want)
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_max_and_min_along_a_dimension(runtime, tname):
+    """TH's rule: the first value no other beats (ties keep the first), a NaN
+    wins at once; positions are 1-based."""
+    t = TYPES[tname]
+    x, _ = operands(t)
+    x = (x % 7).astype(t).reshape(10, 30)     # many ties
+    if t in (np.float32, np.float64):
+        x[3, 5] = x[3, 9] = np.nan
+    f = runtime.eval(f"""function(x)
+        local a, ia, b, ib
+        for _ = 1, {HOT} do a, ia = x:max(2); b, ib = x:min(1) end
+        return a, ia, b, ib
+    end""")
+    a, ia, b, ib = (np.array(runtime.to_numpy(v)).reshape(-1) for v in f(runtime.from_numpy(x)))
+
+    def best(line, beats):
+        value, at = line[0], 0
+        for k, v in enumerate(line):
+            if beats(v, value):
+                value, at = v, k
+                if v != v:
+                    break
+        return value, at + 1
+    want_a = [best(row, lambda v, b: not v <= b) for row in x]
+    want_b = [best(col, lambda v, b: not v >= b) for col in x.T]
+    np.testing.assert_array_equal(a, [v for v, _ in want_a])
+    np.testing.assert_array_equal(ia, [i for _, i in want_a])
+    np.testing.assert_array_equal(b, [v for v, _ in want_b])
+    np.testing.assert_array_equal(ib, [i for _, i in want_b])
+
+
+@pytest.mark.parametrize("tname", ["Byte", "Int", "Float", "Double"])
+def test_gather_hot(runtime, tname):
+    t = TYPES[tname]
+    x = (np.arange(120) % 100).astype(t).reshape(4, 30)
+    idx = np.random.RandomState(5).randint(1, 31, (4, 20)).astype(np.int64)
+    f = runtime.eval(f"""function(x, idx)
+        local r
+        for _ = 1, {HOT} do r = x:gather(2, idx) end
+        return r
+    end""")
+    got = np.array(runtime.to_numpy(f(runtime.from_numpy(x), runtime.from_numpy(idx))))
+    np.testing.assert_array_equal(got, np.take_along_axis(x, idx - 1, axis=1))

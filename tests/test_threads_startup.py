@@ -1,0 +1,46 @@
+"""torch.setnumthreads/getnumthreads read their argument as Torch7 did (the
+expected values were printed by the original), and `th` starts without
+importing numpy, scipy or prompt_toolkit."""
+import subprocess
+import sys
+
+import pytest
+from lupa.luajit21 import LuaError
+
+
+@pytest.mark.parametrize("given, expected", [
+    (1, 1), (5, 5), (0, 1), (-3, 1), (3.7, 3), ("'4'", 4), (1e10, 1410065408),
+])
+def test_setnumthreads_reads_a_c_int(runtime, given, expected):
+    got = runtime.execute(f"""
+        local before = torch.getnumthreads()
+        torch.setnumthreads({given})
+        local n = torch.getnumthreads()
+        torch.setnumthreads(before)
+        return n""")
+    assert got == expected
+
+
+def test_setnumthreads_returns_nothing_and_checks_its_argument(runtime):
+    assert runtime.execute("return select('#', torch.setnumthreads(torch.getnumthreads()))") == 0
+    for arg, kind in (("'a'", "string"), ("", "no value")):
+        with pytest.raises(LuaError, match=rf"bad argument #1 to '\?' \(number expected, got {kind}\)"):
+            runtime.execute(f"torch.setnumthreads({arg})")
+
+
+def test_one_thread_gives_the_same_results(runtime):
+    got = runtime.execute("""
+        local x = torch.range(1, 3e5)
+        torch.setnumthreads(1)
+        local a = torch.exp(x / 1e5):sum() + torch.add(x, x):sum()
+        torch.setnumthreads(2)
+        local b = torch.exp(x / 1e5):sum() + torch.add(x, x):sum()
+        return a == b""")
+    assert got is True
+
+
+def test_startup_imports_no_numpy():
+    code = ("import sys; from th.cli import main; main(['-e', 'local t = torch.rand(10):add(1)']); "
+            "print(sorted(m for m in ('numpy', 'scipy', 'prompt_toolkit') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,411 @@
+-- Element loops in LuaJIT for contiguous tensors of every size where they beat
+-- a numpy call (a Lua->Python crossing costs microseconds; these loops cost
+-- about a nanosecond per element).
+--
+-- One loop is generated per (operation, element types): LuaJIT compiles each
+-- into its own trace, which stays monomorphic (a shared loop calling a
+-- function argument does not).  An operation gives, per element type, the
+-- expression of one element in x (and y, z, the number c, the accumulator
+-- acc), or nil where the loop would not compute as TH did: LongTensors (64-bit
+-- values are not Lua numbers) and integer results a double cannot hold exactly.
+-- A kernel returns false when it does not apply (a non-contiguous operand, a
+-- type it has no expression for, too many elements): the caller then takes
+-- its general path.
+local ffi = require 'ffi'
+local internal = require 'torch.internal'
+local types = require 'torch.types'
+
+local SD = internal.storages
+local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
+local pairs, concat, loadstring, assert = pairs, table.concat, loadstring, assert
+
+local kernels = {}
+
+-- the functions an expression may call, made locals of each generated loop
+local env = {tobit = bit.tobit, tonumber = tonumber}
+for k, v in pairs(math) do env[k] = v end
+
+-- kernels.helpers{name = f}: Lua functions expressions may call by name
+function kernels.helpers(fs)
+   for k, v in pairs(fs) do env[k] = v end
+end
+
+local templates = {
+   map1 = [[return function(rp, xp, n, c)
+   for i = 0, n - 1 do local x = xp[i]; rp[i] = %s end
+end]],
+   map2 = [[return function(rp, xp, yp, n, c)
+   for i = 0, n - 1 do local x, y = xp[i], yp[i]; rp[i] = %s end
+end]],
+   map3 = [[return function(rp, xp, yp, zp, n, c)
+   for i = 0, n - 1 do local x, y, z = xp[i], yp[i], zp[i]; rp[i] = %s end
+end]],
+   map1s = [[return function(rp, r1, r2, xp, x1, x2, m, n, c)
+   for i = 0, m - 1 do
+      local pr, px = i * r1, i * x1
+      for _ = 1, n do local x = xp[px]; rp[pr] = %s; pr = pr + r2; px = px + x2 end
+   end
+end]],
+   map2s = [[return function(rp, r1, r2, xp, x1, x2, yp, y1, y2, m, n, c)
+   for i = 0, m - 1 do
+      local pr, px, py = i * r1, i * x1, i * y1
+      for _ = 1, n do
+         local x, y = xp[px], yp[py]; rp[pr] = %s; pr = pr + r2; px = px + x2; py = py + y2
+      end
+   end
+end]],
+   fill = [[return function(rp, n, c)
+   for i = 0, n - 1 do rp[i] = %s end
+end]],
+   dimfold = [[return function(rp, xp, outer, size, inner, init)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local acc, p = init, o * size * inner + i
+         for _ = 1, size do local x = xp[p]; acc = %s; p = p + inner end
+         rp[o * inner + i] = %s
+      end
+   end
+end]],
+   dimbest = [[return function(rp, ip, xp, outer, size, inner)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local p = o * size * inner + i
+         local best, at = xp[p], 0
+         for k = 0, size - 1 do
+            local x = xp[p]
+            if %s then
+               best, at = x, k
+               if x ~= x then break end
+            end
+            p = p + inner
+         end
+         rp[o * inner + i] = best
+         ip[o * inner + i] = at + 1
+      end
+   end
+end]],
+   gather = [[return function(rp, sp, ip, outer, isize, ssize, inner)
+   for o = 0, outer - 1 do
+      for k = 0, isize - 1 do
+         local q = (o * isize + k) * inner
+         for i = 0, inner - 1 do
+            rp[q + i] = sp[(o * ssize + tonumber(ip[q + i]) - 1) * inner + i]
+         end
+      end
+   end
+end]],
+   fold2 = [[return function(xp, yp, n, acc)
+   for i = 0, n - 1 do local x, y = xp[i], yp[i]; acc = %s end
+   return acc
+end]],
+   mm = [[return function(rp, r1, r2, ap, a1, a2, bp, b1, b2, m, n, k)
+   for i = 0, m - 1 do
+      for j = 0, n - 1 do
+         local acc, pa, pb = 0, i * a1, j * b2
+         for _ = 1, k do acc = acc + ap[pa] * bp[pb]; pa = pa + a2; pb = pb + b1 end
+         rp[i * r1 + j * r2] = %s
+      end
+   end
+end]],
+   fold = [[return function(xp, n, acc, c)
+   for i = 0, n - 1 do local x = xp[i]; acc = %s end
+   return acc
+end]],
+}
+
+local function generate(kind, expr, store)
+   local names, text = {}, expr .. ' ' .. (store or '')
+   for k in pairs(env) do
+      if text:find(k, 1, true) then names[#names + 1] = k end
+   end
+   local lines = {}
+   for i, k in ipairs(names) do lines[i] = ('local %s = E.%s'):format(k, k) end
+   lines[#lines + 1] = templates[kind]:format(expr, store)
+   local chunk = assert(loadstring('local E = ...\n' .. concat(lines, '\n'), '=(th kernel ' .. expr .. ')'))
+   return chunk(env)
+end
+
+-- the generated loops of each kind, by operation and element types: found
+-- by a numeric key, so that a call allocates nothing (no key string)
+local loops = {}
+local typeid = {}
+for i = 1, types.count do typeid[types[i]] = i end
+local kinds = {}
+for k in pairs(templates) do kinds[#kinds + 1] = k end
+table.sort(kinds)
+local kindid = {}
+for i, k in ipairs(kinds) do kindid[k] = i end
+
+-- loop(kind, op, expr, T1 [, T2 [, T3]] [, store]) -> the loop of op over those types
+local function loop(kind, op, expr, T1, T2, T3, store)
+   local key = ((kindid[kind] * 8 + typeid[T1]) * 8 + (T2 and typeid[T2] or 0)) * 8 + (T3 and typeid[T3] or 0)
+   local byop = loops[op]
+   if not byop then
+      byop = {}
+      loops[op] = byop
+   end
+   local f = byop[key]
+   if not f then
+      f = generate(kind, expr, store)
+      byop[key] = f
+   end
+   return f
+end
+
+-- origin(d) -> a pointer to d's first element, kept in d (no cdata made per call)
+local function origin(d)
+   local base = SD[d.st].ptr
+   if d.fbase ~= base or d.foff ~= d.off then
+      d.fptr, d.fbase, d.foff = base + d.off, base, d.off
+   end
+   return d.fptr
+end
+
+-- the pointer to d's first element, when d is contiguous
+local function flat(d)
+   if d.nd == 0 or not iscontiguous(d) then return nil end
+   checkbounds(d)
+   return origin(d)
+end
+
+-- matrices of any strides (a transposed operand): the pointer to the first
+-- element when d is a matrix of r's sizes whose elements, if r's storage is
+-- d's, are read where they are written (otherwise the order of the writes
+-- would show, as numpy's buffered copy does not let it)
+local STRIDED = 65536    -- elements: beyond, numpy's strided loops win
+local function matrix(d, r)
+   if d.nd ~= 2 or d.sz[1] ~= r.sz[1] or d.sz[2] ~= r.sz[2] then return nil end
+   if d ~= r and d.st == r.st and (d.off ~= r.off or d.str[1] ~= r.str[1] or d.str[2] ~= r.str[2]) then
+      return nil
+   end
+   checkbounds(d)
+   return origin(d)
+end
+
+-- an operation: name, expressions by element type name (nil: none), and the
+-- most elements for which the loop beats numpy (measured per family by
+-- scripts/bench/crossover.lua, which changes kernels.ops[name].limit)
+kernels.ops = {}
+function kernels.op(name, limit, exprs)
+   local op = {name = name, limit = limit, exprs = exprs}
+   kernels.ops[name] = op
+   return op
+end
+
+-- expressions for every type but Long; `wide` is the one for IntTensors
+-- (nil when an int32 result could leave the exactly held range)
+function kernels.alltypes(expr, wide)
+   return {Byte = expr, Char = expr, Short = expr, Int = wide, Float = expr, Double = expr}
+end
+
+function kernels.floats(expr)
+   return {Float = expr, Double = expr}
+end
+
+-- r[i] = expr(x[i], c)
+function kernels.map1(op, r, x, c)
+   local n = nelement(r)
+   local expr = op.exprs[r.T.name]
+   if n > op.limit or not expr or x.T == types.Long then return false end
+   local rp, xp = flat(r), flat(x)
+   if rp and xp then
+      loop('map1', op, expr, r.T, x.T)(rp, xp, n, c)
+      return true
+   end
+   if n > STRIDED then return false end
+   rp, xp = matrix(r, r), matrix(x, r)
+   if not rp or not xp then return false end
+   loop('map1s', op, expr, r.T, x.T)(rp, r.str[1], r.str[2], xp, x.str[1], x.str[2],
+                                                                   r.sz[1], r.sz[2], c)
+   return true
+end
+
+-- r[i] = expr(x[i], y[i], c)
+function kernels.map2(op, r, x, y, c)
+   local n = nelement(r)
+   local expr = op.exprs[r.T.name]
+   if n > op.limit or not expr or x.T == types.Long or y.T == types.Long then return false end
+   local rp, xp, yp = flat(r), flat(x), flat(y)
+   if rp and xp and yp then
+      loop('map2', op, expr, r.T, x.T, y.T)(rp, xp, yp, n, c)
+      return true
+   end
+   if n > STRIDED then return false end
+   rp, xp, yp = matrix(r, r), matrix(x, r), matrix(y, r)
+   if not rp or not xp or not yp then return false end
+   loop('map2s', op, expr, r.T, x.T, y.T)(
+      rp, r.str[1], r.str[2], xp, x.str[1], x.str[2], yp, y.str[1], y.str[2], r.sz[1], r.sz[2], c)
+   return true
+end
+
+-- r[i] = expr(x[i], y[i], z[i], c)
+function kernels.map3(op, r, x, y, z, c)
+   local n = nelement(r)
+   local expr = op.exprs[r.T.name]
+   if n > op.limit or not expr then return false end
+   local rp, xp, yp, zp = flat(r), flat(x), flat(y), flat(z)
+   if not rp or not xp or not yp or not zp then return false end
+   loop('map3', op, expr, r.T)(rp, xp, yp, zp, n, c)
+   return true
+end
+
+-- fill(r, c): every element of r set to the number c (of r's type already):
+-- +0 is a memset; beyond FILL elements numpy's fill is faster for other
+-- numbers (not -0, which reaches Python as the integer 0)
+local FILL = 4096
+function kernels.fill(r, c)
+   local n = nelement(r)
+   local zero = c == 0 and 1 / c > 0
+   if n > FILL and c ~= 0 then return false end
+   local rp = flat(r)
+   if not rp then return false end
+   if zero then
+      ffi.fill(rp, n * r.T.size)
+   else
+      loop('fill', 'fill', 'c', r.T)(rp, n, c)
+   end
+   return true
+end
+
+-- copy(r, x): x's elements converted to r's type (r and x differ in type):
+-- a number beyond int32 (or NaN) becomes INT_MIN in an integer type, as
+-- TH's C cast did on x86; LongTensors take the general path
+local convert = {}
+for i = 1, types.count do
+   local T = types[i]
+   convert[T.name] = T.integer and 'x >= -2147483648 and x < 2147483648 and x or -2147483648' or 'x'
+end
+local copyops = {}
+function kernels.copy(r, x)
+   local k = x.T.integer and 'copyint' or 'copyfloat'
+   local op = copyops[k]
+   if not op then
+      op = {name = k, limit = math.huge, exprs = {}}
+      for name, e in pairs(convert) do op.exprs[name] = x.T.integer and 'x' or e end
+      op.exprs.Long = nil
+      copyops[k] = op
+   end
+   return kernels.map1(op, r, x)
+end
+
+-- draw(f, r, ...): r[i] = f(...) for i in order (a random draw per element:
+-- one loop per function f and type of r)
+local draws = setmetatable({}, {__mode = 'k'})
+function kernels.draw(f, r, ...)
+   local rp = flat(r)
+   if not rp then return false end
+   local byf = draws[f]
+   if not byf then
+      byf = {}
+      draws[f] = byf
+   end
+   local run = byf[r.T.name]
+   if not run then
+      run = assert(loadstring([[local f = ...
+         return function(rp, n, a, b, c, e)
+            for i = 0, n - 1 do rp[i] = f(a, b, c, e) end
+         end]], '=(th draw loop)'))(f)
+      byf[r.T.name] = run
+   end
+   run(rp, nelement(r), ...)
+   return true
+end
+
+-- dimfold(op, r, x, dim, init) -> true when done: r (x's sizes with 1 at
+-- dim) = the fold of x along dim from init, element by element in order; an
+-- IntTensor result wraps around as C's (an integer accumulated in a double
+-- stays exact within the limit)
+function kernels.dimfold(op, r, x, dim, init)
+   local expr = op.exprs[x.T.name]
+   if nelement(x) > op.limit or not expr or r.T ~= x.T then return false end
+   local rp, xp = flat(r), flat(x)
+   if not rp or not xp then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * x.sz[i] end
+   for i = dim + 1, x.nd do inner = inner * x.sz[i] end
+   local store = x.T == types.Int and 'tobit(acc)' or 'acc'
+   loop('dimfold', op, expr, x.T, nil, nil, store)(rp, xp, outer, x.sz[dim], inner, init)
+   return true
+end
+
+-- dimbest(op, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
+-- sizes with 1 at dim) = the best value of each line along dim and its
+-- 1-based position, `op` saying when x beats best (the first NaN wins, as TH)
+function kernels.dimbest(op, r, ix, x, dim)
+   local expr = op.exprs[x.T.name]
+   if nelement(x) > op.limit or not expr or r.T ~= x.T or x.sz[dim] == 0 then return false end
+   local rp, ip, xp = flat(r), flat(ix), flat(x)
+   if not rp or not ip or not xp then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * x.sz[i] end
+   for i = dim + 1, x.nd do inner = inner * x.sz[i] end
+   loop('dimbest', op, expr, x.T)(rp, ip, xp, outer, x.sz[dim], inner)
+   return true
+end
+
+-- gather(r, src, idx, dim) -> true when done: r[..., k, ...] = src[..., idx[..., k, ...], ...]
+-- along dim, for contiguous tensors whose other sizes agree (idx checked in range)
+local gatherop = {name = 'gather', limit = 16384, exprs = {}}
+function kernels.gather(r, src, idx, dim)
+   if nelement(idx) > gatherop.limit or src.T == types.Long then return false end
+   local rp, sp, ip = flat(r), flat(src), flat(idx)
+   if not rp or not sp or not ip then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * idx.sz[i] end
+   for i = dim + 1, idx.nd do inner = inner * idx.sz[i] end
+   for i = 1, idx.nd do
+      if i ~= dim and idx.sz[i] ~= src.sz[i] then return false end
+   end
+   loop('gather', gatherop, '', src.T)(rp, sp, ip, outer, idx.sz[dim], src.sz[dim], inner)
+   return true
+end
+
+-- fold2(op, x, y, acc) -> the fold over pairs of elements of x and y (of one
+-- type), or nil when the kernel does not apply
+function kernels.fold2(op, x, y, acc)
+   local n = nelement(x)
+   local expr = op.exprs[x.T.name]
+   if n > op.limit or not expr or y.T ~= x.T then return nil end
+   local xp, yp = flat(x), flat(y)
+   if not xp or not yp then return nil end
+   return loop('fold2', op, expr, x.T)(xp, yp, n, acc)
+end
+
+-- mm(r, a, b) -> true when done: r = a b for matrices of any strides, each
+-- element a sum in order in a double; only small products of DoubleTensors
+-- (a FloatTensor's BLAS adds up in float), r sharing no memory with a or b
+local MM = 4096         -- multiply-adds (16x16x16: numpy's BLAS wins beyond)
+function kernels.mm(r, a, b)
+   local T, m, k, n = r.T, a.sz[1], a.sz[2], b.sz[2]
+   if T ~= types.Double or a.T ~= T or b.T ~= T or m * n * k > MM or r.st == a.st or r.st == b.st then
+      return false
+   end
+   checkbounds(r); checkbounds(a); checkbounds(b)
+   loop('mm', 'mm', 'acc', types.Double)(origin(r), r.str[1], r.str[2], origin(a), a.str[1], a.str[2],
+                                 origin(b), b.str[1], b.str[2], m, n, k)
+   return true
+end
+
+-- mv(r, a, x) -> true when done: r = a x, as mm with x a one-column matrix
+function kernels.mv(r, a, x)
+   local T, m, k = r.T, a.sz[1], a.sz[2]
+   if T ~= types.Double or a.T ~= T or x.T ~= T or m * k > MM or r.st == a.st or r.st == x.st then
+      return false
+   end
+   checkbounds(r); checkbounds(a); checkbounds(x)
+   loop('mm', 'mm', 'acc', types.Double)(origin(r), r.str[1], 0, origin(a), a.str[1], a.str[2],
+                                          origin(x), x.str[1], 0, m, 1, k)
+   return true
+end
+
+-- fold(op, d, acc [, c]) -> the accumulated value, or nil when the kernel does not apply
+function kernels.fold(op, d, acc, c)
+   local n = nelement(d)
+   local expr = op.exprs[d.T.name]
+   if n > op.limit or not expr then return nil end
+   local p = flat(d)
+   if not p then return nil end
+   return loop('fold', op, expr, d.T)(p, n, acc, c)
+end
+
+return kernels

@@ -1,0 +1,21 @@
+-- torch.setnumthreads(n) / torch.getnumthreads(): how many threads the bulk
+-- operations use (th/ops/threads.py); Torch7's default is one per core.
+local torch = require 'torch'
+local internal = require 'torch.internal'
+
+local py, type, tonumber, floor, tobit = internal.py, type, tonumber, math.floor, bit.tobit
+
+-- n as luaL_checkint read it: a number or numeric string, cut toward zero,
+-- wrapped into a C int; fewer than one thread is one
+function torch.setnumthreads(n)
+   local v = type(n) ~= 'table' and tonumber(n)
+   if not v then
+      error(("bad argument #1 to '?' (number expected, got %s)"):format(n == nil and 'no value' or type(n)), 2)
+   end
+   v = tobit(v < 0 and -floor(-v) or floor(v))
+   py.setnumthreads(v)
+end
+
+function torch.getnumthreads()
+   return py.getnumthreads()
+end
