@@ -162,8 +162,9 @@ local function origin(d)
 end
 
 -- the pointer to d's first element, when d is contiguous
+-- (types outside the seven numeric ones, Half, have no loops)
 local function flat(d)
-   if d.nd == 0 or not iscontiguous(d) then return nil end
+   if d.nd == 0 or not typeid[d.T] or not iscontiguous(d) then return nil end
    checkbounds(d)
    return origin(d)
 end
@@ -174,7 +175,7 @@ end
 -- would show, as numpy's buffered copy does not let it)
 local STRIDED = 65536    -- elements: beyond, numpy's strided loops win
 local function matrix(d, r)
-   if d.nd ~= 2 or d.sz[1] ~= r.sz[1] or d.sz[2] ~= r.sz[2] then return nil end
+   if d.nd ~= 2 or not typeid[d.T] or d.sz[1] ~= r.sz[1] or d.sz[2] ~= r.sz[2] then return nil end
    if d ~= r and d.st == r.st and (d.off ~= r.off or d.str[1] ~= r.str[1] or d.str[2] ~= r.str[2]) then
       return nil
    end
