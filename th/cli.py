@@ -6,11 +6,14 @@
 As in the original, `torch` and `paths` are loaded, `print` is trepl's, and the
 script sees its arguments in the global `arg` (arg[0] is the script).  An
 uncaught Lua error prints `th: file:line: message` and a traceback on stderr,
-and the exit status is 1.
+and the exit status is 1.  Arguments and messages are bytes, as Lua strings
+are (th/luabytes.py).
 """
 import os
 import re
 import sys
+
+from th import luabytes
 
 USAGE = """Usage: th [options] [script.lua [arguments]]
 
@@ -67,16 +70,22 @@ function(kind, what, ...)
    else
       f = function() return require(what) end
    end
-   if not f then return false, err end
-   local ok, msg = trepl.run(f, ...)
+   local ok, msg
+   if f then
+      ok, msg = trepl.run(f, ...)
+   else
+      ok, msg = false, err
+   end
    io.stdout:flush()
-   return ok, msg
+   if ok then return true end
+   return false, require('trepl.bytes')(msg)
 end
 """
 
 _SETUP = r"""
-function(script, ...)
+function(script, tty, start, ...)
    local trepl = require 'trepl'
+   trepl.tty, trepl.start = tty, start
    _G.print = trepl.print
    local args = {...}
    local arg = {[0] = script, [-1] = 'th'}
@@ -85,6 +94,8 @@ function(script, ...)
    if script then
       local dir = script:match('^(.*)[/\\]') or '.'
       package.path = dir .. '/?.lua;' .. dir .. '/?/init.lua;' .. package.path
+   else
+      package.path = './?.lua;./?/init.lua;' .. package.path
    end
    -- os.exit flushes what the script printed, as the C library did
    local exit = os.exit
@@ -92,25 +103,34 @@ function(script, ...)
       io.stdout:flush()
       return exit(code, ...)
    end
+   trepl.snapshot()
 end
 """
 
 
 # the last lines of a traceback: how th itself called the chunk
-_RUNNER_FRAMES = re.compile(r"(\nstack traceback:)?\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$")
+_RUNNER_FRAMES = re.compile(rb"(\nstack traceback:)?\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$")
 
 
 def session(script=None, script_args=()):
-    """A Runtime set up as `th` runs code: trepl's print, `arg`, os.exit flushing."""
+    """A Runtime set up as `th` runs code: trepl's print, `arg`, os.exit
+    flushing, `require('trepl')()` starting the prompt."""
     from th.runtime import Runtime
     runtime = Runtime()
-    runtime.lua.eval(_SETUP)(script, *script_args)
+
+    def start(*_):
+        from th.repl import repl
+        repl(runtime)
+
+    runtime.lua.eval(_SETUP)(luabytes.encode(script), sys.stdout.isatty(), start,
+                             *map(luabytes.encode, script_args))
     return runtime
 
 
 def report(message):
+    """th: message (text or bytes) on stderr."""
     sys.stdout.flush()
-    sys.stderr.write(f"th: {message}\n")
+    sys.stderr.buffer.write(b"th: " + luabytes.encode(message) + b"\n")
     sys.stderr.flush()
 
 
@@ -150,14 +170,21 @@ def _main(argv):
 
     steps = [("module", lib) for lib in libs] + [("string", s) for s in statements]
     if script == "-":
-        steps.append(("string", sys.stdin.read()))
+        steps.append(("string", sys.stdin.buffer.read()))
     elif script is not None:
         steps.append(("file", script))
     for kind, what in steps:
-        ok, message = run(kind, what, *(script_args if kind == "file" else ()))
-        if not ok:
-            report(_RUNNER_FRAMES.sub("", str(message)))
-            return 1
+        args = script_args if kind == "file" else ()
+        result = run(kind, luabytes.encode(what), *map(luabytes.encode, args))
+        if result is True:
+            continue
+        message = _RUNNER_FRAMES.sub(b"", luabytes.read(*result[1:3]))
+        if kind == "module":          # as trepl: a library that fails to load is skipped
+            report(f"could not load {what}, skipping")
+            report(message.split(b"\nstack traceback:")[0])
+            continue
+        report(message)
+        return 1
     if interactive or (script is None and not statements):
         from th.repl import repl
         return repl(runtime)

@@ -5,14 +5,14 @@
 -- the prompt's questions: completions, `? name` help, who().
 -- Python drives it (th/repl_engine.py); nothing here reads the terminal.
 local trepl = require 'trepl'
+local bytes = require 'trepl.bytes'
 
 local repl = {}
 
 local type, tostring, pairs, ipairs, select, pcall, unpack = type, tostring, pairs, ipairs, select, pcall, unpack
 local getmetatable, loadstring, rawget = getmetatable, loadstring, rawget
-local getlocal, getinfo, sethook = debug.getlocal, debug.getinfo, debug.sethook
+local getlocal, getinfo = debug.getlocal, debug.getinfo
 local insert, concat, sort, format = table.insert, table.concat, table.sort, string.format
-local write = io.write
 
 local CAPTURE = '__th_capture'
 local MAXLOCALS = 150          -- a Lua function has at most 200 locals
@@ -54,11 +54,11 @@ local function prefix()
 end
 
 local function incomplete(err)
-   return err:sub(-7) == "'<eof>'"
+   return err ~= nil and err:sub(-7) == "'<eof>'"
 end
 
 -- compile(text [, statements]) -> f, names, printing | nil, 'incomplete' |
--- nil, 'error', message.  Text is first read as an expression to print (a
+-- 'error', message.  Text is first read as an expression to print (a
 -- call prints its results, as trepl did), or with `statements` first as a
 -- statement (a call prints nothing, as the documentation's transcripts show)
 local function compile(text, statements)
@@ -69,16 +69,16 @@ local function compile(text, statements)
    end
    if text:match(';%s*$') then printing = false end
    local head, names = prefix()
-   local f = (not statements or forced) and loadstring(head .. 'return ' .. text, '=stdin')
-   if f then return f, names, printing end
+   local f, experr = loadstring(head .. 'return ' .. text, '=stdin')
+   if f and (not statements or forced) then return f, names, printing end
+   local expression = f
    local err
    f, err = loadstring(head .. text, '=stdin')
-   if not f and statements then
-      local expression = loadstring(head .. 'return ' .. text, '=stdin')
-      if expression then return expression, names, printing end
-   end
+   if not f and expression then return expression, names, printing end
    if not f then
-      if incomplete(err) then return nil, 'incomplete' end
+      -- `{1,` or `1 +` go on as an expression on the next line
+      if incomplete(err) then return nil, 'incomplete', err end
+      if incomplete(experr) then return nil, 'incomplete', experr end
       return nil, 'error', err
    end
    -- `return x` prints as `= x` does
@@ -89,11 +89,12 @@ local function compile(text, statements)
    return loadstring(head .. text .. '\n' .. CAPTURE .. '()', '=stdin') or f, names, false
 end
 
--- check(text) -> 'ok' | 'incomplete' | 'error', message: compiles without running
+-- check(text) -> 'ok' | 'incomplete' | 'error', message (as eval's): compiles without running
 function repl.check(text)
    local f, status, err = compile(text)
    if f then return 'ok' end
-   return status, err
+   if err then return status, bytes(err) end
+   return status
 end
 
 -- colours of printed values, when the output is a terminal
@@ -109,9 +110,9 @@ local function show(n, ...)
       if scalars then
          for i = 1, n do
             local v = select(i, ...)
-            write(colours[type(v)], tostring(v), '\27[0m\t')
+            io.write(colours[type(v)], tostring(v), '\27[0m\t')
          end
-         write('\n')
+         io.write('\n')
          return
       end
    end
@@ -126,46 +127,26 @@ local function keep(n, ...)
    show(n, ...)
 end
 
--- interruption: the hook asks Python (every so many VM instructions of
--- interpreted code) whether Ctrl-C was pressed.  A loop compiled by the JIT
--- inside a called function cannot be interrupted (as with LuaJIT itself).
-local HOOKCOUNT = 100000
-
--- errors are reported by their message: a traceback would show the REPL's own frames
-local function message(err)
-   if type(err) == 'string' then return err end
-   local mt = getmetatable(err)
-   if mt and mt.__tostring then return tostring(err) end
-   return '(error object is a ' .. type(err) .. ' value)'
-end
-
 local function finish(ok, ...)
-   sethook()
    return ok, select('#', ...), ...
 end
 
--- eval(text [, interrupted [, statements]]) -> 'ok' | 'incomplete' | 'error', message
--- (interrupted() says whether Ctrl-C was pressed; statements: see compile)
-function repl.eval(text, interrupted, statements)
-   local f, names, printing = compile(text, statements)
-   if not f then return names, printing end
+-- eval(text [, statements]) -> 'ok' | 'incomplete' | 'error', address, length
+-- of the message's bytes (see trepl.bytes; statements: see compile).  Errors
+-- are reported by their message (a table as print shows it): a traceback
+-- would show the REPL's own frames.  Ctrl-C is th/interrupt.py's.
+function repl.eval(text, statements)
+   local f, names, printing, err = compile(text, statements)
+   if not f then
+      if names == 'error' then return 'error', bytes(printing) end
+      return names
+   end
    local values = {}
    for i, name in ipairs(names) do values[i] = localvalues[name] end
    values[#names] = capture
-   if interrupted then
-      -- the hook never runs inside JIT-compiled traces: the chunk's own code
-      -- (a loop typed at the prompt) stays interpreted, what it calls does not
-      jit.off(f)
-      sethook(function()
-         if interrupted() then
-            sethook()
-            error('interrupted', 2)
-         end
-      end, '', HOOKCOUNT)
-   end
-   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, message))}
+   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, trepl.message))}
    if not res[1] then
-      return 'error', tostring(res[3])
+      return 'error', bytes(tostring(res[3]))
    end
    if printing then keep(res[2], unpack(res, 3, res[2] + 2)) end
    io.stdout:flush()
@@ -238,7 +219,7 @@ function repl.complete(expr)
       for _, k in ipairs(KEYWORDS) do insert(names, k) end
       for _, k in ipairs(localnames) do insert(names, k) end
       for k in pairs(_G) do
-         if type(k) == 'string' then insert(names, k) end
+         if type(k) == 'string' and k:match('^[%a_][%w_]*$') then insert(names, k) end
       end
    end
    local found, seen = {}, {}
@@ -274,7 +255,7 @@ end
 
 -- help(name) -> text describing what `name` is (its documentation comment for
 -- a Lua function, its fields for a table)
-function repl.help(name)
+local function help(name)
    name = name:match('^%s*(.-)%s*$')
    local v = resolve(name)
    if v == nil then
@@ -304,11 +285,22 @@ function repl.help(name)
    return concat(out, '\n')
 end
 
--- the globals that existed when the session started (filled below)
-local initial = {}
+-- help(name) -> address, length of help's text (see trepl.bytes)
+function repl.help(name)
+   return bytes(help(name))
+end
+
+-- the globals that existed when the session started, and th's own
+local initial = {_LAST = true, _RESULTS = true}
+
+-- hide(name): a global th defines, which who() does not list
+function repl.hide(name)
+   initial[name] = true
+end
 
 -- who(): the variables this session defined, with their types
 function repl.who()
+   local write = io.write
    local names = {}
    for k in pairs(_G) do
       if type(k) == 'string' and not initial[k] then insert(names, k) end
@@ -324,6 +316,7 @@ function repl.who()
 end
 
 _G.who = repl.who
-for k in pairs(_G) do initial[k] = true end
+for k in pairs(trepl.initial or _G) do initial[k] = true end
+initial.who = true
 
 return repl

@@ -1,0 +1,103 @@
+"""Ctrl-C for running Lua code, whatever it is doing.
+
+Python runs its SIGINT handler only between Python bytecodes, which never
+happens while LuaJIT runs a loop, and a count hook polling a flag needs the
+JIT off.  Instead, while code runs, the signal wakes a watcher thread (through
+signal.set_wakeup_fd: the C-level handler writes to a pipe from any thread),
+which sets a LuaJIT hook from outside, as lua.c does from its signal handler:
+`lua_sethook` is made for that.  The hook (Lua's debug.sethook function,
+armed before each run and then made dormant) raises `interrupted` at the next
+instruction the interpreter runs: right away in interpreted code, as soon as
+a tensor operation returns, at the next exit of a JIT-compiled trace.  A
+compiled loop that never leaves its trace cannot be reached by any hook;
+pressing Ctrl-C three times then quits th (`escalate`), where trepl hung.
+"""
+import ctypes
+import os
+import signal
+import sys
+import threading
+
+_MASKCOUNT = 8     # (call/return hooks set from another thread crashed LuaJIT)
+
+# stop(): the hook; arm(): installs it through debug.sethook; state(): an
+# address of a lua_State of this global state (hooks are global in LuaJIT)
+_LUA = r"""
+local sethook = debug.sethook
+local function stop()
+   sethook()
+   error('interrupted', 0)
+end
+local thread = coroutine.create(function() end)
+local address = tonumber(tostring(thread):match('0x%x+'))
+-- arm keeps the thread alive: its address must stay valid
+return function() sethook(stop, '', 1e9) return thread end, address
+"""
+
+PRESSES_TO_QUIT = 3
+
+
+def _lua_api():
+    import lupa.luajit21 as luajit
+    lib = ctypes.CDLL(luajit.__file__)   # the loaded module: same LuaJIT
+    lib.lua_sethook.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+    lib.lua_gethook.argtypes = [ctypes.c_void_p]
+    lib.lua_gethook.restype = ctypes.c_void_p
+    return lib
+
+
+class Interrupter:
+    """run(call) runs Lua code that Ctrl-C (SIGINT) interrupts with the Lua
+    error `interrupted`; the Lua state and its data stay intact."""
+
+    def __init__(self, lua, escalate=False):
+        self._lib = _lua_api()
+        self._arm, self._state = lua.execute(_LUA)
+        self._arm()
+        self._hook = self._lib.lua_gethook(self._state)
+        self._lib.lua_sethook(self._state, None, 0, 0)
+        self._escalate = escalate
+        self._lock = threading.Lock()
+        self._running = False
+        self._presses = 0
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._write, False)
+        threading.Thread(target=self._watch, name="th-interrupt", daemon=True).start()
+
+    def _watch(self):
+        while True:
+            data = os.read(self._read, 64)
+            if signal.SIGINT not in data:
+                continue
+            with self._lock:
+                if not self._running:
+                    continue
+                self._presses += 1
+                self._lib.lua_sethook(self._state, self._hook, _MASKCOUNT, 1)
+                presses = self._presses
+            if self._escalate and presses == 2:
+                sys.stderr.write("\nth: this loop runs in JIT-compiled code that Ctrl-C cannot "
+                                 "reach; Ctrl-C once more quits th\n")
+                sys.stderr.flush()
+            elif self._escalate and presses >= PRESSES_TO_QUIT:
+                sys.stderr.write("th: interrupted\n")
+                sys.stderr.flush()
+                os._exit(130)
+
+    def run(self, call):
+        if threading.current_thread() is not threading.main_thread():
+            return call()                 # signals reach the main thread only
+        self._arm()
+        self._lib.lua_sethook(self._state, None, 0, 0)   # dormant until Ctrl-C
+        handler = signal.signal(signal.SIGINT, lambda signum, frame: None)
+        wakeup = signal.set_wakeup_fd(self._write, warn_on_full_buffer=False)
+        with self._lock:
+            self._running, self._presses = True, 0
+        try:
+            return call()
+        finally:
+            with self._lock:
+                self._running = False
+                self._lib.lua_sethook(self._state, None, 0, 0)
+            signal.set_wakeup_fd(wakeup)
+            signal.signal(signal.SIGINT, handler)
