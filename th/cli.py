@@ -26,6 +26,9 @@ Options:
   th --doctest [--exact] [--any-numbers] FILE.md...
                      run the examples of markdown documentation and compare
                      what they print with what the document shows
+  th --install-kernel [--sys-prefix | --prefix DIR]
+                     install the Jupyter kernel spec `th` (for this user by
+                     default; needs the jupyter extra: pip install 'th[jupyter]')
 """
 
 
@@ -134,6 +137,26 @@ def report(message):
     sys.stderr.flush()
 
 
+def install_kernel(args):
+    """th --install-kernel [--sys-prefix | --prefix DIR]"""
+    if args == ["--sys-prefix"]:
+        prefix = sys.prefix
+    elif len(args) == 2 and args[0] == "--prefix":
+        prefix = args[1]
+    elif not args:
+        prefix = None
+    else:
+        sys.stderr.write(f"th: --install-kernel takes --sys-prefix or --prefix DIR\n{USAGE}")
+        return 1
+    try:
+        from th.kernel import install
+    except ImportError as exc:
+        report(f"the Jupyter kernel needs ipykernel: pip install 'th[jupyter]' ({exc})")
+        return 1
+    sys.stdout.write(f"installed the Jupyter kernel spec th in {install(prefix=prefix)}\n")
+    return 0
+
+
 def main(argv=None):
     """The `th` command; whatever goes wrong inside, the user sees a th: message,
     never a Python traceback."""
@@ -151,6 +174,8 @@ def _main(argv):
     if argv[:1] == ["--doctest"]:
         from th.doctest import main as doctest
         return doctest(argv[1:])
+    if argv[:1] == ["--install-kernel"]:
+        return install_kernel(argv[1:])
     try:
         libs, statements, interactive, script, script_args = parse_args(argv)
     except UsageError as exc:

@@ -27,10 +27,11 @@ class Engine:
         self._repl.colour = colour
         self._interrupter = Interrupter(runtime.lua, escalate=escalate)
 
-    def eval(self, text):
-        """Runs one chunk -> ('ok' | 'incomplete' | 'error', error message as bytes or None)."""
+    def eval(self, text, cell=False):
+        """Runs one chunk -> ('ok' | 'incomplete' | 'error', error message as bytes or None).
+        cell: a Jupyter cell, whose last lines may be an expression to show."""
         code = luabytes.encode(text)
-        result = self._interrupter.run(lambda: self._repl.eval(code, self.statements_first))
+        result = self._interrupter.run(lambda: self._repl.eval(code, self.statements_first, cell))
         if isinstance(result, tuple):
             return result[0], luabytes.read(*result[1:3])
         return result, None

@@ -15,6 +15,10 @@ local getlocal, getinfo = debug.getlocal, debug.getinfo
 local insert, concat, sort, format = table.insert, table.concat, table.sort, string.format
 
 local CAPTURE = '__th_capture'
+-- an expression runs as `return __th_pass(expr)`: not a tail call, so that
+-- error('x') typed at the prompt still says where (stdin:1: x)
+local PASS = '__th_pass'
+local function pass(...) return ... end
 local MAXLOCALS = 150          -- a Lua function has at most 200 locals
 
 -- the locals of earlier chunks: names in order of declaration, and values
@@ -36,19 +40,20 @@ local function capture()
    while true do
       local name, value = getlocal(2, i)
       if not name then break end
-      if name:sub(1, 1) ~= '(' and name ~= CAPTURE then
+      if name:sub(1, 1) ~= '(' and name ~= CAPTURE and name ~= PASS then
          remember(name, value)
       end
       i = i + 1
    end
 end
 
--- 'local a, b, __th_capture = ...; ': the remembered locals, on the chunk's first line
+-- 'local a, b, __th_pass, __th_capture = ...; ': the remembered locals, on the chunk's first line
 local function prefix()
    local names = {}
    for _, name in ipairs(localnames) do
       if localvalues[name] ~= nil then insert(names, name) end
    end
+   insert(names, PASS)
    insert(names, CAPTURE)
    return 'local ' .. concat(names, ', ') .. ' = ...; ', names
 end
@@ -69,7 +74,11 @@ local function compile(text, statements)
    end
    if text:match(';%s*$') then printing = false end
    local head, names = prefix()
-   local f, experr = loadstring(head .. 'return ' .. text, '=stdin')
+   local f = loadstring(head .. 'return ' .. PASS .. '(' .. text:gsub(';%s*$', '') .. '\n)', '=stdin')
+   local experr
+   if not f then
+      _, experr = loadstring(head .. 'return ' .. text, '=stdin')
+   end
    if f and (not statements or forced) then return f, names, printing end
    local expression = f
    local err
@@ -87,6 +96,25 @@ local function compile(text, statements)
    end
    -- the same chunk ending by saving its locals, unless it ends with a return
    return loadstring(head .. text .. '\n' .. CAPTURE .. '()', '=stdin') or f, names, false
+end
+
+-- compilecell(text): a Jupyter cell, whose last lines may be an expression
+-- to show after the statements before them (`x = f()` then `x`)
+local function compilecell(text)
+   local f, names, printing = compile(text)
+   if f and printing then return f, names, printing end
+   local lines = {}
+   for l in (text .. '\n'):gmatch('(.-)\r?\n') do insert(lines, l) end
+   for i = #lines, 2, -1 do
+      local expr = concat(lines, '\n', i)
+      if expr:match('%S') and not expr:match(';%s*$') then
+         local head, cellnames = prefix()
+         local g = loadstring(head .. concat(lines, '\n', 1, i - 1) .. '\n' .. CAPTURE ..
+                              '() return ' .. PASS .. '(' .. expr .. '\n)', '=stdin')
+         if g then return g, cellnames, true end
+      end
+   end
+   return f, names, printing
 end
 
 -- check(text) -> 'ok' | 'incomplete' | 'error', message (as eval's): compiles without running
@@ -119,11 +147,21 @@ local function show(n, ...)
    trepl.print(...)
 end
 
+-- repl.display(address, length, value): set by a host that shows results
+-- itself (the Jupyter kernel): the text print shows (see trepl.bytes), and
+-- the first value when it is a tensor
+repl.display = nil
+
 local function keep(n, ...)
    if n == 0 then return end
    _G._LAST = (...)
    _G._RESULTS = _G._RESULTS or {}
    insert(_G._RESULTS, (...))
+   if repl.display then
+      local first = ...
+      local address, length = bytes(trepl.format(...))
+      return repl.display(address, length, torch.isTensor(first) and first or nil)
+   end
    show(n, ...)
 end
 
@@ -131,19 +169,20 @@ local function finish(ok, ...)
    return ok, select('#', ...), ...
 end
 
--- eval(text [, statements]) -> 'ok' | 'incomplete' | 'error', address, length
--- of the message's bytes (see trepl.bytes; statements: see compile).  Errors
+-- eval(text [, statements [, cell]]) -> 'ok' | 'incomplete' | 'error',
+-- address, length of the message's bytes (see trepl.bytes; statements: see
+-- compile; cell: see compilecell).  Errors
 -- are reported by their message (a table as print shows it): a traceback
 -- would show the REPL's own frames.  Ctrl-C is th/interrupt.py's.
-function repl.eval(text, statements)
-   local f, names, printing, err = compile(text, statements)
+function repl.eval(text, statements, cell)
+   local f, names, printing = (cell and compilecell or compile)(text, statements)
    if not f then
       if names == 'error' then return 'error', bytes(printing) end
       return names
    end
    local values = {}
    for i, name in ipairs(names) do values[i] = localvalues[name] end
-   values[#names] = capture
+   values[#names - 1], values[#names] = pass, capture
    local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, trepl.message))}
    if not res[1] then
       return 'error', bytes(tostring(res[3]))
