@@ -151,7 +151,7 @@ def install_kernel(args):
     try:
         from th.kernel import install
     except ImportError as exc:
-        report(f"the Jupyter kernel needs ipykernel: pip install 'th[jupyter]' ({exc})")
+        report(f"the Jupyter kernel needs ipykernel (the jupyter extra of th) ({exc})")
         return 1
     sys.stdout.write(f"installed the Jupyter kernel spec th in {install(prefix=prefix)}\n")
     return 0

@@ -155,7 +155,7 @@ class THKernel(Kernel):
         try:
             png = image_png(self.runtime.to_numpy(tensor.contiguous(tensor)))
         except ImportError:
-            return "itorch.image: needs Pillow (pip install 'th[jupyter]')"
+            return "itorch.image: needs Pillow (the jupyter extra of th)"
         except ValueError as exc:
             return str(exc)
         self._send_display({"image/png": base64.b64encode(png).decode("ascii"),
