@@ -192,6 +192,9 @@ def _main(argv):
         report(str(exc))
         return 1
     run = runtime.lua.eval(_RUN)
+    # Ctrl-C: a Lua error `interrupted` where the script is; a second one quits
+    from th.interrupt import Interrupter
+    interrupter = Interrupter(runtime.lua, quit_after=2)
 
     steps = [("module", lib) for lib in libs] + [("string", s) for s in statements]
     if script == "-":
@@ -200,7 +203,8 @@ def _main(argv):
         steps.append(("file", script))
     for kind, what in steps:
         args = script_args if kind == "file" else ()
-        result = run(kind, luabytes.encode(what), *map(luabytes.encode, args))
+        result = interrupter.run(lambda: run(kind, luabytes.encode(what),
+                                             *map(luabytes.encode, args)))
         if result is True:
             continue
         message = _RUNNER_FRAMES.sub(b"", luabytes.read(*result[1:3]))
@@ -209,7 +213,7 @@ def _main(argv):
             report(message.split(b"\nstack traceback:")[0])
             continue
         report(message)
-        return 1
+        return 130 if message.startswith(b"interrupted") else 1
     if interactive or (script is None and not statements):
         from th.repl import repl
         return repl(runtime)

@@ -9,8 +9,8 @@ which sets a LuaJIT hook from outside, as lua.c does from its signal handler:
 armed before each run and then made dormant) raises `interrupted` at the next
 instruction the interpreter runs: right away in interpreted code, as soon as
 a tensor operation returns, at the next exit of a JIT-compiled trace.  A
-compiled loop that never leaves its trace cannot be reached by any hook;
-pressing Ctrl-C three times then quits th (`escalate`), where trepl hung.
+compiled loop that never leaves its trace cannot be reached by any hook:
+pressing Ctrl-C `quit_after` times then quits th, where trepl hung.
 """
 import ctypes
 import os
@@ -34,9 +34,6 @@ local address = tonumber(tostring(thread):match('0x%x+'))
 return function() sethook(stop, '', 1e9) return thread end, address
 """
 
-PRESSES_TO_QUIT = 3
-
-
 def _lua_api():
     import lupa.luajit21 as luajit
     lib = ctypes.CDLL(luajit.__file__)   # the loaded module: same LuaJIT
@@ -50,13 +47,13 @@ class Interrupter:
     """run(call) runs Lua code that Ctrl-C (SIGINT) interrupts with the Lua
     error `interrupted`; the Lua state and its data stay intact."""
 
-    def __init__(self, lua, escalate=False):
+    def __init__(self, lua, quit_after=None):
         self._lib = _lua_api()
         self._arm, self._state = lua.execute(_LUA)
         self._arm()
         self._hook = self._lib.lua_gethook(self._state)
         self._lib.lua_sethook(self._state, None, 0, 0)
-        self._escalate = escalate
+        self._quit_after = quit_after
         self._lock = threading.Lock()
         self._running = False
         self._presses = 0
@@ -75,11 +72,13 @@ class Interrupter:
                 self._presses += 1
                 self._lib.lua_sethook(self._state, self._hook, _MASKCOUNT, 1)
                 presses = self._presses
-            if self._escalate and presses == 2:
+            if self._quit_after is None:
+                continue
+            if presses == self._quit_after - 1 > 1:
                 sys.stderr.write("\nth: this loop runs in JIT-compiled code that Ctrl-C cannot "
                                  "reach; Ctrl-C once more quits th\n")
                 sys.stderr.flush()
-            elif self._escalate and presses >= PRESSES_TO_QUIT:
+            elif presses >= self._quit_after:
                 sys.stderr.write("th: interrupted\n")
                 sys.stderr.flush()
                 os._exit(130)

@@ -16,16 +16,16 @@ _TRAILING_NAME = re.compile(r"[A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*\s*[.:]?\
 
 
 class Engine:
-    def __init__(self, runtime, colour=False, statements_first=False, escalate=False):
+    def __init__(self, runtime, colour=False, statements_first=False, quit_after=None):
         """statements_first: a line that is a valid statement (a call) prints
         nothing, as in the documentation's transcripts; else calls print their
-        results, as trepl did.  escalate: Ctrl-C pressed thrice quits (see
-        th/interrupt.py)."""
+        results, as trepl did.  quit_after: Ctrl-C pressed that many times
+        during one run quits th (see th/interrupt.py)."""
         self.runtime = runtime
         self.statements_first = statements_first
         self._repl = runtime.lua.eval("require 'trepl.repl'")
         self._repl.colour = colour
-        self._interrupter = Interrupter(runtime.lua, escalate=escalate)
+        self._interrupter = Interrupter(runtime.lua, quit_after=quit_after)
 
     def eval(self, text, cell=False):
         """Runs one chunk -> ('ok' | 'incomplete' | 'error', error message as bytes or None).
