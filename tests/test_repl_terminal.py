@@ -172,11 +172,11 @@ def test_multiline_expressions_continue(tmp_path):
 def test_typed_code_is_jit_compiled(tmp_path):
     child = spawn(tmp_path)
     line(child, "traces = 0 jit.attach(function(what) if what == 'stop' then traces = traces + 1 end end, 'trace')")
-    line(child, "for i = 1, 1e6 do end print('loop', traces)")
-    child.expect(b"loop\t1")
+    line(child, "for i = 1, 1e6 do end print('loop', traces > 0)")
+    child.expect(b"loop\ttrue")
     line(child, "function f() local s = 0 for i = 1, 1e6 do s = s + i end return s end")
-    line(child, "print('sum', f(), traces)")
-    child.expect(b"sum\t500000500000\t2")
+    line(child, "before = traces print('sum', f(), traces > before)")
+    child.expect(b"sum\t500000500000\ttrue")
     assert leave(child) == 0
 
 

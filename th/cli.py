@@ -28,7 +28,7 @@ Options:
                      what they print with what the document shows
   th --install-kernel [--sys-prefix | --prefix DIR]
                      install the Jupyter kernel spec `th` (for this user by
-                     default; needs the jupyter extra: pip install 'th[jupyter]')
+                     default; needs the jupyter extra: pip install '.[jupyter]')
 """
 
 
@@ -118,12 +118,15 @@ _RUNNER_FRAMES = re.compile(rb"(\nstack traceback:)?\n\t\[C\]: in function 'run'
 def session(script=None, script_args=()):
     """A Runtime set up as `th` runs code: trepl's print, `arg`, os.exit
     flushing, `require('trepl')()` starting the prompt."""
+    import weakref
+
     from th.runtime import Runtime
     runtime = Runtime()
+    own = weakref.ref(runtime)      # Lua keeps `start`: no cycle, the state still closes
 
     def start(*_):
         from th.repl import repl
-        repl(runtime)
+        repl(own())
 
     runtime.lua.eval(_SETUP)(luabytes.encode(script), sys.stdout.isatty(), start,
                              *map(luabytes.encode, script_args))

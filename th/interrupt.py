@@ -43,60 +43,69 @@ def _lua_api():
     return lib
 
 
+class _Watcher:
+    """The thread's side: plain data only (no Lua object), so that the Lua
+    state can still be closed (and its finalizers run) when th is done."""
+
+    def __init__(self, lib, state, hook, quit_after):
+        self.lib, self.state, self.hook, self.quit_after = lib, state, hook, quit_after
+        self.lock = threading.Lock()
+        self.running = False
+        self.presses = 0
+        self.read, self.write = os.pipe()
+        os.set_blocking(self.write, False)
+
+    def start(self, running):
+        with self.lock:
+            self.running, self.presses = running, 0
+            self.lib.lua_sethook(self.state, None, 0, 0)   # dormant until Ctrl-C
+
+    def loop(self):
+        while True:
+            data = os.read(self.read, 64)
+            if signal.SIGINT not in data:
+                continue
+            with self.lock:
+                if not self.running:
+                    continue
+                self.presses += 1
+                self.lib.lua_sethook(self.state, self.hook, _MASKCOUNT, 1)
+                presses = self.presses
+            if self.quit_after is None:
+                continue
+            if presses == self.quit_after - 1 > 1:
+                sys.stderr.write("\nth: this loop runs in JIT-compiled code that Ctrl-C cannot "
+                                 "reach; Ctrl-C once more quits th\n")
+                sys.stderr.flush()
+            elif presses >= self.quit_after:
+                sys.stderr.write("th: interrupted\n")
+                sys.stderr.flush()
+                os._exit(130)
+
+
 class Interrupter:
     """run(call) runs Lua code that Ctrl-C (SIGINT) interrupts with the Lua
     error `interrupted`; the Lua state and its data stay intact."""
 
     def __init__(self, lua, quit_after=None):
-        self._lib = _lua_api()
-        self._arm, self._state = lua.execute(_LUA)
+        lib = _lua_api()
+        self._arm, state = lua.execute(_LUA)
         self._arm()
-        self._hook = self._lib.lua_gethook(self._state)
-        self._lib.lua_sethook(self._state, None, 0, 0)
-        self._quit_after = quit_after
-        self._lock = threading.Lock()
-        self._running = False
-        self._presses = 0
-        self._read, self._write = os.pipe()
-        os.set_blocking(self._write, False)
-        threading.Thread(target=self._watch, name="th-interrupt", daemon=True).start()
-
-    def _watch(self):
-        while True:
-            data = os.read(self._read, 64)
-            if signal.SIGINT not in data:
-                continue
-            with self._lock:
-                if not self._running:
-                    continue
-                self._presses += 1
-                self._lib.lua_sethook(self._state, self._hook, _MASKCOUNT, 1)
-                presses = self._presses
-            if self._quit_after is None:
-                continue
-            if presses == self._quit_after - 1 > 1:
-                sys.stderr.write("\nth: this loop runs in JIT-compiled code that Ctrl-C cannot "
-                                 "reach; Ctrl-C once more quits th\n")
-                sys.stderr.flush()
-            elif presses >= self._quit_after:
-                sys.stderr.write("th: interrupted\n")
-                sys.stderr.flush()
-                os._exit(130)
+        hook = lib.lua_gethook(state)
+        self._watcher = _Watcher(lib, state, hook, quit_after)
+        self._watcher.start(False)
+        threading.Thread(target=self._watcher.loop, name="th-interrupt", daemon=True).start()
 
     def run(self, call):
         if threading.current_thread() is not threading.main_thread():
             return call()                 # signals reach the main thread only
         self._arm()
-        self._lib.lua_sethook(self._state, None, 0, 0)   # dormant until Ctrl-C
         handler = signal.signal(signal.SIGINT, lambda signum, frame: None)
-        wakeup = signal.set_wakeup_fd(self._write, warn_on_full_buffer=False)
-        with self._lock:
-            self._running, self._presses = True, 0
+        wakeup = signal.set_wakeup_fd(self._watcher.write, warn_on_full_buffer=False)
+        self._watcher.start(True)
         try:
             return call()
         finally:
-            with self._lock:
-                self._running = False
-                self._lib.lua_sethook(self._state, None, 0, 0)
+            self._watcher.start(False)
             signal.set_wakeup_fd(wakeup)
             signal.signal(signal.SIGINT, handler)
