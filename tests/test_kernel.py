@@ -2,13 +2,10 @@
 real kernel process started as Jupyter starts it, cells run, replies and
 published output checked."""
 import os
-import sys
 import time
 
 import pytest
 
-jupyter_client = pytest.importorskip("jupyter_client")
-pytest.importorskip("ipykernel")
 
 TIMEOUT = 60
 
@@ -104,7 +101,7 @@ def test_interrupt_stops_a_running_cell(kernel):
 
 def test_completion_and_help(kernel):
     run(kernel, "t = torch.Tensor(2)")
-    msg_id = kernel.complete("t:na", 4)
+    kernel.complete("t:na", 4)
     reply = kernel.get_shell_msg(timeout=TIMEOUT)["content"]
     assert "narrow" in reply["matches"] and reply["cursor_start"] == 2
     kernel.inspect("paths.concat(", 9)                # the cursor inside the name
