@@ -6,7 +6,6 @@ import time
 
 import pytest
 
-
 TIMEOUT = 60
 
 
