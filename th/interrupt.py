@@ -18,10 +18,10 @@ import signal
 import sys
 import threading
 
-_MASKCOUNT = 8     # (call/return hooks set from another thread crashed LuaJIT)
+_MASKCOUNT = 8     # LUA_MASKCOUNT: with a count of 1, the hook runs at the next instruction
 
-# stop(): the hook; arm(): installs it through debug.sethook; state(): an
-# address of a lua_State of this global state (hooks are global in LuaJIT)
+# stop: the hook; the chunk returns arm (installs stop through debug.sethook)
+# and the address of a lua_State of this global state (hooks are global in LuaJIT)
 _LUA = r"""
 local sethook = debug.sethook
 local function stop()
@@ -33,6 +33,7 @@ local address = tonumber(tostring(thread):match('0x%x+'))
 -- arm keeps the thread alive: its address must stay valid
 return function() sethook(stop, '', 1e9) return thread end, address
 """
+
 
 def _lua_api():
     import lupa.luajit21 as luajit
