@@ -135,6 +135,7 @@ def test_terminal_session(tmp_path):
     child.expect("21")
     child.sendintr()                          # Ctrl-C at the prompt cancels the line
     child.expect("th>")
+    time.sleep(0.5)                           # the prompt reads keys (a Ctrl-D before is EOF)
     child.sendeof()                           # Ctrl-D leaves, after asking
     child.expect(r"Do you really want to exit \(\[y\]/n\)\?")
     child.sendline("y")

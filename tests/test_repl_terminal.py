@@ -141,10 +141,13 @@ def test_ctrl_d_drops_an_unfinished_chunk(tmp_path):
     child = spawn(tmp_path)
     line(child, "for i = 1, 3 do")
     child.expect(rb"\.\.>")
+    time.sleep(0.5)
     child.sendeof()
     child.expect(PROMPT)
     line(child, "print('alive')")
     child.expect(b"alive")
+    child.expect(PROMPT)
+    time.sleep(0.5)                          # the prompt reads keys (a Ctrl-D before is EOF)
     child.sendeof()                          # at th>: asks first, as trepl did
     child.expect(rb"Do you really want to exit \(\[y\]/n\)\?")
     child.sendline("n")
