@@ -6,11 +6,14 @@
 As in the original, `torch` and `paths` are loaded, `print` is trepl's, and the
 script sees its arguments in the global `arg` (arg[0] is the script).  An
 uncaught Lua error prints `th: file:line: message` and a traceback on stderr,
-and the exit status is 1.
+and the exit status is 1.  Arguments and messages are bytes, as Lua strings
+are (th/luabytes.py).
 """
 import os
 import re
 import sys
+
+from th import luabytes
 
 USAGE = """Usage: th [options] [script.lua [arguments]]
 
@@ -23,6 +26,9 @@ Options:
   th --doctest [--exact] [--any-numbers] FILE.md...
                      run the examples of markdown documentation and compare
                      what they print with what the document shows
+  th --install-kernel [--sys-prefix | --prefix DIR]
+                     install the Jupyter kernel spec `th` (for this user by
+                     default; needs the jupyter extra: pip install '.[jupyter]')
 """
 
 
@@ -67,16 +73,22 @@ function(kind, what, ...)
    else
       f = function() return require(what) end
    end
-   if not f then return false, err end
-   local ok, msg = trepl.run(f, ...)
+   local ok, msg
+   if f then
+      ok, msg = trepl.run(f, ...)
+   else
+      ok, msg = false, err
+   end
    io.stdout:flush()
-   return ok, msg
+   if ok then return true end
+   return false, require('trepl.bytes')(msg)
 end
 """
 
 _SETUP = r"""
-function(script, ...)
+function(script, tty, start, ...)
    local trepl = require 'trepl'
+   trepl.tty, trepl.start = tty, start
    _G.print = trepl.print
    require 'trepl.startup'
    local args = {...}
@@ -86,6 +98,8 @@ function(script, ...)
    if script then
       local dir = script:match('^(.*)[/\\]') or '.'
       package.path = dir .. '/?.lua;' .. dir .. '/?/init.lua;' .. package.path
+   else
+      package.path = './?.lua;./?/init.lua;' .. package.path
    end
    -- os.exit flushes what the script printed, as the C library did
    local exit = os.exit
@@ -93,27 +107,59 @@ function(script, ...)
       io.stdout:flush()
       return exit(code, ...)
    end
+   trepl.snapshot()
 end
 """
 
 
 # the last lines of a traceback: how th itself called the chunk
-_RUNNER_FRAMES = re.compile(r"(\nstack traceback:)?\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$")
+_RUNNER_FRAMES = re.compile(rb"(\nstack traceback:)?\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$")
 
 
 def session(script=None, script_args=()):
-    """A Runtime set up as `th` runs code: trepl's print, `arg`, os.exit flushing."""
+    """A Runtime set up as `th` runs code: trepl's print, `arg`, os.exit
+    flushing, `require('trepl')()` starting the prompt."""
+    import weakref
+
     from th.runtime import Runtime, export_lua_api
     export_lua_api()
     runtime = Runtime()
-    runtime.lua.eval(_SETUP)(script, *script_args)
+    own = weakref.ref(runtime)      # Lua keeps `start`: no cycle, the state still closes
+
+    def start(*_):
+        from th.repl import repl
+        repl(own())
+
+    runtime.lua.eval(_SETUP)(luabytes.encode(script), sys.stdout.isatty(), start,
+                             *map(luabytes.encode, script_args))
     return runtime
 
 
 def report(message):
+    """th: message (text or bytes) on stderr."""
     sys.stdout.flush()
-    sys.stderr.write(f"th: {message}\n")
+    sys.stderr.buffer.write(b"th: " + luabytes.encode(message) + b"\n")
     sys.stderr.flush()
+
+
+def install_kernel(args):
+    """th --install-kernel [--sys-prefix | --prefix DIR]"""
+    if args == ["--sys-prefix"]:
+        prefix = sys.prefix
+    elif len(args) == 2 and args[0] == "--prefix":
+        prefix = args[1]
+    elif not args:
+        prefix = None
+    else:
+        sys.stderr.write(f"th: --install-kernel takes --sys-prefix or --prefix DIR\n{USAGE}")
+        return 1
+    try:
+        from th.kernel import install
+    except ImportError as exc:
+        report(f"the Jupyter kernel needs ipykernel (the jupyter extra of th) ({exc})")
+        return 1
+    sys.stdout.write(f"installed the Jupyter kernel spec th in {install(prefix=prefix)}\n")
+    return 0
 
 
 def main(argv=None):
@@ -133,6 +179,8 @@ def _main(argv):
     if argv[:1] == ["--doctest"]:
         from th.doctest import main as doctest
         return doctest(argv[1:])
+    if argv[:1] == ["--install-kernel"]:
+        return install_kernel(argv[1:])
     try:
         libs, statements, interactive, script, script_args = parse_args(argv)
     except UsageError as exc:
@@ -149,17 +197,28 @@ def _main(argv):
         report(str(exc))
         return 1
     run = runtime.lua.eval(_RUN)
+    # Ctrl-C: a Lua error `interrupted` where the script is; a second one quits
+    from th.interrupt import Interrupter
+    interrupter = Interrupter(runtime.lua, quit_after=2)
 
     steps = [("module", lib) for lib in libs] + [("string", s) for s in statements]
     if script == "-":
-        steps.append(("string", sys.stdin.read()))
+        steps.append(("string", sys.stdin.buffer.read()))
     elif script is not None:
         steps.append(("file", script))
     for kind, what in steps:
-        ok, message = run(kind, what, *(script_args if kind == "file" else ()))
-        if not ok:
-            report(_RUNNER_FRAMES.sub("", str(message)))
-            return 1
+        args = script_args if kind == "file" else ()
+        result = interrupter.run(lambda: run(kind, luabytes.encode(what),
+                                             *map(luabytes.encode, args)))
+        if result is True:
+            continue
+        message = _RUNNER_FRAMES.sub(b"", luabytes.read(*result[1:3]))
+        if kind == "module":          # as trepl: a library that fails to load is skipped
+            report(f"could not load {what}, skipping")
+            report(message.split(b"\nstack traceback:")[0])
+            continue
+        report(message)
+        return 130 if message.startswith(b"interrupted") else 1
     if interactive or (script is None and not statements):
         from th.repl import repl
         return repl(runtime)

@@ -226,8 +226,8 @@ def run_example(engine, example):
                 if status != "incomplete":
                     chunk = []
                 if status == "error":
-                    errors.append(message)
-                    os.write(1, (message + "\n").encode())
+                    errors.append(message.decode("utf-8", "replace"))
+                    os.write(1, message + b"\n")
             if chunk:
                 errors.append("incomplete input: " + " ".join(chunk))
                 os.write(1, (errors[-1] + "\n").encode())

@@ -5,9 +5,11 @@ bare expression or `= expr` prints its values (not with a trailing `;`).
 Besides Lua, a line may be `? name` (help), `?` (this help), `$ command` (a
 shell command) or `exit`.  Tab completes globals, keywords, fields and methods
 (after `.` and `:`), and file names inside strings; Ctrl-C cancels the line or
-interrupts the running computation; Ctrl-D or `exit` leaves.  History is kept
-in $TREPL_HISTORY or ~/.luahistory.  The evaluation is th/repl_engine.py's;
-prompt_toolkit and pygments are imported only here, when the prompt starts.
+interrupts the running computation; Ctrl-D drops an unfinished chunk, or
+leaves after asking, as trepl did; Ctrl-Z suspends.  History is kept in
+$TREPL_HISTORY or ~/.luahistory (th/history.py).  The evaluation is
+th/repl_engine.py's; prompt_toolkit and pygments are imported only here, when
+the prompt starts.
 """
 import os
 import re
@@ -26,7 +28,8 @@ HELP = """th: Torch7 for Lua, interactively.
   timer_off(), timer_on()   hide or show the time each line took
   Tab                   complete names, fields, methods (x:na<Tab>), file names in strings
   Ctrl-C                cancel the line, or interrupt a running computation
-  Ctrl-D, exit          leave
+  Ctrl-D               drop an unfinished chunk; at th> leave (after asking)
+  exit                 leave
 """
 
 BANNER = """  ______             __   |  Torch7 (th)
@@ -37,10 +40,6 @@ BANNER = """  ______             __   |  Torch7 (th)
 
 # inside an unterminated string literal: the path typed so far
 _OPEN_STRING = re.compile(r"""^(?:[^"'\\]|\\.|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*["']([^"']*)$""")
-
-
-def history_file():
-    return os.environ.get("TREPL_HISTORY") or os.path.join(os.path.expanduser("~"), ".luahistory")
 
 
 def path_completions(fragment):
@@ -64,7 +63,7 @@ class Session:
     line of input, independent of where lines come from."""
 
     def __init__(self, runtime, colour=False):
-        self.engine = Engine(runtime, colour=colour)
+        self.engine = Engine(runtime, colour=colour, quit_after=3)
         self.colour = colour
         self.timing = colour and os.environ.get("TREPL_TIMER", "1") != "0"
         self.buffer = []
@@ -72,12 +71,22 @@ class Session:
         lua_globals = runtime.lua.globals()
         lua_globals.timer_on = lambda: self._set_timing(True)
         lua_globals.timer_off = lambda: self._set_timing(False)
+        for name in ("timer_on", "timer_off"):
+            self.engine.lua(f"require('trepl.repl').hide('{name}')")
 
     def _set_timing(self, on):
         self.timing = on
 
     def _paint(self, code, text):
         return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
+
+    def _error(self, message):
+        """Writes an error message (bytes: Lua's, whatever they hold) on stderr."""
+        sys.stdout.flush()
+        if self.colour:
+            message = b"\x1b[31m" + message + b"\x1b[0m"
+        sys.stderr.buffer.write(message + b"\n")
+        sys.stderr.flush()
 
     @property
     def prompt(self):
@@ -114,11 +123,16 @@ class Session:
             return
         self.buffer = []
         if status == "error":
-            sys.stdout.flush()
-            sys.stderr.write(self._paint("31", message) + "\n")
-            sys.stderr.flush()
+            self._error(message)
         elif self.timing:
             sys.stdout.write(self._paint("90", f"{'':>70}[{elapsed:0.4f}s]") + "\n")
+
+    def end_of_input(self):
+        """The input ended: an unfinished chunk is reported (what Lua says of it)."""
+        if self.buffer:
+            status, message = self.engine.check("\n".join(self.buffer))
+            self.buffer = []
+            self._error(message or b"unfinished chunk at the end of input")
 
 
 def _completer(engine):
@@ -142,24 +156,24 @@ def _completer(engine):
 
 
 def prompt_session(session, input=None, output=None):
-    """The prompt_toolkit PromptSession for a Session (input/output for tests)."""
+    """The prompt_toolkit PromptSession for a Session (input/output for tests;
+    by default the terminal, even when stdout is a pipe: `th | tee log`)."""
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
     from prompt_toolkit.lexers import PygmentsLexer
+    from prompt_toolkit.output import create_output
     from pygments.lexers.scripting import LuaLexer
+    from th.history import ReadlineHistory, history_file
 
-    try:
-        history = FileHistory(history_file())
-    except OSError:
-        history = InMemoryHistory()
-    return PromptSession(history=history, lexer=PygmentsLexer(LuaLexer),
+    return PromptSession(history=ReadlineHistory(history_file()), lexer=PygmentsLexer(LuaLexer),
                          completer=_completer(session.engine), complete_while_typing=False,
-                         input=input, output=output)
+                         enable_suspend=True, input=input,
+                         output=output or create_output(always_prefer_tty=True))
 
 
-def interact(session, prompt):
+def interact(session, prompt, confirm_exit=None):
     """The read-eval-print loop: prompt(text) returns a line, raises
-    KeyboardInterrupt (Ctrl-C: cancel) or EOFError (Ctrl-D: leave)."""
+    KeyboardInterrupt (Ctrl-C: cancel) or EOFError (Ctrl-D: drop the chunk, or
+    leave if confirm_exit() agrees; at the end of piped input: leave)."""
     while not session.done:
         try:
             line = prompt(session.prompt)
@@ -167,8 +181,16 @@ def interact(session, prompt):
             session.cancel()
             continue
         except EOFError:
+            if confirm_exit is None:
+                session.end_of_input()
+                break
             sys.stdout.write("\n")
-            break
+            if session.buffer:
+                session.cancel()
+                continue
+            if confirm_exit():
+                break
+            continue
         try:
             session.handle(line)
         except KeyboardInterrupt:
@@ -181,18 +203,32 @@ def interact(session, prompt):
 def _plain_prompt(text):
     sys.stdout.write(text)
     sys.stdout.flush()
-    line = sys.stdin.readline()
+    line = sys.stdin.buffer.readline()
     if not line:
         raise EOFError
-    return line.rstrip("\n")
+    return line.rstrip(b"\n").decode("utf-8", "surrogateescape")
+
+
+def _confirmer(ptk):
+    """Asks before leaving on Ctrl-D, as trepl did (Enter, y or Ctrl-D: yes)."""
+    from prompt_toolkit import PromptSession
+    question = PromptSession(input=ptk.input, output=ptk.output)   # not in the history
+
+    def confirm():
+        try:
+            answer = question.prompt("Do you really want to exit ([y]/n)? ")
+        except (EOFError, KeyboardInterrupt):
+            return True
+        return answer.strip().lower() not in ("n", "no")
+    return confirm
 
 
 def repl(runtime):
-    """`th`'s prompt: prompt_toolkit on a terminal, plain lines otherwise."""
-    terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    session = Session(runtime, colour=terminal)
-    if not terminal:
+    """`th`'s prompt: prompt_toolkit when typing at a terminal, plain lines
+    from piped input."""
+    session = Session(runtime, colour=sys.stdout.isatty())
+    if not sys.stdin.isatty():
         return interact(session, _plain_prompt)
     sys.stdout.write(BANNER + "\n")
     ptk = prompt_session(session)
-    return interact(session, ptk.prompt)
+    return interact(session, ptk.prompt, _confirmer(ptk))

@@ -1,52 +1,51 @@
-"""The Lua session behind the prompt and `th --doctest`, as Python drives it.
+"""The Lua session behind the prompt, `th --doctest` and the Jupyter kernel,
+as Python drives it.
 
 The evaluation itself lives in Lua (th/lua/trepl/repl.lua); this class feeds it
-text, turns Ctrl-C during a computation into an interruption of that
-computation (the session goes on), and answers completion and help requests.
+text, lets Ctrl-C interrupt the computation (th/interrupt.py: the session
+goes on), and answers completion and help requests.  Messages come back as
+bytes (Lua strings are bytes, see th/luabytes.py).
 """
 import re
-import signal
-import threading
+
+from th import luabytes
+from th.interrupt import Interrupter
 
 # the expression being completed: names joined by . or :, at the end of the text
 _TRAILING_NAME = re.compile(r"[A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*\s*[.:]?\s*\w*$|\w*$")
 
 
 class Engine:
-    def __init__(self, runtime, colour=False, statements_first=False):
+    def __init__(self, runtime, colour=False, statements_first=False, quit_after=None):
         """statements_first: a line that is a valid statement (a call) prints
         nothing, as in the documentation's transcripts; else calls print their
-        results, as trepl did."""
+        results, as trepl did.  quit_after: Ctrl-C pressed that many times
+        during one run quits th (see th/interrupt.py)."""
         self.runtime = runtime
         self.statements_first = statements_first
         self._repl = runtime.lua.eval("require 'trepl.repl'")
         self._repl.colour = colour
-        self._interrupted = False
+        self._interrupter = Interrupter(runtime.lua, quit_after=quit_after)
 
-    def _on_sigint(self, signum, frame):
-        self._interrupted = True
-
-    def _poll(self):
-        return self._interrupted
-
-    def eval(self, text):
-        """Runs one chunk -> ('ok' | 'incomplete' | 'error', error message or None)."""
-        self._interrupted = False
-        main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, self._on_sigint) if main else None
-        try:
-            result = self._repl.eval(text, self._poll if main else None, self.statements_first)
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
+    def eval(self, text, cell=False):
+        """Runs one chunk -> ('ok' | 'incomplete' | 'error', error message as bytes or None).
+        cell: a Jupyter cell, whose last lines may be an expression to show."""
+        code = luabytes.encode(text)
+        result = self._interrupter.run(lambda: self._repl.eval(code, self.statements_first, cell))
         if isinstance(result, tuple):
-            return result[0], (result[1] if len(result) > 1 else None)
+            return result[0], luabytes.read(*result[1:3])
         return result, None
 
+    def run(self, call):
+        """call() (which runs Lua code) with Ctrl-C interrupting it."""
+        return self._interrupter.run(call)
+
     def check(self, text):
-        """Compiles without running -> 'ok' | 'incomplete' | 'error'."""
-        result = self._repl.check(text)
-        return result[0] if isinstance(result, tuple) else result
+        """Compiles without running -> ('ok' | 'incomplete' | 'error', message as eval's)."""
+        result = self._repl.check(luabytes.encode(text))
+        if isinstance(result, tuple):
+            return result[0], luabytes.read(*result[1:3])
+        return result, None
 
     def complete(self, text):
         """Completions of the name being typed at the end of text -> (start offset, names)."""
@@ -57,7 +56,8 @@ class Engine:
         return -len(word), list(names.values()) if names is not None else []
 
     def help(self, name):
-        return self._repl.help(name)
+        """`? name`'s text (invalid UTF-8 replaced)."""
+        return luabytes.text(*self._repl.help(luabytes.encode(name)))
 
     def lua(self, code):
         """Runs Lua code in the session's state (not through the REPL's printing)."""

@@ -3,9 +3,16 @@
 -- or a chunk with a traceback on error.
 local torch = require 'torch'
 
-local trepl = {}
+-- require 'trepl' is also the REPL itself, as in the original: trepl() starts
+-- the interactive prompt (the host sets trepl.start), trepl.colorize colours text
+local trepl = setmetatable({}, {
+   __call = function(self, ...) return self.start(...) end,
+   __index = function(self, key)
+      if key == 'colorize' or key == 'colors' then return require('trepl.' .. key) end
+   end,
+})
 
-local write, tostring, type, select, pairs = io.write, tostring, type, select, pairs
+local tostring, type, select, pairs, next = tostring, type, select, pairs, next
 
 -- "DoubleTensor - size: 2x3", "IntStorage - size: 4", "DoubleTensor - empty"
 local function sizestr(x)
@@ -35,41 +42,38 @@ local function describe(v)
    return tostring(v)
 end
 
-local function rawprint(o)
-   write(tostring(o), '\n')
-end
-
-local function line(indent, s)
-   write(string.rep(' ', indent), s, '\n')
-end
-
 -- tables print as `{`, `  key : value` lines, `}`; a table met again while
--- printing itself prints as {...} (the original recursed forever)
-local function printtable(obj, indent, seen)
+-- printing itself (the original recursed forever), or nested deeper than
+-- MAXDEPTH levels (as the original cut them), prints as {...}
+local MAXDEPTH = 5
+
+local function printtable(out, obj, indent, seen, depth)
+   local pad = string.rep(' ', indent)
    if next(obj) == nil then
-      return line(indent, '{}')
+      return out(pad, '{}\n')
    end
    seen[obj] = true
-   line(indent, '{')
+   out(pad, '{\n')
    for k, v in pairs(obj) do
       if type(v) == 'table' then
-         if next(v) == nil or seen[v] then
-            line(indent + 2, tostring(k) .. ' : {...}')
+         if next(v) == nil or seen[v] or depth + 1 >= MAXDEPTH then
+            out(pad, '  ', tostring(k), ' : {...}\n')
          else
-            line(indent + 2, tostring(k) .. ' : ')
-            printtable(v, indent + 4, seen)
+            out(pad, '  ', tostring(k), ' : \n')
+            printtable(out, v, indent + 4, seen, depth + 1)
          end
       else
-         line(indent + 2, tostring(k) .. ' : ' .. describe(v))
+         out(pad, '  ', tostring(k), ' : ', describe(v), '\n')
       end
    end
-   line(indent, '}')
+   out(pad, '}\n')
    seen[obj] = nil
 end
 
--- print(...): numbers, strings... are followed by a tab and the line ends after
--- the last one; tensors, storages and objects with __tostring print whole
-function trepl.print(...)
+-- what print(...) shows, written through out(...): numbers, strings... are
+-- followed by a tab and the line ends after the last one; tensors, storages
+-- and objects with __tostring print whole
+local function show(out, ...)
    local n = select('#', ...)
    for i = 1, n do
       local obj = select(i, ...)
@@ -77,26 +81,50 @@ function trepl.print(...)
       if t == 'table' then
          local mt = getmetatable(obj)
          if mt and mt.__tostring then
-            rawprint(obj)
+            out(tostring(obj), '\n')
          else
-            printtable(obj, 0, {})
+            printtable(out, obj, 0, {}, 0)
          end
       elseif t == 'userdata' or t == 'cdata' then
-         rawprint(obj)
+         out(tostring(obj), '\n')
       else
-         write(tostring(obj), '\t')
-         if i == n then write('\n') end
+         out(tostring(obj), '\t')
+         if i == n then out('\n') end
       end
    end
 end
 
+function trepl.print(...)
+   show(io.write, ...)
+end
+
+-- the text print(...) would write
+function trepl.format(...)
+   local parts = {}
+   show(function(...)
+      for i = 1, select('#', ...) do parts[#parts + 1] = select(i, ...) end
+   end, ...)
+   return table.concat(parts)
+end
+
+-- an error value as text: a string as is, a table as print shows it
+function trepl.message(msg)
+   if type(msg) == 'string' then return msg end
+   local mt = getmetatable(msg)
+   if mt and mt.__tostring then return tostring(msg) end
+   if type(msg) == 'table' then return (trepl.format(msg):gsub('\n$', '')) end
+   return '(error object is a ' .. type(msg) .. ' value)'
+end
+
 -- traceback for xpcall: the message, then the Lua stack
 function trepl.traceback(msg)
-   if type(msg) ~= 'string' then
-      local mt = getmetatable(msg)
-      msg = (mt and mt.__tostring) and tostring(msg) or ('(error object is a ' .. type(msg) .. ' value)')
-   end
-   return debug.traceback(msg, 2)
+   return debug.traceback(trepl.message(msg), 2)
+end
+
+-- snapshot(): the globals th defined before user code runs (who() hides them)
+function trepl.snapshot()
+   trepl.initial = {}
+   for k in pairs(_G) do trepl.initial[k] = true end
 end
 
 -- run(f, ...) -> true, results... or false, message with traceback

@@ -5,16 +5,20 @@
 -- the prompt's questions: completions, `? name` help, who().
 -- Python drives it (th/repl_engine.py); nothing here reads the terminal.
 local trepl = require 'trepl'
+local bytes = require 'trepl.bytes'
 
 local repl = {}
 
 local type, tostring, pairs, ipairs, select, pcall, unpack = type, tostring, pairs, ipairs, select, pcall, unpack
 local getmetatable, loadstring, rawget = getmetatable, loadstring, rawget
-local getlocal, getinfo, sethook = debug.getlocal, debug.getinfo, debug.sethook
+local getlocal, getinfo = debug.getlocal, debug.getinfo
 local insert, concat, sort, format = table.insert, table.concat, table.sort, string.format
-local write = io.write
 
 local CAPTURE = '__th_capture'
+-- an expression runs as `return __th_pass(expr)`: not a tail call, so that
+-- error('x') typed at the prompt still says where (stdin:1: x)
+local PASS = '__th_pass'
+local function pass(...) return ... end
 local MAXLOCALS = 150          -- a Lua function has at most 200 locals
 
 -- the locals of earlier chunks: names in order of declaration, and values
@@ -36,29 +40,30 @@ local function capture()
    while true do
       local name, value = getlocal(2, i)
       if not name then break end
-      if name:sub(1, 1) ~= '(' and name ~= CAPTURE then
+      if name:sub(1, 1) ~= '(' and name ~= CAPTURE and name ~= PASS then
          remember(name, value)
       end
       i = i + 1
    end
 end
 
--- 'local a, b, __th_capture = ...; ': the remembered locals, on the chunk's first line
+-- 'local a, b, __th_pass, __th_capture = ...; ': the remembered locals, on the chunk's first line
 local function prefix()
    local names = {}
    for _, name in ipairs(localnames) do
       if localvalues[name] ~= nil then insert(names, name) end
    end
+   insert(names, PASS)
    insert(names, CAPTURE)
    return 'local ' .. concat(names, ', ') .. ' = ...; ', names
 end
 
 local function incomplete(err)
-   return err:sub(-7) == "'<eof>'"
+   return err ~= nil and err:sub(-7) == "'<eof>'"
 end
 
 -- compile(text [, statements]) -> f, names, printing | nil, 'incomplete' |
--- nil, 'error', message.  Text is first read as an expression to print (a
+-- 'error', message.  Text is first read as an expression to print (a
 -- call prints its results, as trepl did), or with `statements` first as a
 -- statement (a call prints nothing, as the documentation's transcripts show)
 local function compile(text, statements)
@@ -69,16 +74,20 @@ local function compile(text, statements)
    end
    if text:match(';%s*$') then printing = false end
    local head, names = prefix()
-   local f = (not statements or forced) and loadstring(head .. 'return ' .. text, '=stdin')
-   if f then return f, names, printing end
+   local f = loadstring(head .. 'return ' .. PASS .. '(' .. text:gsub(';%s*$', '') .. '\n)', '=stdin')
+   local experr
+   if not f then
+      _, experr = loadstring(head .. 'return ' .. text, '=stdin')
+   end
+   if f and (not statements or forced) then return f, names, printing end
+   local expression = f
    local err
    f, err = loadstring(head .. text, '=stdin')
-   if not f and statements then
-      local expression = loadstring(head .. 'return ' .. text, '=stdin')
-      if expression then return expression, names, printing end
-   end
+   if not f and expression then return expression, names, printing end
    if not f then
-      if incomplete(err) then return nil, 'incomplete' end
+      -- `{1,` or `1 +` go on as an expression on the next line
+      if incomplete(err) then return nil, 'incomplete', err end
+      if incomplete(experr) then return nil, 'incomplete', experr end
       return nil, 'error', err
    end
    -- `return x` prints as `= x` does
@@ -89,11 +98,31 @@ local function compile(text, statements)
    return loadstring(head .. text .. '\n' .. CAPTURE .. '()', '=stdin') or f, names, false
 end
 
--- check(text) -> 'ok' | 'incomplete' | 'error', message: compiles without running
+-- compilecell(text): a Jupyter cell, whose last lines may be an expression
+-- to show after the statements before them (`x = f()` then `x`)
+local function compilecell(text)
+   local f, names, printing = compile(text)
+   if f and printing then return f, names, printing end
+   local lines = {}
+   for l in (text .. '\n'):gmatch('(.-)\r?\n') do insert(lines, l) end
+   for i = #lines, 2, -1 do
+      local expr = concat(lines, '\n', i)
+      if expr:match('%S') and not expr:match(';%s*$') then
+         local head, cellnames = prefix()
+         local g = loadstring(head .. concat(lines, '\n', 1, i - 1) .. '\n' .. CAPTURE ..
+                              '() return ' .. PASS .. '(' .. expr .. '\n)', '=stdin')
+         if g then return g, cellnames, true end
+      end
+   end
+   return f, names, printing
+end
+
+-- check(text) -> 'ok' | 'incomplete' | 'error', message (as eval's): compiles without running
 function repl.check(text)
    local f, status, err = compile(text)
    if f then return 'ok' end
-   return status, err
+   if err then return status, bytes(err) end
+   return status
 end
 
 -- colours of printed values, when the output is a terminal
@@ -109,63 +138,54 @@ local function show(n, ...)
       if scalars then
          for i = 1, n do
             local v = select(i, ...)
-            write(colours[type(v)], tostring(v), '\27[0m\t')
+            io.write(colours[type(v)], tostring(v), '\27[0m\t')
          end
-         write('\n')
+         io.write('\n')
          return
       end
    end
    trepl.print(...)
 end
 
+-- repl.display(address, length, value): set by a host that shows results
+-- itself (the Jupyter kernel): the text print shows (see trepl.bytes), and
+-- the first value when it is a tensor
+repl.display = nil
+
 local function keep(n, ...)
    if n == 0 then return end
    _G._LAST = (...)
    _G._RESULTS = _G._RESULTS or {}
    insert(_G._RESULTS, (...))
+   if repl.display then
+      local first = ...
+      local address, length = bytes(trepl.format(...))
+      return repl.display(address, length, torch.isTensor(first) and first or nil)
+   end
    show(n, ...)
 end
 
--- interruption: the hook asks Python (every so many VM instructions of
--- interpreted code) whether Ctrl-C was pressed.  A loop compiled by the JIT
--- inside a called function cannot be interrupted (as with LuaJIT itself).
-local HOOKCOUNT = 100000
-
--- errors are reported by their message: a traceback would show the REPL's own frames
-local function message(err)
-   if type(err) == 'string' then return err end
-   local mt = getmetatable(err)
-   if mt and mt.__tostring then return tostring(err) end
-   return '(error object is a ' .. type(err) .. ' value)'
-end
-
 local function finish(ok, ...)
-   sethook()
    return ok, select('#', ...), ...
 end
 
--- eval(text [, interrupted [, statements]]) -> 'ok' | 'incomplete' | 'error', message
--- (interrupted() says whether Ctrl-C was pressed; statements: see compile)
-function repl.eval(text, interrupted, statements)
-   local f, names, printing = compile(text, statements)
-   if not f then return names, printing end
+-- eval(text [, statements [, cell]]) -> 'ok' | 'incomplete' | 'error',
+-- address, length of the message's bytes (see trepl.bytes; statements: see
+-- compile; cell: see compilecell).  Errors
+-- are reported by their message (a table as print shows it): a traceback
+-- would show the REPL's own frames.  Ctrl-C is th/interrupt.py's.
+function repl.eval(text, statements, cell)
+   local f, names, printing = (cell and compilecell or compile)(text, statements)
+   if not f then
+      if names == 'error' then return 'error', bytes(printing) end
+      return names
+   end
    local values = {}
    for i, name in ipairs(names) do values[i] = localvalues[name] end
-   values[#names] = capture
-   if interrupted then
-      -- the hook never runs inside JIT-compiled traces: the chunk's own code
-      -- (a loop typed at the prompt) stays interpreted, what it calls does not
-      jit.off(f)
-      sethook(function()
-         if interrupted() then
-            sethook()
-            error('interrupted', 2)
-         end
-      end, '', HOOKCOUNT)
-   end
-   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, message))}
+   values[#names - 1], values[#names] = pass, capture
+   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, trepl.message))}
    if not res[1] then
-      return 'error', tostring(res[3])
+      return 'error', bytes(tostring(res[3]))
    end
    if printing then keep(res[2], unpack(res, 3, res[2] + 2)) end
    io.stdout:flush()
@@ -238,7 +258,7 @@ function repl.complete(expr)
       for _, k in ipairs(KEYWORDS) do insert(names, k) end
       for _, k in ipairs(localnames) do insert(names, k) end
       for k in pairs(_G) do
-         if type(k) == 'string' then insert(names, k) end
+         if type(k) == 'string' and k:match('^[%a_][%w_]*$') then insert(names, k) end
       end
    end
    local found, seen = {}, {}
@@ -274,7 +294,7 @@ end
 
 -- help(name) -> text describing what `name` is (its documentation comment for
 -- a Lua function, its fields for a table)
-function repl.help(name)
+local function help(name)
    name = name:match('^%s*(.-)%s*$')
    local v = resolve(name)
    if v == nil then
@@ -304,11 +324,22 @@ function repl.help(name)
    return concat(out, '\n')
 end
 
--- the globals that existed when the session started (filled below)
-local initial = {}
+-- help(name) -> address, length of help's text (see trepl.bytes)
+function repl.help(name)
+   return bytes(help(name))
+end
+
+-- the globals that existed when the session started, and th's own
+local initial = {_LAST = true, _RESULTS = true}
+
+-- hide(name): a global th defines, which who() does not list
+function repl.hide(name)
+   initial[name] = true
+end
 
 -- who(): the variables this session defined, with their types
 function repl.who()
+   local write = io.write
    local names = {}
    for k in pairs(_G) do
       if type(k) == 'string' and not initial[k] then insert(names, k) end
@@ -324,6 +355,7 @@ function repl.who()
 end
 
 _G.who = repl.who
-for k in pairs(_G) do initial[k] = true end
+for k in pairs(trepl.initial or _G) do initial[k] = true end
+initial.who = true
 
 return repl

@@ -1,0 +1,112 @@
+"""Ctrl-C for running Lua code, whatever it is doing.
+
+Python runs its SIGINT handler only between Python bytecodes, which never
+happens while LuaJIT runs a loop, and a count hook polling a flag needs the
+JIT off.  Instead, while code runs, the signal wakes a watcher thread (through
+signal.set_wakeup_fd: the C-level handler writes to a pipe from any thread),
+which sets a LuaJIT hook from outside, as lua.c does from its signal handler:
+`lua_sethook` is made for that.  The hook (Lua's debug.sethook function,
+armed before each run and then made dormant) raises `interrupted` at the next
+instruction the interpreter runs: right away in interpreted code, as soon as
+a tensor operation returns, at the next exit of a JIT-compiled trace.  A
+compiled loop that never leaves its trace cannot be reached by any hook:
+pressing Ctrl-C `quit_after` times then quits th, where trepl hung.
+"""
+import ctypes
+import os
+import signal
+import sys
+import threading
+
+_MASKCOUNT = 8     # LUA_MASKCOUNT: with a count of 1, the hook runs at the next instruction
+
+# stop: the hook; the chunk returns arm (installs stop through debug.sethook)
+# and the address of a lua_State of this global state (hooks are global in LuaJIT)
+_LUA = r"""
+local sethook = debug.sethook
+local function stop()
+   sethook()
+   error('interrupted', 0)
+end
+local thread = coroutine.create(function() end)
+local address = tonumber(tostring(thread):match('0x%x+'))
+-- arm keeps the thread alive: its address must stay valid
+return function() sethook(stop, '', 1e9) return thread end, address
+"""
+
+
+def _lua_api():
+    import lupa.luajit21 as luajit
+    lib = ctypes.CDLL(luajit.__file__)   # the loaded module: same LuaJIT
+    lib.lua_sethook.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+    lib.lua_gethook.argtypes = [ctypes.c_void_p]
+    lib.lua_gethook.restype = ctypes.c_void_p
+    return lib
+
+
+class _Watcher:
+    """The thread's side: plain data only (no Lua object), so that the Lua
+    state can still be closed (and its finalizers run) when th is done."""
+
+    def __init__(self, lib, state, hook, quit_after):
+        self.lib, self.state, self.hook, self.quit_after = lib, state, hook, quit_after
+        self.lock = threading.Lock()
+        self.running = False
+        self.presses = 0
+        self.read, self.write = os.pipe()
+        os.set_blocking(self.write, False)
+
+    def start(self, running):
+        with self.lock:
+            self.running, self.presses = running, 0
+            self.lib.lua_sethook(self.state, None, 0, 0)   # dormant until Ctrl-C
+
+    def loop(self):
+        while True:
+            data = os.read(self.read, 64)
+            if signal.SIGINT not in data:
+                continue
+            with self.lock:
+                if not self.running:
+                    continue
+                self.presses += 1
+                self.lib.lua_sethook(self.state, self.hook, _MASKCOUNT, 1)
+                presses = self.presses
+            if self.quit_after is None:
+                continue
+            if presses == self.quit_after - 1 > 1:
+                sys.stderr.write("\nth: this loop runs in JIT-compiled code that Ctrl-C cannot "
+                                 "reach; Ctrl-C once more quits th\n")
+                sys.stderr.flush()
+            elif presses >= self.quit_after:
+                sys.stderr.write("th: interrupted\n")
+                sys.stderr.flush()
+                os._exit(130)
+
+
+class Interrupter:
+    """run(call) runs Lua code that Ctrl-C (SIGINT) interrupts with the Lua
+    error `interrupted`; the Lua state and its data stay intact."""
+
+    def __init__(self, lua, quit_after=None):
+        lib = _lua_api()
+        self._arm, state = lua.execute(_LUA)
+        self._arm()
+        hook = lib.lua_gethook(state)
+        self._watcher = _Watcher(lib, state, hook, quit_after)
+        self._watcher.start(False)
+        threading.Thread(target=self._watcher.loop, name="th-interrupt", daemon=True).start()
+
+    def run(self, call):
+        if threading.current_thread() is not threading.main_thread():
+            return call()                 # signals reach the main thread only
+        self._arm()
+        handler = signal.signal(signal.SIGINT, lambda signum, frame: None)
+        wakeup = signal.set_wakeup_fd(self._watcher.write, warn_on_full_buffer=False)
+        self._watcher.start(True)
+        try:
+            return call()
+        finally:
+            self._watcher.start(False)
+            signal.set_wakeup_fd(wakeup)
+            signal.signal(signal.SIGINT, handler)
