@@ -166,6 +166,9 @@ function Storage.copy(self, src)
       local dst, from = s.ptr, o.ptr
       if s.T.integer and not o.T.integer then
          for i = 0, s.n - 1 do dst[i] = ccast(s.T, from[i]) end
+      elseif o.T.size == 8 and o.T.integer and not s.T.integer then
+         -- an int64 read is a boxed cdata: LuaJIT miscompiles its hot store through a float*
+         for i = 0, s.n - 1 do dst[i] = tonumber(from[i]) end
       else
          for i = 0, s.n - 1 do dst[i] = from[i] end
       end

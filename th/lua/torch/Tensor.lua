@@ -811,6 +811,9 @@ local function copy(d, s)
       if d.T.integer and not s.T.integer then
          local T = d.T
          each(d, function(ptr, i) k = k + 1; ptr[i] = ccast(T, sptr[so[k]]) end)
+      elseif s.T == types.Long and not d.T.integer then
+         -- an int64 read is a boxed cdata: LuaJIT miscompiles its hot store through a float*
+         each(d, function(ptr, i) k = k + 1; ptr[i] = tonumber(sptr[so[k]]) end)
       else
          each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)
       end

@@ -1,8 +1,8 @@
 -- Element-wise mathematical functions: torch.abs, sign, acos ... frac, neg,
 -- cinv, pow, atan2.  Each is `[res] torch.f([res,] x)`; `x:f()` works in
--- place and `r:f(x)` writes into r.  Besides abs, sign and neg, they exist
+-- place and `r:f(x)` writes into r.  Besides abs and sign, they exist
 -- for FloatTensor and DoubleTensor only, as in Torch7 (abs also for the
--- Short, Int and Long ones).  As in Torch7, the C functions are also offered
+-- Int and Long ones, sign for all).  As in Torch7, the C functions are also offered
 -- on numbers: torch.log(2), torch.pow(2, 10), torch.atan2(1, 1).
 local ffi = require 'ffi'
 local torch = require 'torch'
@@ -55,10 +55,10 @@ local functions = {
    frac = function(x) return x - trunc(x) end,
    cinv = function(x) return 1 / x end,
 }
-local alltypes = {sign = true, neg = true}
+local alltypes = {sign = true}
 
--- TH has no abs for unsigned bytes, and Torch7 wrapped none for chars
-local function hasabs(T) return T ~= types.Byte and T ~= types.Char end
+-- Torch7 wrapped abs for the Int and Long tensors only among the integer ones
+local function hasabs(T) return not T.integer or T == types.Int or T == types.Long end
 
 for name, f in pairs(functions) do
    dispatch.define{
