@@ -52,10 +52,10 @@ local function isstorage(v)
 end
 
 local function checksize(n, argn, fname)
-   if type(n) ~= 'number' or n < 0 or n ~= floor(n) then
+   if type(n) ~= 'number' or n < 0 then
       fail("bad argument #%d to '%s' (non-negative integer expected, got %s)", argn, fname, tostring(n))
    end
-   return n
+   return internal.toint(n, argn, fname)   -- a fraction is cut, as a C long
 end
 
 -- the constructor: (), (size), (table), (storage, offset [, size]),
@@ -65,7 +65,7 @@ local function construct(T, a, b, c)
    if a == nil then
       return new(T, 0)
    elseif ta == 'number' then
-      checksize(a, 1, T.storagename)
+      a = checksize(a, 1, T.storagename)
       if b ~= nil then
          -- torch.Storage(size, pointer): view memory owned elsewhere
          local addr = type(b) == 'cdata' and tonumber(ffi.cast('intptr_t', b)) or b
@@ -98,10 +98,12 @@ local function construct(T, a, b, c)
       if type(offset) ~= 'number' or offset < 1 or offset > src.n then
          fail('offset out of bounds')
       end
+      offset = internal.toint(offset, 2, T.storagename)
       local n = c or (src.n - offset + 1)
       if type(n) ~= 'number' or n < 1 or offset - 1 + n > src.n then
          fail('size out of bounds')
       end
+      n = internal.toint(n, 3, T.storagename)
       local arr, ptr = memory.window(T, src.arr, offset - 1, n)
       return wrap(T, arr, ptr, n)
    elseif ta == 'string' then
@@ -128,7 +130,7 @@ end
 -- part can never make an FFI access outside memory (its views then fail with
 -- an error, where Torch7 read freed memory)
 function Storage.resize(self, n)
-   checksize(n, 1, 'resize')
+   n = checksize(n, 1, 'resize')
    local s = SD[self]
    if n > s.n then
       local arr, ptr, buf = memory.alloc(s.T, n)

@@ -14,6 +14,9 @@ local nelement, readsizes, checkbounds = internal.nelement, internal.readsizes, 
 local resultsized, SMALL = dispatch.resultsized, dispatch.SMALL
 local Tensor = internal.Tensor
 local type, select, floor, ipairs, max = type, select, math.floor, ipairs, math.max
+local toint = internal.toint
+
+local MAXDIM = 1024     -- the most dimensions cat makes a result of
 
 -- installs torch[name](...), typed by its first tensor argument, and the
 -- method x:name(...) as f(T, x, ...): f reads an optional leading result, so
@@ -88,7 +91,7 @@ for name, log in pairs{linspace = false, logspace = true} do
       local a, b, n = select(i, ...)
       number(a, i, name)
       number(b, i + 1, name)
-      n = n == nil and 100 or number(n, i + 2, name)
+      n = n == nil and 100 or toint(number(n, i + 2, name), i + 2, name)
       if n < 1 or (n == 1 and a ~= b) then fail("bad argument #%d to '%s' (invalid number of points)", i + 2, name) end
       res = resultsized(T, res, {n}, 1)
       if n <= SMALL then
@@ -107,8 +110,8 @@ end
 install('eye', function(T, ...)
    local res, i = leading(T, 'eye', ...)
    local n, m = select(i, ...)
-   number(n, i, 'eye')
-   m = m == nil and 0 or number(m, i + 1, 'eye')
+   n = toint(number(n, i, 'eye'), i, 'eye')
+   m = m == nil and 0 or toint(number(m, i + 1, 'eye'), i + 1, 'eye')
    if n <= 0 then fail("bad argument #%d to 'eye' (invalid size)", i) end
    if m <= 0 then m = n end        -- as TH did: eye(n, 0) is eye(n)
    res = Tensor.fill(resultsized(T, res, {n, m}, 2), 0)
@@ -138,7 +141,7 @@ install('diag', function(T, ...)
    if res and not TD[select(i, ...)] then res, i = nil, 1 end
    local x, k = select(i, ...)
    local xd = internal.checktensor(x, i, 'diag')
-   k = k == nil and 0 or number(k, i + 1, 'diag')
+   k = k == nil and 0 or toint(number(k, i + 1, 'diag'), i + 1, 'diag')
    if xd.nd == 1 then
       local n = xd.sz[1] + (k >= 0 and k or -k)
       res = Tensor.fill(resultsized(T, res, {n, n}, 2), 0)
@@ -166,7 +169,7 @@ for name, upper in pairs{tril = false, triu = true} do
       local x, k = select(i, ...)
       local xd = internal.checktensor(x, i, name)
       if xd.nd ~= 2 then fail("bad argument #%d to '%s' (matrix expected, got %dD tensor)", i, name, xd.nd) end
-      k = k == nil and 0 or number(k, i + 1, name)
+      k = k == nil and 0 or toint(number(k, i + 1, name), i + 1, name)
       local r
       res, r = dispatch.result(T, res, xd)
       pycall(py.math_triangle, ndview(r), ndview(xd), k, upper)
@@ -183,7 +186,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
       if T.integer then fail("'%s' is not available for %s", name, T.tensorname) end
       local x, nbins, lo, hi = select(i, ...)
       local xd = internal.checktensor(x, i, name)
-      nbins = nbins == nil and 100 or number(nbins, i + 1, name)
+      nbins = nbins == nil and 100 or toint(number(nbins, i + 1, name), i + 1, name)
       lo = lo == nil and 0 or number(lo, i + 2, name)
       hi = hi == nil and 0 or number(hi, i + 3, name)
       if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
@@ -225,7 +228,11 @@ install('cat', function(T, ...)
       end
    end
    if dim == nil or dim == -1 then dim = max(maxnd, 1) end
-   number(dim, 3, 'cat')
+   dim = internal.toint(number(dim, 3, 'cat'), 3, 'cat')
+   -- Torch7 made a result of dim dimensions (and hung or crashed on huge ones)
+   if dim < 1 or dim > MAXDIM then
+      fail("bad argument #3 to 'cat' (dimension %d out of range 1..%d)", dim, MAXDIM)
+   end
    if #parts == 0 then
       if res then Tensor.set(res) return res end
       return internal.emptytensor(T)

@@ -384,6 +384,7 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
    local xd = source(T, fname, A, i)
    dim = checkdim(xd, dim or xd.nd, i + 1, fname)
    k = k or math.floor((xd.sz[dim] + 1) / 2)
+   k = internal.toint(k, i + 1, fname)
    if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (k out of range)", i + 1, fname) end
    local vd, id
    rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
@@ -475,6 +476,7 @@ local valued = {
       dim = dimarg(xd, dim, i + 2, 'topk')
       largest = optional(largest, 'boolean', i + 3, 'topk') == true
       sorted = optional(sorted, 'boolean', i + 4, 'topk') == true
+      k = internal.toint(k, i + 1, 'topk')
       if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k out of range)", i + 1) end
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
