@@ -20,7 +20,7 @@ def lines(th, code):
 def test_size_dimension_and_index_arguments_are_c_integers():
     out = output(run_th([os.path.join(FIXTURES, "parity_sizes.lua")]))
     with open(os.path.join(FIXTURES, "parity_sizes.expected")) as f:
-        expected = f.read().splitlines()
+        expected = [line.rstrip() for line in f.read().splitlines()]
     # where th does better than the original: a dimension no C int holds is an
     # error (Torch7 wrapped 2^32 + 1 around to 1), and so is a negative expand
     # size (Torch7 silently dropped that dimension and the ones after it)
