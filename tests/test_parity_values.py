@@ -17,10 +17,15 @@ def lines(th, code):
     return output(th(code))
 
 
+def fixture(name):
+    """The output of tests/fixtures/name.lua, and what the original printed for it."""
+    out = output(run_th([os.path.join(FIXTURES, name + ".lua")]))
+    with open(os.path.join(FIXTURES, name + ".expected")) as f:
+        return out, [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_size_dimension_and_index_arguments_are_c_integers():
-    out = output(run_th([os.path.join(FIXTURES, "parity_sizes.lua")]))
-    with open(os.path.join(FIXTURES, "parity_sizes.expected")) as f:
-        expected = [line.rstrip() for line in f.read().splitlines()]
+    out, expected = fixture("parity_sizes")
     # where th does better than the original: a dimension no C int holds is an
     # error (Torch7 wrapped 2^32 + 1 around to 1), and so is a negative expand
     # size (Torch7 silently dropped that dimension and the ones after it)
@@ -34,3 +39,8 @@ def test_huge_cat_dimension_is_an_error_not_a_hang(th):
                     "for _, d in ipairs{2^31, 2^30, 2^63, -2^31, 0/0} do\n"
                     "  print((pcall(torch.cat, x, x, d)))\nend")
     assert out == ["false"] * 5
+
+
+def test_integer_arithmetic_wraps_and_expanded_results_accumulate():
+    out, expected = fixture("parity_arith")
+    assert out == expected

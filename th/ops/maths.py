@@ -132,6 +132,31 @@ BINARY = {
 }
 
 
+def _expanded_inplace(out, a):
+    """Is out an expanded (stride-0) view updated in place (a is out)?"""
+    return (0 in out.strides and isinstance(a, np.ndarray) and a.strides == out.strides
+            and a.__array_interface__["data"][0] == out.__array_interface__["data"][0])
+
+
+def _accumulate(f, out, b):
+    """out[k] = f(out[k], b[k]) for each element k in row-major order, as TH's
+    element loop did: where out repeats an element (stride 0) the updates add up
+    (x = zeros(1):expand(100); x:add(ones(100)) leaves 100)."""
+    item = out.itemsize
+    offsets = np.zeros((), np.int64)
+    for size, stride in zip(out.shape, out.strides):
+        offsets = np.add.outer(offsets, np.arange(size, dtype=np.int64) * (stride // item))
+    offsets = offsets.reshape(-1)
+    flat = np.lib.stride_tricks.as_strided(out, shape=(int(offsets.max()) + 1,), strides=(item,))
+    b = np.broadcast_to(b, out.shape).reshape(-1) if isinstance(b, np.ndarray) else b
+    if isinstance(f, np.ufunc) and f.nin == 2:
+        f.at(flat, offsets, np.asarray(b).astype(out.dtype, casting="unsafe"))
+        return
+    for k, o in enumerate(offsets):
+        v = b[k] if isinstance(b, np.ndarray) else b
+        flat[o] = f(flat[o], v)
+
+
 @export
 def math_binary(name, out, a, b):
     """out = a <op> b; a and b are views or numbers (already of the element type)."""
@@ -141,6 +166,8 @@ def math_binary(name, out, a, b):
         b = _scalar(b, out.dtype)
     a, b = _like(a, out), _like(b, out)
     f = BINARY[name]
+    if _expanded_inplace(out, a):
+        return _accumulate(f, out, b)
     if name in ("add", "sub", "mul", "max", "min") or name.startswith("bit"):
         if out.size >= PARALLEL and out.shape[0] >= 2:
             _halves(f, out, a, b)
@@ -157,6 +184,8 @@ def math_addscaled(out, a, v, b):
     """out = a + v * b (add with a scale, csub)."""
     a, b = _like(a, out), _like(b, out)
     v = _scalar(v, out.dtype)
+    if _expanded_inplace(out, a):
+        return _accumulate(np.add, out, v * b)
     np.copyto(out, a + v * b, casting="unsafe")
 
 
@@ -165,8 +194,17 @@ def math_addc(name, out, a, v, b, c):
     """addcmul / addcdiv: out = a + v * (b * c) or a + v * (b / c)."""
     a, b, c = _like(a, out), _like(b, out), _like(c, out)
     v = _scalar(v, out.dtype)
-    prod = b * c if name == "addcmul" else _div(b, c)
-    np.copyto(out, a + v * prod, casting="unsafe")
+    if name == "addcmul":
+        term = v * b * c                  # TH's order: value * t1 * t2
+    elif _isint(out):
+        # value * t1 / t2 in C: the product in (at least) int, then a truncating division
+        wide = np.promote_types(out.dtype, np.int32)
+        term = _idiv(b.astype(wide) * wide.type(v), c.astype(wide))
+    else:
+        term = v * b / c
+    if _expanded_inplace(out, a):
+        return _accumulate(np.add, out, term)
+    np.copyto(out, a + term, casting="unsafe")
 
 
 @export

@@ -28,6 +28,10 @@ local scalar = {
 
 local function integer(T) return T.integer end
 
+-- a product of Int or Long elements can pass 2^53, where doubles stop being
+-- exact: numpy computes it in the tensor's own type, wrapping around as C did
+local function exactproducts(T) return not T.integer or T.size < 4 end
+
 local dividing = {div = true, fmod = true, remainder = true}
 local function nonzero(acc, v) return acc and v ~= 0 end
 
@@ -54,7 +58,7 @@ local function elementwise(T, fname, op, res, x, y)
    local r
    res, r = result(T, res, xd)
    local f = scalar[op]
-   if f and nelement(xd) <= SMALL then
+   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T)) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then
       pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or y)
@@ -97,9 +101,9 @@ local function axpy(T, fname, res, x, v, y)
    v = cast(T, v)
    local r
    res, r = result(T, res, xd)
-   if nelement(xd) <= SMALL then
+   if nelement(xd) <= SMALL and exactproducts(T) then
       loop2(r, xd, yd, addscaled, v)
-   else
+   elseif nelement(xd) > 0 then
       pycall(py.math_addscaled, ndview(r), ndview(xd), v, ndview(yd))
    end
    return res
@@ -159,7 +163,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          if name == 'addcdiv' then checkdivisor(T, name, nil, d2) end
          local r
          res, r = result(T, res, xd)
-         if nelement(xd) <= SMALL and not (T.integer and name == 'addcdiv') then
+         if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, f, v)
          elseif nelement(xd) > 0 then
             pycall(py.math_addc, name, ndview(r), ndview(xd), v, ndview(d1), ndview(d2))
