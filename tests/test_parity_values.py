@@ -44,3 +44,8 @@ def test_huge_cat_dimension_is_an_error_not_a_hang(th):
 def test_integer_arithmetic_wraps_and_expanded_results_accumulate():
     out, expected = fixture("parity_arith")
     assert out == expected
+
+
+def test_norms_constructions_and_selection_results():
+    out, expected = fixture("parity_results")
+    assert out == expected

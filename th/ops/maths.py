@@ -317,8 +317,13 @@ def math_norm(x, p, axis, out=None):
 
 @export
 def math_dist(a, b, p):
+    """TH's sum(|a - b|^p)^(1/p) for every p: p = 0 gives n^inf (1 or inf), not a count."""
     b = _like(b, a)
-    return float(_pnorm(np.asarray(a, F64) - np.asarray(b, F64), p))
+    if p > 0:
+        return float(_pnorm(np.asarray(a, F64) - np.asarray(b, F64), p))
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        total = np.sum(np.abs(np.asarray(a, F64) - np.asarray(b, F64)) ** p)
+        return float(total ** (np.float64(1) / p) if p != 0 else total ** np.inf)
 
 
 @export
@@ -477,12 +482,12 @@ def math_linspace(out, a, b, n, logspace):
     r = np.linspace(a, b, int(n)) if n > 1 else np.array([a], F64)
     if logspace:
         r = np.power(10.0, r)
-    out[...] = r
+    out[...] = r.reshape(out.shape)
 
 
 @export
 def math_range(out, a, step):
-    out[...] = a + np.arange(out.shape[0], dtype=F64) * step
+    out[...] = (a + np.arange(out.size, dtype=F64) * step).reshape(out.shape)
 
 
 @export

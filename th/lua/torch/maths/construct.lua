@@ -52,14 +52,17 @@ for name, value in pairs{zeros = 0, ones = 1} do
    end)
 end
 
--- fill(res, n, f): res[i] = f(i) for i = 0 .. n-1 (a contiguous 1-D result)
+-- fillindex(res, f): the k-th element of res (0-based, row-major) = f(k)
 local function fillindex(res, f)
-   local d = TD[res]
-   local n = nelement(d)
-   if n == 0 then return end
-   checkbounds(d)
-   local p, o = SD[d.st].ptr, d.off
-   for i = 0, n - 1 do p[o + i * d.str[1]] = f(i) end
+   local k = -1
+   internal.each(TD[res], function(p, i) k = k + 1; p[i] = f(k) end)
+end
+
+-- the result of n values: res as it is when it holds n elements (Torch7
+-- resized only when the counts differed), else res resized (or a new vector)
+local function vector(T, res, n)
+   if res and nelement(TD[res]) == n then return res end
+   return resultsized(T, res, {n}, 1)
 end
 
 -- range([res,] from, to [, step]): from, from + step, ... up to to
@@ -69,12 +72,15 @@ install('range', function(T, ...)
    number(a, i, 'range')
    number(b, i + 1, 'range')
    step = step == nil and 1 or number(step, i + 2, 'range')
+   if T.integer then   -- TH took the bounds and the step as the element type
+      a, b, step = dispatch.cast(T, a), dispatch.cast(T, b), dispatch.cast(T, step)
+   end
    if step == 0 then fail("bad argument #%d to 'range' (step must be non-zero)", i + 2) end
    if (b - a) / step < 0 then
       fail("bad arguments to 'range' (upper bound and larger bound incoherent with step sign)")
    end
    local n = floor((b - a) / step) + 1
-   res = resultsized(T, res, {n}, 1)
+   res = vector(T, res, n)
    if n <= SMALL then
       fillindex(res, function(k) return a + k * step end)
    else
@@ -93,7 +99,7 @@ for name, log in pairs{linspace = false, logspace = true} do
       number(b, i + 1, name)
       n = n == nil and 100 or toint(number(n, i + 2, name), i + 2, name)
       if n < 1 or (n == 1 and a ~= b) then fail("bad argument #%d to '%s' (invalid number of points)", i + 2, name) end
-      res = resultsized(T, res, {n}, 1)
+      res = vector(T, res, n)
       if n <= SMALL then
          fillindex(res, function(k)
             local v = n == 1 and a or a + k * (b - a) / (n - 1)

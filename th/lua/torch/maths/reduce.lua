@@ -109,7 +109,7 @@ dispatch.define{
       local xd = TD[x]
       p = p or 2
       if sig ~= 'tnn' then
-         if nelement(xd) == 0 then return 0 end
+         if nelement(xd) == 0 then return 0 ^ (1 / p) end   -- TH's pow(0, 1/p): inf for p < 0
          if p == 2 and nelement(xd) <= SMALL then return sqrt(fold(xd, sumsq, 0)) end
          return pycall(py.math_norm, ndview(xd), p, -1)
       end
@@ -144,7 +144,7 @@ dispatch.define{
    impl = function(T, _, _, x, y, p)
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('dist', xd, yd)
-      if nelement(xd) == 0 then return 0 end
+      if nelement(xd) == 0 then return 0 ^ (1 / (p or 2)) end
       return pycall(py.math_dist, ndview(xd), ndview(yd), p or 2)
    end,
 }
