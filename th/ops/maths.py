@@ -83,11 +83,11 @@ def _sigmoid(x):
 
 UNARY = {
     "abs": np.abs, "sign": np.sign, "neg": np.negative,
-    "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "ceil": lambda x: np.ceil(x) + 0.0,
+    "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "ceil": np.ceil,
     "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "floor": np.floor,
     "log": np.log, "log1p": np.log1p, "round": _round, "sin": np.sin,
     "sinh": np.sinh, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x),
-    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "trunc": lambda x: np.trunc(x) + 0.0,
+    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "trunc": np.trunc,
     "frac": lambda x: x - np.trunc(x), "cinv": lambda x: 1.0 / x,
 }
 
@@ -210,7 +210,11 @@ def math_addc(name, out, a, v, b, c):
 @export
 def math_clamp(out, x, lo, hi):
     x = _like(x, out)
-    np.clip(x, _scalar(lo, out.dtype), _scalar(hi, out.dtype), out=out, casting="unsafe")
+    lo, hi = _scalar(lo, out.dtype), _scalar(hi, out.dtype)
+    if lo > hi:   # TH tested the lower bound first: x < lo gives lo, else x > hi gives hi
+        np.copyto(out, np.where(x < lo, lo, np.where(x > hi, hi, x)), casting="unsafe")
+        return
+    np.clip(x, lo, hi, out=out, casting="unsafe")
 
 
 @export

@@ -11,13 +11,15 @@ local memory, SD, fail = internal.memory, internal.storages, internal.fail
 local type, tonumber, tostring, rawget, newproxy, floor = type, tonumber, tostring, rawget, newproxy, math.floor
 
 -- a floating-point number as TH's C cast stored it on x86 (and numpy's bulk
--- cast does): beyond the int32 range (or NaN) the conversion gives INT_MIN,
--- whose low bits the narrower types keep; beyond int64, INT64_MIN.  In range,
--- LuaJIT's store (truncation, low bits kept) already is the C cast.
+-- cast does): truncated toward zero; beyond the int32 range (or NaN) the
+-- conversion gives INT_MIN, whose low bits the narrower types keep; beyond
+-- int64, INT64_MIN.  The truncation is explicit: LuaJIT's compiled store of a
+-- negative fraction into a narrow integer rounds it down instead.
 local function ccast(T, v)
    if not T.integer then return v end
    local lim = T.size == 8 and 2^63 or 2^31
-   if v >= -lim and v < lim then return v end
+   if v >= 0 and v < lim then return floor(v) end
+   if v < 0 and v >= -lim then return -floor(-v) end
    return -lim
 end
 internal.ccast = ccast

@@ -269,7 +269,8 @@ local function repeatTensor(self, a, ...)
       fail('Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor')
    end
    for i = 1, n do
-      if sizes[i] < 0 then fail("bad argument #%d to 'repeatTensor' (negative repetition)", i) end
+      -- Torch7 failed on a count of 0 too (its unfold could not make the view)
+      if sizes[i] < 1 then fail("bad argument #%d to 'repeatTensor' (repetitions must be positive)", i) end
    end
    -- the tensor seen with n dimensions (leading ones), and the result's sizes
    local xsz, xstr, rsz = {}, {}, {}

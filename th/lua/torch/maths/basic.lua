@@ -28,6 +28,17 @@ local scalar = {
 
 local function integer(T) return T.integer end
 
+-- integer results of div and pow truncated toward zero explicitly: LuaJIT's
+-- compiled store of a negative fraction into a narrow integer rounds it down
+local function truncated(f)
+   return function(a, b)
+      local r = f(a, b)
+      if r >= 0 then return floor(r) end
+      return -floor(-r)
+   end
+end
+local integerscalar = {div = truncated(scalar.div), pow = truncated(scalar.pow)}
+
 -- a product of Int or Long elements can pass 2^53, where doubles stop being
 -- exact: numpy computes it in the tensor's own type, wrapping around as C did
 local function exactproducts(T) return not T.integer or T.size < 4 end
@@ -57,7 +68,7 @@ local function elementwise(T, fname, op, res, x, y)
    if dividing[op] then checkdivisor(T, fname, y, yd) end
    local r
    res, r = result(T, res, xd)
-   local f = scalar[op]
+   local f = T.integer and integerscalar[op] or scalar[op]
    if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T)) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then

@@ -72,8 +72,8 @@ install('range', function(T, ...)
    number(a, i, 'range')
    number(b, i + 1, 'range')
    step = step == nil and 1 or number(step, i + 2, 'range')
-   if T.integer then   -- TH took the bounds and the step as the element type
-      a, b, step = dispatch.cast(T, a), dispatch.cast(T, b), dispatch.cast(T, step)
+   if T.integer then   -- TH took the bounds and the step as integers (its accreal, a long)
+      a, b, step = toint(a, i, 'range'), toint(b, i + 1, 'range'), toint(step, i + 2, 'range')
    end
    if step == 0 then fail("bad argument #%d to 'range' (step must be non-zero)", i + 2) end
    if (b - a) / step < 0 then
@@ -154,12 +154,9 @@ install('diag', function(T, ...)
       internal.copy(TD[diagonal(T, TD[res], k)], xd)
       return res
    elseif xd.nd == 2 then
-      -- a diagonal beyond the matrix is empty, as TH's resize1d to a size <= 0 made it
+      -- a diagonal beyond the matrix is an error, as in Torch7
       local view = diagonal(T, xd, k)
-      if not view then
-         if res then Tensor.set(res) return res end
-         return internal.emptytensor(T)
-      end
+      if not view then fail("bad argument #%d to 'diag' (diagonal %d out of range)", i + 1, k) end
       res = resultsized(T, res, {nelement(TD[view])}, 1)
       internal.copy(TD[res], TD[view])
       return res

@@ -18,14 +18,11 @@ local abs, acos, asin, atan, atan2, ceil, cos, cosh, exp, floor, log, sin, sinh,
       math.abs, math.acos, math.asin, math.atan, math.atan2, math.ceil, math.cos, math.cosh, math.exp,
       math.floor, math.log, math.sin, math.sinh, math.sqrt, math.tan, math.tanh
 
--- trunc and ceil give +0 for -1 < x < 0, as Torch7 printed them (TH's build
--- rounds through integers, losing the sign of zero)
+-- trunc and ceil give -0 for -1 < x < 0, as C's (and Torch7's) did
 local function trunc(x)
    if x >= 0 then return floor(x) end
-   return ceil(x) + 0
+   return ceil(x)
 end
-
-local function ceiling(x) return ceil(x) + 0 end
 
 -- C round(): halfway cases away from zero
 local function round(x)
@@ -47,7 +44,7 @@ local functions = {
    abs = abs,
    sign = function(x) if x > 0 then return 1 elseif x < 0 then return -1 end return 0 end,
    neg = function(x) return -x end,
-   acos = acos, asin = asin, atan = atan, ceil = ceiling, cos = cos, cosh = cosh, exp = exp,
+   acos = acos, asin = asin, atan = atan, ceil = ceil, cos = cos, cosh = cosh, exp = exp,
    floor = floor, log = function(x) return log(x) end, log1p = log1p, round = round, sin = sin, sinh = sinh,
    sqrt = sqrt, tan = tan, tanh = tanh, trunc = trunc,
    rsqrt = function(x) return 1 / sqrt(x) end,
