@@ -49,3 +49,9 @@ def test_integer_arithmetic_wraps_and_expanded_results_accumulate():
 def test_norms_constructions_and_selection_results():
     out, expected = fixture("parity_results")
     assert out == expected
+
+
+def test_findings_of_the_differential_fuzz():
+    # scripts/fuzz_diff.py against the original: each call once differed
+    out, expected = fixture("parity_fuzz")
+    assert out == expected

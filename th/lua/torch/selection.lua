@@ -221,9 +221,10 @@ end
 
 local function indexFill(self, dim, index, value)
    local d = TD[self]
-   dim = checkdim(d, dim, 1, 'indexFill')
+   -- a vector takes any dimension number up to 1, as in Torch7
+   dim = d.nd == 1 and type(dim) == 'number' and dim < 2 and 1 or checkdim(d, dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
-   internal.checknumber(value, 3, 'indexFill')
+   value = internal.ccast(d.T, internal.checknumber(value, 3, 'indexFill'))
    checkrange(idx, d.sz[dim], 2, 'indexFill')
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
@@ -402,7 +403,7 @@ end
 local function maskedFill(self, mask, value)
    local d = TD[self]
    local m, ones = checkmask(mask, d, 1, 'maskedFill')
-   internal.checknumber(value, 2, 'maskedFill')
+   value = internal.ccast(d.T, internal.checknumber(value, 2, 'maskedFill'))
    if ones == 0 then return value end   -- as Torch7's binding: its last argument
    if nelement(d) > SMALL then
       pycall(py.masked_fill, ndview(d), ndview(m), value)

@@ -5,6 +5,7 @@
 -- result takes the sizes of the first one.  A number operand is first cast
 -- to the element type (so an IntTensor divided by 2.5 is divided by 2).
 local torch = require 'torch'
+local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
@@ -28,16 +29,17 @@ local scalar = {
 
 local function integer(T) return T.integer end
 
--- integer results of div and pow truncated toward zero explicitly: LuaJIT's
--- compiled store of a negative fraction into a narrow integer rounds it down
-local function truncated(f)
-   return function(a, b)
-      local r = f(a, b)
-      if r >= 0 then return floor(r) end
-      return -floor(-r)
+-- integer results of div and pow go through TH's C cast (internal.ccast):
+-- truncated toward zero explicitly (LuaJIT's compiled store of a negative
+-- fraction into a narrow integer rounds it down), INT_MIN beyond the range
+local integerscalar = {}
+for i = 1, types.count do
+   local T = types[i]
+   if T.integer then
+      local function cast(f) return function(a, b) return internal.ccast(T, f(a, b)) end end
+      integerscalar[T] = {div = cast(scalar.div), pow = cast(scalar.pow)}
    end
 end
-local integerscalar = {div = truncated(scalar.div), pow = truncated(scalar.pow)}
 
 -- a product of Int or Long elements can pass 2^53, where doubles stop being
 -- exact: numpy computes it in the tensor's own type, wrapping around as C did
@@ -68,7 +70,7 @@ local function elementwise(T, fname, op, res, x, y)
    if dividing[op] then checkdivisor(T, fname, y, yd) end
    local r
    res, r = result(T, res, xd)
-   local f = T.integer and integerscalar[op] or scalar[op]
+   local f = T.integer and integerscalar[T][op] or scalar[op]
    if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T)) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then

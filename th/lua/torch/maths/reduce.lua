@@ -53,7 +53,8 @@ end
 
 reduction('sum', wholesum)
 reduction('prod', function(d)
-   if nelement(d) <= SMALL then return fold(d, mul, 1) end
+   -- integer products accumulate in int64 with wrap-around (numpy), as TH's long did
+   if nelement(d) <= SMALL and not d.T.integer then return fold(d, mul, 1) end
    return pycall(py.math_reduceall, 'prod', ndview(d))
 end)
 reduction('mean', function(d)
