@@ -747,11 +747,10 @@ local function resize(d, sizes, n)
    end
    if same then return end
    for i = 1, n do
-      if type(sizes[i]) ~= 'number' then
-         fail("bad argument #%d to 'resize' (number expected)", i)
+      if type(sizes[i]) ~= 'number' or sizes[i] < 0 then
+         fail("bad argument #%d to 'resize' (non-negative size expected)", i)
       end
    end
-   -- as TH's resizeNd, the first size <= 0 ends the dimensions (resize(0, -1) is empty)
    setmeta(d, d.st, d.off, sizes, n, nil)
 end
 internal.resize = resize
