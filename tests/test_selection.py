@@ -92,17 +92,17 @@ def test_index_copy_add_fill(lua, shape):
         src = rng.standard_normal(cshape)
         expected = a.copy()
         expected[along(dim, uidx - 1)] = src
-        got = lua(f"return x:indexCopy({dim + 1}, i, s)", x=a, i=uidx, s=src)
+        got = lua(f"x:indexCopy({dim + 1}, i, s); return x", x=a, i=uidx, s=src)
         assert np.array_equal(got, expected)
         ridx = np.array([1, 1, shape[dim]])          # repeated indices accumulate
         cshape[dim] = 3
         src = rng.standard_normal(cshape)
         expected = a.copy()
         np.add.at(expected, along(dim, ridx - 1), src)
-        assert np.allclose(lua(f"return x:indexAdd({dim + 1}, i, s)", x=a, i=ridx, s=src), expected)
+        assert np.allclose(lua(f"x:indexAdd({dim + 1}, i, s); return x", x=a, i=ridx, s=src), expected)
         expected = a.copy()
         expected[along(dim, ridx - 1)] = -3
-        assert np.array_equal(lua(f"return x:indexFill({dim + 1}, i, -3)", x=a, i=ridx), expected)
+        assert np.array_equal(lua(f"x:indexFill({dim + 1}, i, -3); return x", x=a, i=ridx), expected)
 
 
 def test_index_copy_into_transposed_destination(lua):
@@ -127,7 +127,7 @@ def test_masks(lua, shape):
     assert np.array_equal(got, flat[mflat])
     expected = flat.copy()
     expected[mflat] = 7
-    assert np.array_equal(lua("return x:maskedFill(m, 7)", x=a, m=m).reshape(-1), expected)
+    assert np.array_equal(lua("x:maskedFill(m, 7); return x", x=a, m=m).reshape(-1), expected)
     src = rng.standard_normal(m.sum() + 2)
     expected = flat.copy()
     expected[mflat] = src[:m.sum()]
@@ -255,5 +255,5 @@ def test_select_takes_no_negative_index_but_brackets_do(runtime):
 def test_index_and_index_add_with_repeated_indices(lua):
     assert lua("return torch.IntTensor{10, 20, 30}:index(1, torch.LongTensor{3, 3})").tolist() == [30, 30]
     # indexAdd accumulates every occurrence of a repeated index
-    out = lua("return torch.zeros(2, 2):indexAdd(1, torch.LongTensor{1, 1}, torch.ones(2, 2))")
+    out = lua("local x = torch.zeros(2, 2); x:indexAdd(1, torch.LongTensor{1, 1}, torch.ones(2, 2)); return x")
     assert out.tolist() == [[2, 2], [0, 0]]

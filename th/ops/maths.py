@@ -72,11 +72,11 @@ def _sigmoid(x, out=None):
 
 UNARY = {
     "abs": np.abs, "sign": np.sign, "neg": np.negative,
-    "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "ceil": lambda x: np.ceil(x) + 0.0,
+    "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "ceil": np.ceil,
     "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "floor": np.floor,
     "log": np.log, "log1p": np.log1p, "round": _round, "sin": np.sin,
     "sinh": np.sinh, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x),
-    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "trunc": lambda x: np.trunc(x) + 0.0,
+    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "trunc": np.trunc,
     "frac": lambda x: x - np.trunc(x), "cinv": lambda x: 1.0 / x,
 }
 
@@ -132,6 +132,31 @@ BINARY = {
 }
 
 
+def _expanded_inplace(out, a):
+    """Is out an expanded (stride-0) view updated in place (a is out)?"""
+    return (0 in out.strides and isinstance(a, np.ndarray) and a.strides == out.strides
+            and a.__array_interface__["data"][0] == out.__array_interface__["data"][0])
+
+
+def _accumulate(f, out, b):
+    """out[k] = f(out[k], b[k]) for each element k in row-major order, as TH's
+    element loop did: where out repeats an element (stride 0) the updates add up
+    (x = zeros(1):expand(100); x:add(ones(100)) leaves 100)."""
+    item = out.itemsize
+    offsets = np.zeros((), np.int64)
+    for size, stride in zip(out.shape, out.strides):
+        offsets = np.add.outer(offsets, np.arange(size, dtype=np.int64) * (stride // item))
+    offsets = offsets.reshape(-1)
+    flat = np.lib.stride_tricks.as_strided(out, shape=(int(offsets.max()) + 1,), strides=(item,))
+    b = np.broadcast_to(b, out.shape).reshape(-1) if isinstance(b, np.ndarray) else b
+    if isinstance(f, np.ufunc) and f.nin == 2:
+        f.at(flat, offsets, np.asarray(b).astype(out.dtype, casting="unsafe"))
+        return
+    for k, o in enumerate(offsets):
+        v = b[k] if isinstance(b, np.ndarray) else b
+        flat[o] = f(flat[o], v)
+
+
 @export
 def math_binary(name, out, a, b):
     """out = a <op> b; a and b are views or numbers (already of the element type)."""
@@ -141,6 +166,8 @@ def math_binary(name, out, a, b):
         b = _scalar(b, out.dtype)
     a, b = _like(a, out), _like(b, out)
     f = BINARY[name]
+    if _expanded_inplace(out, a):
+        return _accumulate(f, out, b)
     if name in ("add", "sub", "mul", "max", "min") or name.startswith("bit"):
         if out.size >= PARALLEL and out.shape[0] >= 2 and threads.count() > 1:
             _split(f, out, a, b)
@@ -157,7 +184,9 @@ def math_addscaled(out, a, v, b):
     """out = a + v * b (add with a scale, csub)."""
     a, b = _like(a, out), _like(b, out)
     v = _scalar(v, out.dtype)
-    np.add(a, np.multiply(b, v), out=out, casting="unsafe")   # one temporary (out may be a or b)
+    if _expanded_inplace(out, a):
+        return _accumulate(np.add, out, v * b)
+    np.copyto(out, a + v * b, casting="unsafe")
 
 
 @export
@@ -165,15 +194,27 @@ def math_addc(name, out, a, v, b, c):
     """addcmul / addcdiv: out = a + v * (b * c) or a + v * (b / c)."""
     a, b, c = _like(a, out), _like(b, out), _like(c, out)
     v = _scalar(v, out.dtype)
-    prod = b * c if name == "addcmul" else _div(b, c)
-    np.multiply(prod, v, out=prod, casting="unsafe")
-    np.add(a, prod, out=out, casting="unsafe")
+    if name == "addcmul":
+        term = v * b * c                  # TH's order: value * t1 * t2
+    elif _isint(out):
+        # value * t1 / t2 in C: the product in (at least) int, then a truncating division
+        wide = np.promote_types(out.dtype, np.int32)
+        term = _idiv(b.astype(wide) * wide.type(v), c.astype(wide))
+    else:
+        term = v * b / c
+    if _expanded_inplace(out, a):
+        return _accumulate(np.add, out, term)
+    np.copyto(out, a + term, casting="unsafe")
 
 
 @export
 def math_clamp(out, x, lo, hi):
     x = _like(x, out)
-    np.clip(x, _scalar(lo, out.dtype), _scalar(hi, out.dtype), out=out, casting="unsafe")
+    lo, hi = _scalar(lo, out.dtype), _scalar(hi, out.dtype)
+    if lo > hi:   # TH tested the lower bound first: x < lo gives lo, else x > hi gives hi
+        np.copyto(out, np.where(x < lo, lo, np.where(x > hi, hi, x)), casting="unsafe")
+        return
+    np.clip(x, lo, hi, out=out, casting="unsafe")
 
 
 @export
@@ -280,8 +321,13 @@ def math_norm(x, p, axis, out=None):
 
 @export
 def math_dist(a, b, p):
+    """TH's sum(|a - b|^p)^(1/p) for every p: p = 0 gives n^inf (1 or inf), not a count."""
     b = _like(b, a)
-    return float(_pnorm(np.asarray(a, F64) - np.asarray(b, F64), p))
+    if p > 0:
+        return float(_pnorm(np.asarray(a, F64) - np.asarray(b, F64), p))
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        total = np.sum(np.abs(np.asarray(a, F64) - np.asarray(b, F64)) ** p)
+        return float(total ** (np.float64(1) / p) if p != 0 else total ** np.inf)
 
 
 @export
@@ -450,12 +496,12 @@ def math_linspace(out, a, b, n, logspace):
     r = np.linspace(a, b, int(n)) if n > 1 else np.array([a], F64)
     if logspace:
         r = np.power(10.0, r)
-    out[...] = r
+    out[...] = r.reshape(out.shape)
 
 
 @export
 def math_range(out, a, step):
-    out[...] = a + np.arange(out.shape[0], dtype=F64) * step
+    out[...] = (a + np.arange(out.size, dtype=F64) * step).reshape(out.shape)
 
 
 @export

@@ -12,13 +12,15 @@ local memory, SD, fail = internal.memory, internal.storages, internal.fail
 local type, tonumber, tostring, rawget, newproxy, floor = type, tonumber, tostring, rawget, newproxy, math.floor
 
 -- a floating-point number as TH's C cast stored it on x86 (and numpy's bulk
--- cast does): beyond the int32 range (or NaN) the conversion gives INT_MIN,
--- whose low bits the narrower types keep; beyond int64, INT64_MIN.  In range,
--- LuaJIT's store (truncation, low bits kept) already is the C cast.
+-- cast does): truncated toward zero; beyond the int32 range (or NaN) the
+-- conversion gives INT_MIN, whose low bits the narrower types keep; beyond
+-- int64, INT64_MIN.  The truncation is explicit: LuaJIT's compiled store of a
+-- negative fraction into a narrow integer rounds it down instead.
 local function ccast(T, v)
    if not T.integer then return v end
    local lim = T.size == 8 and 2^63 or 2^31
-   if v >= -lim and v < lim then return v end
+   if v >= 0 and v < lim then return floor(v) end
+   if v < 0 and v >= -lim then return -floor(-v) end
    return -lim
 end
 internal.ccast = ccast
@@ -53,10 +55,10 @@ local function isstorage(v)
 end
 
 local function checksize(n, argn, fname)
-   if type(n) ~= 'number' or n < 0 or n ~= floor(n) then
+   if type(n) ~= 'number' or n < 0 then
       fail("bad argument #%d to '%s' (non-negative integer expected, got %s)", argn, fname, tostring(n))
    end
-   return n
+   return internal.toint(n, argn, fname)   -- a fraction is cut, as a C long
 end
 
 -- the constructor: (), (size), (table), (storage, offset [, size]),
@@ -66,7 +68,7 @@ local function construct(T, a, b, c)
    if a == nil then
       return new(T, 0)
    elseif ta == 'number' then
-      checksize(a, 1, T.storagename)
+      a = checksize(a, 1, T.storagename)
       if b ~= nil then
          -- torch.Storage(size, pointer): view memory owned elsewhere
          local addr = type(b) == 'cdata' and tonumber(ffi.cast('intptr_t', b)) or b
@@ -99,10 +101,12 @@ local function construct(T, a, b, c)
       if type(offset) ~= 'number' or offset < 1 or offset > src.n then
          fail('offset out of bounds')
       end
+      offset = internal.toint(offset, 2, T.storagename)
       local n = c or (src.n - offset + 1)
       if type(n) ~= 'number' or n < 1 or offset - 1 + n > src.n then
          fail('size out of bounds')
       end
+      n = internal.toint(n, 3, T.storagename)
       local arr, ptr = memory.window(T, src.arr, offset - 1, n)
       return wrap(T, arr, ptr, n)
    elseif ta == 'string' then
@@ -129,7 +133,7 @@ end
 -- part can never make an FFI access outside memory (its views then fail with
 -- an error, where Torch7 read freed memory)
 function Storage.resize(self, n)
-   checksize(n, 1, 'resize')
+   n = checksize(n, 1, 'resize')
    local s = SD[self]
    if n > s.n then
       local arr, ptr, buf = memory.alloc(s.T, n)
@@ -169,6 +173,9 @@ function Storage.copy(self, src)
       local dst, from = s.ptr, o.ptr
       if s.T.integer and not o.T.integer then
          for i = 0, s.n - 1 do dst[i] = ccast(s.T, from[i]) end
+      elseif o.T.size == 8 and o.T.integer and not s.T.integer then
+         -- an int64 read is a boxed cdata: LuaJIT miscompiles its hot store through a float*
+         for i = 0, s.n - 1 do dst[i] = tonumber(from[i]) end
       else
          for i = 0, s.n - 1 do dst[i] = from[i] end
       end

@@ -17,7 +17,7 @@ local type, tonumber, rawget, newproxy, select, floor, unpack, concat =
 
 pcall(ffi.cdef, 'void *memmove(void *dst, const void *src, size_t n);')
 
-local ccast = internal.ccast
+local ccast, toint = internal.ccast, internal.toint
 
 local Tensor = {}       -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's tensors share
@@ -140,13 +140,7 @@ local function readsizes(fname, first, ...)
    local n = select('#', ...) + 1
    local sizes = {first, ...}
    while n > 0 and sizes[n] == nil do n = n - 1 end
-   for i = 1, n do
-      local v = type(sizes[i]) ~= 'table' and tonumber(sizes[i])
-      if not v then
-         fail("bad argument #%d to '%s' (number expected, got %s)", i, fname, type(sizes[i]))
-      end
-      sizes[i] = v < 0 and -floor(-v) or floor(v)   -- as a C cast to long
-   end
+   for i = 1, n do sizes[i] = toint(sizes[i], i, fname) end
    return sizes, n
 end
 internal.readsizes = readsizes
@@ -311,6 +305,7 @@ local function readsizestrides(fname, a, ...)
       if type(sizes[n]) ~= 'number' or type(strides[n]) ~= 'number' then
          fail("bad argument #%d to '%s' (number expected)", i, fname)
       end
+      sizes[n], strides[n] = toint(sizes[n], i + 2, fname), toint(strides[n], i + 3, fname)
    end
    return sizes, n, strides
 end
@@ -327,6 +322,7 @@ local function setfromstorage(d, fname, st, offset, ...)
    if type(offset) ~= 'number' or offset < 1 then
       fail('Tensor: invalid storage offset')   -- TH's message
    end
+   offset = toint(offset, 2, fname)
    local sizes, n, strides = readsizestrides(fname, ...)
    for i = 1, strides and n or 0 do
       if strides[i] < 0 and strides[i] ~= -1 then
@@ -383,10 +379,11 @@ local function checkdim(d, dim, argn, fname)
    if type(dim) ~= 'number' then
       fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(dim))
    end
+   dim = toint(dim, argn, fname)
    if dim < 1 or dim > d.nd then
       fail("bad argument #%d to '%s' (dimension %d out of range of %dD tensor)", argn, fname, dim, d.nd)
    end
-   return floor(dim)
+   return dim
 end
 internal.checkdim = checkdim
 
@@ -502,6 +499,7 @@ function Tensor.narrow(self, dim, index, size)
    if type(index) ~= 'number' or type(size) ~= 'number' then
       fail("bad argument to 'narrow' (narrow(dim, index, size) expects numbers)")
    end
+   index, size = toint(index, 2, 'narrow'), toint(size, 3, 'narrow')
    if index < 1 or index > d.sz[dim] then
       fail("bad argument #2 to 'narrow' (index %d out of range 1..%d)", index, d.sz[dim])
    end
@@ -537,13 +535,14 @@ end
 function Tensor.select(self, dim, index)
    local d = TD[self]
    if d.nd == 0 then fail("bad argument #1 to 'select' (empty tensor)") end
-   dim = checkdim(d, dim, 1, 'select')
+   -- a vector gives its element whatever the dimension (a Torch7 quirk code relies on)
+   if d.nd ~= 1 then dim = checkdim(d, dim, 1, 'select') else toint(dim, 1, 'select'); dim = 1 end
    if type(index) ~= 'number' then
       fail("bad argument #2 to 'select' (number expected, got %s)", type(index))
    end
    -- no negative index here, unlike sub and [] (Torch7's select had none);
    -- a fraction is cut as luaL_checklong cut it
-   index = index >= 0 and floor(index) or -floor(-index)
+   index = toint(index, 2, 'select')
    if index < 1 or index > d.sz[dim] then
       fail("bad argument #2 to 'select' (index %d out of range 1..%d)", index, d.sz[dim])
    end
@@ -566,6 +565,7 @@ function Tensor.sub(self, ...)
       if type(s) ~= 'number' or type(f) ~= 'number' then
          fail("bad argument #%d to 'sub' (number expected)", 2 * k - 1)
       end
+      s, f = toint(s, 2 * k - 1, 'sub'), toint(f, 2 * k, 'sub')
       if s < 0 then s = size + s + 1 end
       if f < 0 then f = size + f + 1 end
       if s < 1 or s > size then fail("bad argument #%d to 'sub' (out of range)", 2 * k - 1) end
@@ -612,10 +612,12 @@ end
 function Tensor.unfold(self, dim, size, step)
    local d = TD[self]
    dim = checkdim(d, dim, 1, 'unfold')
-   if type(size) ~= 'number' or size > d.sz[dim] then
+   size = type(size) == 'number' and toint(size, 2, 'unfold')
+   if not size or size > d.sz[dim] then
       fail("bad argument #2 to 'unfold' (size %s is larger than dimension %d of size %d)", tostring(size), dim, d.sz[dim])
    end
-   if type(step) ~= 'number' or step <= 0 then
+   step = type(step) == 'number' and toint(step, 3, 'unfold')
+   if not step or step <= 0 then
       fail("bad argument #3 to 'unfold' (step must be positive)")
    end
    local sz, str = copyarray(d.sz, d.nd), copyarray(d.str, d.nd)
@@ -702,7 +704,12 @@ function Tensor.expand(self, a, ...)
    end
    local sz, str = {}, {}
    for i = 1, n do
-      if d.sz[i] == sizes[i] then
+      if sizes[i] < 0 then
+         fail("bad argument #%d to 'expand' (negative size %d)", i, sizes[i])
+      elseif sizes[i] == 0 and d.sz[i] == 1 then
+         n = i - 1   -- as TH's resize, the first empty size ends the dimensions
+         break
+      elseif d.sz[i] == sizes[i] then
          sz[i], str[i] = d.sz[i], d.str[i]
       elseif d.sz[i] == 1 then
          sz[i], str[i] = sizes[i], 0
@@ -855,6 +862,9 @@ local function copy(d, s)
       if d.T.integer and not s.T.integer then
          local T = d.T
          each(d, function(ptr, i) k = k + 1; ptr[i] = ccast(T, sptr[so[k]]) end)
+      elseif s.T == types.Long and not d.T.integer then
+         -- an int64 read is a boxed cdata: LuaJIT miscompiles its hot store through a float*
+         each(d, function(ptr, i) k = k + 1; ptr[i] = tonumber(sptr[so[k]]) end)
       else
          each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)
       end

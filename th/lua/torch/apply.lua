@@ -10,7 +10,7 @@ local internal = require 'torch.internal'
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
 local checktensor, checkdim, istensor = internal.checktensor, internal.checkdim, internal.istensor
-local type, tonumber, tostring, select, min, ceil = type, tonumber, tostring, select, math.min, math.ceil
+local type, tonumber, tostring, select, min, max, ceil = type, tonumber, tostring, select, math.min, math.max, math.ceil
 local insert = table.insert
 
 ---------------------------------------------------------------------------
@@ -218,6 +218,7 @@ local function split(result, tensor, size, dim)
    end
    local d = checktensor(tensor, 1, 'split')
    dim = checkdim(d, dim or 1, 3, 'split')
+   -- a fractional size steps as Torch7's loop did (narrow cuts each start and size)
    if type(size) ~= 'number' or size < 1 then
       fail("bad argument #2 to 'split' (positive size expected, got %s)", tostring(size))
    end
@@ -237,10 +238,12 @@ local function chunk(result, tensor, n, dim)
    end
    local d = checktensor(tensor, 1, 'chunk')
    dim = checkdim(d, dim or 1, 3, 'chunk')
-   if type(n) ~= 'number' or n < 1 then
+   if type(n) ~= 'number' or not (n >= 0) then
       fail("bad argument #2 to 'chunk' (positive number of chunks expected, got %s)", tostring(n))
    end
-   return split(result, tensor, ceil(d.sz[dim] / n), dim)
+   -- Torch7's ceil(size / n): fewer than one chunk (or 0, an infinite size) is one piece
+   local size = ceil(d.sz[dim] / n)
+   return split(result, tensor, size < d.sz[dim] and size or max(d.sz[dim], 1), dim)
 end
 
 torch.split, torch.chunk = split, chunk
@@ -269,7 +272,8 @@ local function repeatTensor(self, a, ...)
       fail('Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor')
    end
    for i = 1, n do
-      if sizes[i] < 0 then fail("bad argument #%d to 'repeatTensor' (negative repetition)", i) end
+      -- Torch7 failed on a count of 0 too (its unfold could not make the view)
+      if sizes[i] < 1 then fail("bad argument #%d to 'repeatTensor' (repetitions must be positive)", i) end
    end
    -- the tensor seen with n dimensions (leading ones), and the result's sizes
    local xsz, xstr, rsz = {}, {}, {}

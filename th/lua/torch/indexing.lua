@@ -13,11 +13,12 @@ local type, tonumber, rawget, floor = type, tonumber, rawget, math.floor
 
 -- a 0-based position from a 1-based (possibly negative) index along a size
 local function position(i, size, what)
+   i = i >= 0 and floor(i) or -floor(-i)   -- a fraction cut toward zero first, as a C long
    if i < 0 then i = size + i + 1 end
    if i < 1 or i > size then
       fail('%s %d out of range 1..%d', what, i, size)
    end
-   return floor(i) - 1
+   return i - 1
 end
 
 -- the storage position of element (0-based) i0 of a 1-D view d

@@ -79,6 +79,24 @@ function internal.pycall(f, ...)
 end
 
 -- argument checking helpers shared by the method implementations
+
+local floor, tonumber = math.floor, tonumber
+
+-- toint(v, argn, fname): an integer argument (size, dimension, index) as
+-- Torch7's bindings read it with luaL_checklong/checkint: a numeric string
+-- counts, a fraction is cut toward zero.  A value no C long holds (or NaN) is
+-- an error, where Torch7 wrapped it around or hung.
+function internal.toint(v, argn, fname)
+   local x = type(v) ~= 'table' and tonumber(v)
+   if not x then
+      fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))
+   end
+   if not (x > -2^63 and x < 2^63) then
+      fail("bad argument #%d to '%s' (integer %s out of range)", argn, fname, tostring(x))
+   end
+   return x >= 0 and floor(x) or -floor(-x)
+end
+
 function internal.checknumber(v, argn, fname)
    if type(v) ~= 'number' then
       fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))

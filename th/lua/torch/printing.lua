@@ -66,12 +66,21 @@ local BATCH = 64
 
 -- the n numbers of a row from column `first` (storage position base), formatted
 -- and separated by spaces
+-- what is added to each number before formatting: 0 turns -0 into 0 for the
+-- integer format (Torch7 printed it " 0"), -0 changes nothing (-0.0000 stays)
+local NEGZERO = -1 / huge
+local function zeroshift(fmt)
+   if fmt:find('%.0f$') then return 0 end
+   return NEGZERO
+end
+
 local function rowstring(fmt, ptr, base, cs, first, n, divisor)
    local parts, v = {}, {}
    local c = first
+   local z = zeroshift(fmt)
    while n > 0 do
       local k = math.min(n, BATCH)
-      for j = 1, k do v[j] = tonumber(ptr[base + (c + j - 2) * cs]) / divisor end
+      for j = 1, k do v[j] = tonumber(ptr[base + (c + j - 2) * cs]) / divisor + z end
       parts[#parts + 1] = format(rep(fmt, k, ' '), unpack(v, 1, k))
       c, n = c + k, n - k
    end
@@ -136,9 +145,10 @@ end
 -- one number a line (1-D tensors and storages), in batches
 local function lines(out, fmt, v, n, divisor)
    local w = {}
+   local z = zeroshift(fmt)
    for i = 1, n, BATCH do
       local k = math.min(BATCH, n - i + 1)
-      for j = 1, k do w[j] = v[i + j - 1] / divisor end
+      for j = 1, k do w[j] = v[i + j - 1] / divisor + z end
       out[#out + 1] = format(rep(fmt .. '\n', k), unpack(w, 1, k))
    end
 end

@@ -175,12 +175,17 @@ local function indexselect(res, src, dim, idx)
    end
 end
 
--- index(dim, index) -> a new tensor; res:index(src, dim, index) fills res
+-- index(dim, index) -> a new tensor; res:index(src, dim, index) fills res and
+-- returns index (what Torch7's binding returned: its last argument)
 local function index(self, a, b, c)
    local out, src, dim, idx, argn = sourceform('index', self, a, b, c)
    local id = checkvector(idx, argn + 1, 'index')
    checkrange(id, src.sz[dim], argn + 1, 'index')
-   out = out or newtensor(src.T, {}, 0)
+   if out then
+      indexselect(TD[out], src, dim, id)
+      return idx
+   end
+   out = newtensor(src.T, {}, 0)
    indexselect(TD[out], src, dim, id)
    return out
 end
@@ -239,7 +244,7 @@ local function indexCopy(self, dim, index, src)
    else
       eachslice(d, dim, idx, s, function(p, i, v) p[i] = v end)
    end
-   return self
+   return src   -- as Torch7's binding: its last argument
 end
 
 local function indexAdd(self, dim, index, src)
@@ -251,18 +256,19 @@ local function indexAdd(self, dim, index, src)
    else
       eachslice(d, dim, idx, s, function(p, i, v) p[i] = p[i] + v end)
    end
-   return self
+   return src   -- as Torch7's binding: its last argument
 end
 
 local function indexFill(self, dim, index, value)
    local d = TD[self]
-   dim = checkdim(d, dim, 1, 'indexFill')
+   -- a vector takes any dimension number up to 1, as in Torch7
+   dim = d.nd == 1 and type(dim) == 'number' and dim < 2 and 1 or checkdim(d, dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
-   internal.checknumber(value, 3, 'indexFill')
+   value = internal.ccast(d.T, internal.checknumber(value, 3, 'indexFill'))
    checkrange(idx, d.sz[dim], 2, 'indexFill')
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
-      return self
+      return value   -- as Torch7's binding: its last argument
    end
    checkbounds(d)
    local iv, n = values(idx)
@@ -271,7 +277,7 @@ local function indexFill(self, dim, index, value)
       local o = sliceoffsets(d, dim, iv[k] - 1)
       for m = 1, #o do p[o[m]] = value end
    end
-   return self
+   return value
 end
 
 ---------------------------------------------------------------------------
@@ -284,6 +290,11 @@ local function gather(self, a, b, c)
    local idx = checkof(index, types.Long, argn + 1, 'gather')
    checkothers(src, idx, dim, argn + 1, 'gather', 'index')
    checkrange(idx, src.sz[dim], argn + 1, 'gather', 'Invalid index in gather')
+   -- a result keeps its shape and strides: it must have the index's sizes (an
+   -- empty one is resized, where Torch7 failed)
+   if out and TD[out].nd > 0 and not internal.samesize(TD[out], idx) then
+      fail("bad argument #1 to 'gather' (the result should have the index's sizes)")
+   end
    out = out or newtensor(src.T, {}, 0)
    local res = TD[out]
    src = unaliased(res, src)
@@ -397,6 +408,7 @@ local function maskedSelect(self, a, b)
    local res = TD[out]
    src = unaliased(res, src)
    resize(res, {ones}, 1)
+   if b ~= nil then out = b end   -- res:maskedSelect(src, mask) returned mask in Torch7
    if ones > SMALL then
       pycall(py.masked_select, ndview(res), ndview(src), ndview(m))
    elseif ones > 0 then
@@ -441,19 +453,19 @@ end
 local function maskedFill(self, mask, value)
    local d = TD[self]
    local m, ones = checkmask(mask, d, 1, 'maskedFill')
-   internal.checknumber(value, 2, 'maskedFill')
-   if ones == 0 then return self end
-   if kernels.map2(maskfill, d, d, m, internal.ccast(d.T, value)) then return self end
+   value = internal.ccast(d.T, internal.checknumber(value, 2, 'maskedFill'))
+   if ones == 0 then return value end   -- as Torch7's binding: its last argument
+   if kernels.map2(maskfill, d, d, m, value) then return value end
    if nelement(d) > SMALL then
       pycall(py.masked_fill, ndview(d), ndview(m), value)
-      return self
+      return value
    end
    local dofs, mo = offsets(d), offsets(m)
    local dp, mp = SD[d.st].ptr, SD[m.st].ptr
    for i = 1, #dofs do
       if mp[mo[i]] == 1 then dp[dofs[i]] = value end
    end
-   return self
+   return value
 end
 
 ---------------------------------------------------------------------------

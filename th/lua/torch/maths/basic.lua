@@ -5,6 +5,7 @@
 -- result takes the sizes of the first one.  A number operand is first cast
 -- to the element type (so an IntTensor divided by 2.5 is divided by 2).
 local torch = require 'torch'
+local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
@@ -29,6 +30,22 @@ local scalar = {
 }
 
 local function integer(T) return T.integer end
+
+-- integer results of div and pow go through TH's C cast (internal.ccast):
+-- truncated toward zero explicitly (LuaJIT's compiled store of a negative
+-- fraction into a narrow integer rounds it down), INT_MIN beyond the range
+local integerscalar = {}
+for i = 1, types.count do
+   local T = types[i]
+   if T.integer then
+      local function cast(f) return function(a, b) return internal.ccast(T, f(a, b)) end end
+      integerscalar[T] = {div = cast(scalar.div), pow = cast(scalar.pow)}
+   end
+end
+
+-- a product of Int or Long elements can pass 2^53, where doubles stop being
+-- exact: numpy computes it in the tensor's own type, wrapping around as C did
+local function exactproducts(T) return not T.integer or T.size < 4 end
 
 local dividing = {div = true, fmod = true, remainder = true}
 local function nonzero(acc, v) return acc and v ~= 0 end
@@ -77,8 +94,8 @@ local function elementwise(T, fname, op, res, x, y)
    if k and (yd and kernels.map2(k[2], r, xd, yd) or not yd and kernels.map1(k[1], r, xd, y)) then
       return res
    end
-   local f = scalar[op]
-   if f and nelement(xd) <= SMALL then
+   local f = T.integer and integerscalar[T][op] or scalar[op]
+   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T)) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then
       pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or y)
@@ -142,9 +159,9 @@ local function axpy(T, fname, res, x, v, y)
    local r
    res, r = result(T, res, xd, true)
    if kernels.map2(fastaxpy, r, xd, yd, v) then return res end
-   if nelement(xd) <= SMALL then
+   if nelement(xd) <= SMALL and exactproducts(T) then
       loop2(r, xd, yd, addscaled, v)
-   else
+   elseif nelement(xd) > 0 then
       pycall(py.math_addscaled, ndview(r), ndview(xd), v, ndview(yd))
    end
    return res
@@ -204,7 +221,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
          res, r = result(T, res, xd, true)
-         if nelement(xd) <= SMALL and not (T.integer and name == 'addcdiv') then
+         if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, f, v)
          elseif nelement(xd) > 0 then
             pycall(py.math_addc, name, ndview(r), ndview(xd), v, ndview(d1), ndview(d2))

@@ -14,6 +14,9 @@ local nelement, readsizes, checkbounds = internal.nelement, internal.readsizes, 
 local resultsized, SMALL = dispatch.resultsized, dispatch.SMALL
 local Tensor = internal.Tensor
 local type, select, floor, ipairs, max = type, select, math.floor, ipairs, math.max
+local toint = internal.toint
+
+local MAXDIM = 1024     -- the most dimensions cat makes a result of
 
 -- installs torch[name](...), typed by its first tensor argument, and the
 -- method x:name(...) as f(T, x, ...): f reads an optional leading result, so
@@ -49,14 +52,17 @@ for name, value in pairs{zeros = 0, ones = 1} do
    end)
 end
 
--- fill(res, n, f): res[i] = f(i) for i = 0 .. n-1 (a contiguous 1-D result)
+-- fillindex(res, f): the k-th element of res (0-based, row-major) = f(k)
 local function fillindex(res, f)
-   local d = TD[res]
-   local n = nelement(d)
-   if n == 0 then return end
-   checkbounds(d)
-   local p, o = SD[d.st].ptr, d.off
-   for i = 0, n - 1 do p[o + i * d.str[1]] = f(i) end
+   local k = -1
+   internal.each(TD[res], function(p, i) k = k + 1; p[i] = f(k) end)
+end
+
+-- the result of n values: res as it is when it holds n elements (Torch7
+-- resized only when the counts differed), else res resized (or a new vector)
+local function vector(T, res, n)
+   if res and nelement(TD[res]) == n then return res end
+   return resultsized(T, res, {n}, 1)
 end
 
 -- range([res,] from, to [, step]): from, from + step, ... up to to
@@ -66,12 +72,15 @@ install('range', function(T, ...)
    number(a, i, 'range')
    number(b, i + 1, 'range')
    step = step == nil and 1 or number(step, i + 2, 'range')
+   if T.integer then   -- TH took the bounds and the step as integers (its accreal, a long)
+      a, b, step = toint(a, i, 'range'), toint(b, i + 1, 'range'), toint(step, i + 2, 'range')
+   end
    if step == 0 then fail("bad argument #%d to 'range' (step must be non-zero)", i + 2) end
    if (b - a) / step < 0 then
       fail("bad arguments to 'range' (upper bound and larger bound incoherent with step sign)")
    end
    local n = floor((b - a) / step) + 1
-   res = resultsized(T, res, {n}, 1)
+   res = vector(T, res, n)
    if n <= SMALL then
       fillindex(res, function(k) return a + k * step end)
    else
@@ -88,9 +97,9 @@ for name, log in pairs{linspace = false, logspace = true} do
       local a, b, n = select(i, ...)
       number(a, i, name)
       number(b, i + 1, name)
-      n = n == nil and 100 or number(n, i + 2, name)
+      n = n == nil and 100 or toint(number(n, i + 2, name), i + 2, name)
       if n < 1 or (n == 1 and a ~= b) then fail("bad argument #%d to '%s' (invalid number of points)", i + 2, name) end
-      res = resultsized(T, res, {n}, 1)
+      res = vector(T, res, n)
       if n <= SMALL then
          fillindex(res, function(k)
             local v = n == 1 and a or a + k * (b - a) / (n - 1)
@@ -107,8 +116,8 @@ end
 install('eye', function(T, ...)
    local res, i = leading(T, 'eye', ...)
    local n, m = select(i, ...)
-   number(n, i, 'eye')
-   m = m == nil and 0 or number(m, i + 1, 'eye')
+   n = toint(number(n, i, 'eye'), i, 'eye')
+   m = m == nil and 0 or toint(number(m, i + 1, 'eye'), i + 1, 'eye')
    if n <= 0 then fail("bad argument #%d to 'eye' (invalid size)", i) end
    if m <= 0 then m = n end        -- as TH did: eye(n, 0) is eye(n)
    res = Tensor.fill(resultsized(T, res, {n, m}, 2), 0)
@@ -138,19 +147,16 @@ install('diag', function(T, ...)
    if res and not TD[select(i, ...)] then res, i = nil, 1 end
    local x, k = select(i, ...)
    local xd = internal.checktensor(x, i, 'diag')
-   k = k == nil and 0 or number(k, i + 1, 'diag')
+   k = k == nil and 0 or toint(number(k, i + 1, 'diag'), i + 1, 'diag')
    if xd.nd == 1 then
       local n = xd.sz[1] + (k >= 0 and k or -k)
       res = Tensor.fill(resultsized(T, res, {n, n}, 2), 0)
       internal.copy(TD[diagonal(T, TD[res], k)], xd)
       return res
    elseif xd.nd == 2 then
-      -- a diagonal beyond the matrix is empty, as TH's resize1d to a size <= 0 made it
+      -- a diagonal beyond the matrix is an error, as in Torch7
       local view = diagonal(T, xd, k)
-      if not view then
-         if res then Tensor.set(res) return res end
-         return internal.emptytensor(T)
-      end
+      if not view then fail("bad argument #%d to 'diag' (diagonal %d out of range)", i + 1, k) end
       res = resultsized(T, res, {nelement(TD[view])}, 1)
       internal.copy(TD[res], TD[view])
       return res
@@ -166,7 +172,7 @@ for name, upper in pairs{tril = false, triu = true} do
       local x, k = select(i, ...)
       local xd = internal.checktensor(x, i, name)
       if xd.nd ~= 2 then fail("bad argument #%d to '%s' (matrix expected, got %dD tensor)", i, name, xd.nd) end
-      k = k == nil and 0 or number(k, i + 1, name)
+      k = k == nil and 0 or toint(number(k, i + 1, name), i + 1, name)
       local r
       res, r = dispatch.result(T, res, xd)
       pycall(py.math_triangle, ndview(r), ndview(xd), k, upper)
@@ -183,7 +189,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
       if T.integer then fail("'%s' is not available for %s", name, T.tensorname) end
       local x, nbins, lo, hi = select(i, ...)
       local xd = internal.checktensor(x, i, name)
-      nbins = nbins == nil and 100 or number(nbins, i + 1, name)
+      nbins = nbins == nil and 100 or toint(number(nbins, i + 1, name), i + 1, name)
       lo = lo == nil and 0 or number(lo, i + 2, name)
       hi = hi == nil and 0 or number(hi, i + 3, name)
       if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
@@ -226,7 +232,11 @@ local function cat(T, ...)
       end
    end
    if dim == nil or dim == -1 then dim = max(maxnd, 1) end
-   number(dim, 3, 'cat')
+   dim = internal.toint(number(dim, 3, 'cat'), 3, 'cat')
+   -- Torch7 made a result of dim dimensions (and hung or crashed on huge ones)
+   if dim < 1 or dim > MAXDIM then
+      fail("bad argument #3 to 'cat' (dimension %d out of range 1..%d)", dim, MAXDIM)
+   end
    if #parts == 0 then
       if res then Tensor.set(res) return res end
       return internal.emptytensor(T)

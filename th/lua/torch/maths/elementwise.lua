@@ -1,8 +1,8 @@
 -- Element-wise mathematical functions: torch.abs, sign, acos ... frac, neg,
 -- cinv, pow, atan2.  Each is `[res] torch.f([res,] x)`; `x:f()` works in
--- place and `r:f(x)` writes into r.  Besides abs, sign and neg, they exist
+-- place and `r:f(x)` writes into r.  Besides abs and sign, they exist
 -- for FloatTensor and DoubleTensor only, as in Torch7 (abs also for the
--- Short, Int and Long ones).  As in Torch7, the C functions are also offered
+-- Int and Long ones, sign for all).  As in Torch7, the C functions are also offered
 -- on numbers: torch.log(2), torch.pow(2, 10), torch.atan2(1, 1).
 local ffi = require 'ffi'
 local torch = require 'torch'
@@ -18,14 +18,11 @@ local abs, acos, asin, atan, atan2, ceil, cos, cosh, exp, floor, log, sin, sinh,
       math.abs, math.acos, math.asin, math.atan, math.atan2, math.ceil, math.cos, math.cosh, math.exp,
       math.floor, math.log, math.sin, math.sinh, math.sqrt, math.tan, math.tanh
 
--- trunc and ceil give +0 for -1 < x < 0, as Torch7 printed them (TH's build
--- rounds through integers, losing the sign of zero)
+-- trunc and ceil give -0 for -1 < x < 0, as C's (and Torch7's) did
 local function trunc(x)
    if x >= 0 then return floor(x) end
-   return ceil(x) + 0
+   return ceil(x)
 end
-
-local function ceiling(x) return ceil(x) + 0 end
 
 -- C round(): halfway cases away from zero
 local function round(x)
@@ -47,7 +44,7 @@ local functions = {
    abs = abs,
    sign = function(x) if x > 0 then return 1 elseif x < 0 then return -1 end return 0 end,
    neg = function(x) return -x end,
-   acos = acos, asin = asin, atan = atan, ceil = ceiling, cos = cos, cosh = cosh, exp = exp,
+   acos = acos, asin = asin, atan = atan, ceil = ceil, cos = cos, cosh = cosh, exp = exp,
    floor = floor, log = function(x) return log(x) end, log1p = log1p, round = round, sin = sin, sinh = sinh,
    sqrt = sqrt, tan = tan, tanh = tanh, trunc = trunc,
    rsqrt = function(x) return 1 / sqrt(x) end,
@@ -55,11 +52,11 @@ local functions = {
    frac = function(x) return x - trunc(x) end,
    cinv = function(x) return 1 / x end,
 }
-local alltypes = {sign = true, neg = true}
+local alltypes = {sign = true}
 
 -- their LuaJIT loops: the expression of one element (the function itself,
 -- called by name, for those written above); integer abs/neg/sign cannot
--- overflow but Long, which stays on the numpy path
+-- overflow but Long, which stays on the numpy path (neg: floating types only)
 local kernels = require 'torch.maths.kernels'
 kernels.helpers{sign = functions.sign, ceiling = ceiling, round = round, log1p = log1p, trunc = trunc,
                 frac = functions.frac}
@@ -73,8 +70,8 @@ for name in pairs(functions) do
    fast[name] = kernels.op(name, LIMIT, exprs)
 end
 
--- TH has no abs for unsigned bytes, and Torch7 wrapped none for chars
-local function hasabs(T) return T ~= types.Byte and T ~= types.Char end
+-- Torch7 wrapped abs for the Int and Long tensors only among the integer ones
+local function hasabs(T) return not T.integer or T == types.Int or T == types.Long end
 
 for name, f in pairs(functions) do
    dispatch.define{

@@ -76,9 +76,10 @@ end
 
 reduction('sum', wholesum)
 reduction('prod', function(d)
-   local p = kernels.fold(fastprod, d, 1)
+   local p = kernels.fold(fastprod, d, 1)   -- floating types only
    if p then return p end
-   if nelement(d) <= SMALL then return fold(d, mul, 1) end
+   -- integer products accumulate in int64 with wrap-around (numpy), as TH's long did
+   if nelement(d) <= SMALL and not d.T.integer then return fold(d, mul, 1) end
    return pycall(py.math_reduceall, 'prod', ndview(d))
 end)
 reduction('mean', function(d)
@@ -148,7 +149,7 @@ dispatch.define{
       local xd = TD[x]
       p = p or 2
       if sig ~= 'tnn' then
-         if nelement(xd) == 0 then return 0 end
+         if nelement(xd) == 0 then return 0 ^ (1 / p) end   -- TH's pow(0, 1/p): inf for p < 0
          local sq = p == 2 and kernels.fold(fastsumsq, xd, 0)
          if sq then return sqrt(sq) end
          if p == 2 and nelement(xd) <= SMALL then return sqrt(fold(xd, sumsq, 0)) end
@@ -185,7 +186,7 @@ dispatch.define{
    impl = function(T, _, _, x, y, p)
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('dist', xd, yd)
-      if nelement(xd) == 0 then return 0 end
+      if nelement(xd) == 0 then return 0 ^ (1 / (p or 2)) end
       return pycall(py.math_dist, ndview(xd), ndview(yd), p or 2)
    end,
 }
@@ -436,6 +437,7 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
    local xd = source(T, fname, A, i)
    dim = checkdim(xd, dim or xd.nd, i + 1, fname)
    k = k or math.floor((xd.sz[dim] + 1) / 2)
+   k = internal.toint(k, i + 1, fname)
    if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (k out of range)", i + 1, fname) end
    local vd, id
    rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
@@ -535,6 +537,7 @@ local valued = {
          fail("bad argument #%d to 'topk' (number or boolean expected, got %s)", j, torch.type(A[j]))
       end
       dim = dimarg(xd, dim, i + 2, 'topk')
+      k = internal.toint(k, i + 1, 'topk')
       if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k out of range)", i + 1) end
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
