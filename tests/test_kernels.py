@@ -54,7 +54,6 @@ def hot(runtime, tname, code, x, y):
     ("torch.cmax(res, x, y)", lambda x, y, t: np.maximum(x, y)),
     ("torch.cmin(res, x, 5)", lambda x, y, t: np.minimum(x, t(5))),
     ("torch.add(res, x, 2, y)", lambda x, y, t: x + t(2) * y),
-    ("res:copy(x):neg()", lambda x, y, t: -x),
 ])
 def test_arithmetic_wraps_as_c(runtime, tname, code, expected):
     t = TYPES[tname]
@@ -73,10 +72,10 @@ def test_math_functions_in_double_rounded_to_type(runtime, tname, name):
     x = np.abs(x) if name in ("log", "sqrt") else x
     libm = {            # TH called the C library's functions, as Python's math module does
         "exp": math.exp, "log": math.log, "sqrt": math.sqrt, "abs": abs, "floor": math.floor,
-        "ceil": lambda v: math.ceil(v) + 0.0, "tanh": math.tanh,
+        "ceil": lambda v: math.copysign(math.ceil(v), v), "tanh": math.tanh,
         "sigmoid": lambda v: 1 / (1 + math.exp(-v)), "cinv": lambda v: 1 / v if v else math.inf,
         "round": lambda v: math.copysign(math.floor(abs(v) + 0.5), v),
-        "trunc": lambda v: math.trunc(v) + 0.0, "frac": lambda v: v - math.trunc(v), "neg": lambda v: -v,
+        "trunc": lambda v: math.copysign(math.trunc(v), v), "frac": lambda v: v - math.trunc(v), "neg": lambda v: -v,
     }[name]
     with np.errstate(all="ignore"):
         want = np.array([float(libm(v)) for v in x.tolist()]).astype(t)

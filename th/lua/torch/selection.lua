@@ -235,7 +235,7 @@ local function indexCopy(self, dim, index, src)
    local d = TD[self]
    local idx, s
    dim, idx, s = checkindexsource('indexCopy', d, dim, index, src)
-   if dim == 1 and idx.sz[1] > 0 and copyblocks(d, s, idx, false) then return self end
+   if dim == 1 and idx.sz[1] > 0 and copyblocks(d, s, idx, false) then return src end
    if bulk(d, s, dim) then
       pycall(py.index_copy, ndview(d), ndview(idx), ndview(s), dim - 1)
    elseif d.nd > 1 and nelement(s) > SMALL then

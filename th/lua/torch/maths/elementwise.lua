@@ -58,12 +58,12 @@ local alltypes = {sign = true}
 -- called by name, for those written above); integer abs/neg/sign cannot
 -- overflow but Long, which stays on the numpy path (neg: floating types only)
 local kernels = require 'torch.maths.kernels'
-kernels.helpers{sign = functions.sign, ceiling = ceiling, round = round, log1p = log1p, trunc = trunc,
+kernels.helpers{sign = functions.sign, round = round, log1p = log1p, trunc = trunc,
                 frac = functions.frac}
 local LIMIT = 16384
 local fast = {}
 for name in pairs(functions) do
-   local expr = ({neg = '-x', sign = 'sign(x)', ceil = 'ceiling(x)', round = 'round(x)', log1p = 'log1p(x)',
+   local expr = ({neg = '-x', sign = 'sign(x)', round = 'round(x)', log1p = 'log1p(x)',
                   trunc = 'trunc(x)', frac = 'frac(x)', rsqrt = '1 / sqrt(x)', sigmoid = '1 / (1 + exp(-x))',
                   cinv = '1 / x', log = 'log(x)'})[name] or name .. '(x)'
    local exprs = (name == 'abs' or alltypes[name]) and kernels.alltypes(expr, expr) or kernels.floats(expr)
