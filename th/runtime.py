@@ -41,7 +41,6 @@ def _memory_functions():
     return {
         "window": memory.window,
         "view": memory.view,
-        "view_at": memory.view_at,
         "from_file": memory.from_file,
         "from_address": memory.from_address,
         "from_cdata": memory.from_cdata,

@@ -105,10 +105,4 @@ function memory.view(arr, offset, ...)
    return py.view(arr, offset, ...)
 end
 
--- viewat(T, ptr, offset, sizes..., strides...) -> memory.view of LuaJIT memory
--- from ptr + offset: an ndarray holding no reference to it (see memory.py)
-function memory.viewat(T, ptr, offset, ...)
-   return py.view_at(T.name, tonumber(cast('intptr_t', ptr)) + offset * T.size, ...)
-end
-
 return memory

@@ -58,28 +58,6 @@ def from_cdata(tname, addr, n, owner):
     return np.frombuffer(raw, dtype=dtype, count=int(n))
 
 
-# All of the process's memory as one byte array: a view of LuaJIT memory is
-# then one ndarray constructor (at the buffer's address), where an array over
-# the buffer would first need a ctypes object per buffer.  Such views hold no
-# reference to their memory: Lua keeps the storage alive while numpy uses them
-# (during an operation, or cached in the tensor that owns the storage).
-_BASE = 4096
-_MEMORY = None
-
-
-def view_at(tname, addr, *dims):
-    """The ndarray of sizes then strides (in elements) `dims` whose first
-    element is at address addr."""
-    global _MEMORY
-    if _MEMORY is None:
-        span = (1 << 47) - _BASE
-        _MEMORY = np.frombuffer((ctypes.c_char * span).from_address(_BASE), np.uint8)
-    dtype = DTYPES[tname]
-    n = len(dims) // 2
-    item = dtype.itemsize
-    return np.ndarray(dims[:n], dtype, _MEMORY, int(addr) - _BASE, tuple(s * item for s in dims[n:]))
-
-
 def from_address(tname, addr, n):
     """A buffer over memory someone else owns (torch.Storage(size, pointer))."""
     dtype = DTYPES[tname]

@@ -166,18 +166,12 @@ local function ndview(d)
    local nd = d.nd
    if nd == 0 then return nil end
    checkbounds(d)
-   local s = SD[d.st]
-   local arr = rawget(s, 'arr')     -- (a LuaJIT buffer gets one when first needed)
-   local src = arr or s.buf
+   local arr = SD[d.st].arr     -- (a LuaJIT buffer gets one when first needed)
    local c = d.nv
-   if c and current(c, d, src, nd) then return c.view end
-   c = {src = src, off = d.off, nd = nd}
+   if c and current(c, d, arr, nd) then return c.view end
+   c = {src = arr, off = d.off, nd = nd}
    for i = 1, nd do c[i] = d.sz[i]; c[nd + i] = d.str[i] end
-   if arr then
-      c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
-   else
-      c.view = memory.viewat(s.T, raw(s.ptr), d.off, unpack(c, 1, 2 * nd))
-   end
+   c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
    d.nv = c
    return c.view
 end
