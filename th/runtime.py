@@ -95,6 +95,8 @@ function(luadir, nativedir, memoryfns, opfns)
       return assert(loadfile(nativedir .. '/memory.lua'))(memoryfns)
    end
    package.preload['th.native.ops'] = function() return opfns end
+   -- nn's THNN module is th's (kernels over th tensors), never nn's own THNN.lua
+   package.preload['nn.THNN'] = function() return require 'thnn' end
    require 'torch'
    require 'paths'
 end
