@@ -13,4 +13,5 @@ return {
    'torch.File',           -- File, DiskFile, MemoryFile, PipeFile
    'torch.serialization',  -- save, load, serialize, deserialize
    'torch.Tester',         -- Tester and TestSuite
+   'torch.threads',        -- setnumthreads, getnumthreads
 }
