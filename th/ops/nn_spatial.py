@@ -165,3 +165,127 @@ def nn_fullconv_accgrad(gw, gb, x, gout, geom, scale):
         gw.reshape(i, -1)[...] += scale * np.tensordot(_flat(x, n, i), cols, ([0, 2], [0, 2]))
     if gb is not None:
         gb += scale * gout.sum((0,) + tuple(range(2, 2 + d)))
+
+
+def _hipad(size, k, s, pad, dil, out):
+    """Padding after each axis so that every one of the out windows fits
+    (ceil mode lets the last window pass the end)."""
+    return tuple(max(p, (o - 1) * st + dl * (kk - 1) + 1 - n - p)
+                 for n, kk, st, p, dl, o in zip(size, k, s, pad, dil, out))
+
+
+def _start(out, s, pad, axis, d):
+    """The first input index of each window along spatial axis `axis`,
+    shaped to broadcast over (*out)."""
+    shape = [1] * d
+    shape[axis] = out[axis]
+    return (np.arange(out[axis]) * s[axis] - pad[axis]).reshape(shape)
+
+
+def _argmax_windows(x, k, s, pad, dil, out):
+    """(max, tap index (N, C, *out) into the flattened kernel) of each window."""
+    d = len(k)
+    lo = pad
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    xp = _pad(x, lo, _hipad(x.shape[2:], k, s, pad, dil, out), fill)
+    win = _windows(xp, k, s, dil, out).reshape(x.shape[:2] + tuple(out) + (-1,))
+    tap = win.argmax(-1)
+    return np.take_along_axis(win, tap[..., None], -1)[..., 0], tap
+
+
+def _index_planes(x_shape, tap, k, s, pad, dil, out):
+    """The 0-based flat index inside its input plane of each window's tap."""
+    d = len(k)
+    taps = np.unravel_index(tap, k)
+    flat = 0
+    for i in range(d):
+        flat = flat * x_shape[2 + i] + (_start(out, s, pad, i, d) + taps[i] * dil[i])
+    return flat
+
+
+# index formats: what THNN stored in the indices tensor of each pooling family
+def _encode(fmt, tap, x_shape, k, s, pad, dil, out):
+    if fmt == "flat":       # Spatial: 1-based index in the input plane
+        return _index_planes(x_shape, tap, k, s, pad, dil, out) + 1
+    if fmt == "tap":        # Temporal: 0-based offset in the window
+        return tap
+    taps = np.unravel_index(tap, k)     # Volumetric: t, h, w offsets as bytes
+    return taps[0] + 256 * taps[1] + 65536 * taps[2]
+
+
+def _decode(fmt, idx, x_shape, k, s, pad, dil, out):
+    """The 0-based flat index inside its input plane that idx designates."""
+    if fmt == "flat":
+        return idx - 1
+    if fmt == "tap":
+        tap = idx
+    else:
+        idx = idx & 0xffffff
+        tap = np.ravel_multi_index((idx & 255, (idx >> 8) & 255, idx >> 16), k, mode="clip")
+    return _index_planes(x_shape, tap, k, s, pad, dil, out)
+
+
+def _scatter(gin, flat, gout):
+    """gin (N, C, *S) = sum of gout at the flat plane indices `flat`."""
+    n, c = gin.shape[:2]
+    plane = int(np.prod(gin.shape[2:]))
+    where = (flat.reshape(n * c, -1) + np.arange(n * c)[:, None] * plane).ravel()
+    total = np.bincount(where, gout.reshape(-1), n * c * plane)
+    gin[...] = total.reshape(gin.shape)
+
+
+@export
+def nn_maxpool_forward(out, idx, x, geom, fmt, d):
+    """out = the max of each window, idx = where it was (in format fmt)."""
+    k, s, pad, dil = _geom(geom)
+    x, out, idx = _batch(x, d), _batch(out, d), _batch(idx, d)
+    o = out.shape[2:]
+    val, tap = _argmax_windows(x, k, s, pad, dil, o)
+    out[...] = val
+    idx[...] = _encode(fmt, tap, x.shape, k, s, pad, dil, o)
+
+
+@export
+def nn_maxpool_backward(gin, gout, idx, geom, fmt, d):
+    """gin = the sum of gout at the places idx designates."""
+    k, s, pad, dil = _geom(geom)
+    gin, gout, idx = _batch(gin, d), _batch(gout, d), _batch(idx, d)
+    _scatter(gin, _decode(fmt, idx, gin.shape, k, s, pad, dil, gout.shape[2:]), gout)
+
+
+def _divisors(size, k, s, pad, out, include_pad):
+    """The number each window's sum is divided by, shaped (*out)."""
+    d = len(k)
+    div = 1
+    for i in range(d):
+        start = _start(out, s, pad, i, d)
+        end = np.minimum(start + k[i], size[i] + pad[i])
+        if include_pad:
+            div = div * (end - start)
+        else:
+            div = div * (np.minimum(end, size[i]) - np.maximum(start, 0))
+    return div
+
+
+@export
+def nn_avgpool_forward(out, x, geom, include_pad, d):
+    k, s, pad, dil = _geom(geom)
+    x, out = _batch(x, d), _batch(out, d)
+    o = out.shape[2:]
+    xp = _pad(x, pad, _hipad(x.shape[2:], k, s, pad, dil, o))
+    win = _windows(xp, k, s, dil, o)
+    out[...] = win.sum(tuple(range(2 + d, 2 + 2 * d))) / _divisors(x.shape[2:], k, s, pad, o, include_pad)
+
+
+@export
+def nn_avgpool_backward(gin, gout, geom, include_pad, d):
+    k, s, pad, dil = _geom(geom)
+    gin, gout = _batch(gin, d), _batch(gout, d)
+    o = gout.shape[2:]
+    size = gin.shape[2:]
+    share = gout / _divisors(size, k, s, pad, o, include_pad)
+    hi = _hipad(size, k, s, pad, dil, o)
+    acc = np.zeros(gin.shape[:2] + tuple(n + a + b for n, a, b in zip(size, pad, hi)), gin.dtype)
+    for _, where in _taps(k, s, dil, o):
+        acc[where] += share
+    gin[...] = acc[(Ellipsis,) + tuple(slice(p, p + n) for p, n in zip(pad, size))]

@@ -79,9 +79,9 @@ function S.outsize(size, k, s, pad, dil, ceilmode)
    return o
 end
 
--- outsizes(x, first, k, s, pad, dil, ceilmode, nplanes): the output's spatial
--- sizes, with THNN's error when one is below 1
-function S.outsizes(x, first, k, s, pad, dil, ceilmode, nout)
+-- outsizes(x, first, k, s, pad, dil, ceilmode, nplanes, sep): the output's
+-- spatial sizes, with THNN's error when one is below 1 (sizes joined by sep)
+function S.outsizes(x, first, k, s, pad, dil, ceilmode, nout, sep)
    local out, insz = {}, {}
    local ok = true
    for i = 1, #k do
@@ -91,8 +91,9 @@ function S.outsizes(x, first, k, s, pad, dil, ceilmode, nout)
    end
    if not ok then
       local nin = TD[x].sz[first]
-      fail('Given input size: (%d x %s). Calculated output size: (%d x %s). Output size is too small',
-           nin, concat(insz, ' x '), nout or nin, concat(out, ' x '))
+      sep = sep or ' x '
+      fail('Given input size: (%d%s%s). Calculated output size: (%d%s%s). Output size is too small',
+           nin, sep, concat(insz, sep), nout or nin, sep, concat(out, sep))
    end
    return out
 end
@@ -106,15 +107,16 @@ function S.checkplanes(x, first, n, name)
    end
 end
 
--- checkgrad(g, sizes): gradOutput has the output's sizes
+-- checkgrad(g, sizes): gradOutput has the output's sizes (THNN named the
+-- first dimension that differs, 0-based)
 function S.checkgrad(g, sizes, name)
    name = name or 'gradOutput'
    local d = TD[g]
-   local same = d.nd == #sizes
-   for i = 1, #sizes do same = same and d.sz[i] == sizes[i] end
-   if not same then
-      fail('Need %s of shape %s but got %s to be of shape: %s',
-           name, '[' .. concat(sizes, ' x ') .. ']', name, S.shape(g))
+   for i = 1, #sizes do
+      if d.nd ~= #sizes or d.sz[i] ~= sizes[i] then
+         fail('Need %s of dimension %d and %s.size[%d] == %d but got %s to be of shape: %s',
+              name, #sizes, name, i - 1, sizes[i], name, S.shape(g))
+      end
    end
 end
 
