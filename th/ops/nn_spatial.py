@@ -193,10 +193,10 @@ def _argmax_windows(x, k, s, pad, dil, out):
     return np.take_along_axis(win, tap[..., None], -1)[..., 0], tap
 
 
-def _index_planes(x_shape, tap, k, s, pad, dil, out):
-    """The 0-based flat index inside its input plane of each window's tap."""
-    d = len(k)
-    taps = np.unravel_index(tap, k)
+def _index_planes(x_shape, taps, s, pad, dil, out):
+    """The 0-based flat index inside its input plane of the window taps
+    (a tuple of per-axis tap offsets, shaped (N, C, *out))."""
+    d = len(s)
     flat = 0
     for i in range(d):
         flat = flat * x_shape[2 + i] + (_start(out, s, pad, i, d) + taps[i] * dil[i])
@@ -205,24 +205,23 @@ def _index_planes(x_shape, tap, k, s, pad, dil, out):
 
 # index formats: what THNN stored in the indices tensor of each pooling family
 def _encode(fmt, tap, x_shape, k, s, pad, dil, out):
+    taps = np.unravel_index(tap, k)
     if fmt == "flat":       # Spatial: 1-based index in the input plane
-        return _index_planes(x_shape, tap, k, s, pad, dil, out) + 1
+        return _index_planes(x_shape, taps, s, pad, dil, out) + 1
     if fmt == "tap":        # Temporal: 0-based offset in the window
         return tap
-    taps = np.unravel_index(tap, k)     # Volumetric: t, h, w offsets as bytes
-    return taps[0] + 256 * taps[1] + 65536 * taps[2]
+    return taps[0] + 256 * taps[1] + 65536 * taps[2]    # Volumetric: t, h, w offsets as bytes
 
 
-def _decode(fmt, idx, x_shape, k, s, pad, dil, out):
+def _decode(fmt, idx, x_shape, s, pad, dil, out):
     """The 0-based flat index inside its input plane that idx designates."""
     if fmt == "flat":
         return idx - 1
     if fmt == "tap":
-        tap = idx
+        taps = (idx,)
     else:
-        idx = idx & 0xffffff
-        tap = np.ravel_multi_index((idx & 255, (idx >> 8) & 255, idx >> 16), k, mode="clip")
-    return _index_planes(x_shape, tap, k, s, pad, dil, out)
+        taps = (idx & 255, (idx >> 8) & 255, (idx >> 16) & 255)
+    return _index_planes(x_shape, taps, s, pad, dil, out)
 
 
 def _scatter(gin, flat, gout):
@@ -250,7 +249,7 @@ def nn_maxpool_backward(gin, gout, idx, geom, fmt, d):
     """gin = the sum of gout at the places idx designates."""
     k, s, pad, dil = _geom(geom)
     gin, gout, idx = _batch(gin, d), _batch(gout, d), _batch(idx, d)
-    _scatter(gin, _decode(fmt, idx, gin.shape, k, s, pad, dil, gout.shape[2:]), gout)
+    _scatter(gin, _decode(fmt, idx, gin.shape, s, pad, dil, gout.shape[2:]), gout)
 
 
 def _divisors(size, k, s, pad, out, include_pad):
@@ -289,3 +288,276 @@ def nn_avgpool_backward(gin, gout, geom, include_pad, d):
     for _, where in _taps(k, s, dil, o):
         acc[where] += share
     gin[...] = acc[(Ellipsis,) + tuple(slice(p, p + n) for p, n in zip(pad, size))]
+
+
+def _check_flat(flat, size):
+    bad = (flat < 0) | (flat >= size)
+    if bad.any():
+        raise ValueError("Found an invalid max index %d (output volumes are of size %d)"
+                         % (flat[bad].flat[0] + 1, size))
+
+
+@export
+def nn_maxunpool_forward(out, x, idx, geom, fmt, d):
+    """out = zeros with each input element put back where idx says."""
+    k, s, pad, dil = _geom(geom)
+    out, x, idx = _batch(out, d), _batch(x, d), _batch(idx, d)
+    n, c = out.shape[:2]
+    plane = int(np.prod(out.shape[2:]))
+    flat = _decode(fmt, idx, out.shape, s, pad, dil, x.shape[2:]).reshape(n * c, -1)
+    _check_flat(flat, plane)
+    res = np.zeros((n * c, plane), out.dtype)
+    np.put_along_axis(res, flat, x.reshape(n * c, -1), 1)
+    out[...] = res.reshape(out.shape)
+
+
+@export
+def nn_maxunpool_backward(gin, gout, idx, geom, fmt, d):
+    k, s, pad, dil = _geom(geom)
+    gin, gout, idx = _batch(gin, d), _batch(gout, d), _batch(idx, d)
+    n, c = gout.shape[:2]
+    flat = _decode(fmt, idx, gout.shape, s, pad, dil, gin.shape[2:]).reshape(n * c, -1)
+    _check_flat(flat, int(np.prod(gout.shape[2:])))
+    gin[...] = np.take_along_axis(gout.reshape(n * c, -1), flat, 1).reshape(gin.shape)
+
+
+# SpatialSubSampling / TemporalSubSampling: a weight and a bias per plane
+# times the sum of each window
+def _winsum(x, k, s, out):
+    d = len(k)
+    return _windows(x, k, s, (1,) * d, out).sum(tuple(range(2 + d, 2 + 2 * d)))
+
+
+def _perplane(v, d):
+    return v.reshape((1, -1) + (1,) * d)
+
+
+@export
+def nn_subsampling_forward(out, x, w, b, geom, d):
+    k, s, pad, dil = _geom(geom)
+    out, x = _batch(out, d), _batch(x, d)
+    res = _winsum(x, k, s, out.shape[2:]) * _perplane(w, d)
+    if b is not None:
+        res += _perplane(b, d)
+    out[...] = res
+
+
+@export
+def nn_subsampling_backward(gin, gout, w, geom, d):
+    k, s, pad, dil = _geom(geom)
+    gin, gout = _batch(gin, d), _batch(gout, d)
+    share = gout * _perplane(w, d)
+    acc = np.zeros(gin.shape, gin.dtype)
+    for _, where in _taps(k, s, dil, gout.shape[2:]):
+        acc[where] += share
+    gin[...] = acc
+
+
+@export
+def nn_subsampling_accgrad(gw, gb, x, gout, geom, d, scale):
+    k, s, pad, dil = _geom(geom)
+    x, gout = _batch(x, d), _batch(gout, d)
+    axes = (0,) + tuple(range(2, 2 + d))
+    if gw is not None:
+        gw += scale * (gout * _winsum(x, k, s, gout.shape[2:])).sum(axes)
+    if gb is not None:
+        gb += scale * gout.sum(axes)
+
+
+# TemporalConvolution: frames x features, the window of kw frames seen flat
+def _frames(x, kw, dw, nout):
+    """(N, nout, kw * F): the windows of x (N, T, F) as rows."""
+    x = np.ascontiguousarray(x)
+    st = x.strides
+    return as_strided(x, (x.shape[0], nout, kw * x.shape[2]), (st[0], dw * st[1], st[2]), writeable=False)
+
+
+@export
+def nn_temporal_conv_forward(out, x, w, b, kw, dw):
+    out, x = _batch(out, 1), _batch(x, 1)
+    res = np.matmul(_frames(x, kw, dw, out.shape[1]), w.T)
+    if b is not None:
+        res += b
+    out[...] = res
+
+
+@export
+def nn_temporal_conv_backward(gin, gout, w, kw, dw):
+    gin, gout = _batch(gin, 1), _batch(gout, 1)
+    cols = np.matmul(gout, w)
+    f = gin.shape[2]
+    nout = gout.shape[1]
+    acc = np.zeros(gin.shape, gin.dtype)
+    for t in range(kw):
+        acc[:, t:t + dw * (nout - 1) + 1:dw] += cols[:, :, t * f:(t + 1) * f]
+    gin[...] = acc
+
+
+@export
+def nn_temporal_conv_accgrad(gw, gb, x, gout, kw, dw, scale):
+    x, gout = _batch(x, 1), _batch(gout, 1)
+    g = gout.reshape(-1, gout.shape[2])
+    if gw is not None:
+        cols = _frames(x, kw, dw, gout.shape[1]).reshape(g.shape[0], -1)
+        gw += scale * np.matmul(g.T, cols)
+    if gb is not None:
+        gb += scale * g.sum(0)
+
+
+# nearest and (bi/tri)linear upsampling of the last d axes
+@export
+def nn_upnearest_forward(out, x, factor, d):
+    res = x
+    for axis in range(x.ndim - d, x.ndim):
+        res = np.repeat(res, factor, axis)
+    out[...] = res
+
+
+@export
+def nn_upnearest_backward(gin, gout, factor, d):
+    lead = gout.ndim - d
+    shape = gout.shape[:lead]
+    for n in gin.shape[lead:]:
+        shape += (n, factor)
+    gin[...] = gout.reshape(shape).sum(tuple(range(lead + 1, lead + 2 * d, 2)))
+
+
+def _linear(nout, nin, dtype):
+    """The (nout, nin) matrix of linear interpolation with the corners
+    aligned: source = i * (nin - 1) / (nout - 1), worked out in single
+    precision whatever the tensor type, as THNN did."""
+    ratio = np.float32((nin - 1) / (nout - 1) if nout > 1 else 0.0)
+    src = np.arange(nout, dtype=np.float32) * ratio
+    lo = np.minimum(src.astype(np.int64), nin - 1)
+    hi = np.minimum(lo + 1, nin - 1)
+    lam = (src - lo.astype(np.float32)).astype(dtype)
+    m = np.zeros((nout, nin), dtype)
+    rows = np.arange(nout)
+    np.add.at(m, (rows, lo), 1 - lam)
+    np.add.at(m, (rows, hi), lam)
+    return m
+
+
+def _along(res, mats, transpose):
+    """res with each of its last axes multiplied by its matrix."""
+    lead = res.ndim - len(mats)
+    for i, m in enumerate(mats):
+        res = np.moveaxis(np.tensordot(m.T if transpose else m, res, (1, lead + i)), 0, lead + i)
+    return res
+
+
+@export
+def nn_uplinear_forward(out, x, d):
+    mats = [_linear(o, n, x.dtype) for o, n in zip(out.shape[-d:], x.shape[-d:])]
+    out[...] = _along(x, mats, False)
+
+
+@export
+def nn_uplinear_backward(gin, gout, d):
+    mats = [_linear(o, n, gout.dtype) for o, n in zip(gout.shape[-d:], gin.shape[-d:])]
+    gin[...] = _along(gout, mats, True)
+
+
+# reflection and replication padding of the last d axes (negative pads crop)
+def _padindex(n, lo, hi, mode):
+    i = np.arange(-lo, n + hi)
+    if mode == "reflect":
+        i = np.abs(i)
+        i = np.where(i >= n, 2 * (n - 1) - i, i)
+    return np.clip(i, 0, n - 1)
+
+
+def _padmats(sizes, pads, mode, dtype):
+    mats = []
+    for n, (lo, hi) in zip(sizes, pads):
+        idx = _padindex(n, lo, hi, mode)
+        m = np.zeros((idx.size, n), dtype)
+        m[np.arange(idx.size), idx] = 1
+        mats.append(m)
+    return mats
+
+
+def _pads(p, d):
+    v = [int(a) for a in p.values()]
+    return [(v[2 * i], v[2 * i + 1]) for i in range(d)]
+
+
+@export
+def nn_pad_forward(out, x, pads, mode, d):
+    pads = _pads(pads, d)
+    res = x
+    for i, (lo, hi) in enumerate(pads):
+        axis = x.ndim - d + i
+        res = np.take(res, _padindex(x.shape[axis], lo, hi, mode), axis)
+    out[...] = res
+
+
+@export
+def nn_pad_backward(gin, gout, pads, mode, d):
+    mats = _padmats(gin.shape[-d:], _pads(pads, d), mode, gout.dtype)
+    gin[...] = _along(gout, mats, True)
+
+
+# adaptive pooling: output cell i covers [floor(i * n / o), ceil((i + 1) * n / o))
+def _cells(n, o):
+    return [(i * n // o, -(-(i + 1) * n // o)) for i in range(o)]
+
+
+@export
+def nn_adaptive_max_forward(out, idx, x):
+    """Max over each cell, separably: over rows, then over the row maxima's
+    columns; idx (2, ...) holds the 1-based row and column in the cell."""
+    out, x = _batch(out, 2), _batch(x, 2)
+    idx = idx[:, None] if idx.ndim == 4 else idx
+    oh, ow = out.shape[2:]
+    rows = _cells(x.shape[2], oh)
+    colmax = np.empty(x.shape[:2] + (oh, x.shape[3]), x.dtype)
+    colarg = np.empty(colmax.shape, np.int64)
+    for i, (a, b) in enumerate(rows):
+        seg = x[:, :, a:b]
+        colarg[:, :, i] = seg.argmax(2)
+        colmax[:, :, i] = np.take_along_axis(seg, colarg[:, :, i][:, :, None], 2)[:, :, 0]
+    for j, (a, b) in enumerate(_cells(x.shape[3], ow)):
+        seg = colmax[..., a:b]
+        col = seg.argmax(3)
+        out[..., j] = np.take_along_axis(seg, col[..., None], 3)[..., 0]
+        idx[0, ..., j] = np.take_along_axis(colarg[..., a:b], col[..., None], 3)[..., 0] + 1
+        idx[1, ..., j] = col + 1
+
+
+@export
+def nn_adaptive_max_backward(gin, gout, idx):
+    gin, gout = _batch(gin, 2), _batch(gout, 2)
+    idx = idx[:, None] if idx.ndim == 4 else idx
+    oh, ow = gout.shape[2:]
+    h, w = gin.shape[2:]
+    rstart = np.array([a for a, _ in _cells(h, oh)])[:, None]
+    cstart = np.array([a for a, _ in _cells(w, ow)])[None, :]
+    flat = (idx[0] - 1 + rstart) * w + (idx[1] - 1 + cstart)
+    _scatter(gin, flat, gout)
+
+
+def _cellmats(h, w, oh, ow, dtype):
+    """The 0/1 matrices (oh, h), (ow, w) of the cells' rows and columns, and
+    each cell's number of elements (oh, ow)."""
+    mats = []
+    for n, o in ((h, oh), (w, ow)):
+        m = np.zeros((o, n), dtype)
+        for i, (a, b) in enumerate(_cells(n, o)):
+            m[i, a:b] = 1
+        mats.append(m)
+    return mats, mats[0].sum(1)[:, None] * mats[1].sum(1)[None, :]
+
+
+@export
+def nn_adaptive_avg_forward(out, x):
+    out, x = _batch(out, 2), _batch(x, 2)
+    mats, count = _cellmats(x.shape[2], x.shape[3], out.shape[2], out.shape[3], x.dtype)
+    out[...] = _along(x, mats, False) / count
+
+
+@export
+def nn_adaptive_avg_backward(gin, gout):
+    gin, gout = _batch(gin, 2), _batch(gout, 2)
+    mats, count = _cellmats(gin.shape[2], gin.shape[3], gout.shape[2], gout.shape[3], gout.dtype)
+    gin[...] = _along(gout / count, mats, True)
