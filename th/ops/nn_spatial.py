@@ -561,3 +561,259 @@ def nn_adaptive_avg_backward(gin, gout):
     gin, gout = _batch(gin, 2), _batch(gout, 2)
     mats, count = _cellmats(gin.shape[2], gin.shape[3], gout.shape[2], gout.shape[3], gout.dtype)
     gin[...] = _along(gout / count, mats, True)
+
+
+# connection-table convolutions (SpatialConvolutionMap, SpatialFullConvolutionMap):
+# the weight (nConn, kH, kW) spread into the dense weight of the plain convolution
+def _dense(w, conn, rows, cols, first_is_out):
+    """The dense (rows, cols, kH, kW) weight: conn[k] = (input plane, output
+    plane), 1-based; kernel k goes to [out, in] (or [in, out])."""
+    src = conn[:, 0].astype(np.int64) - 1
+    dst = conn[:, 1].astype(np.int64) - 1
+    dense = np.zeros((rows, cols) + w.shape[1:], w.dtype)
+    np.add.at(dense, (dst, src) if first_is_out else (src, dst), w)
+    return dense
+
+
+def _sparse(dense, conn, first_is_out):
+    """The (nConn, kH, kW) kernels of a dense weight gradient."""
+    src = conn[:, 0].astype(np.int64) - 1
+    dst = conn[:, 1].astype(np.int64) - 1
+    return dense[dst, src] if first_is_out else dense[src, dst]
+
+
+@export
+def nn_convmap_forward(out, x, w, b, conn, nin, nout, geom, full):
+    dense = _dense(w, conn, nin if full else nout, nout if full else nin, not full)
+    (nn_fullconv_forward if full else _conv_forward)(out, x, dense, b, geom)
+
+
+def _conv_forward(out, x, w, b, geom):
+    nn_conv_forward(out, x, w, b, None, geom)
+
+
+@export
+def nn_convmap_backward(gin, gout, w, conn, nin, nout, geom, full):
+    dense = _dense(w, conn, nin if full else nout, nout if full else nin, not full)
+    (nn_fullconv_backward if full else nn_conv_backward)(gin, gout, dense, geom)
+
+
+@export
+def nn_convmap_accgrad(gw, gb, x, gout, conn, nin, nout, geom, full, scale):
+    dense = np.zeros(((nin, nout) if full else (nout, nin)) + gw.shape[1:], gw.dtype)
+    if full:
+        nn_fullconv_accgrad(dense, gb, x, gout, geom, scale)
+    else:
+        nn_conv_accgrad(dense, gb, x, gout, None, geom, scale)
+    gw += _sparse(dense, conn, not full)
+
+
+# SpatialConvolutionLocal: one weight (nOut, nIn*kH*kW) per output place
+@export
+def nn_convlocal_forward(out, x, w, b, geom):
+    k, s, pad, dil = _geom(geom)
+    x, out = _batch(x, 2), _batch(out, 2)
+    n, o = out.shape[:2]
+    cols = _im2col(None, x, k, s, pad, dil, out.shape[2:])          # (N, J, P)
+    res = np.matmul(w, cols.transpose(2, 1, 0))                      # (P, O, N)
+    res = res.transpose(2, 1, 0) + b.reshape(1, o, -1)
+    out[...] = res.reshape(out.shape)
+
+
+@export
+def nn_convlocal_backward(gin, gout, w, geom):
+    k, s, pad, dil = _geom(geom)
+    gin, gout = _batch(gin, 2), _batch(gout, 2)
+    n, o = gout.shape[:2]
+    g = gout.reshape(n, o, -1).transpose(2, 1, 0)                    # (P, O, N)
+    cols = np.matmul(w.transpose(0, 2, 1), g).transpose(2, 1, 0)     # (N, J, P)
+    _col2im(gin, cols, k, s, pad, dil, gout.shape[2:])
+
+
+@export
+def nn_convlocal_accgrad(gw, gb, x, gout, geom, scale):
+    k, s, pad, dil = _geom(geom)
+    x, gout = _batch(x, 2), _batch(gout, 2)
+    n, o = gout.shape[:2]
+    cols = _im2col(None, x, k, s, pad, dil, gout.shape[2:])
+    g = gout.reshape(n, o, -1)
+    gw += scale * np.matmul(g.transpose(2, 1, 0), cols.transpose(2, 0, 1))
+    gb += scale * g.sum(0).reshape(gb.shape)
+
+
+# SpatialDepthWiseConvolution: input plane j by kernel [i][j] gives output
+# plane j * nOut + i (weight nOut x nIn*kH*kW, bias nOut x nIn)
+def _depthcols(x, k, s, pad, dil, out):
+    n, c = x.shape[:2]
+    return _im2col(None, x, k, s, pad, dil, out).reshape(n, c, -1, int(np.prod(out)))   # (N, C, K, P)
+
+
+def _depthkernels(w, c, k):
+    return w.reshape(-1, c, int(np.prod(k))).transpose(1, 0, 2)                # (C, O, K)
+
+
+@export
+def nn_depthwise_forward(out, x, w, b, geom):
+    k, s, pad, dil = _geom(geom)
+    x, out = _batch(x, 2), _batch(out, 2)
+    n, c = x.shape[:2]
+    res = np.matmul(_depthkernels(w, c, k), _depthcols(x, k, s, pad, dil, out.shape[2:]))   # (N, C, O, P)
+    if b is not None:
+        res += b.reshape(-1, c).T.reshape(1, c, -1, 1)
+    out[...] = res.reshape(out.shape)
+
+
+@export
+def nn_depthwise_backward(gin, gout, w, geom):
+    k, s, pad, dil = _geom(geom)
+    gin, gout = _batch(gin, 2), _batch(gout, 2)
+    n, c = gin.shape[:2]
+    g = gout.reshape(n, c, -1, int(np.prod(gout.shape[2:])))                   # (N, C, O, P)
+    cols = np.matmul(_depthkernels(w, c, k).transpose(0, 2, 1), g)             # (N, C, K, P)
+    _col2im(gin, cols, k, s, pad, dil, gout.shape[2:])
+
+
+@export
+def nn_depthwise_accgrad(gw, gb, x, gout, geom, scale):
+    k, s, pad, dil = _geom(geom)
+    x, gout = _batch(x, 2), _batch(gout, 2)
+    n, c = x.shape[:2]
+    g = gout.reshape(n, c, -1, int(np.prod(gout.shape[2:])))                   # (N, C, O, P)
+    if gw is not None:
+        cols = _depthcols(x, k, s, pad, dil, gout.shape[2:])                   # (N, C, K, P)
+        gw += scale * np.einsum('ncop,nckp->ock', g, cols).reshape(gw.shape)
+    if gb is not None:
+        gb += scale * g.sum((0, 3)).T.reshape(gb.shape)
+
+
+# unfolded_copy / unfolded_acc: im2col and its adjoint on one image
+@export
+def nn_unfolded_copy(cols, x, geom):
+    k, s, pad, dil = _geom(geom)
+    out = tuple(int(v) for v in _outshape(x.shape[1:], k, s, pad, dil))
+    cols[...] = _im2col(None, x[None], k, s, pad, dil, out).reshape(cols.shape)
+
+
+@export
+def nn_unfolded_acc(cols, x, geom):
+    k, s, pad, dil = _geom(geom)
+    out = tuple(int(v) for v in _outshape(x.shape[1:], k, s, pad, dil))
+    acc = np.empty((1,) + x.shape, x.dtype)
+    _col2im(acc, cols.reshape(1, -1, int(np.prod(out))), k, s, pad, dil, out)
+    x += acc[0]
+
+
+def _outshape(size, k, s, pad, dil):
+    return [(n + 2 * p - dl * (kk - 1) - 1) // st + 1 for n, kk, st, p, dl in zip(size, k, s, pad, dil)]
+
+
+# fractional max pooling: per plane, window starts drawn from a sample u in
+# [0, 1): start_i = floor((i + u) * alpha) - floor(u * alpha), alpha =
+# (in - pool) / (out - 1), the last window ending at the input's end
+def _fractional_starts(u, nin, nout, pool):
+    """(N, C, nout) window starts for samples u (N, C)."""
+    if nout == 1:
+        return np.full(u.shape + (1,), nin - pool, np.int64)
+    alpha = (nin - pool) / (nout - 1)
+    i = np.arange(nout - 1)
+    starts = (np.floor((i + u[..., None]) * alpha) - np.floor(u[..., None] * alpha)).astype(np.int64)
+    return np.concatenate([starts, np.full(u.shape + (1,), nin - pool, np.int64)], -1)
+
+
+def _fractional_index(x, samples, out, pool):
+    """The flat index in its plane of every element of every window,
+    (N, C, *out, prod(pool)), samples (N, C, d) ordered width first."""
+    n, c = x.shape[:2]
+    d = len(out)
+    size = x.shape[2:]
+    flat = np.zeros((n, c) + tuple(out) + tuple(pool), np.int64)
+    for i in range(d):
+        starts = _fractional_starts(samples[:, :, d - 1 - i], size[i], out[i], pool[i])
+        pos = starts[..., None] + np.arange(pool[i])                        # (N, C, out_i, pool_i)
+        shape = [n, c] + [1] * (2 * d)
+        shape[2 + i], shape[2 + d + i] = out[i], pool[i]
+        flat = flat * size[i] + pos.reshape(shape)
+    return flat.reshape((n, c) + tuple(out) + (-1,))
+
+
+@export
+def nn_fractional_forward(out, idx, x, samples, pool):
+    pool = tuple(int(v) for v in pool.values())
+    d = len(pool)
+    x, out, idx = _batch(x, d), _batch(out, d), _batch(idx, d)
+    samples = samples[None] if samples.ndim == 2 else samples
+    flat = _fractional_index(x, samples, out.shape[2:], pool)
+    n, c = x.shape[:2]
+    vals = np.take_along_axis(x.reshape(n, c, -1), flat.reshape(n, c, -1), 2).reshape(flat.shape)
+    tap = vals.argmax(-1)[..., None]
+    out[...] = np.take_along_axis(vals, tap, -1)[..., 0]
+    idx[...] = np.take_along_axis(flat, tap, -1)[..., 0] + 1
+
+
+@export
+def nn_fractional_backward(gin, gout, idx, d):
+    gin, gout, idx = _batch(gin, d), _batch(gout, d), _batch(idx, d)
+    _scatter(gin, idx - 1, gout)
+
+
+# TemporalRowConvolution: feature f of frame t is sum_k w[f, k] x[t*dW + k - pad, f] + b[f]
+@export
+def nn_rowconv_forward(out, x, w, b, kw, dw, pad):
+    """x, out as (N, F, T) views."""
+    x, out = _batch(x, 1), _batch(out, 1)
+    win = _windows(_pad(x, (pad,), (pad,)), (kw,), (dw,), (1,), out.shape[2:])    # (N, F, T', K)
+    res = np.einsum('nftk,fk->nft', win, w.reshape(w.shape[0], kw))
+    if b is not None:
+        res += b.reshape(1, -1, 1)
+    out[...] = res
+
+
+@export
+def nn_rowconv_backward(gin, gout, w, kw, dw, pad):
+    gin, gout = _batch(gin, 1), _batch(gout, 1)
+    wk = w.reshape(w.shape[0], kw)
+    size = gin.shape[2]
+    acc = np.zeros(gin.shape[:2] + (size + 2 * pad,), gin.dtype)
+    for (t,), where in _taps((kw,), (dw,), (1,), gout.shape[2:]):
+        acc[where] += gout * wk[:, t][None, :, None]
+    gin[...] = acc[:, :, pad:pad + size]
+
+
+@export
+def nn_rowconv_accgrad(gw, gb, x, gout, kw, dw, pad, scale):
+    x, gout = _batch(x, 1), _batch(gout, 1)
+    if gw is not None:
+        win = _windows(_pad(x, (pad,), (pad,)), (kw,), (dw,), (1,), gout.shape[2:])
+        gw += scale * np.einsum('nftk,nft->fk', win, gout).reshape(gw.shape)
+    if gb is not None:
+        gb += scale * gout.sum((0, 2))
+
+
+# SpatialClassNLLCriterion: -weight[t] * input[n, t, h, w] over every place
+@export
+def nn_spatial_nll_forward(out, total, x, target, weights, size_average):
+    x = _batch(x, 2)
+    t = (target.reshape(x.shape[0], 1, -1) - 1).astype(np.int64)
+    if (t < 0).any() or (t >= x.shape[1]).any():
+        raise ValueError("target out of range")
+    picked = np.take_along_axis(x.reshape(x.shape[0], x.shape[1], -1), t, 1)
+    w = weights[t] if weights is not None else np.ones(t.shape, x.dtype)
+    tw = w.sum()
+    loss = -(picked * w).sum()
+    if size_average and tw != 0:
+        loss = loss / tw
+    out.reshape(-1)[0] = loss
+    total.reshape(-1)[0] = tw
+
+
+@export
+def nn_spatial_nll_backward(gin, x, target, weights, size_average, total):
+    gin = _batch(gin, 2)
+    n, c = gin.shape[:2]
+    t = (target.reshape(n, 1, -1) - 1).astype(np.int64)
+    w = weights[t] if weights is not None else np.ones(t.shape, gin.dtype)
+    tw = float(total.reshape(-1)[0])
+    g = -w / tw if size_average and tw != 0 else -w
+    res = np.zeros((n, c, t.shape[2]), gin.dtype)
+    np.put_along_axis(res, t, g, 1)
+    gin[...] = res.reshape(gin.shape)

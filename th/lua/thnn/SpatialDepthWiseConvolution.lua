@@ -1,6 +1,7 @@
 -- SpatialDepthWiseConvolution: each input plane j convolved with its own
 -- kernels [i][j] (weight nOutputPlane x nInputPlane*kH*kW, bias nOutputPlane
--- x nInputPlane), giving nOutputPlane*nInputPlane output planes.
+-- x nInputPlane), giving nInputPlane*nOutputPlane output planes (plane
+-- (j-1)*nOutputPlane + i, as nn's test builds it from SpatialConvolutions).
 local S = require 'thnn.spatial'
 local P = require 'thnn.pool'
 
