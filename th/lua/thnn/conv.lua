@@ -49,10 +49,10 @@ local function shapes(input, gradOutput, weight, g, nin, nout)
    return sizes, osz, batch and S.size(input, 1) or nil
 end
 
--- columns buffer as THNN's finput: (N x) nIn*prod(k) x prod(out)
+-- a columns buffer (finput, fgradInput): nIn*prod(k) x N*prod(out), where
+-- THNN had (N x) nIn*prod(k) x prod(out), the same number of elements
 local function resizecols(cols, batch, rows, osz)
-   if not cols then return end
-   if batch then S.resize(cols, {batch, rows, prod(osz)}) else S.resize(cols, {rows, prod(osz)}) end
+   if cols then S.resize(cols, {rows, (batch or 1) * prod(osz)}) end
 end
 
 function C.forward(input, output, weight, bias, cols, g)
@@ -64,12 +64,13 @@ function C.forward(input, output, weight, bias, cols, g)
    call(py.nn_conv_forward, nd(output), nd(input), nd(weight), nd(bias), nd(cols), flat(g))
 end
 
-function C.backward(input, gradOutput, gradInput, weight, g)
+function C.backward(input, gradOutput, gradInput, weight, gcols, g)
    checkweight(weight, #g.k)
    local nout, nin = planes(weight, g)
-   shapes(input, gradOutput, weight, g, nin, nout)
+   local _, osz, batch = shapes(input, gradOutput, weight, g, nin, nout)
    S.resizeas(gradInput, input)
-   call(py.nn_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), flat(g))
+   resizecols(gcols, batch, nin * prod(g.k), osz)
+   call(py.nn_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(gcols), flat(g))
 end
 
 function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale)
