@@ -3,11 +3,12 @@ Spatial*, Volumetric*, Temporal* families, see th/lua/thnn/).
 
 Every function takes arrays with a batch axis and d = 1, 2 or 3 spatial axes
 (the Lua side adds the batch axis as a view), checked and resized by Lua.
-Convolutions are im2col + one batched GEMM: the windows of the padded input
-are a strided view (N, C, *out, *kernel), copied once into the column buffer
-(nn's finput) in the layout (N, C * prod(kernel), prod(out)); the gradients
-with respect to inputs go back through col2im, one vectorised add per kernel
-tap.  Pooling works on the same window views.
+Convolutions are im2col + one GEMM for the whole batch: the windows of the
+padded input are a strided view (N, C, *out, *kernel), copied once into a
+column matrix (C * prod(kernel), N * prod(out)) kept in nn's finput buffer
+(THNN kept (N, C*prod(kernel), prod(out)) there: the same number of
+elements); gradients with respect to inputs go back through col2im, one
+vectorised add per kernel tap.  Pooling works on the same window views.
 """
 import itertools
 
@@ -85,73 +86,123 @@ def _flat(a, n, rows):
     return a.reshape(n, rows, -1)
 
 
+def _fits(buf, shape, dtype):
+    """buf (a tensor's buffer, possibly None) can hold an array of shape."""
+    return (buf is not None and buf.dtype == dtype and buf.flags.c_contiguous
+            and buf.size == int(np.prod(shape)))
+
+
+def _columns(buf, x, k, s, pad, dil, out):
+    """The windows of x (N, C, *S) as columns (C*prod(k), N*prod(out)): one
+    GEMM then covers the whole batch.  Written into buf when it fits."""
+    n, c = x.shape[:2]
+    d = len(k)
+    win = _windows(_pad(x, pad, pad), k, s, dil, out)          # (N, C, *out, *k)
+    win = win.transpose((1,) + tuple(range(2 + d, 2 + 2 * d)) + (0,) + tuple(range(2, 2 + d)))
+    shape = (c * int(np.prod(k)), n * int(np.prod(out)))
+    if not _fits(buf, shape, x.dtype):
+        return np.ascontiguousarray(win).reshape(shape)
+    buf.reshape(win.shape)[...] = win
+    return buf.reshape(shape)
+
+
+def _uncolumns(res, cols, k, s, pad, dil, out):
+    """res (N, C, *S) = the columns (C*prod(k), N*prod(out)) summed back at the
+    input places they were taken from (one add per kernel tap)."""
+    n, c = res.shape[:2]
+    size = res.shape[2:]
+    cols = cols.reshape((c,) + tuple(k) + (n,) + tuple(out))
+    acc = np.zeros((c, n) + tuple(a + 2 * p for a, p in zip(size, pad)), res.dtype)
+    for t, where in _taps(k, s, dil, out):
+        acc[where] += cols[(slice(None),) + t]
+    res[...] = acc[(Ellipsis,) + tuple(slice(p, p + a) for p, a in zip(pad, size))].swapaxes(0, 1)
+
+
+def _planes_first(a):
+    """a (N, C, *S) as the matrix (C, N*prod(S))."""
+    return a.swapaxes(0, 1).reshape(a.shape[1], -1)
+
+
+def _gemm(a, b, buf):
+    """a . b, into buf when it fits."""
+    shape = (a.shape[0], b.shape[1])
+    if _fits(buf, shape, a.dtype):
+        return np.dot(a, b, out=buf.reshape(shape))
+    return np.dot(a, b)
+
+
+def _store(out, res, b):
+    """out (N, O, *S) = res (O, N*prod(S)) + b."""
+    res = res.reshape((out.shape[1], out.shape[0]) + out.shape[2:]).swapaxes(0, 1)
+    if b is None:
+        out[...] = res
+    else:
+        np.add(res, b.reshape((1, -1) + (1,) * (out.ndim - 2)), out=out)
+
+
 @export
 def nn_conv_forward(out, x, w, b, cols, geom):
-    """out = w (O, C*prod(k)) applied to the windows of x, + b."""
+    """out = w (O, C*prod(k)) . columns(x) + b; cols is the columns buffer."""
     k, s, pad, dil = _geom(geom)
     d = len(k)
     x, out = _batch(x, d), _batch(out, d)
-    n, o = out.shape[:2]
-    cols = _im2col(cols, x, k, s, pad, dil, out.shape[2:])
-    res = np.matmul(w.reshape(o, -1), cols)
-    if b is not None:
-        res += b.reshape(1, o, 1)
-    out[...] = res.reshape(out.shape)
+    c = _columns(cols, x, k, s, pad, dil, out.shape[2:])
+    _store(out, np.dot(w.reshape(out.shape[1], -1), c), b)
 
 
 @export
-def nn_conv_backward(gin, gout, w, geom):
-    """gin = the transposed convolution of gout by w."""
+def nn_conv_backward(gin, gout, w, gcols, geom):
+    """gin = the columns w^T . gout summed back into the input's shape."""
     k, s, pad, dil = _geom(geom)
     d = len(k)
     gin, gout = _batch(gin, d), _batch(gout, d)
-    n, o = gout.shape[:2]
-    cols = np.matmul(w.reshape(o, -1).T, _flat(gout, n, o))
-    _col2im(gin, cols, k, s, pad, dil, gout.shape[2:])
+    o = gout.shape[1]
+    cols = _gemm(w.reshape(o, -1).T, _planes_first(gout), gcols)
+    _uncolumns(gin, cols, k, s, pad, dil, gout.shape[2:])
 
 
 @export
 def nn_conv_accgrad(gw, gb, x, gout, cols, geom, scale):
-    """gw += scale * gout . windows(x)^T, gb += scale * sum(gout); cols are the
-    forward's columns when they still fit."""
+    """gw += scale * gout . columns(x)^T, gb += scale * sum(gout); cols are
+    the forward's columns when they still fit."""
     k, s, pad, dil = _geom(geom)
     d = len(k)
     x, gout = _batch(x, d), _batch(gout, d)
-    n, o = gout.shape[:2]
-    g = _flat(gout, n, o)
+    o = gout.shape[1]
+    g = _planes_first(gout)
     if gw is not None:
-        rows = x.shape[1] * int(np.prod(k))
-        if cols is None or cols.size != n * rows * g.shape[2]:
-            cols = _im2col(None, x, k, s, pad, dil, gout.shape[2:])
-        cols = cols.reshape(n, rows, -1)
-        gw.reshape(o, rows)[...] += scale * np.tensordot(g, cols, ([0, 2], [0, 2]))
+        shape = (x.shape[1] * int(np.prod(k)), g.shape[1])
+        if _fits(cols, shape, x.dtype):
+            c = cols.reshape(shape)
+        else:
+            c = _columns(None, x, k, s, pad, dil, gout.shape[2:])
+        # (c . g^T)^T: OpenBLAS took ten times longer over g . c^T
+        gw.reshape(o, -1)[...] += scale * np.dot(c, g.T).T
     if gb is not None:
-        gb += scale * g.sum((0, 2))
+        gb += scale * g.sum(1)
 
 
 @export
 def nn_fullconv_forward(out, x, w, b, geom):
-    """The transposed convolution: out = col2im(w^T (C*prod(k), I) . x) + b,
-    w being (I, C, *k)."""
+    """The transposed convolution: out = the columns w^T (C*prod(k), I) . x
+    summed back into the output's shape, + b; w is (I, C, *k)."""
     k, s, pad, dil = _geom(geom)
     d = len(k)
     x, out = _batch(x, d), _batch(out, d)
-    n, i = x.shape[:2]
-    cols = np.matmul(w.reshape(i, -1).T, _flat(x, n, i))
-    _col2im(out, cols, k, s, pad, dil, x.shape[2:])
+    i = x.shape[1]
+    _uncolumns(out, np.dot(w.reshape(i, -1).T, _planes_first(x)), k, s, pad, dil, x.shape[2:])
     if b is not None:
         out += b.reshape((1, -1) + (1,) * d)
 
 
 @export
 def nn_fullconv_backward(gin, gout, w, geom):
-    """gin = w (I, C*prod(k)) applied to the windows of gout."""
+    """gin = w (I, C*prod(k)) . columns(gout)."""
     k, s, pad, dil = _geom(geom)
     d = len(k)
     gin, gout = _batch(gin, d), _batch(gout, d)
-    n, i = gin.shape[:2]
-    cols = _im2col(None, gout, k, s, pad, dil, gin.shape[2:])
-    gin[...] = np.matmul(w.reshape(i, -1), cols).reshape(gin.shape)
+    i = gin.shape[1]
+    _store(gin, np.dot(w.reshape(i, -1), _columns(None, gout, k, s, pad, dil, gin.shape[2:])), None)
 
 
 @export
@@ -159,10 +210,10 @@ def nn_fullconv_accgrad(gw, gb, x, gout, geom, scale):
     k, s, pad, dil = _geom(geom)
     d = len(k)
     x, gout = _batch(x, d), _batch(gout, d)
-    n, i = x.shape[:2]
+    i = x.shape[1]
     if gw is not None:
-        cols = _im2col(None, gout, k, s, pad, dil, x.shape[2:])
-        gw.reshape(i, -1)[...] += scale * np.tensordot(_flat(x, n, i), cols, ([0, 2], [0, 2]))
+        cols = _columns(None, gout, k, s, pad, dil, x.shape[2:])
+        gw.reshape(i, -1)[...] += scale * np.dot(cols, _planes_first(x).T).T
     if gb is not None:
         gb += scale * gout.sum((0,) + tuple(range(2, 2 + d)))
 
@@ -595,7 +646,10 @@ def _conv_forward(out, x, w, b, geom):
 @export
 def nn_convmap_backward(gin, gout, w, conn, nin, nout, geom, full):
     dense = _dense(w, conn, nin if full else nout, nout if full else nin, not full)
-    (nn_fullconv_backward if full else nn_conv_backward)(gin, gout, dense, geom)
+    if full:
+        nn_fullconv_backward(gin, gout, dense, geom)
+    else:
+        nn_conv_backward(gin, gout, dense, None, geom)
 
 
 @export

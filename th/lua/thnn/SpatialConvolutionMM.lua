@@ -16,7 +16,7 @@ end
 
 function K.SpatialConvolutionMM_updateGradInput(state, input, gradOutput, gradInput, weight, finput, fgradInput,
                                                 kW, kH, dW, dH, padW, padH)
-   C.backward(input, gradOutput, gradInput, weight, geom(kW, kH, dW, dH, padW, padH))
+   C.backward(input, gradOutput, gradInput, weight, fgradInput, geom(kW, kH, dW, dH, padW, padH))
 end
 
 function K.SpatialConvolutionMM_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput, fgradInput,

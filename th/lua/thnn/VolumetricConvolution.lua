@@ -15,17 +15,17 @@ end
 
 function K.VolumetricConvolution_updateOutput(state, input, output, weight, bias, finput, fgradInput,
                                               dT, dW, dH, pT, pW, pH)
-   C.forward(input, output, weight, bias, nil, geom(weight, dT, dW, dH, pT, pW, pH))
+   C.forward(input, output, weight, bias, finput, geom(weight, dT, dW, dH, pT, pW, pH))
 end
 
 function K.VolumetricConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, finput,
                                                  dT, dW, dH, pT, pW, pH)
-   C.backward(input, gradOutput, gradInput, weight, geom(weight, dT, dW, dH, pT, pW, pH))
+   C.backward(input, gradOutput, gradInput, weight, nil, geom(weight, dT, dW, dH, pT, pW, pH))
 end
 
 function K.VolumetricConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput, fgradInput,
                                                    dT, dW, dH, pT, pW, pH, scale)
-   C.accgrad(input, gradOutput, gradWeight, gradBias, nil, geom(gradWeight, dT, dW, dH, pT, pW, pH), scale)
+   C.accgrad(input, gradOutput, gradWeight, gradBias, finput, geom(gradWeight, dT, dW, dH, pT, pW, pH), scale)
 end
 
 return K

@@ -15,7 +15,7 @@ end
 
 function K.VolumetricConvolutionMM_updateGradInput(state, input, gradOutput, gradInput, weight, finput, fgradInput,
                                                    kT, kW, kH, dT, dW, dH, pT, pW, pH)
-   C.backward(input, gradOutput, gradInput, weight, geom(kT, kW, kH, dT, dW, dH, pT, pW, pH))
+   C.backward(input, gradOutput, gradInput, weight, fgradInput, geom(kT, kW, kH, dT, dW, dH, pT, pW, pH))
 end
 
 function K.VolumetricConvolutionMM_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,

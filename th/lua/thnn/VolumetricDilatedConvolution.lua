@@ -15,7 +15,7 @@ end
 
 function K.VolumetricDilatedConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, gradColumns,
                                                         kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH)
-   C.backward(input, gradOutput, gradInput, weight,
+   C.backward(input, gradOutput, gradInput, weight, nil,
               geom(kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH))
 end
 
