@@ -234,14 +234,24 @@ def _start(out, s, pad, axis, d):
 
 
 def _argmax_windows(x, k, s, pad, dil, out):
-    """(max, tap index (N, C, *out) into the flattened kernel) of each window."""
-    d = len(k)
-    lo = pad
+    """(max, tap index into the flattened kernel) of each window (N, C, *out),
+    one vectorised pass per kernel tap: a later tap wins when greater, or NaN
+    (THNN's rule, so the first of equal maxima stays)."""
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    xp = _pad(x, lo, _hipad(x.shape[2:], k, s, pad, dil, out), fill)
-    win = _windows(xp, k, s, dil, out).reshape(x.shape[:2] + tuple(out) + (-1,))
-    tap = win.argmax(-1)
-    return np.take_along_axis(win, tap[..., None], -1)[..., 0], tap
+    xp = _pad(x, pad, _hipad(x.shape[2:], k, s, pad, dil, out), fill)
+    taps = _taps(k, s, dil, out)
+    _, where = next(taps)
+    best = xp[where].copy()
+    tap = np.zeros(best.shape, np.int64)
+    better = np.empty(best.shape, bool)
+    for i, (_, where) in enumerate(taps, 1):
+        v = xp[where]
+        np.greater(v, best, out=better)
+        if x.dtype.kind == "f":
+            better |= np.isnan(v)
+        np.copyto(best, v, where=better)
+        np.copyto(tap, i, where=better)
+    return best, tap
 
 
 def _index_planes(x_shape, taps, s, pad, dil, out):
@@ -256,12 +266,18 @@ def _index_planes(x_shape, taps, s, pad, dil, out):
 
 # index formats: what THNN stored in the indices tensor of each pooling family
 def _encode(fmt, tap, x_shape, k, s, pad, dil, out):
-    taps = np.unravel_index(tap, k)
-    if fmt == "flat":       # Spatial: 1-based index in the input plane
-        return _index_planes(x_shape, taps, s, pad, dil, out) + 1
     if fmt == "tap":        # Temporal: 0-based offset in the window
         return tap
-    return taps[0] + 256 * taps[1] + 65536 * taps[2]    # Volumetric: t, h, w offsets as bytes
+    per_tap = np.unravel_index(np.arange(int(np.prod(k))), k)
+    if fmt == "flat":       # Spatial: 1-based index in the input plane
+        d = len(k)
+        offsets, base = 0, 0
+        for i in range(d):
+            offsets = offsets * x_shape[2 + i] + per_tap[i] * dil[i]
+            base = base * x_shape[2 + i] + _start(out, s, pad, i, d)
+        return offsets[tap] + (base + 1)
+    codes = per_tap[0] + 256 * per_tap[1] + 65536 * per_tap[2]     # Volumetric: t, h, w offsets as bytes
+    return codes[tap]
 
 
 def _decode(fmt, idx, x_shape, s, pad, dil, out):
@@ -303,6 +319,17 @@ def nn_maxpool_backward(gin, gout, idx, geom, fmt, d):
     _scatter(gin, _decode(fmt, idx, gin.shape, s, pad, dil, gout.shape[2:]), gout)
 
 
+def _tapsum(xp, k, s, dil, out):
+    """The sum of each window (N, C, *out), one add per kernel tap (a strided
+    sum over the window axes is several times slower)."""
+    taps = _taps(k, s, dil, out)
+    _, where = next(taps)
+    acc = xp[where].copy()
+    for _, where in taps:
+        acc += xp[where]
+    return acc
+
+
 def _divisors(size, k, s, pad, out, include_pad):
     """The number each window's sum is divided by, shaped (*out)."""
     d = len(k)
@@ -323,8 +350,7 @@ def nn_avgpool_forward(out, x, geom, include_pad, d):
     x, out = _batch(x, d), _batch(out, d)
     o = out.shape[2:]
     xp = _pad(x, pad, _hipad(x.shape[2:], k, s, pad, dil, o))
-    win = _windows(xp, k, s, dil, o)
-    out[...] = win.sum(tuple(range(2 + d, 2 + 2 * d))) / _divisors(x.shape[2:], k, s, pad, o, include_pad)
+    out[...] = _tapsum(xp, k, s, dil, o) / _divisors(x.shape[2:], k, s, pad, o, include_pad)
 
 
 @export
@@ -375,8 +401,7 @@ def nn_maxunpool_backward(gin, gout, idx, geom, fmt, d):
 # SpatialSubSampling / TemporalSubSampling: a weight and a bias per plane
 # times the sum of each window
 def _winsum(x, k, s, out):
-    d = len(k)
-    return _windows(x, k, s, (1,) * d, out).sum(tuple(range(2 + d, 2 + 2 * d)))
+    return _tapsum(x, k, s, (1,) * len(k), out)
 
 
 def _perplane(v, d):
