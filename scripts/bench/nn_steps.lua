@@ -5,7 +5,7 @@
 -- it under th and the original Torch7 (both need nn on LUA_PATH) to compare.
 -- (named so that require 'nn' next to it still finds nn)
 -- Usage: th scripts/bench/nn_steps.lua [reps [threads]]
-package.path = arg[0]:match('^(.*[/\\])') .. '?.lua;' .. package.path
+package.path = (arg[0]:match('^(.*[/\\])') or './') .. '?.lua;' .. package.path
 require 'nn'
 local bench = require 'bench'
 local reps = tonumber(arg and arg[1]) or 7
