@@ -1,25 +1,41 @@
 -- Threshold (and ReLU): output = input > threshold ? input : val; the gradient
 -- passes where input > threshold.  In place, input becomes the output and
 -- gradOutput the gradInput.
+local checks = require 'thnn.checks'
+local data, real = checks.data, checks.real
 local K = {}
 
 function K.Threshold_updateOutput(state, input, output, threshold, val, inplace)
-   local below = input:le(threshold)
-   if inplace then
-      input:maskedFill(below, val)
-      output:set(input)
+   if inplace then output:set(input) else output:resizeAs(input) end
+   local x, n = data(input)
+   local y = data(output)
+   if x and y then
+      threshold = real(input, threshold)
+      for i = 0, n - 1 do
+         local v = x[i]
+         y[i] = v > threshold and v or val
+      end
+   elseif inplace then
+      input:maskedFill(input:le(threshold), val)
    else
-      output:resizeAs(input):copy(input):maskedFill(below, val)
+      output:copy(input):maskedFill(input:le(threshold), val)
    end
 end
 
 function K.Threshold_updateGradInput(state, input, gradOutput, gradInput, threshold, val, inplace)
-   local below = input:le(threshold)
-   if inplace then
-      gradOutput:maskedFill(below, 0)
-      gradInput:set(gradOutput)
+   if inplace then gradInput:set(gradOutput) else gradInput:resizeAs(input) end
+   local x, n = data(input)
+   local g, gn = data(gradOutput)
+   local gi = data(gradInput)
+   if x and g and gi and gn == n then
+      threshold = real(input, threshold)
+      for i = 0, n - 1 do
+         gi[i] = x[i] > threshold and g[i] or 0
+      end
+   elseif inplace then
+      gradOutput:maskedFill(input:le(threshold), 0)
    else
-      gradInput:resizeAs(input):copy(gradOutput):maskedFill(below, 0)
+      gradInput:copy(gradOutput):maskedFill(input:le(threshold), 0)
    end
 end
 

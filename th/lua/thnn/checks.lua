@@ -1,4 +1,6 @@
--- Argument checks shared by the kernel families, with THNN's wording.
+-- Argument checks shared by the kernel families, with THNN's wording, and the
+-- data access of their LuaJIT loops.
+local ffi = require 'ffi'
 local checks = {}
 
 -- [2 x 3], as TH described a tensor's sizes
@@ -33,6 +35,29 @@ function checks.featuredim(input, fname)
    if nd == 1 or nd == 3 then return 1 end
    if nd == 2 or nd == 4 then return 2 end
    fail("bad argument #2 to '%s' (1D, 2D, 3D or 4D tensor expected)", fname)
+end
+
+-- Element-wise kernels loop in LuaJIT over contiguous tensors of up to LOOP
+-- elements (no Python crossing: a small tensor operation through numpy costs
+-- more than the whole loop); larger or strided ones go through tensor operations.
+checks.LOOP = 100000
+
+-- data(t) -> the FFI pointer to t's first element and its element count, when
+-- t is contiguous and small enough for a LuaJIT loop; nil otherwise
+function checks.data(t)
+   local n = t:nElement()
+   if n > 0 and n <= checks.LOOP and t:isContiguous() then return t:data(), n end
+   return nil
+end
+
+-- v as the tensor's element type holds it (a FloatTensor compares with 0.1 rounded to float)
+local float1 = ffi.new('float[1]')
+function checks.real(t, v)
+   if torch.type(t) == 'torch.FloatTensor' then
+      float1[0] = v
+      return float1[0]
+   end
+   return v
 end
 
 return checks
