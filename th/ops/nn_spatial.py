@@ -660,6 +660,7 @@ def _sparse(dense, conn, first_is_out):
 
 @export
 def nn_convmap_forward(out, x, w, b, conn, nin, nout, geom, full):
+    nin = x.shape[-3]       # at least the planes the table names
     dense = _dense(w, conn, nin if full else nout, nout if full else nin, not full)
     (nn_fullconv_forward if full else _conv_forward)(out, x, dense, b, geom)
 
@@ -670,6 +671,7 @@ def _conv_forward(out, x, w, b, geom):
 
 @export
 def nn_convmap_backward(gin, gout, w, conn, nin, nout, geom, full):
+    nin = gin.shape[-3]
     dense = _dense(w, conn, nin if full else nout, nout if full else nin, not full)
     if full:
         nn_fullconv_backward(gin, gout, dense, geom)
@@ -679,6 +681,7 @@ def nn_convmap_backward(gin, gout, w, conn, nin, nout, geom, full):
 
 @export
 def nn_convmap_accgrad(gw, gb, x, gout, conn, nin, nout, geom, full, scale):
+    nin = x.shape[-3]
     dense = np.zeros(((nin, nout) if full else (nout, nin)) + gw.shape[1:], gw.dtype)
     if full:
         nn_fullconv_accgrad(dense, gb, x, gout, geom, scale)

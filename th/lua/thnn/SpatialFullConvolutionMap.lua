@@ -14,7 +14,9 @@ end
 
 local function shapes(input, gradOutput, g, nin, nout)
    local first = S.checkinput(input, 2)
-   S.checkplanes(input, first, nin)
+   if S.size(input, first) < nin then    -- it may have more planes than the table uses
+      S.argerror(2, 'invalid number of input planes')
+   end
    local osz = {}
    for i = 1, 2 do osz[i] = (S.size(input, first + i) - 1) * g.s[i] + g.k[i] end
    local sizes = S.outshape(input, first, nout, osz)
