@@ -271,11 +271,14 @@ def _encode(fmt, tap, x_shape, k, s, pad, dil, out):
     per_tap = np.unravel_index(np.arange(int(np.prod(k))), k)
     if fmt == "flat":       # Spatial: 1-based index in the input plane
         d = len(k)
-        offsets, base = 0, 0
+        offsets, base, outside = 0, 0, False
         for i in range(d):
             offsets = offsets * x_shape[2 + i] + per_tap[i] * dil[i]
-            base = base * x_shape[2 + i] + _start(out, s, pad, i, d)
-        return offsets[tap] + (base + 1)
+            start = _start(out, s, pad, i, d)
+            base = base * x_shape[2 + i] + start
+            outside = outside | (start >= x_shape[2 + i])
+        # a window wholly past the input (ceil mode without padding): index 0
+        return np.where(outside, 0, offsets[tap] + (base + 1))
     codes = per_tap[0] + 256 * per_tap[1] + 65536 * per_tap[2]     # Volumetric: t, h, w offsets as bytes
     return codes[tap]
 
@@ -292,11 +295,18 @@ def _decode(fmt, idx, x_shape, s, pad, dil, out):
 
 
 def _scatter(gin, flat, gout):
-    """gin (N, C, *S) = sum of gout at the flat plane indices `flat`."""
+    """gin (N, C, *S) = sum of gout at the flat plane indices `flat` (-1: none)."""
     n, c = gin.shape[:2]
     plane = int(np.prod(gin.shape[2:]))
-    where = (flat.reshape(n * c, -1) + np.arange(n * c)[:, None] * plane).ravel()
-    total = np.bincount(where, gout.reshape(-1), n * c * plane)
+    flat = flat.reshape(n * c, -1)
+    if ((flat < -1) | (flat >= plane)).any():
+        raise ValueError("Found an invalid max index (input planes have %d elements)" % plane)
+    where = (flat + np.arange(n * c)[:, None] * plane).ravel()
+    weights = gout.reshape(-1)
+    keep = flat.ravel() >= 0
+    if not keep.all():
+        where, weights = where[keep], weights[keep]
+    total = np.bincount(where, weights, n * c * plane)
     gin[...] = total.reshape(gin.shape)
 
 
@@ -307,6 +317,8 @@ def nn_maxpool_forward(out, idx, x, geom, fmt, d):
     x, out, idx = _batch(x, d), _batch(out, d), _batch(idx, d)
     o = out.shape[2:]
     val, tap = _argmax_windows(x, k, s, pad, dil, o)
+    if val.dtype.kind == "f":       # THNN's start value, left where a window is empty
+        val[val == -np.inf] = np.finfo(val.dtype).min
     out[...] = val
     idx[...] = _encode(fmt, tap, x.shape, k, s, pad, dil, o)
 

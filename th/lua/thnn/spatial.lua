@@ -65,14 +65,16 @@ function S.checkinput(x, d, argn, what)
    return n == d + 2 and 2 or 1, n == d + 2
 end
 
--- the output size of a window slid over size (THNN's formula, ceil or floor)
-function S.outsize(size, k, s, pad, dil, ceilmode)
+-- the output size of a window slid over size (THNN's formula, ceil or floor;
+-- anypad: some dimension is padded)
+function S.outsize(size, k, s, pad, dil, ceilmode, anypad)
    local span = size + 2 * pad - dil * (k - 1) - 1
    local o
    if ceilmode then
       o = ceil(span / s) + 1
-      -- the last window starts inside the input or its left padding
-      if pad > 0 and (o - 1) * s >= size + pad then o = o - 1 end
+      -- with padding, the last window starts inside the input or its left
+      -- padding; without, THNN let it start past the input (an empty window)
+      if anypad and (o - 1) * s >= size + pad then o = o - 1 end
    else
       o = floor(span / s) + 1
    end
@@ -83,10 +85,11 @@ end
 -- spatial sizes, with THNN's error when one is below 1 (sizes joined by sep)
 function S.outsizes(x, first, k, s, pad, dil, ceilmode, nout, sep)
    local out, insz = {}, {}
-   local ok = true
+   local ok, anypad = true, false
+   for i = 1, #k do anypad = anypad or pad[i] ~= 0 end
    for i = 1, #k do
       insz[i] = TD[x].sz[first + i]
-      out[i] = S.outsize(insz[i], k[i], s[i], pad[i], dil and dil[i] or 1, ceilmode)
+      out[i] = S.outsize(insz[i], k[i], s[i], pad[i], dil and dil[i] or 1, ceilmode, anypad)
       if out[i] < 1 then ok = false end
    end
    if not ok then
