@@ -52,3 +52,15 @@ def test_as_the_original(actual, key):
     tol = 1e-5 if " Float " in key else 1e-9
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
 
+
+
+@pytest.mark.parametrize("family", ["LSTMFused", "GRUFused"])
+def test_fused_recurrent_kernels_fail_on_cpu_as_the_original(th, family):
+    """The original's libTHNN had these for CUDA only: an assertion on CPU tensors."""
+    proc = th(f"""
+require 'nn'
+local x = torch.randn(2, 12)
+print(pcall(x.THNN.{family}_updateOutput, x:cdata(), x:cdata()))
+""", env=nn_env())
+    assert proc.stdout.strip().startswith("false")
+    assert "Assertion `false' failed. Not implemented for CPU" in proc.stdout
