@@ -58,30 +58,34 @@ local LOWEST = {['torch.FloatTensor'] = -3.4028234663852886e38, ['torch.DoubleTe
 local function maxloop(x, y, ind, planes, H, W, oH, oW, g, lowest)
    local kH, kW, dH, dW, pH, pW = g.k[1], g.k[2], g.s[1], g.s[2], g.pad[1], g.pad[2]
    local lH, lW = g.dil and g.dil[1] or 1, g.dil and g.dil[2] or 1
+   local floor, ceil, min = math.floor, math.ceil, math.min
    for p = 0, planes - 1 do
       local xb, ob = p * H * W, p * oH * oW
       for i = 0, oH - 1 do
-         local hs = i * dH - pH
-         local a0 = hs < 0 and math.ceil(-hs / lH) or 0
-         for j = 0, oW - 1 do
-            local ws = j * dW - pW
-            local b0 = ws < 0 and math.ceil(-ws / lW) or 0
-            -- THNN's rule: the first of equal maxima, or the last NaN; a
-            -- window with nothing above the lowest number (wholly past the
-            -- input in ceil mode) gives that number and index 0
-            local best, bi = lowest, -1
-            for a = a0, kH - 1 do
-               local h = hs + a * lH
-               if h >= H then break end
-               for b = b0, kW - 1 do
-                  local w = ws + b * lW
-                  if w >= W then break end
-                  local v = x[xb + h * W + w]
-                  if v > best or v ~= v then best, bi = v, h * W + w end
+         local yo = ob + i * oW
+         -- a window with nothing above the lowest number (wholly past the
+         -- input in ceil mode) keeps that number and index 0
+         for j = yo, yo + oW - 1 do y[j] = lowest; ind[j] = 0 end
+         -- taps in THNN's order, each over the whole output row (long inner
+         -- loops): the first of equal maxima stays, a NaN wins
+         for a = 0, kH - 1 do
+            local h = i * dH - pH + a * lH
+            if h >= 0 and h < H then
+               local xrow = xb + h * W
+               for b = 0, kW - 1 do
+                  local off = b * lW - pW
+                  local j0 = off < 0 and ceil(-off / dW) or 0
+                  local j1 = min(oW - 1, floor((W - 1 - off) / dW))
+                  for j = j0, j1 do
+                     local w = j * dW + off
+                     local v, o = x[xrow + w], yo + j
+                     if v > y[o] or v ~= v then
+                        y[o] = v
+                        ind[o] = h * W + w + 1
+                     end
+                  end
                end
             end
-            y[ob + i * oW + j] = best
-            ind[ob + i * oW + j] = bi + 1
          end
       end
    end
