@@ -2,7 +2,7 @@
 -- passes where input > threshold.  In place, input becomes the output and
 -- gradOutput the gradInput.
 local checks = require 'thnn.checks'
-local data, real = checks.data, checks.real
+local data, real, max = checks.data, checks.real, math.max
 local K = {}
 
 function K.Threshold_updateOutput(state, input, output, threshold, val, inplace)
@@ -11,9 +11,14 @@ function K.Threshold_updateOutput(state, input, output, threshold, val, inplace)
    local y = data(output)
    if x and y then
       threshold = real(input, threshold)
-      for i = 0, n - 1 do
-         local v = x[i]
-         y[i] = v > threshold and v or val
+      if val == threshold then
+         -- ReLU: branch-free (max(NaN, t) is t, compiled or not, as the original gave val)
+         for i = 0, n - 1 do y[i] = max(x[i], threshold) end
+      else
+         for i = 0, n - 1 do
+            local v = x[i]
+            y[i] = v > threshold and v or val
+         end
       end
    elseif inplace then
       input:maskedFill(input:le(threshold), val)
