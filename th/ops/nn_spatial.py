@@ -81,11 +81,6 @@ def _col2im(res, cols, k, s, pad, dil, out):
     res[...] = acc[(Ellipsis,) + tuple(slice(p, p + a) for p, a in zip(pad, size))]
 
 
-def _flat(a, n, rows):
-    """a seen as (n, rows, -1) (a view when it can be)."""
-    return a.reshape(n, rows, -1)
-
-
 def _fits(buf, shape, dtype):
     """buf (a tensor's buffer, possibly None) can hold an array of shape."""
     return (buf is not None and buf.dtype == dtype and buf.flags.c_contiguous

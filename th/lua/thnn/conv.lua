@@ -24,7 +24,7 @@ local function flat(g)
    return v
 end
 
-local function checkweight(weight, d, nin)
+local function checkweight(weight, d)
    local n = S.dims(weight)
    if n ~= 2 and n ~= d + 2 then
       S.argerror(4, '2D or %dD weight tensor expected, but got: %s', d + 2, S.shape(weight))
@@ -39,7 +39,7 @@ end
 
 -- check input and (for a backward pass) gradOutput; returns the output sizes,
 -- the plane dimension and the batch size (nil when not a batch)
-local function shapes(input, gradOutput, weight, g, nin, nout)
+local function shapes(input, gradOutput, g, nin, nout)
    local d = #g.k
    local first, batch = S.checkinput(input, d)
    S.checkplanes(input, first, nin)
@@ -58,7 +58,7 @@ end
 function C.forward(input, output, weight, bias, cols, g)
    checkweight(weight, #g.k)
    local nout, nin = planes(weight, g)
-   local sizes, osz, batch = shapes(input, nil, weight, g, nin, nout)
+   local sizes, osz, batch = shapes(input, nil, g, nin, nout)
    S.resize(output, sizes)
    resizecols(cols, batch, nin * prod(g.k), osz)
    call(py.nn_conv_forward, nd(output), nd(input), nd(weight), nd(bias), nd(cols), flat(g))
@@ -67,7 +67,7 @@ end
 function C.backward(input, gradOutput, gradInput, weight, gcols, g)
    checkweight(weight, #g.k)
    local nout, nin = planes(weight, g)
-   local _, osz, batch = shapes(input, gradOutput, weight, g, nin, nout)
+   local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
    S.resizeas(gradInput, input)
    resizecols(gcols, batch, nin * prod(g.k), osz)
    call(py.nn_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(gcols), flat(g))
@@ -75,7 +75,7 @@ end
 
 function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale)
    local nout, nin = planes(gradWeight, g)
-   shapes(input, gradOutput, gradWeight, g, nin, nout)
+   shapes(input, gradOutput, g, nin, nout)
    call(py.nn_conv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(cols), flat(g), scale or 1)
 end
 

@@ -43,10 +43,6 @@ function S.resizeas(t, like)
    S.resize(t, S.sizes(like))
 end
 
-function S.zero(t)
-   t:zero()
-end
-
 S.fail = fail
 
 -- argerror(n, fmt, ...): THNN's THArgCheck failure
@@ -130,11 +126,6 @@ function S.outshape(x, first, nplanes, spatial)
    sizes[#sizes + 1] = nplanes
    for i = 1, #spatial do sizes[#sizes + 1] = spatial[i] end
    return sizes
-end
-
--- a view of t that is contiguous (t itself when it is)
-function S.contiguous(t)
-   return internal.iscontiguous(TD[t]) and t or t:contiguous()
 end
 
 return S
