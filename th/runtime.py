@@ -118,6 +118,8 @@ function(path, cpath, nativedir, memoryfns, lightops, allops)
    -- LuaJIT's default limits, a program using many operations made it flush
    -- all its compiled code again and again
    jit.opt.start('maxtrace=10000', 'maxrecord=16000', 'maxmcode=65536', 'maxside=500')
+   -- nn's THNN module is th's (kernels over th tensors), never nn's own THNN.lua
+   package.preload['nn.THNN'] = function() return require 'thnn' end
    require 'torch'
    require 'paths'
 end

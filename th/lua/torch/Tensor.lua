@@ -856,8 +856,9 @@ local function copy(d, s)
       if d.T.integer and not s.T.integer then
          local T = d.T
          each(d, function(ptr, i) k = k + 1; ptr[i] = ccast(T, sptr[so[k]]) end)
-      elseif s.T == types.Long and not d.T.integer then
-         -- an int64 read is a boxed cdata: LuaJIT miscompiles its hot store through a float*
+      elseif s.T.name == 'Long' and d.T.name ~= 'Long' then
+         -- an int64 stored through another pointer type in a hot trace is
+         -- miscompiled by lupa's LuaJIT (wrong values, heap corruption): as a number
          each(d, function(ptr, i) k = k + 1; ptr[i] = tonumber(sptr[so[k]]) end)
       else
          each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)

@@ -26,6 +26,11 @@ typedef struct THAllocator {
 
 local structs = {}   -- type name -> {storage = ctype, tensor = ctype, ...pointer ctypes}
 
+-- the address of each tensor's C structure -> the tensor (weak), so that code
+-- handed a THTensor* by FFI callers (th's THNN kernels) finds the tensor again
+internal.bystruct = setmetatable({}, {__mode = 'v'})
+local bystruct = internal.bystruct
+
 for i = 1, types.count do
    local name = types[i].name
    local real = ctypes[name]
@@ -85,6 +90,7 @@ local function tensorcdata(self)
                 size = ffi.new('long[?]', capacity), stride = ffi.new('long[?]', capacity)}
       anchor.t.size, anchor.t.stride, anchor.t.refcount = anchor.size, anchor.stride, 1
       d.cstruct = anchor   -- anchored in the tensor's data: lives as long as it
+      bystruct[tonumber(ffi.cast('intptr_t', ffi.cast(c.tensorptr, anchor.t)))] = self
    end
    local t = anchor.t
    for k = 1, nd do anchor.size[k - 1], anchor.stride[k - 1] = d.sz[k], d.str[k] end

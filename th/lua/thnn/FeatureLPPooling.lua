@@ -1,0 +1,101 @@
+-- FeatureLPPooling: along the feature dimension (1, or 2 in batch mode),
+-- output[f] = (sum of input[f * stride + k]^power for k < width)^(1 / power)
+local checks = require 'thnn.checks'
+local fail, data = checks.fail, checks.data
+local K = {}
+
+-- batches, features, and elements per feature of input around dimension dim
+local function layout(input, dim)
+   local b = dim == 2 and input:size(1) or 1
+   local f = input:size(dim)
+   return b, f, input:nElement() / (b * f)
+end
+
+local function featuredim(input, width, batchMode)
+   local dim = batchMode and 2 or 1
+   local nd = input:dim()
+   if nd < dim or nd > dim + 2 then
+      fail('FeatureLPPooling: input must be %s', batchMode and '2D, 3D or 4D (batch mode)' or '1D, 2D or 3D')
+   end
+   if input:size(dim) < width then
+      fail('FeatureLPPooling: input feature size %d is smaller than the width %d', input:size(dim), width)
+   end
+   return dim
+end
+
+-- the windows of input (an extra last dimension of size width) and their power sums
+local function windows(input, dim, power, width, stride)
+   local w = input:unfold(dim, width, stride)
+   local last = w:dim()
+   return w, w.new():pow(w, power):sum(last):select(last, 1)
+end
+
+function K.FeatureLPPooling_updateOutput(state, input, output, power, width, stride, batchMode)
+   local dim = featuredim(input, width, batchMode)
+   local size = input:size()
+   size[dim] = math.floor((size[dim] - width) / stride) + 1
+   output:resize(size)
+   local x = data(input)
+   local y = data(output)
+   if x and y then
+      local nb, nf, ns = layout(input, dim)
+      local nfo = output:size(dim)
+      for b = 0, nb - 1 do
+         for fo = 0, nfo - 1 do
+            for s = 0, ns - 1 do
+               local sum = 0
+               for k = 0, width - 1 do
+                  sum = sum + x[(b * nf + fo * stride + k) * ns + s] ^ power
+               end
+               y[(b * nfo + fo) * ns + s] = sum ^ (1 / power)
+            end
+         end
+      end
+      return
+   end
+   local _, sums = windows(input, dim, power, width, stride)
+   output:copy(sums):pow(1 / power)
+end
+
+-- gradInput[f * stride + k] += gradOutput[f] * (input / output[f])^(power - 1),
+-- nothing where output[f] is 0 (p > 1)
+function K.FeatureLPPooling_updateGradInput(state, gradOutput, input, output, gradInput,
+                                            power, width, stride, batchMode)
+   local dim = featuredim(input, width, batchMode)
+   gradInput:resizeAs(input):zero()
+   local x = data(input)
+   local y = data(output)
+   local g = data(gradOutput)
+   local gi = data(gradInput)
+   if x and y and g and gi and gradOutput:isSameSizeAs(output) then
+      local nb, nf, ns = layout(input, dim)
+      local nfo = output:size(dim)
+      for b = 0, nb - 1 do
+         for fo = 0, nfo - 1 do
+            for s = 0, ns - 1 do
+               local o = (b * nfo + fo) * ns + s
+               local out, go = y[o], g[o]
+               if power == 1 or out ~= 0 then
+                  for k = 0, width - 1 do
+                     local i = (b * nf + fo * stride + k) * ns + s
+                     gi[i] = gi[i] + go * (x[i] / out) ^ (power - 1)
+                  end
+               end
+            end
+         end
+      end
+      return
+   end
+   local w = input:unfold(dim, width, stride)
+   local last = w:dim()
+   local gw = gradInput:unfold(dim, width, stride)
+   local dead = power ~= 1 and output:eq(0)
+   for k = 1, width do
+      local x = w:select(last, k)
+      local term = x.new():resizeAs(x):copy(x):cdiv(output):pow(power - 1):cmul(gradOutput)
+      if dead then term:maskedFill(dead, 0) end
+      gw:select(last, k):add(term)
+   end
+end
+
+return K

@@ -1,0 +1,26 @@
+-- GatedLinear (GLU): input split in halves a, b along dim; output = a * sigmoid(b)
+local fail = require('torch.internal').fail
+local K = {}
+
+local function halves(input, dim)
+   local n = input:size(dim)
+   if n % 2 ~= 0 then fail('Halving dimension must be even. Dim %d is size %d', dim, n) end
+   return input:narrow(dim, 1, n / 2), input:narrow(dim, n / 2 + 1, n / 2)
+end
+
+function K.GatedLinear_updateOutput(state, input, output, dim)
+   local a, b = halves(input, dim)
+   output:resizeAs(a):sigmoid(b):cmul(a)
+end
+
+-- grad a = g * sigmoid(b); grad b = g * a * sigmoid(b) * (1 - sigmoid(b))
+function K.GatedLinear_updateGradInput(state, input, gradOutput, gradInput, dim)
+   local a, b = halves(input, dim)
+   gradInput:resizeAs(input)
+   local ga, gb = halves(gradInput, dim)
+   local s = b.new():resizeAs(b):sigmoid(b)
+   ga:cmul(s, gradOutput)
+   gb:copy(s):mul(-1):add(1):cmul(s):cmul(a):cmul(gradOutput)
+end
+
+return K

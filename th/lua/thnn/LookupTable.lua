@@ -1,0 +1,56 @@
+-- LookupTable's kernels: the forward pass is nn's own (index); these add the
+-- gradient into the weight rows and renormalise rows.
+local fail = require('torch.internal').fail
+local K = {}
+
+-- gradWeight[input[i]] += scale * gradOutput[i] (divided by how often the
+-- index occurs when scaleGradByFreq), skipping indices equal to paddingValue
+function K.LookupTable_accGradParameters(state, input, gradOutput, gradWeight, count, sorted,
+                                         indices, scaleGradByFreq, paddingValue, scale)
+   local idx = input:contiguous():view(-1)
+   local n = idx:nElement()
+   if n == 0 then return end
+   local nIndex = gradWeight:size(1)
+   if idx:min() < 1 or idx:max() > nIndex then
+      fail('inconsistent tensor size or out-of-range index (1..%d) in LookupTable', nIndex)
+   end
+   local rows = gradOutput:contiguous():view(n, -1):clone():mul(scale)
+   local pad = idx:eq(paddingValue)
+   if scaleGradByFreq then
+      local freq = torch.histc(idx:double(), nIndex, 1, nIndex)
+      local f = freq:index(1, idx):typeAs(rows)
+      rows:cdiv(f:view(n, 1):expandAs(rows))
+   end
+   if pad:sum() > 0 then
+      rows:maskedFill(pad:view(n, 1):expandAs(rows), 0)
+   end
+   gradWeight:indexAdd(1, idx, rows)
+end
+
+-- rows of weight listed in idx whose normType-norm exceeds maxNorm are scaled
+-- to maxNorm (by maxNorm / (norm + 1e-7)); each row once
+function K.LookupTable_renorm(state, idx, weight, maxNorm, normType)
+   local flat = idx:view(-1)
+   if flat:nElement() == 0 then return end
+   local nIndex = weight:size(1)
+   if flat:min() < 1 or flat:max() > nIndex then
+      fail('an index is out of range (1..%d) in LookupTable_renorm', nIndex)
+   end
+   local unique = torch.sort(flat)
+   local keep = torch.ByteTensor(unique:nElement()):fill(1)
+   if unique:nElement() > 1 then
+      keep:narrow(1, 2, unique:nElement() - 1):copy(unique:narrow(1, 2, unique:nElement() - 1)
+                                                    :ne(unique:narrow(1, 1, unique:nElement() - 1)))
+   end
+   unique = unique[keep]
+   local rows = weight:index(1, unique)
+   local norms = rows:norm(normType, 2):view(-1)
+   local over = norms:gt(maxNorm)
+   if over:sum() == 0 then return end
+   local factor = norms:clone():add(1e-7):pow(-1):mul(maxNorm)
+   factor:maskedFill(over:eq(0), 1)
+   rows:cmul(factor:view(-1, 1):expandAs(rows))
+   weight:indexCopy(1, unique, rows)
+end
+
+return K

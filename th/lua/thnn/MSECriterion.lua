@@ -1,0 +1,38 @@
+-- MSECriterion: loss = sum((input - target)^2), divided by the element count when sizeAverage
+local checks = require 'thnn.checks'
+local data = checks.data
+local K = {}
+
+function K.MSECriterion_updateOutput(state, input, target, output, sizeAverage)
+   checks.samecount(input, target, 'input', 'target')
+   local x, n = data(input)
+   local t = data(target)
+   local loss = 0
+   if x and t then
+      for i = 0, n - 1 do
+         local d = x[i] - t[i]
+         loss = loss + d * d
+      end
+   else
+      local d = input.new():resizeAs(input):copy(input):add(-1, target)
+      loss = d:dot(d)
+   end
+   if sizeAverage then loss = loss / input:nElement() end
+   checks.setloss(output, loss)
+end
+
+function K.MSECriterion_updateGradInput(state, input, target, gradInput, sizeAverage)
+   checks.samecount(input, target, 'input', 'target')
+   local norm = sizeAverage and 2 / input:nElement() or 2
+   gradInput:resizeAs(input)
+   local x, n = data(input)
+   local t = data(target)
+   local gi = data(gradInput)
+   if x and t and gi then
+      for i = 0, n - 1 do gi[i] = norm * (x[i] - t[i]) end
+   else
+      gradInput:copy(input):add(-1, target):mul(norm)
+   end
+end
+
+return K

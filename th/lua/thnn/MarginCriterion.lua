@@ -1,0 +1,22 @@
+-- MarginCriterion: loss = sum(max(0, margin - input * target)), divided by the
+-- element count when sizeAverage
+local checks = require 'thnn.checks'
+local K = {}
+
+function K.MarginCriterion_updateOutput(state, input, target, output, sizeAverage, margin)
+   checks.samecount(input, target, 'input', 'target')
+   local z = input.new():resizeAs(input):cmul(input, target):mul(-1):add(margin)
+   local loss = z:cmax(0):sum()
+   if sizeAverage then loss = loss / input:nElement() end
+   checks.setloss(output, loss)
+end
+
+-- gradInput = -target where input * target < margin, divided by the count when sizeAverage
+function K.MarginCriterion_updateGradInput(state, input, target, gradInput, sizeAverage, margin)
+   checks.samecount(input, target, 'input', 'target')
+   local norm = sizeAverage and -1 / input:nElement() or -1
+   local met = input.new():resizeAs(input):cmul(input, target):ge(margin)
+   gradInput:resizeAs(input):copy(target):mul(norm):maskedFill(met, 0)
+end
+
+return K

@@ -1,0 +1,63 @@
+-- SoftMax over the feature dimension: the only one of a 1D or 3D input (C, or
+-- C x H x W), the second of a 2D or 4D one (N x C, N x C x H x W).  1D and 2D
+-- contiguous tensors loop in LuaJIT, one row at a time.
+local checks = require 'thnn.checks'
+local featuredim, data, exp = checks.featuredim, checks.data, math.exp
+local K = {}
+
+-- rows x width of a 1D or 2D tensor, nil for 3D/4D
+local function rows(t)
+   local nd = t:dim()
+   if nd == 1 then return 1, t:size(1) end
+   if nd == 2 then return t:size(1), t:size(2) end
+end
+
+function K.SoftMax_updateOutput(state, input, output)
+   local dim = featuredim(input, 'SoftMax_updateOutput')
+   output:resizeAs(input)
+   local x = data(input)
+   local y = data(output)
+   local nrow, width = rows(input)
+   if x and y and nrow then
+      for r = 0, nrow - 1 do
+         local base = r * width
+         local max = -math.huge
+         for i = base, base + width - 1 do if x[i] > max then max = x[i] end end
+         local sum = 0
+         for i = base, base + width - 1 do
+            local e = exp(x[i] - max)
+            y[i] = e
+            sum = sum + e
+         end
+         for i = base, base + width - 1 do y[i] = y[i] / sum end
+      end
+      return
+   end
+   local max = input:max(dim)
+   output:copy(input):add(-1, max:expandAs(input)):exp()
+   output:cdiv(output:sum(dim):expandAs(input))
+end
+
+-- gradInput = output * (gradOutput - sum(gradOutput * output))
+function K.SoftMax_updateGradInput(state, input, gradOutput, gradInput, output)
+   local dim = featuredim(output, 'SoftMax_updateGradInput')
+   gradInput:resizeAs(output)
+   local y, n = data(output)
+   local g, gn = data(gradOutput)
+   local gi = data(gradInput)
+   local nrow, width = rows(output)
+   if y and g and gi and gn == n and nrow then
+      for r = 0, nrow - 1 do
+         local base = r * width
+         local dot = 0
+         for i = base, base + width - 1 do dot = dot + g[i] * y[i] end
+         for i = base, base + width - 1 do gi[i] = y[i] * (g[i] - dot) end
+      end
+      return
+   end
+   gradInput:cmul(gradOutput, output)
+   local dot = gradInput:sum(dim)
+   gradInput:copy(gradOutput):add(-1, dot:expandAs(output)):cmul(output)
+end
+
+return K

@@ -1,0 +1,99 @@
+-- SparseLinear: input rows (batch index, feature index, value), 1-based;
+-- output[b] = bias + sum of value * weight[:, feature] over b's rows.  The
+-- legacy kernels take batch x nnz x 2 (feature, value) inputs instead.
+local K = {}
+
+-- -> batch indices, feature indices (LongTensors), values, of an nnz x 3 input
+local function columns(input)
+   local long = input:contiguous()
+   return long:select(2, 1):long(), long:select(2, 2):long(), long:select(2, 3):clone()
+end
+
+-- a legacy batch x nnz x 2 input as nnz x 3 rows
+local function formatted(input)
+   local batch, nnz = input:size(1), input:size(2)
+   local rows = input.new(batch * nnz, 3)
+   local b = torch.range(1, batch):typeAs(input):view(batch, 1):expand(batch, nnz)
+   rows:select(2, 1):copy(b)
+   rows:narrow(2, 2, 2):copy(input:contiguous():view(batch * nnz, 2))
+   return rows, batch
+end
+
+local function updateOutput(rows, nbatch, output, weight, bias)
+   local b, f, v = columns(rows)
+   output:resize(nbatch, weight:size(1))
+   output:copy(bias:view(1, -1):expandAs(output))
+   local contrib = weight:index(2, f):cmul(v:view(1, -1):expand(weight:size(1), v:size(1)))
+   output:indexAdd(1, b, contrib:t():contiguous())
+end
+
+function K.SparseLinear_updateOutput(state, input, output, weight, bias)
+   updateOutput(input, output:size(1), output, weight, bias)
+end
+
+function K.SparseLinear_legacyUpdateOutput(state, input, output, weight, bias)
+   local rows, batch = formatted(input)
+   updateOutput(rows, batch, output, weight, bias)
+end
+
+local function accGradParameters(rows, gradOutput, gradWeight, gradBias, weight, weightDecay, scale)
+   local b, f, v = columns(rows)
+   local g = gradOutput:dim() == 1 and gradOutput:view(1, -1) or gradOutput
+   local contrib = g:index(1, b):cmul(v:view(-1, 1):expandAs(g:index(1, b))):mul(scale)
+   gradWeight:indexAdd(2, f, contrib:t():contiguous())
+   gradBias:add(scale, g:sum(1):view(-1))
+   if weightDecay ~= 0 then gradWeight:add(weightDecay, weight) end
+end
+
+function K.SparseLinear_accGradParameters(state, input, gradOutput, gradWeight, gradBias,
+                                          weight, bias, weightDecay, scale)
+   accGradParameters(input, gradOutput, gradWeight, gradBias, weight, weightDecay, scale)
+end
+
+function K.SparseLinear_legacyAccGradParameters(state, input, gradOutput, gradWeight, gradBias,
+                                                weight, bias, weightDecay, scale)
+   accGradParameters(formatted(input), gradOutput, gradWeight, gradBias, weight, weightDecay, scale)
+end
+
+-- the distinct feature columns of the last input
+local function touched(rows)
+   local _, f = columns(rows)
+   local sorted = torch.sort(f)
+   local n = sorted:nElement()
+   if n <= 1 then return sorted end
+   local keep = torch.ByteTensor(n):fill(1)
+   keep:narrow(1, 2, n - 1):copy(sorted:narrow(1, 2, n - 1):ne(sorted:narrow(1, 1, n - 1)))
+   return sorted[keep]
+end
+
+local function zeroGradParameters(rows, gradWeight, gradBias)
+   gradBias:zero()
+   local cols = touched(rows)
+   if cols:nElement() > 0 then gradWeight:indexFill(2, cols, 0) end
+end
+
+function K.SparseLinear_zeroGradParameters(state, gradWeight, gradBias, lastInput)
+   zeroGradParameters(lastInput, gradWeight, gradBias)
+end
+
+function K.SparseLinear_legacyZeroGradParameters(state, gradWeight, gradBias, lastInput)
+   zeroGradParameters(formatted(lastInput), gradWeight, gradBias)
+end
+
+local function updateParameters(rows, weight, bias, gradWeight, gradBias, learningRate)
+   bias:add(-learningRate, gradBias)
+   local cols = touched(rows)
+   if cols:nElement() == 0 then return end
+   local w = weight:index(2, cols):add(-learningRate, gradWeight:index(2, cols))
+   weight:indexCopy(2, cols, w)
+end
+
+function K.SparseLinear_updateParameters(state, weight, bias, gradWeight, gradBias, lastInput, learningRate)
+   updateParameters(lastInput, weight, bias, gradWeight, gradBias, learningRate)
+end
+
+function K.SparseLinear_legacyUpdateParameters(state, weight, bias, gradWeight, gradBias, lastInput, learningRate)
+   updateParameters(formatted(lastInput), weight, bias, gradWeight, gradBias, learningRate)
+end
+
+return K

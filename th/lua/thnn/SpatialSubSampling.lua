@@ -1,0 +1,51 @@
+-- SpatialSubSampling: per plane p, weight[p] times the sum over each kH x kW
+-- window, plus bias[p].
+local S = require 'thnn.spatial'
+local P = require 'thnn.pool'
+
+local py, nd, call = S.py, S.nd, S.call
+
+local K = {}
+
+local function shapes(input, gradOutput, weight, g)
+   local first = S.checkinput(input, 2)
+   local nplanes = weight:nElement()
+   if S.size(input, first) ~= nplanes then
+      S.argerror(2, 'invalid number of input planes')
+   end
+   for i = 1, 2 do
+      if S.size(input, first + i) < g.k[i] then
+         S.argerror(2, 'input image smaller than kernel size')
+      end
+   end
+   local sizes = S.outshape(input, first, nplanes, S.outsizes(input, first, g.k, g.s, g.pad))
+   if gradOutput then S.checkgrad(gradOutput, sizes) end
+   return sizes
+end
+
+local function geom(kW, kH, dW, dH)
+   return {k = {kH, kW}, s = {dH, dW}, pad = {0, 0}}
+end
+
+function K.SpatialSubSampling_updateOutput(state, input, output, weight, bias, kW, kH, dW, dH)
+   local g = geom(kW, kH, dW, dH)
+   S.resize(output, shapes(input, nil, weight, g))
+   call(py.nn_subsampling_forward, nd(output), nd(input), nd(weight), nd(bias), P.flat(g), 2)
+end
+
+function K.SpatialSubSampling_updateGradInput(state, input, gradOutput, gradInput, weight, kW, kH, dW, dH)
+   local g = geom(kW, kH, dW, dH)
+   shapes(input, gradOutput, weight, g)
+   S.resizeas(gradInput, input)
+   call(py.nn_subsampling_backward, nd(gradInput), nd(gradOutput), nd(weight), P.flat(g), 2)
+end
+
+function K.SpatialSubSampling_accGradParameters(state, input, gradOutput, gradWeight, gradBias, kW, kH, dW, dH,
+                                                scale)
+   local g = geom(kW, kH, dW, dH)
+   shapes(input, gradOutput, gradWeight, g)
+   call(py.nn_subsampling_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), P.flat(g), 2,
+        scale or 1)
+end
+
+return K

@@ -1,0 +1,46 @@
+-- TemporalMaxPooling: the max over each window of kW frames, per feature, of
+-- (batches of) nFrames x frameSize sequences; indices hold the 0-based offset
+-- of the max in its window, as THNN stored it.
+local S = require 'thnn.spatial'
+local P = require 'thnn.pool'
+
+local py, nd, call = S.py, S.nd, S.call
+
+local K = {}
+
+local function shapes(input, gradOutput, kW, dW)
+   local n = S.dims(input)
+   if n ~= 2 and n ~= 3 then
+      S.argerror(2, '2D or 3D (batch mode) tensor expected for input, but got: %s', S.shape(input))
+   end
+   local frames = S.size(input, n - 1)
+   if frames < kW then
+      S.argerror(2, 'input sequence smaller than kernel size. Got: %d, Expected: %d', frames, kW)
+   end
+   local sizes = {math.floor((frames - kW) / dW) + 1, S.size(input, n)}
+   if n == 3 then table.insert(sizes, 1, S.size(input, 1)) end
+   if gradOutput then S.checkgrad(gradOutput, sizes) end
+   return sizes, n
+end
+
+-- the frames x features tensor t seen features x frames
+local function planes(t, n)
+   return nd(t:transpose(n - 1, n))
+end
+
+function K.TemporalMaxPooling_updateOutput(state, input, output, indices, kW, dW)
+   local sizes, n = shapes(input, nil, kW, dW)
+   S.resize(output, sizes)
+   S.resize(indices, sizes)
+   call(py.nn_maxpool_forward, planes(output, n), planes(indices, n), planes(input, n),
+        P.flat{k = {kW}, s = {dW}, pad = {0}}, 'tap', 1)
+end
+
+function K.TemporalMaxPooling_updateGradInput(state, input, gradOutput, gradInput, indices, kW, dW)
+   local _, n = shapes(input, gradOutput, kW, dW)
+   S.resizeas(gradInput, input)
+   call(py.nn_maxpool_backward, planes(gradInput, n), planes(gradOutput, n), planes(indices, n),
+        P.flat{k = {kW}, s = {dW}, pad = {0}}, 'tap', 1)
+end
+
+return K

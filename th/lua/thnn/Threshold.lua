@@ -1,0 +1,47 @@
+-- Threshold (and ReLU): output = input > threshold ? input : val; the gradient
+-- passes where input > threshold.  In place, input becomes the output and
+-- gradOutput the gradInput.
+local checks = require 'thnn.checks'
+local data, real, max = checks.data, checks.real, math.max
+local K = {}
+
+function K.Threshold_updateOutput(state, input, output, threshold, val, inplace)
+   if inplace then output:set(input) else output:resizeAs(input) end
+   local x, n = data(input)
+   local y = data(output)
+   if x and y then
+      threshold = real(input, threshold)
+      if val == threshold then
+         -- ReLU: branch-free (max(NaN, t) is t, compiled or not, as the original gave val)
+         for i = 0, n - 1 do y[i] = max(x[i], threshold) end
+      else
+         for i = 0, n - 1 do
+            local v = x[i]
+            y[i] = v > threshold and v or val
+         end
+      end
+   elseif inplace then
+      input:maskedFill(input:le(threshold), val)
+   else
+      output:copy(input):maskedFill(input:le(threshold), val)
+   end
+end
+
+function K.Threshold_updateGradInput(state, input, gradOutput, gradInput, threshold, val, inplace)
+   if inplace then gradInput:set(gradOutput) else gradInput:resizeAs(input) end
+   local x, n = data(input)
+   local g, gn = data(gradOutput)
+   local gi = data(gradInput)
+   if x and g and gi and gn == n then
+      threshold = real(input, threshold)
+      for i = 0, n - 1 do
+         gi[i] = x[i] > threshold and g[i] or 0
+      end
+   elseif inplace then
+      gradOutput:maskedFill(input:le(threshold), 0)
+   else
+      gradInput:copy(gradOutput):maskedFill(input:le(threshold), 0)
+   end
+end
+
+return K

@@ -1,0 +1,38 @@
+-- VolumetricMaxUnpooling: each input element put back in the oT x oH x oW
+-- output at the window offsets VolumetricMaxPooling's indices hold (windows
+-- d apart, starting at -pad), zeros elsewhere.
+local S = require 'thnn.spatial'
+local P = require 'thnn.pool'
+
+local py, nd, call = S.py, S.nd, S.call
+
+local K = {}
+
+local function shapes(input, indices, oT, oW, oH)
+   local first = S.checkinput(input, 3)
+   local same = S.dims(indices) == S.dims(input)
+   for i = 1, S.dims(input) do same = same and S.size(indices, i) == S.size(input, i) end
+   if not same then
+      S.argerror(2, 'Invalid input shape %s or indices shape %s', S.shape(input), S.shape(indices))
+   end
+   return S.outshape(input, first, S.size(input, first), {oT, oH, oW})
+end
+
+local function geom(dT, dW, dH, pT, pW, pH)
+   return P.flat{k = {1, 1, 1}, s = {dT, dH, dW}, pad = {pT, pH, pW}}
+end
+
+function K.VolumetricMaxUnpooling_updateOutput(state, input, output, indices, oT, oW, oH, dT, dW, dH, pT, pW, pH)
+   S.resize(output, shapes(input, indices, oT, oW, oH))
+   call(py.nn_maxunpool_forward, nd(output), nd(input), nd(indices), geom(dT, dW, dH, pT, pW, pH), 'packed', 3)
+end
+
+function K.VolumetricMaxUnpooling_updateGradInput(state, input, gradOutput, gradInput, indices,
+                                                  oT, oW, oH, dT, dW, dH, pT, pW, pH)
+   S.checkgrad(gradOutput, shapes(input, indices, oT, oW, oH))
+   S.resizeas(gradInput, input)
+   call(py.nn_maxunpool_backward, nd(gradInput), nd(gradOutput), nd(indices), geom(dT, dW, dH, pT, pW, pH),
+        'packed', 3)
+end
+
+return K

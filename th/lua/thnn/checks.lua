@@ -1,0 +1,63 @@
+-- Argument checks shared by the kernel families, with THNN's wording, and the
+-- data access of their LuaJIT loops.
+local ffi = require 'ffi'
+local checks = {}
+
+-- [2 x 3], as TH described a tensor's sizes
+local function sizes(t)
+   local s = {}
+   for i = 1, t:dim() do s[i] = tostring(t:size(i)) end
+   return '[' .. table.concat(s, ' x ') .. ']'
+end
+checks.sizes = sizes
+
+-- fail(fmt, ...): the error is located at the nn code that called the kernel
+local fail = require('torch.internal').fail
+checks.fail = fail
+
+function checks.samecount(a, b, aname, bname)
+   if a:nElement() ~= b:nElement() then
+      fail('%s and %s have different number of elements: %s%s has %d elements, while %s%s has %d elements',
+           aname, bname, aname, sizes(a), a:nElement(), bname, sizes(b), b:nElement())
+   end
+end
+
+-- a 1-element loss tensor holding v
+function checks.setloss(output, v)
+   output:resize(1)
+   output[1] = v
+end
+
+-- the dimension a softmax runs along: the only one of a 1D or 3D input (C,
+-- C x H x W), the second of a 2D or 4D one (N x C, N x C x H x W)
+function checks.featuredim(input, fname)
+   local nd = input:dim()
+   if nd == 1 or nd == 3 then return 1 end
+   if nd == 2 or nd == 4 then return 2 end
+   fail("bad argument #2 to '%s' (1D, 2D, 3D or 4D tensor expected)", fname)
+end
+
+-- Element-wise kernels loop in LuaJIT over contiguous tensors of up to LOOP
+-- elements (no Python crossing: a small tensor operation through numpy costs
+-- more than the whole loop); larger or strided ones go through tensor operations.
+checks.LOOP = 100000
+
+-- data(t) -> the FFI pointer to t's first element and its element count, when
+-- t is contiguous and small enough for a LuaJIT loop; nil otherwise
+function checks.data(t)
+   local n = t:nElement()
+   if n > 0 and n <= checks.LOOP and t:isContiguous() then return t:data(), n end
+   return nil
+end
+
+-- v as the tensor's element type holds it (a FloatTensor compares with 0.1 rounded to float)
+local float1 = ffi.new('float[1]')
+function checks.real(t, v)
+   if torch.type(t) == 'torch.FloatTensor' then
+      float1[0] = v
+      return float1[0]
+   end
+   return v
+end
+
+return checks

@@ -1,0 +1,121 @@
+-- nn.THNN for th: what torch/nn's Lua code reads from its THNN module (the
+-- kernel tables on the Float/Double tensor metatables, NULL, optionalTensor,
+-- runKernel), with the kernels written in Lua over th tensors instead of the
+-- C library libTHNN.  th preloads it as 'nn.THNN', so nn's own THNN.lua (which
+-- would ffi.load libTHNN) is never loaded.
+--
+-- nn calls `input.THNN.Sigmoid_updateOutput(input:cdata(), output:cdata())`:
+-- each tensor arrives as its C structure, which torch.ffi maps back to the
+-- tensor (internal.bystruct).  A kernel family (the part of the name before
+-- the first '_') lives in thnn/<Family>.lua, loaded on first use; it returns
+-- {Sigmoid_updateOutput = function(state, input, output) ... end, ...} with
+-- THNN.h's arguments in order, tensors resolved (nil for NULL), a THGenerator*
+-- given as the torch generator, numbers and booleans as they came.
+local ffi = require 'ffi'
+local torch = require 'torch'
+local internal = require 'torch.internal'
+
+local bystruct = internal.bystruct
+local type, select, tonumber, unpack, error = type, select, tonumber, unpack, error
+
+-- the generator struct as nn's THNN.lua declared it: RReLU casts torch._gen
+-- with ffi.typeof('THGenerator**')
+if not pcall(ffi.typeof, 'THGenerator') then
+   ffi.cdef [[
+typedef void THNNState;
+typedef struct {
+  unsigned long the_initial_seed;
+  int left;
+  int seeded;
+  unsigned long next;
+  unsigned long state[624];
+  double normal_x;
+  double normal_y;
+  double normal_rho;
+  int normal_is_valid;
+} THGenerator;
+]]
+end
+local generatorptr = ffi.typeof('THGenerator*')
+
+local THNN = {}
+
+THNN.NULL = ffi.NULL or nil
+
+function THNN.getState()
+   return THNN.NULL
+end
+
+function THNN.optionalTensor(t)
+   return t and t:cdata() or THNN.NULL
+end
+
+-- an argument as the kernel sees it: a C tensor structure becomes its tensor;
+-- a generator pointer is torch's generator (nn only ever passes torch._gen,
+-- whose THGenerator th does not lay out in a userdata)
+local function resolve(v, argn, name)
+   if type(v) ~= 'cdata' then return v end
+   if ffi.istype(generatorptr, v) then return torch._gen end
+   if v == nil then return nil end   -- a NULL pointer
+   local t = bystruct[tonumber(ffi.cast('intptr_t', v))]
+   if t == nil then
+      error(("bad argument #%d to '%s' (not the cdata() of a live tensor)"):format(argn, name), 3)
+   end
+   return t
+end
+
+-- the family tables, loaded on first use: family name -> table (false when th has none)
+local families = {}
+
+local function family(name)
+   local f = families[name]
+   if f == nil then
+      local modname = 'thnn.' .. name
+      f = package.searchpath(modname, package.path) and require(modname) or false
+      families[name] = f
+   end
+   return f
+end
+
+-- the callable nn sees: arguments without the state, resolved, then the kernel
+local function bind(name, impl)
+   return function(...)
+      local n = select('#', ...)
+      local args = {...}
+      for i = 1, n do args[i] = resolve(args[i], i, name) end
+      impl(nil, unpack(args, 1, n))
+   end
+end
+
+local function kernels()
+   return setmetatable({}, {__index = function(self, name)
+      if type(name) ~= 'string' then return nil end
+      local fam = family(name:match('^([^_]+)_') or name)
+      local impl = fam and fam[name]
+      if not impl then return nil end
+      local f = bind(name, impl)
+      rawset(self, name, f)
+      return f
+   end})
+end
+
+THNN.kernels = {}
+for _, T in ipairs{'Float', 'Double'} do
+   local tname = 'torch.' .. T .. 'Tensor'
+   THNN.kernels[tname] = kernels()
+   torch.getmetatable(tname).THNN = THNN.kernels[tname]
+end
+
+function THNN.runKernel(f, type, ...)
+   local ftable = THNN.kernels[type]
+   if not ftable then
+      error('Unsupported tensor type: ' .. type)
+   end
+   local fn = ftable[f]
+   if not fn then
+      error(string.format("Function '%s' not found for tensor type '%s'.", f, type))
+   end
+   fn(...)
+end
+
+return THNN

@@ -1,0 +1,166 @@
+-- Max and average pooling over d = 1, 2 or 3 spatial dimensions, shared by
+-- the Spatial/Volumetric/Temporal pooling families.  Geometry as in
+-- thnn/conv.lua ({k, s, pad, dil}, tensor axis order).  The indices tensor
+-- holds what THNN stored there, in one of three formats (nn_spatial._encode):
+-- 'flat' (Spatial: 1-based index in the input plane), 'packed' (Volumetric:
+-- the t, h, w offsets in the window as bytes), 'tap' (Temporal: 0-based offset).
+local torch = require 'torch'
+local S = require 'thnn.spatial'
+
+local py, nd, call = S.py, S.nd, S.call
+local concat = table.concat
+
+local P = {}
+
+local function flat(g)
+   local v, d = {}, #g.k
+   for i = 1, d do
+      v[i], v[d + i], v[2 * d + i], v[3 * d + i] = g.k[i], g.s[i], g.pad[i], g.dil and g.dil[i] or 1
+   end
+   return v
+end
+P.flat = flat
+
+-- THNN's checks of a pooling's arguments and input; returns the output's sizes
+function P.shapes(input, gradOutput, g, ceilmode, what)
+   local d = #g.k
+   for i = 1, d do
+      if g.k[i] <= 0 or g.s[i] <= 0 then
+         S.argerror(2, 'kernel size and stride should be greater than zero, but got %s',
+                    'k: ' .. concat(g.k, ' ') .. ' d: ' .. concat(g.s, ' '))
+      end
+   end
+   local halves = true
+   for i = 1, d do
+      if g.pad[i] < 0 or g.pad[i] > g.k[i] / 2 then halves = false end
+   end
+   if not halves then
+      local names = d == 2 and {'H', 'W'} or d == 3 and {'T', 'H', 'W'} or {'W'}
+      local p, k = {}, {}
+      for i = d, 1, -1 do
+         p[#p + 1] = ('pad%s = %d'):format(names[i], g.pad[i])
+         k[#k + 1] = ('k%s = %d'):format(names[i], g.k[i])
+      end
+      S.argerror(2, 'pad should be smaller than half of kernel size, but got %s, %s ', concat(p, ', '), concat(k, ', '))
+   end
+   local first = S.checkinput(input, d, 2, what)
+   local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, ceilmode, nil, 'x')
+   local sizes = S.outshape(input, first, S.size(input, first), osz)
+   if gradOutput then S.checkgrad(gradOutput, sizes) end
+   return sizes
+end
+
+-- Spatial max pooling of contiguous tensors loops in LuaJIT over their FFI
+-- data: as fast as THNN's C at every size, where numpy needs several passes
+-- per kernel tap.  x, y, ind point to planes x H x W and planes x oH x oW.
+local LOWEST = {['torch.FloatTensor'] = -3.4028234663852886e38, ['torch.DoubleTensor'] = -1.7976931348623157e308}
+
+local function maxloop(x, y, ind, planes, H, W, oH, oW, g, lowest)
+   local kH, kW, dH, dW, pH, pW = g.k[1], g.k[2], g.s[1], g.s[2], g.pad[1], g.pad[2]
+   local lH, lW = g.dil and g.dil[1] or 1, g.dil and g.dil[2] or 1
+   local floor, ceil, min = math.floor, math.ceil, math.min
+   for p = 0, planes - 1 do
+      local xb, ob = p * H * W, p * oH * oW
+      for i = 0, oH - 1 do
+         local yo = ob + i * oW
+         -- a window with nothing above the lowest number (wholly past the
+         -- input in ceil mode) keeps that number and index 0
+         for j = yo, yo + oW - 1 do y[j] = lowest; ind[j] = 0 end
+         -- taps in THNN's order, each over the whole output row (long inner
+         -- loops): the first of equal maxima stays, a NaN wins
+         for a = 0, kH - 1 do
+            local h = i * dH - pH + a * lH
+            if h >= 0 and h < H then
+               local xrow = xb + h * W
+               for b = 0, kW - 1 do
+                  local off = b * lW - pW
+                  local j0 = off < 0 and ceil(-off / dW) or 0
+                  local j1 = min(oW - 1, floor((W - 1 - off) / dW))
+                  for j = j0, j1 do
+                     local w = j * dW + off
+                     local v, o = x[xrow + w], yo + j
+                     if v > y[o] or v ~= v then
+                        y[o] = v
+                        ind[o] = h * W + w + 1
+                     end
+                  end
+               end
+            end
+         end
+      end
+   end
+end
+
+-- gi (zeroed) += go at the places ind names (0: none); false when one is
+-- out of its plane
+local function maxbackloop(gi, go, ind, planes, HW, oHW)
+   for p = 0, planes - 1 do
+      local gb, ob = p * HW, p * oHW
+      for o = ob, ob + oHW - 1 do
+         local k = tonumber(ind[o])
+         if k < 0 or k > HW then return false end
+         if k > 0 then gi[gb + k - 1] = gi[gb + k - 1] + go[o] end
+      end
+   end
+   return true
+end
+
+-- the data pointers of contiguous tensors, or nil
+local function pointers(...)
+   local ptrs = {}
+   for i = 1, select('#', ...) do
+      local t = select(i, ...)
+      if not t:isContiguous() or t:nElement() == 0 then return nil end
+      ptrs[i] = t:data()
+   end
+   return ptrs
+end
+
+-- the plane count and plane sizes (2D) of input and output sizes
+local function planes(input, sizes)
+   local n = #sizes
+   return input:nElement() / (input:size(n - 1) * input:size(n)), input:size(n - 1), input:size(n),
+          sizes[n - 1], sizes[n]
+end
+
+function P.maxforward(input, output, indices, g, ceilmode, fmt)
+   local sizes = P.shapes(input, nil, g, ceilmode)
+   S.resize(output, sizes)
+   S.resize(indices, sizes)
+   local ptr = fmt == 'flat' and LOWEST[torch.type(input)] and pointers(input, output, indices)
+   if ptr then
+      local np, H, W, oH, oW = planes(input, sizes)
+      maxloop(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g, LOWEST[torch.type(input)])
+   else
+      call(py.nn_maxpool_forward, nd(output), nd(indices), nd(input), flat(g), fmt, #g.k)
+   end
+end
+
+function P.maxbackward(input, gradOutput, gradInput, indices, g, ceilmode, fmt)
+   local sizes = P.shapes(input, gradOutput, g, ceilmode)
+   S.resizeas(gradInput, input)
+   local ptr = fmt == 'flat' and LOWEST[torch.type(input)] and pointers(gradInput, gradOutput, indices)
+   if ptr then
+      local np, H, W, oH, oW = planes(input, sizes)
+      gradInput:zero()
+      if not maxbackloop(ptr[1], ptr[2], ptr[3], np, H * W, oH * oW) then
+         S.fail('Found an invalid max index (input planes are of size %dx%d)', H, W)
+      end
+   else
+      call(py.nn_maxpool_backward, nd(gradInput), nd(gradOutput), nd(indices), flat(g), fmt, #g.k)
+   end
+end
+
+function P.avgforward(input, output, g, ceilmode, includepad)
+   local sizes = P.shapes(input, nil, g, ceilmode)
+   S.resize(output, sizes)
+   call(py.nn_avgpool_forward, nd(output), nd(input), flat(g), includepad, #g.k)
+end
+
+function P.avgbackward(input, gradOutput, gradInput, g, ceilmode, includepad)
+   P.shapes(input, gradOutput, g, ceilmode)
+   S.resizeas(gradInput, input)
+   call(py.nn_avgpool_backward, nd(gradInput), nd(gradOutput), flat(g), includepad, #g.k)
+end
+
+return P

@@ -1,0 +1,131 @@
+-- What the Spatial*, Volumetric* and Temporal* kernel families share: shape
+-- checks with THNN's messages, output sizes, and the numpy views handed to
+-- th/ops/nn_spatial.py.  Sizes are lists in the tensor's axis order (depth,
+-- height, width), where THNN's arguments come width first.
+local internal = require 'torch.internal'
+
+local TD, ndview, resize, pycall, fail = internal.tensors, internal.ndview, internal.resize, internal.pycall, internal.fail
+local floor, ceil, concat = math.floor, math.ceil, table.concat
+
+local S = {}
+S.py = internal.py
+
+-- the numpy view of tensor t (nil for nil or an empty tensor)
+function S.nd(t)
+   if t == nil then return nil end
+   return ndview(TD[t])
+end
+
+function S.call(f, ...)
+   return pycall(f, ...)
+end
+
+function S.dims(t) return TD[t].nd end
+function S.size(t, i) return TD[t].sz[i] end
+
+function S.sizes(t)
+   local d = TD[t]
+   local s = {}
+   for i = 1, d.nd do s[i] = d.sz[i] end
+   return s
+end
+
+-- '[2 x 3 x 4]' as THNN printed shapes
+function S.shape(t)
+   return '[' .. concat(S.sizes(t), ' x ') .. ']'
+end
+
+function S.resize(t, sizes)
+   resize(TD[t], sizes, #sizes)
+end
+
+function S.resizeas(t, like)
+   S.resize(t, S.sizes(like))
+end
+
+S.fail = fail
+
+-- argerror(n, fmt, ...): THNN's THArgCheck failure
+function S.argerror(n, fmt, ...)
+   fail("bad argument #%d to 'v' (%s)", n, fmt:format(...))
+end
+
+-- checkinput(x, d, argn): x has d + 1 or d + 2 dimensions (non-empty) and is
+-- returned with the index of its plane dimension and whether it is a batch
+function S.checkinput(x, d, argn, what)
+   local n = TD[x].nd
+   if n ~= d + 1 and n ~= d + 2 or internal.nelement(TD[x]) == 0 then
+      S.argerror(argn or 2, '%s tensor expected but got: %s',
+                 what or ('%dD or %dD input'):format(d + 1, d + 2), S.shape(x))
+   end
+   return n == d + 2 and 2 or 1, n == d + 2
+end
+
+-- the output size of a window slid over size (THNN's formula, ceil or floor;
+-- anypad: some dimension is padded)
+function S.outsize(size, k, s, pad, dil, ceilmode, anypad)
+   local span = size + 2 * pad - dil * (k - 1) - 1
+   local o
+   if ceilmode then
+      o = ceil(span / s) + 1
+      -- with padding, the last window starts inside the input or its left
+      -- padding; without, THNN let it start past the input (an empty window)
+      if anypad and (o - 1) * s >= size + pad then o = o - 1 end
+   else
+      o = floor(span / s) + 1
+   end
+   return o
+end
+
+-- outsizes(x, first, k, s, pad, dil, ceilmode, nplanes, sep): the output's
+-- spatial sizes, with THNN's error when one is below 1 (sizes joined by sep)
+function S.outsizes(x, first, k, s, pad, dil, ceilmode, nout, sep)
+   local out, insz = {}, {}
+   local ok, anypad = true, false
+   for i = 1, #k do anypad = anypad or pad[i] ~= 0 end
+   for i = 1, #k do
+      insz[i] = TD[x].sz[first + i]
+      out[i] = S.outsize(insz[i], k[i], s[i], pad[i], dil and dil[i] or 1, ceilmode, anypad)
+      if out[i] < 1 then ok = false end
+   end
+   if not ok then
+      local nin = TD[x].sz[first]
+      sep = sep or ' x '
+      fail('Given input size: (%d%s%s). Calculated output size: (%d%s%s). Output size is too small',
+           nin, sep, concat(insz, sep), nout or nin, sep, concat(out, sep))
+   end
+   return out
+end
+
+-- checkplanes(x, first, n): x has n planes at dimension first
+function S.checkplanes(x, first, n, name)
+   local d = TD[x]
+   if d.sz[first] ~= n then
+      fail('Need %s of dimension %d and %s.size[%d] == %d but got %s to be of shape: %s',
+           name or 'input', d.nd, name or 'input', first - 1, n, name or 'input', S.shape(x))
+   end
+end
+
+-- checkgrad(g, sizes): gradOutput has the output's sizes (THNN named the
+-- first dimension that differs, 0-based)
+function S.checkgrad(g, sizes, name)
+   name = name or 'gradOutput'
+   local d = TD[g]
+   for i = 1, #sizes do
+      if d.nd ~= #sizes or d.sz[i] ~= sizes[i] then
+         fail('Need %s of dimension %d and %s.size[%d] == %d but got %s to be of shape: %s',
+              name, #sizes, name, i - 1, sizes[i], name, S.shape(g))
+      end
+   end
+end
+
+-- outshape(x, first, nplanes, spatial): the output's sizes (with x's batch)
+function S.outshape(x, first, nplanes, spatial)
+   local sizes = {}
+   if first == 2 then sizes[1] = TD[x].sz[1] end
+   sizes[#sizes + 1] = nplanes
+   for i = 1, #spatial do sizes[#sizes + 1] = spatial[i] end
+   return sizes
+end
+
+return S
