@@ -18,7 +18,9 @@ end
 -- the factor 1 where input > 0, w elsewhere
 local function slopes(input, weight, nOutputPlane)
    local pos = input:gt(0)
-   return input.new():resizeAs(input):copy(weights(input, weight, nOutputPlane)):maskedFill(pos, 1)
+   local w = input.new():resizeAs(input):copy(weights(input, weight, nOutputPlane))
+   w:maskedFill(pos, 1)   -- (maskedFill returns the value, as Torch7's binding did)
+   return w
 end
 
 function K.PReLU_updateOutput(state, input, output, weight, nOutputPlane)
@@ -32,7 +34,8 @@ end
 -- gradWeight += scale * sum over input <= 0 of input * gradOutput (per channel)
 function K.PReLU_accGradParameters(state, input, gradOutput, gradInput, weight, gradWeight,
                                    gradWeightBuf, gradWeightBuf2, nOutputPlane, scale)
-   local prod = input.new():resizeAs(input):cmul(input, gradOutput):maskedFill(input:gt(0), 0)
+   local prod = input.new():resizeAs(input):cmul(input, gradOutput)
+   prod:maskedFill(input:gt(0), 0)
    if nOutputPlane == 0 then
       gradWeight[1] = gradWeight[1] + scale * prod:sum()
       return

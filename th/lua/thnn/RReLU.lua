@@ -19,7 +19,9 @@ local function slopes(input, noise, lower, upper, train, generator)
       end
       return noise
    end
-   return input.new():resizeAs(input):fill(1):maskedFill(neg, (lower + upper) / 2)
+   local s = input.new():resizeAs(input):fill(1)
+   s:maskedFill(neg, (lower + upper) / 2)   -- (it returns the value, as Torch7's binding did)
+   return s
 end
 
 function K.RReLU_updateOutput(state, input, output, noise, lower, upper, train, inplace, generator)
@@ -37,7 +39,8 @@ function K.RReLU_updateGradInput(state, input, gradOutput, gradInput, noise, low
    if trains(train, lower, upper) then
       s = noise
    else
-      s = input.new():resizeAs(input):fill(1):maskedFill(input:le(0), (lower + upper) / 2)
+      s = input.new():resizeAs(input):fill(1)
+      s:maskedFill(input:le(0), (lower + upper) / 2)
    end
    if inplace then
       gradOutput:cmul(s)
