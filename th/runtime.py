@@ -116,8 +116,11 @@ function(path, cpath, nativedir, memoryfns, lightops, allops)
    package.preload['th.native.ops'] = function() return lazy(lightops, allops) end
    -- room for the many specialised loops th generates (kernels.lua): with
    -- LuaJIT's default limits, a program using many operations made it flush
-   -- all its compiled code again and again
-   jit.opt.start('maxtrace=10000', 'maxrecord=16000', 'maxmcode=65536', 'maxside=500')
+   -- all its compiled code again and again.  Allocation sinking off: in
+   -- lupa's LuaJIT it miscompiled hot FFI code (optim's lbfgs gave run-to-run
+   -- different numbers, fista then checkgrad and nn's test suite segfaulted;
+   -- never with it off)
+   jit.opt.start('maxtrace=10000', 'maxrecord=16000', 'maxmcode=65536', 'maxside=500', '-sink')
    -- nn's THNN module is th's (kernels over th tensors), never nn's own THNN.lua
    package.preload['nn.THNN'] = function() return require 'thnn' end
    require 'torch'

@@ -11,6 +11,9 @@ local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, in
 local nelement, offsets, checkbounds = internal.nelement, internal.offsets, internal.checkbounds
 local tonumber, SMALL = tonumber, dispatch.SMALL
 local kernels = require 'torch.maths.kernels'
+local dotexpr = 'acc + x * y'
+local fastdot = kernels.op('dot', 16384, {Byte = dotexpr, Char = dotexpr, Short = dotexpr,
+                                          Float = dotexpr, Double = dotexpr})
 
 local function sizestring(sizes, n)
    if n == 0 then return 'empty' end
@@ -68,8 +71,8 @@ dispatch.define{
       dispatch.samecount('dot', xd, yd)
       local n = nelement(xd)
       if n == 0 then return 0 end
-      -- no generated loop here: inlined into a hot caller's trace (optim's
-      -- lbfgs), the generated fold gave run-to-run different sums and crashes
+      local s = kernels.fold2(fastdot, xd, yd, 0)
+      if s then return asreal(T, s) end
       if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
       checkbounds(yd)
