@@ -82,11 +82,17 @@ def test_unwritable_history_is_skipped_silently(tmp_path, where):
 # 3. Ctrl-C stops heavy tensor loops and loops inside functions; data intact
 def test_ctrl_c_stops_heavy_tensor_loops_and_loops_in_functions(tmp_path):
     child = spawn(tmp_path)
-    line(child, "a = torch.rand(400, 400) kept = 42")
+    line(child, "a = torch.rand(400, 400) b = torch.ones(5) kept = 42")
     child.expect(PROMPT)
     for code in ["for i = 1, 1e6 do c = torch.mm(a, a) end",
                  "function spin() while true do local c = a:clone():mul(2) end end spin()",
-                 "function count() local n = 0 while true do n = n + #tostring(n) end end count()"]:
+                 "function count() local n = 0 while true do n = n + #tostring(n) end end count()",
+                 # small tensors: all LuaJIT code, compiled into one trace that runs no hook
+                 "function small() local x = torch.zeros(3) while true do x:add(1) end end small()",
+                 "function elements() local s = 0 while true do s = s + b[1] + b:sum() end end elements()",
+                 "function stores() local t = torch.DoubleStorage(3) local i = 0 "
+                 "while true do i = i + 1 t[1] = i end end stores()",
+                 "while true do torch.add(b, b, 1) end"]:
         line(child, code)
         time.sleep(1)
         child.sendintr()

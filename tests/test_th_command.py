@@ -119,3 +119,21 @@ def test_missing_library_warns_and_goes_on(tmp_path):
     assert r.stdout == "1\t\n"
     assert r.stderr.startswith("th: could not load no_such_library_here, skipping\n"
                                "th: module 'no_such_library_here' not found")
+
+
+def test_ctrl_c_stops_a_script_looping_over_small_tensors(tmp_path):
+    # every call is LuaJIT code compiled into one trace, where no hook runs
+    import signal
+    import subprocess
+    import time
+    from conftest import th_command
+    (tmp_path / "spin.lua").write_text("print('started') io.stdout:flush()\n"
+                                       "local x = torch.zeros(3)\nwhile true do x:add(1) end\n")
+    child = subprocess.Popen(th_command() + ["spin.lua"], cwd=str(tmp_path),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout.readline() == b"started\t\n"
+    time.sleep(1)                     # the loop is compiled by now
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=10)
+    assert child.returncode == 130
+    assert err.startswith(b"th: interrupted\n") and b"spin.lua:3: in main chunk" in err

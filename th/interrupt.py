@@ -8,8 +8,10 @@ which sets a LuaJIT hook from outside, as lua.c does from its signal handler:
 `lua_sethook` is made for that.  The hook (Lua's debug.sethook function,
 armed before each run and then made dormant) raises `interrupted` at the next
 instruction the interpreter runs: right away in interpreted code, as soon as
-a tensor operation returns, at the next exit of a JIT-compiled trace.  A
-compiled loop that never leaves its trace cannot be reached by any hook:
+a tensor operation returns, at the next exit of a JIT-compiled trace.  The
+watcher also sets a flag that tensor calls poll (torch.internal.poll), which
+stops a compiled loop over tensor operations, where no hook runs.  A compiled
+loop that calls no tensor code and never leaves its trace cannot be reached:
 pressing Ctrl-C `quit_after` times then quits th, where trepl hung.
 """
 import ctypes
@@ -20,18 +22,16 @@ import threading
 
 _MASKCOUNT = 8     # LUA_MASKCOUNT: with a count of 1, the hook runs at the next instruction
 
-# stop: the hook; the chunk returns arm (installs stop through debug.sethook)
-# and the address of a lua_State of this global state (hooks are global in LuaJIT)
+# stop: the hook; the chunk returns arm (installs stop through debug.sethook),
+# the address of a lua_State of this global state (hooks are global in LuaJIT)
+# and that of the flag polled by tensor calls
 _LUA = r"""
-local sethook = debug.sethook
-local function stop()
-   sethook()
-   error('interrupted', 0)
-end
+local internal = require 'torch.internal'
+local sethook, stop = debug.sethook, internal.interrupted
 local thread = coroutine.create(function() end)
 local address = tonumber(tostring(thread):match('0x%x+'))
 -- arm keeps the thread alive: its address must stay valid
-return function() sethook(stop, '', 1e9) return thread end, address
+return function() sethook(stop, '', 1e9) return thread end, address, internal.stopaddress()
 """
 
 
@@ -48,8 +48,9 @@ class _Watcher:
     """The thread's side: plain data only (no Lua object), so that the Lua
     state can still be closed (and its finalizers run) when th is done."""
 
-    def __init__(self, lib, state, hook, quit_after):
+    def __init__(self, lib, state, hook, flag, quit_after):
         self.lib, self.state, self.hook, self.quit_after = lib, state, hook, quit_after
+        self.flag = ctypes.c_int32.from_address(flag)
         self.lock = threading.Lock()
         self.running = False
         self.presses = 0
@@ -60,6 +61,7 @@ class _Watcher:
         with self.lock:
             self.running, self.presses = running, 0
             self.lib.lua_sethook(self.state, None, 0, 0)   # dormant until Ctrl-C
+            self.flag.value = 0
 
     def loop(self):
         while True:
@@ -71,6 +73,7 @@ class _Watcher:
                     continue
                 self.presses += 1
                 self.lib.lua_sethook(self.state, self.hook, _MASKCOUNT, 1)
+                self.flag.value = 1
                 presses = self.presses
             if self.quit_after is None:
                 continue
@@ -90,10 +93,10 @@ class Interrupter:
 
     def __init__(self, lua, quit_after=None):
         lib = _lua_api()
-        self._arm, state = lua.execute(_LUA)
+        self._arm, state, flag = lua.execute(_LUA)
         self._arm()
         hook = lib.lua_gethook(state)
-        self._watcher = _Watcher(lib, state, hook, quit_after)
+        self._watcher = _Watcher(lib, state, hook, int(flag), quit_after)
         self._watcher.start(False)
         threading.Thread(target=self._watcher.loop, name="th-interrupt", daemon=True).start()
 

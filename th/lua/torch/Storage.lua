@@ -9,6 +9,7 @@ local internal = require 'torch.internal'
 local raw = require('torch.half').raw
 
 local memory, SD, fail = internal.memory, internal.storages, internal.fail
+local poll = internal.poll
 local type, tonumber, tostring, rawget, newproxy, floor = type, tonumber, tostring, rawget, newproxy, math.floor
 
 -- a floating-point number as TH's C cast stored it on x86 (and numpy's bulk
@@ -231,6 +232,7 @@ end
 
 local function index(mt)
    return function(self, k)
+      poll()
       local i = type(k) ~= 'table' and elementindex(k)
       if i then
          local s = SD[self]
@@ -244,6 +246,7 @@ local function index(mt)
 end
 
 local function newindex(self, key, v)
+   poll()
    local s = SD[self]
    local k = type(key) ~= 'table' and elementindex(key)
    if not k then

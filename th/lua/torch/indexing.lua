@@ -9,6 +9,7 @@ local internal = require 'torch.internal'
 
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local selectview, clonemeta, checkbounds = internal.selectview, internal.clonemeta, internal.checkbounds
+local poll = internal.poll
 local type, tonumber, rawget, floor = type, tonumber, rawget, math.floor
 
 -- a 0-based position from a 1-based (possibly negative) index along a size
@@ -102,6 +103,7 @@ local function islongtensor(v) local d = TD[v]; return d and d.T == types.Long e
 
 local function makeindex(mt)
    return function(self, k)
+      poll()
       local m = rawget(mt, k)
       if m ~= nil then return m end
       local tk = type(k)
@@ -152,6 +154,7 @@ local function setnumber(d, pos, v)
 end
 
 local function newindex(self, k, v)
+   poll()
    local d = TD[self]
    local tk = type(k)
    if tk == 'number' then

@@ -22,6 +22,8 @@
 --                clonemeta(d), copy(dst_d, src_d), clone(d [, T]),
 --                method(name, f) (adds a method to every tensor type), Tensor
 --   printing.lua: sizestring(d)
+local ffi = require 'ffi'
+
 local internal = {}
 
 -- Both tables are weak in keys and values; what keeps a data table alive is
@@ -95,6 +97,38 @@ function internal.toint(v, argn, fname)
       fail("bad argument #%d to '%s' (integer %s out of range)", argn, fname, tostring(x))
    end
    return x >= 0 and floor(x) or -floor(-x)
+end
+
+-- Ctrl-C inside JIT-compiled code.  A hook (th/interrupt.py) never runs in a
+-- compiled trace, so a loop over tensor calls, all of them LuaJIT code, could
+-- not be stopped (the original's C calls left the trace).  Tensor and storage
+-- accessors and the maths functions call poll(); every POLLS calls it reads
+-- the flag th's interrupter sets.  The read sits behind a rarely taken branch
+-- because in a trace it becomes a side trace of its own, which reads memory
+-- each time, where a read in the loop itself would be hoisted out of it.
+local stopflag = ffi.new('int32_t[1]')
+local POLLS, polls = 10000, 0
+local sethook = debug.sethook
+
+-- raise `interrupted` (also the interrupter's hook): the hook and the flag are
+-- both cleared first, so the error's own handling is not interrupted again
+function internal.interrupted()
+   sethook()
+   stopflag[0] = 0
+   error('interrupted', 0)
+end
+
+function internal.poll()
+   polls = polls + 1
+   if polls > POLLS then
+      polls = 0
+      if stopflag[0] ~= 0 then internal.interrupted() end
+   end
+end
+
+-- the flag's address, for th's interrupter to set from its thread
+function internal.stopaddress()
+   return tonumber(ffi.cast('intptr_t', stopflag))
 end
 
 function internal.checknumber(v, argn, fname)

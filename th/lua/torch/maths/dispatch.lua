@@ -16,7 +16,7 @@ local internal = require 'torch.internal'
 
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
-local offsets, resize = internal.offsets, internal.resize
+local offsets, resize, poll = internal.offsets, internal.resize, internal.poll
 local type, select, tonumber, concat = type, select, tonumber, table.concat
 
 local dispatch = {}
@@ -159,6 +159,7 @@ function dispatch.define(spec)
       return impl(T, sig, nil, ...)
    end
    torch[name] = function(...)
+      poll()
       local n = count(...)
       local T = firsttype(n, ...)
       if only and not only(T) then
