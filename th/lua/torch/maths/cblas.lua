@@ -32,6 +32,8 @@ void scipy_cblas_sger64_(int, int64_t, int64_t, float, const float *, int64_t, c
                          float *, int64_t);
 double scipy_cblas_ddot64_(int64_t, const double *, int64_t, const double *, int64_t);
 float scipy_cblas_sdot64_(int64_t, const float *, int64_t, const float *, int64_t);
+void scipy_cblas_daxpy64_(int64_t, double, const double *, int64_t, double *, int64_t);
+void scipy_cblas_saxpy64_(int64_t, float, const float *, int64_t, float *, int64_t);
 void scipy_openblas_set_num_threads64_(int);
 ]]
 
@@ -61,9 +63,9 @@ end
 
 fns = {
    [types.Double] = {gemm = 'scipy_cblas_dgemm64_', gemv = 'scipy_cblas_dgemv64_', ger = 'scipy_cblas_dger64_',
-                     dot = 'scipy_cblas_ddot64_'},
+                     dot = 'scipy_cblas_ddot64_', axpy = 'scipy_cblas_daxpy64_'},
    [types.Float] = {gemm = 'scipy_cblas_sgemm64_', gemv = 'scipy_cblas_sgemv64_', ger = 'scipy_cblas_sger64_',
-                    dot = 'scipy_cblas_sdot64_'},
+                    dot = 'scipy_cblas_sdot64_', axpy = 'scipy_cblas_saxpy64_'},
 }
 
 -- internal.checkbounds for the vectors, matrices and batches here, without
@@ -209,6 +211,11 @@ function cblas.dot(x, y, n)
    if not ix or not iy then return nil end
    checkbounds(x); checkbounds(y)
    return tonumber(fns[T].dot(n, ptr(x), ix, ptr(y), iy))
+end
+
+-- axpy(n, a, x, incx, y, incy) of the element type T (y += a x), or nil
+function cblas.axpy(T)
+   return fns[T] and load() and fns[T].axpy or nil
 end
 
 return cblas
