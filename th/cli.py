@@ -135,6 +135,17 @@ def session(script=None, script_args=()):
     return runtime
 
 
+def preload():
+    """Import numpy and the numpy-based families of operations in a helper
+    thread while the script starts: Lua runs without the GIL, so the import
+    overlaps the script's first steps and the first bulk operation does not
+    wait the 0.1 s the import takes (it waits only for what is left of it)."""
+    import threading
+
+    from th import ops
+    threading.Thread(target=ops.load_all, name="th-preload", daemon=True).start()
+
+
 def report(message):
     """th: message (text or bytes) on stderr."""
     sys.stdout.flush()
@@ -200,6 +211,7 @@ def _main(argv):
     # Ctrl-C: a Lua error `interrupted` where the script is; a second one quits
     from th.interrupt import Interrupter
     interrupter = Interrupter(runtime.lua, quit_after=2)
+    preload()
 
     steps = [("module", lib) for lib in libs] + [("string", s) for s in statements]
     if script == "-":

@@ -31,12 +31,6 @@ def count():
 
 
 @export
-def threads_count():
-    """count() for Lua: the threads BLAS gets for a large product (cblas.lua)."""
-    return count()
-
-
-@export
 def setnumthreads(n):
     global _requested
     _requested = max(1, int(n))

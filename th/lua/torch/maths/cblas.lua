@@ -1,8 +1,11 @@
 -- BLAS through LuaJIT's FFI: the CBLAS of the OpenBLAS numpy's wheel bundles,
 -- called on tensor memory as TH called its BLAS (gemm, gemv, ger, dot with
 -- the operands' own strides and transposition flags: no copies, no Python
--- call).  The library runs on one thread except for large products.  When the library is missing (a numpy built on
--- another BLAS), every function here answers false and the numpy path runs.
+-- call).  The library runs on one thread at every size: with more, its
+-- busy-waiting workers made a 300x300 product 10x slower on a busy machine
+-- (and at 1000x1000 one thread still beat the original's two there).  When
+-- the library is missing (a numpy built on another BLAS), every function
+-- here answers false and the numpy path runs.
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
@@ -11,11 +14,6 @@ local SD, fail = internal.storages, internal.fail
 local max = math.max
 
 local cblas = {}
-
--- multiply-adds from which a product runs on torch.getnumthreads() BLAS
--- threads (as the original's OpenBLAS did; below, a thread's start-up and
--- the waits of a busy machine cost more than they save)
-local PARALLEL = 2 ^ 24
 
 ffi.cdef [[
 void scipy_cblas_dgemm64_(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
@@ -115,19 +113,6 @@ function cblas.usable(r, a, b)
 end
 local usable = cblas.usable
 
--- threads(flops) -> whether the library was given more than its one thread
--- for a product of this size (put back with single() after the call)
-local function threads(flops)
-   if flops < PARALLEL then return false end
-   local n = internal.py.threads_count()
-   if n <= 1 then return false end
-   lib.scipy_openblas_set_num_threads64_(n)
-   return true
-end
-local function single(threaded)
-   if threaded then lib.scipy_openblas_set_num_threads64_(1) end
-end
-
 -- r = beta r + alpha a b for matrices (m x k by k x n); r must already hold
 -- what beta scales.  -> true when done
 local function gemm(r, beta, alpha, a, b, rs1, rs2, as1, as2, bs1, bs2)
@@ -175,10 +160,7 @@ function cblas.product(name, r, beta, alpha, a, b)
    elseif a.nd == 2 then                               -- mm, addmm
       local m, k, n = a.sz[1], a.sz[2], b.sz[2]
       if m == 0 or k == 0 or n == 0 then return false end
-      local threaded = threads(m * k * n)
-      local done = gemm(r, beta, alpha, a, b, r.str[1], r.str[2], a.str[1], a.str[2], b.str[1], b.str[2])
-      single(threaded)
-      return done
+      return gemm(r, beta, alpha, a, b, r.str[1], r.str[2], a.str[1], a.str[2], b.str[1], b.str[2])
    end
    -- bmm, baddbmm, addbmm: one gemm per matrix of the batch, through views
    local batch, m, k, n = a.sz[1], a.sz[2], a.sz[3], b.sz[3]
@@ -192,14 +174,12 @@ function cblas.product(name, r, beta, alpha, a, b)
       or not layout(k, n, b.str[2], b.str[3]) then
       return false
    end
-   local threaded = threads(m * k * n)
    for i = 0, batch - 1 do
       av.off, bv.off = a.off + i * a.str[1], b.off + i * b.str[1]
       if not sum then rv.off = r.off + i * r.str[1] end
       gemm(rv, beta, alpha, av, bv, rv.str[1], rv.str[2], a.str[2], a.str[3], b.str[2], b.str[3])
       if sum then beta = 1 end
    end
-   single(threaded)
    return true
 end
 
