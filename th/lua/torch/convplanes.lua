@@ -12,7 +12,8 @@ local internal = require 'torch.internal'
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
 
-local SD, nelement, checkbounds = internal.storages, internal.nelement, internal.checkbounds
+local TD, SD, nelement, checkbounds = internal.tensors, internal.storages, internal.nelement, internal.checkbounds
+local iscontiguous = internal.iscontiguous
 local tonumber = tonumber
 
 local planes = {}
@@ -76,27 +77,7 @@ local function full(axpy, out, x, ws, kh, kw)
 end
 
 local function zero(d)
-   local p = SD[d.st].ptr + d.off
-   if internal.iscontiguous(d) then
-      ffi.fill(p, nelement(d) * d.T.size)
-      return
-   end
-   -- the output's planes: every index of its leading dimensions, then rows
-   local n = nelement(d)
-   local idx = {}
-   for i = 1, d.nd do idx[i] = 0 end
-   for _ = 1, n do
-      local off = 0
-      for i = 1, d.nd do off = off + idx[i] * d.str[i] end
-      p[off] = 0
-      local i = d.nd
-      while i >= 1 do
-         idx[i] = idx[i] + 1
-         if idx[i] < d.sz[i] then break end
-         idx[i] = 0
-         i = i - 1
-      end
-   end
+   ffi.fill(SD[d.st].ptr + d.off, nelement(d) * d.T.size)
 end
 
 -- the plane of d (base 2) or the volume's slice (base 3) at the leading index lead
@@ -133,6 +114,17 @@ function planes.apply(r, x, k, isfull, flip, base)
    if (T ~= types.Double and T ~= types.Float) or r.st == x.st or r.st == k.st then return false end
    if nelement(r) == 0 or nelement(x) == 0 or nelement(k) == 0 then return false end
    checkbounds(r); checkbounds(x); checkbounds(k)
+   -- contiguous operands and result, as TH made them: BLAS's strided axpy
+   -- rounds otherwise than its contiguous one, and results must not depend
+   -- on the layout (the copies are kept alive while their data are in use)
+   local xt, kt, rt
+   if not iscontiguous(x) then xt = internal.clone(x); x = TD[xt] end
+   if not iscontiguous(k) then kt = internal.clone(k); k = TD[kt] end
+   local into = r
+   if not iscontiguous(r) then
+      rt = internal.newtensor(T, r.sz, r.nd, true)
+      r = TD[rt]
+   end
    local axpy = cblas.axpy(T)
    local f, add = isfull and full or valid, base == 2 and add2 or add3
    zero(r)
@@ -149,6 +141,7 @@ function planes.apply(r, x, k, isfull, flip, base)
          end
       end
    end
+   if rt then internal.copy(into, r) end
    return true
 end
 
