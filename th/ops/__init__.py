@@ -18,7 +18,7 @@ def export(fn):
 
 # the families that need neither numpy nor scipy: loaded at start-up, the
 # others when an operation first needs one (numpy takes about 0.1 s to import)
-LIGHT = ("paths", "timer", "threads", "lfs")
+LIGHT = ("paths", "timer", "threads", "lfs", "blaslib")
 
 
 def load_light():

@@ -5,14 +5,49 @@ LAPACK routine as Torch7, and only when it succeeded writes the results into
 the `out` views the Lua side prepared (sized and laid out as TH leaves them).
 A failure returns TH's message; nothing is written then.
 """
+import importlib.util
+import os
+import sys
+
 import numpy as np
 
 from th.ops import export
 
+_FLAPACK = "scipy.linalg._flapack"
+_flapack = None
+
+
+def _load_flapack():
+    """scipy's LAPACK wrappers without scipy.linalg's package, which imports
+    all of scipy.linalg (0.2 s, the first LAPACK call's wait) where this
+    extension module alone takes 10 ms.  It is registered under its own name,
+    so a later `import scipy.linalg` shares it; if scipy lays its files out
+    otherwise, the package is imported after all."""
+    if _FLAPACK in sys.modules:
+        return sys.modules[_FLAPACK]
+    try:
+        import scipy
+        folder = os.path.join(os.path.dirname(scipy.__file__), "linalg")
+        name = next(f for f in sorted(os.listdir(folder))
+                    if f.startswith("_flapack.") and f.endswith(".so"))
+        spec = importlib.util.spec_from_file_location(_FLAPACK, os.path.join(folder, name))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[_FLAPACK] = module
+        return module
+    except (StopIteration, ImportError, OSError):
+        from scipy.linalg import _flapack
+        return _flapack
+
 
 def _lapack(name, *arrays):
-    from scipy.linalg import get_lapack_funcs
-    return get_lapack_funcs(name, arrays)
+    """The LAPACK routine `name` for the arrays' type (s for float32, d otherwise),
+    as scipy.linalg.get_lapack_funcs picks it for real arrays."""
+    global _flapack
+    if _flapack is None:
+        _flapack = _load_flapack()
+    single = all(a.dtype == np.float32 for a in arrays)
+    return getattr(_flapack, ("s" if single else "d") + name)
 
 
 def _fortran(a):

@@ -86,15 +86,21 @@ local function freshseed()
    return halves(os.time())
 end
 
+-- word j of the next state from words j, j + 1 (v) and the one M later (w):
+-- words before j are already the new ones, as in TH's in-place loop
+local function twist(u, v, w)
+   local y = bor(band(u, 0x80000000), band(v, 0x7fffffff))
+   local r = bxor(w, rshift(y, 1), band(-band(v, 1), 0x9908b0df))
+   return r + rshift(r, 31) * TWO32     -- the unsigned word; no branch on random bits
+end
+
+-- the next 624 words; three loops, as TH's, so that no index wraps around
 local function nextstate(g)
    g.left, g.next = N, 0
    local s = g.state
-   for j = 0, N - 1 do
-      local u, v = s[2 * j], s[2 * ((j + 1) % N)]
-      local y = bor(band(u, 0x80000000), band(v, 0x7fffffff))
-      local mag = band(v, 1) ~= 0 and 0x9908b0df or 0
-      s[2 * j] = bxor(s[2 * ((j + M) % N)], rshift(y, 1), mag) % TWO32
-   end
+   for j = 0, N - M - 1 do s[2 * j] = twist(s[2 * j], s[2 * j + 2], s[2 * (j + M)]) end
+   for j = N - M, N - 2 do s[2 * j] = twist(s[2 * j], s[2 * j + 2], s[2 * (j + M - N)]) end
+   s[2 * (N - 1)] = twist(s[2 * (N - 1)], s[0], s[2 * (M - 1)])
 end
 
 -- genrand(g) -> one tempered 32-bit output
@@ -107,7 +113,7 @@ function Generator.genrand(g)
    y = bxor(y, band(lshift(y, 7), 0x9d2c5680))
    y = bxor(y, band(lshift(y, 15), 0xefc60000))
    y = bxor(y, rshift(y, 18))
-   return y % TWO32
+   return y + rshift(y, 31) * TWO32
 end
 
 ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 -- The arithmetic is th/ops/conv.py.
 local torch = require 'torch'
 local internal = require 'torch.internal'
+local planes = require 'torch.convplanes'
 
 local fail, py, pycall = internal.fail, internal.py, internal.pycall
 local istensor, checktensor, ndview, resize = internal.istensor, internal.checktensor, internal.ndview, internal.resize
@@ -68,7 +69,9 @@ local function define(fname, base, flip)
          fail("bad argument #1 to '%s' (result should be a %s, got %s)", fname, x.T.tensorname, r.T.tensorname)
       end
       resize(r, sizes, #sizes)
-      pycall(py[pyname], ndview(r), ndview(x), ndview(k), full, flip)
+      if not planes.apply(r, x, k, full, flip, base) then
+         pycall(py[pyname], ndview(r), ndview(x), ndview(k), full, flip)
+      end
       return res
    end
    internal.method(fname, function(self, ...) return torch[fname](self, ...) end)

@@ -18,6 +18,7 @@ local type, tonumber, select, floor, log, exp, sqrt, sin, cos, tan, pi =
 local SMALL = 64             -- tensors up to this many elements are filled in LuaJIT
 local DRAWN = 2^19           -- contiguous ones up to this many, in a loop per distribution
 local TWO32 = 4294967296
+local min = math.min
 
 local genrand, isgenerator, generator = Generator.genrand, Generator.isgenerator, Generator.args
 local GD = Generator.data
@@ -63,7 +64,9 @@ local draw = {
    geometric = function(g, p)
       return trunc(log(1 - uniform01(g)) / log(p)) + 1
    end,
-   bernoulli = function(g, p) return uniform01(g) <= p and 1 or 0 end,
+   -- u <= p without a branch on the random u (p - u is 0 only when they are
+   -- equal, so its sign is exact): a branch made the loop twice as slow
+   bernoulli = function(g, p) return min(1, 1 + floor(p - uniform01(g))) end,
 }
 
 -- the parameters of each distribution: defaults (as TensorMath.lua) and THRandom.c's

@@ -11,8 +11,12 @@ local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, in
 local nelement, offsets, checkbounds = internal.nelement, internal.offsets, internal.checkbounds
 local tonumber, SMALL = tonumber, dispatch.SMALL
 local kernels = require 'torch.maths.kernels'
+local cblas = require 'torch.maths.cblas'
 local dotexpr = 'acc + x * y'
-local fastdot = kernels.op('dot', 16384, {Byte = dotexpr, Char = dotexpr, Short = dotexpr,
+-- up to this many elements a generated loop; beyond, BLAS's dot (through the
+-- FFI, cblas.lua), faster once its call costs less than the loop
+local DOTLOOP = 2048
+local fastdot = kernels.op('dot', DOTLOOP, {Byte = dotexpr, Char = dotexpr, Short = dotexpr,
                                           Float = dotexpr, Double = dotexpr})
 
 local function sizestring(sizes, n)
@@ -73,6 +77,8 @@ dispatch.define{
       if n == 0 then return 0 end
       local s = kernels.fold2(fastdot, xd, yd, 0)
       if s then return asreal(T, s) end
+      s = cblas.dot(xd, yd, n)
+      if s then return asreal(T, s) end
       if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
       checkbounds(yd)
@@ -107,12 +113,28 @@ for name, dims in pairs(plain) do
             end
          end
          local small = name == 'mm' and kernels.mm(r, ad, bd) or name == 'mv' and kernels.mv(r, ad, bd)
-         if nelement(r) > 0 and not small then
+         if nelement(r) > 0 and not small and not cblas.product(name, r, 0, 1, ad, bd) then
             product(ad, bd, ndview(r), 0, nil, 1, false)
          end
          return res
       end,
    }
+end
+
+-- whether the result r holds what beta scales (M's values), copying them
+-- there as TH does when r is another tensor; false when r shares M's memory
+-- some other way (the numpy path reads M before writing r)
+local function holds(r, md, beta)
+   if beta == 0 or r == md then return true end
+   if r.st == md.st then
+      if r.off ~= md.off then return false end
+      for i = 1, r.nd do
+         if r.sz[i] ~= md.sz[i] or r.str[i] ~= md.str[i] then return false end
+      end
+      return true
+   end
+   internal.copy(r, md)
+   return true
 end
 
 -- addmv, addmm, addr, addbmm, baddbmm([res,] [v1,] M, [v2,] a, b)
@@ -143,7 +165,7 @@ for name, dims in pairs(accumulating) do
          beta, alpha = dispatch.cast(T, beta), dispatch.cast(T, alpha)
          local r
          res, r = dispatch.result(T, res, md)
-         if nelement(r) > 0 then
+         if nelement(r) > 0 and not (cblas.usable(r, ad, bd) and holds(r, md, beta) and cblas.product(name, r, beta, alpha, ad, bd)) then
             product(ad, bd, ndview(r), beta, ndview(md), alpha, name == 'addbmm')
          end
          return res

@@ -1,0 +1,201 @@
+-- BLAS through LuaJIT's FFI: the CBLAS of the OpenBLAS numpy's wheel bundles,
+-- called on tensor memory as TH called its BLAS (gemm, gemv, ger, dot with
+-- the operands' own strides and transposition flags: no copies, no Python
+-- call).  The library runs on one thread at every size: with more, its
+-- busy-waiting workers made a 300x300 product 10x slower on a busy machine
+-- (and at 1000x1000 one thread still beat the original's two there).  When
+-- the library is missing (a numpy built on another BLAS), every function
+-- here answers false and the numpy path runs.
+local ffi = require 'ffi'
+local internal = require 'torch.internal'
+local types = require 'torch.types'
+
+local SD, fail = internal.storages, internal.fail
+local max = math.max
+
+local cblas = {}
+
+ffi.cdef [[
+void scipy_cblas_dgemm64_(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
+                          const double *, int64_t, double, double *, int64_t);
+void scipy_cblas_sgemm64_(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t,
+                          const float *, int64_t, float, float *, int64_t);
+void scipy_cblas_dgemv64_(int, int, int64_t, int64_t, double, const double *, int64_t,
+                          const double *, int64_t, double, double *, int64_t);
+void scipy_cblas_sgemv64_(int, int, int64_t, int64_t, float, const float *, int64_t,
+                          const float *, int64_t, float, float *, int64_t);
+void scipy_cblas_dger64_(int, int64_t, int64_t, double, const double *, int64_t, const double *, int64_t,
+                         double *, int64_t);
+void scipy_cblas_sger64_(int, int64_t, int64_t, float, const float *, int64_t, const float *, int64_t,
+                         float *, int64_t);
+double scipy_cblas_ddot64_(int64_t, const double *, int64_t, const double *, int64_t);
+float scipy_cblas_sdot64_(int64_t, const float *, int64_t, const float *, int64_t);
+void scipy_cblas_daxpy64_(int64_t, double, const double *, int64_t, double *, int64_t);
+void scipy_cblas_saxpy64_(int64_t, float, const float *, int64_t, float *, int64_t);
+void scipy_openblas_set_num_threads64_(int);
+]]
+
+local ROW, NOTRANS, TRANS = 101, 111, 112
+
+local fns
+local lib          -- the loaded library, false when there is none
+local function load()
+   if lib == nil then
+      lib = false
+      local path = internal.py.blas_library()
+      if path then
+         local ok, l = pcall(ffi.load, path)
+         if ok then
+            l.scipy_openblas_set_num_threads64_(1)
+            -- the functions resolved once: indexing the library by a
+            -- computed name would stop the JIT compiling the callers
+            for _, f in pairs(fns) do
+               for op, name in pairs(f) do f[op] = l[name] end
+            end
+            lib = l
+         end
+      end
+   end
+   return lib
+end
+
+fns = {
+   [types.Double] = {gemm = 'scipy_cblas_dgemm64_', gemv = 'scipy_cblas_dgemv64_', ger = 'scipy_cblas_dger64_',
+                     dot = 'scipy_cblas_ddot64_', axpy = 'scipy_cblas_daxpy64_'},
+   [types.Float] = {gemm = 'scipy_cblas_sgemm64_', gemv = 'scipy_cblas_sgemv64_', ger = 'scipy_cblas_sger64_',
+                    dot = 'scipy_cblas_sdot64_', axpy = 'scipy_cblas_saxpy64_'},
+}
+
+-- internal.checkbounds for the vectors, matrices and batches here, without
+-- its loop (a loop in a function called from a trace ends the trace)
+local function checkbounds(d)
+   local sz, str, nd = d.sz, d.str, d.nd
+   local extent = d.off + (sz[1] - 1) * str[1]
+   if nd > 1 then extent = extent + (sz[2] - 1) * str[2] end
+   if nd > 2 then extent = extent + (sz[3] - 1) * str[3] end
+   if extent >= SD[d.st].n then
+      fail('tensor view extends beyond its storage (storage was resized)')
+   end
+end
+
+local function ptr(d)
+   return SD[d.st].ptr + d.off
+end
+
+-- a row-major BLAS matrix: (flag, leading dimension) for a rows x cols view
+-- with strides s1, s2, or nil when BLAS cannot read it in place (a stride 0)
+local function layout(rows, cols, s1, s2)
+   if rows == 1 then
+      if s2 == 1 then return NOTRANS, cols end
+      return TRANS, max(1, s2)
+   end
+   if cols == 1 then
+      if s1 == 1 then return TRANS, rows end
+      return NOTRANS, max(1, s1)
+   end
+   if s2 == 1 and s1 >= cols then return NOTRANS, s1 end
+   if s1 == 1 and s2 >= rows then return TRANS, s2 end
+   return nil
+end
+
+-- an increment for a vector of n elements of stride s (nil: BLAS cannot use it)
+local function inc(n, s)
+   if n == 1 then return 1 end
+   if s >= 1 then return s end
+   return nil
+end
+
+-- whether the library takes this product: float or double tensors of one
+-- type, no empty dimension, a result not sharing memory with an operand
+function cblas.usable(r, a, b)
+   local T = r.T
+   return fns[T] and a.T == T and b.T == T and r.st ~= a.st and r.st ~= b.st and load() and true
+end
+local usable = cblas.usable
+
+-- r = beta r + alpha a b for matrices (m x k by k x n); r must already hold
+-- what beta scales.  -> true when done
+local function gemm(r, beta, alpha, a, b, rs1, rs2, as1, as2, bs1, bs2)
+   local m, k, n = a.sz[1], a.sz[2], b.sz[2]
+   local rt, ldr = layout(m, n, rs1, rs2)
+   if not rt then return false end
+   if rt == TRANS then          -- a column-major result: r^T = b^T a^T
+      m, n, a, b, as1, as2, bs1, bs2 = n, m, b, a, bs2, bs1, as2, as1
+   end
+   local at, lda = layout(m, k, as1, as2)
+   local bt, ldb = layout(k, n, bs1, bs2)
+   if not at or not bt then return false end
+   fns[r.T].gemm(ROW, at, bt, m, n, k, alpha, ptr(a), lda, ptr(b), ldb, beta, ptr(r), ldr)
+   return true
+end
+
+-- product(name, r, beta, alpha, a, b) -> true when done: r = beta r + alpha
+-- (a b) for mv, mm, bmm, ger and their accumulating forms, addbmm summing the
+-- batch (r already holds M; beta 0 ignores what r holds, as BLAS does)
+function cblas.product(name, r, beta, alpha, a, b)
+   if not usable(r, a, b) then return false end
+   checkbounds(r); checkbounds(a); checkbounds(b)
+   local T = r.T
+   if a.nd == 1 then                                   -- ger, addr
+      local m, n = a.sz[1], b.sz[1]
+      local ix, iy = inc(m, a.str[1]), inc(n, b.str[1])
+      local rt, ldr = layout(m, n, r.str[1], r.str[2])
+      if not ix or not iy or not rt or m == 0 or n == 0 or beta ~= 0 and beta ~= 1 then return false end
+      if beta == 0 then                                -- as TH: r zeroed, then r += alpha a b^T
+         if not internal.iscontiguous(r) then return false end
+         ffi.fill(ptr(r), m * n * T.size)
+      end
+      if rt == TRANS then m, n, a, b, ix, iy = n, m, b, a, iy, ix end
+      fns[T].ger(ROW, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr)
+      return true
+   elseif b.nd == 1 then                               -- mv, addmv
+      local m, k = a.sz[1], a.sz[2]
+      if m == 0 or k == 0 then return false end
+      local at, lda = layout(m, k, a.str[1], a.str[2])
+      local ix, iy = inc(k, b.str[1]), inc(m, r.str[1])
+      if not at or not ix or not iy then return false end
+      if at == TRANS then m, k = k, m end              -- gemv's sizes are the stored matrix's
+      fns[T].gemv(ROW, at, m, k, alpha, ptr(a), lda, ptr(b), ix, beta, ptr(r), iy)
+      return true
+   elseif a.nd == 2 then                               -- mm, addmm
+      local m, k, n = a.sz[1], a.sz[2], b.sz[2]
+      if m == 0 or k == 0 or n == 0 then return false end
+      return gemm(r, beta, alpha, a, b, r.str[1], r.str[2], a.str[1], a.str[2], b.str[1], b.str[2])
+   end
+   -- bmm, baddbmm, addbmm: one gemm per matrix of the batch, through views
+   local batch, m, k, n = a.sz[1], a.sz[2], a.sz[3], b.sz[3]
+   if batch == 0 or m == 0 or k == 0 or n == 0 then return false end
+   local sum = name == 'addbmm'
+   local rv = {T = T, st = r.st, off = r.off, nd = 2, sz = {m, n}, str = sum and r.str or {r.str[2], r.str[3]}}
+   local av = {T = T, st = a.st, off = a.off, nd = 2, sz = {m, k}}
+   local bv = {T = T, st = b.st, off = b.off, nd = 2, sz = {k, n}}
+   -- every layout checked before anything is written
+   if not layout(m, n, rv.str[1], rv.str[2]) or not layout(m, k, a.str[2], a.str[3])
+      or not layout(k, n, b.str[2], b.str[3]) then
+      return false
+   end
+   for i = 0, batch - 1 do
+      av.off, bv.off = a.off + i * a.str[1], b.off + i * b.str[1]
+      if not sum then rv.off = r.off + i * r.str[1] end
+      gemm(rv, beta, alpha, av, bv, rv.str[1], rv.str[2], a.str[2], a.str[3], b.str[2], b.str[3])
+      if sum then beta = 1 end
+   end
+   return true
+end
+
+-- dot(x, y) of n elements -> the sum, or nil when the library does not take them
+function cblas.dot(x, y, n)
+   local T = x.T
+   if not fns[T] or y.T ~= T or x.nd ~= 1 or y.nd ~= 1 or not load() then return nil end
+   local ix, iy = inc(n, x.str[1]), inc(n, y.str[1])
+   if not ix or not iy then return nil end
+   checkbounds(x); checkbounds(y)
+   return tonumber(fns[T].dot(n, ptr(x), ix, ptr(y), iy))
+end
+
+-- axpy(n, a, x, incx, y, incy) of the element type T (y += a x), or nil
+function cblas.axpy(T)
+   return fns[T] and load() and fns[T].axpy or nil
+end
+
+return cblas

@@ -1,0 +1,20 @@
+"""Where the BLAS is: the OpenBLAS numpy's wheel bundles (numpy.libs), which
+th/lua/torch/maths/cblas.lua calls through LuaJIT's FFI.  Found without
+importing numpy (a light family, loaded at start-up)."""
+import glob
+import importlib.util
+import os
+
+from th.ops import export
+
+
+@export
+def blas_library():
+    """-> the path of numpy's bundled OpenBLAS (64-bit integer CBLAS, symbols
+    scipy_cblas_*64_), or None (a numpy built on another BLAS)."""
+    spec = importlib.util.find_spec("numpy")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    libs = os.path.join(os.path.dirname(list(spec.submodule_search_locations)[0]), "numpy.libs")
+    found = sorted(glob.glob(os.path.join(libs, "libscipy_openblas64_*.so")))
+    return found[0] if found else None
