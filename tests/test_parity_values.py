@@ -55,3 +55,22 @@ def test_findings_of_the_differential_fuzz():
     # scripts/fuzz_diff.py against the original: each call once differed
     out, expected = fixture("parity_fuzz")
     assert out == expected
+
+
+def test_integer_division_remainder_shifts_and_cpow_edges():
+    # fmod/remainder/div by INT_MIN, INT_MAX, negatives and fractions (cast to
+    # the type), in-range shifts (rshift is logical) and cpow overflow, in the
+    # LuaJIT loops and the numpy paths of every integer type
+    out, expected = fixture("parity_integer_edges")
+    assert out == expected
+
+
+def test_int_min_divided_by_minus_one_wraps_instead_of_crashing(th):
+    # the original died of SIGFPE here; th computes what C's wrapping gives
+    out = lines(th, 'for _, T in ipairs{"Int", "Long"} do for _, n in ipairs{3, 5000} do\n'
+                    '  local x = torch[T .. "Tensor"](n):fill(7); x[1] = T == "Int" and -2^31 or -2^63\n'
+                    '  local m = x.new(n):fill(-1)\n'
+                    '  print(x:clone():div(-1)[1] == x[1], x:clone():cdiv(m)[1] == x[1], x:clone():div(-1)[2],\n'
+                    '        x:clone():fmod(-1)[1], x:clone():remainder(-1)[1], x:clone():cremainder(m)[1])\n'
+                    'end end')
+    assert out == ["true\ttrue\t-7\t0\t0\t0"] * 4

@@ -106,9 +106,20 @@ def _unary(f, out, x):
 
 
 def _remainder(a, b):
-    if np.asarray(a).dtype.kind in "iu":
-        return np.remainder(a, b)
+    a = np.asarray(a)
+    if a.dtype.kind in "iu":
+        return _iremainder(a, np.asarray(b, a.dtype))
     return a - b * np.floor(a / b)
+
+
+def _iremainder(a, b):
+    """TH's integer remainder: C's a % b, plus b where r * b is negative, the
+    product and the sum computed as C did (in int for the narrower types, in
+    the element type for Int and Long, wrapping around)."""
+    r = np.fmod(a, b)
+    wide = np.int32 if a.dtype.itemsize < 4 else a.dtype
+    negative = (r != 0) & (np.multiply(r, b, dtype=wide, casting="unsafe") < 0)
+    return np.where(negative, np.add(r, b, dtype=a.dtype), r)
 
 
 def _pow(a, b):
@@ -123,11 +134,21 @@ def _div(a, b):
     return np.true_divide(a, b)
 
 
+def _rshift(a, b):
+    """TH shifted the bits of the element type's unsigned counterpart: a
+    logical shift, zeros coming in from the left of negative numbers too."""
+    a = np.asarray(a)
+    if a.dtype.kind == "i":
+        u = a.view(a.dtype.newbyteorder("=").str.replace("i", "u"))
+        return np.right_shift(u, np.asarray(b).astype(u.dtype))
+    return np.right_shift(a, b)
+
+
 BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
     "fmod": np.fmod, "remainder": _remainder, "pow": _pow,
     "max": np.maximum, "min": np.minimum, "atan2": np.arctan2,
-    "lshift": np.left_shift, "rshift": np.right_shift,
+    "lshift": np.left_shift, "rshift": _rshift,
     "bitand": np.bitwise_and, "bitor": np.bitwise_or, "bitxor": np.bitwise_xor,
 }
 

@@ -30,6 +30,26 @@ local scalar = {
 }
 
 local function integer(T) return T.integer end
+local dividing = {div = true, fmod = true, remainder = true}
+
+-- whether r * b is negative as C computed it in an int (32 bits, wrapping
+-- around): exact halves of b keep every partial product below 2^51
+local tobit = bit.tobit
+local function int32productnegative(r, b)
+   local p = r * b
+   if p > -2 ^ 51 and p < 2 ^ 51 then return tobit(p) < 0 end
+   local hi = floor(b / 65536)
+   return tobit(r * (b - hi * 65536) + tobit(r * hi) * 65536) < 0
+end
+
+-- TH's integer remainder: C's a % b, moved by b when r * b is negative, with
+-- the product and the sum computed in C's int (Byte, Char and Short are
+-- promoted to it, where nothing overflows; an Int product wraps around)
+local function intremainder(a, b)
+   local r = fmod(a, b)
+   if r ~= 0 and int32productnegative(r, b) then return tobit(r + b) end
+   return r
+end
 
 -- integer results of div and pow go through TH's C cast (internal.ccast):
 -- truncated toward zero explicitly (LuaJIT's compiled store of a negative
@@ -39,15 +59,18 @@ for i = 1, types.count do
    local T = types[i]
    if T.integer then
       local function cast(f) return function(a, b) return internal.ccast(T, f(a, b)) end end
-      integerscalar[T] = {div = cast(scalar.div), pow = cast(scalar.pow)}
+      integerscalar[T] = {div = cast(scalar.div), pow = cast(scalar.pow), remainder = intremainder}
    end
 end
+
+-- a Long element beyond 2^53 is not exact as a Lua number: Long divisions
+-- and remainders are computed by numpy in int64
+local function exactdivisions(T, op) return not (dividing[op] and T.integer and T.size == 8) end
 
 -- a product of Int or Long elements can pass 2^53, where doubles stop being
 -- exact: numpy computes it in the tensor's own type, wrapping around as C did
 local function exactproducts(T) return not T.integer or T.size < 4 end
 
-local dividing = {div = true, fmod = true, remainder = true}
 local function nonzero(acc, v) return acc and v ~= 0 end
 
 -- an integer division by zero crashed Torch7 (SIGFPE): here it is an error
@@ -95,7 +118,7 @@ local function elementwise(T, fname, op, res, x, y)
       return res
    end
    local f = T.integer and integerscalar[T][op] or scalar[op]
-   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T)) then
+   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T)) and exactdivisions(T, op) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then
       pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or y)

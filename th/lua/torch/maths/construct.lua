@@ -93,7 +93,7 @@ end)
 for name, log in pairs{linspace = false, logspace = true} do
    install(name, function(T, ...)
       local res, i = leading(T, name, ...)
-      if T.integer then fail("'%s' is not available for %s", name, T.tensorname) end
+      if T.integer then fail('%s does not implement the torch.%s() function', T.tensorname, name) end
       local a, b, n = select(i, ...)
       number(a, i, name)
       number(b, i + 1, name)
@@ -186,7 +186,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
    install(name, function(T, ...)
       local res, i = leading(T, name, ...)
       if res and not TD[select(i, ...)] then res, i = nil, 1 end
-      if T.integer then fail("'%s' is not available for %s", name, T.tensorname) end
+      if T.integer then fail('%s does not implement the torch.%s() function', T.tensorname, name) end
       local x, nbins, lo, hi = select(i, ...)
       local xd = internal.checktensor(x, i, name)
       nbins = nbins == nil and 100 or toint(number(nbins, i + 1, name), i + 1, name)

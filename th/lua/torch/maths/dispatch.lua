@@ -162,7 +162,7 @@ function dispatch.define(spec)
       local n = count(...)
       local T = firsttype(n, ...)
       if only and not only(T) then
-         fail("'%s' is not available for %s", name, T.tensorname)
+         fail('%s does not implement the torch.%s() function', T.tensorname, name)
       end
       return call(T, n, ...)
    end
