@@ -63,9 +63,15 @@ for i = 1, types.count do
    end
 end
 
--- a Long element beyond 2^53 is not exact as a Lua number: Long divisions
--- and remainders are computed by numpy in int64
-local function exactdivisions(T, op) return not (dividing[op] and T.integer and T.size == 8) end
+-- a Long element beyond 2^53 is not exact as a Lua number: Long operations
+-- with such operands are computed by numpy in int64 (wrapping around as C)
+local EXACT = 2 ^ 53
+local function exact(acc, v) return acc and v > -EXACT and v < EXACT end
+local function exactlong(T, xd, y, yd)
+   if T ~= types.Long then return true end
+   if yd then return dispatch.fold(xd, exact, true) and dispatch.fold(yd, exact, true) end
+   return exact(true, y) and dispatch.fold(xd, exact, true)
+end
 
 -- a product of Int or Long elements can pass 2^53, where doubles stop being
 -- exact: numpy computes it in the tensor's own type, wrapping around as C did
@@ -118,7 +124,8 @@ local function elementwise(T, fname, op, res, x, y)
       return res
    end
    local f = T.integer and integerscalar[T][op] or scalar[op]
-   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T)) and exactdivisions(T, op) then
+   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T))
+      and exactlong(T, xd, y, yd) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then
       pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or y)
