@@ -290,9 +290,13 @@ local function gather(self, a, b, c)
    local idx = checkof(index, types.Long, argn + 1, 'gather')
    checkothers(src, idx, dim, argn + 1, 'gather', 'index')
    checkrange(idx, src.sz[dim], argn + 1, 'gather', 'Invalid index in gather')
-   -- a result keeps its shape and strides: it must have the index's sizes (an
-   -- empty one is resized, where Torch7 failed)
-   if out and TD[out].nd > 0 and not internal.samesize(TD[out], idx) then
+   -- a result keeps its shape and strides: it must have the index's sizes
+   -- (Torch7 also took one longer or shorter along dim, and wrote past the end
+   -- of a shorter one)
+   if out and TD[out].nd ~= src.nd then
+      fail("bad argument #2 to 'gather' (Input tensor must have same dimensions as output tensor)")
+   end
+   if out and not internal.samesize(TD[out], idx) then
       fail("bad argument #1 to 'gather' (the result should have the index's sizes)")
    end
    out = out or newtensor(src.T, {}, 0)
