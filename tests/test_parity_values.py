@@ -74,3 +74,15 @@ def test_int_min_divided_by_minus_one_wraps_instead_of_crashing(th):
                     '        x:clone():fmod(-1)[1], x:clone():remainder(-1)[1], x:clone():cremainder(m)[1])\n'
                     'end end')
     assert out == ["true\ttrue\t-7\t0\t0\t0"] * 4
+
+
+def test_var_and_std_as_th_computed_them():
+    # from the sums of x and x^2, x^2 and the factor n / (n - 1) in the
+    # element type, std the root of the variance already rounded to it
+    out, expected = fixture("parity_var")
+    assert out == expected
+
+
+def test_numeric_strings_and_table_constructors():
+    out, expected = fixture("parity_strings")
+    assert out == expected

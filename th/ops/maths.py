@@ -317,8 +317,27 @@ def math_var(x, axis, biased, root, out=None):
         if axis < 0:
             r = np.var(x, dtype=F64, ddof=ddof)
             return float(np.sqrt(r) if root else r)
-        r = np.var(x, axis=axis, dtype=F64, ddof=ddof, keepdims=True)
-    np.copyto(out, np.sqrt(r) if root else r, casting="unsafe")
+        r = _dimvar(x, axis, biased)
+    if root:   # TH's std is the root of the variance already in the element type
+        r = np.sqrt(np.asarray(r.astype(out.dtype), F64))
+    np.copyto(out, r, casting="unsafe")
+
+
+def _dimvar(x, axis, biased):
+    """TH's variance along a dimension: from the sums of x and x^2 (x^2 in the
+    element type, the sums in double; numpy adds them in pairs where TH added
+    in order, which can change a double's last bit), the unbiased one with the
+    factor n / (n - 1) computed in the element type."""
+    n = x.shape[axis]
+    x64 = np.asarray(x, F64)
+    mean = np.sum(x64, axis=axis, keepdims=True) / n
+    squares = np.sum(np.asarray(x * x, F64), axis=axis, keepdims=True)   # x * x in the element type
+    if biased:
+        r = squares / n - mean * mean
+    else:
+        real = x.dtype.type
+        r = squares / (n - 1) - float(real(n) / real(n - 1)) * mean * mean
+    return np.where(r < 0, 0.0, r)
 
 
 def _pnorm(x, p, axis=None):

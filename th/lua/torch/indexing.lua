@@ -127,6 +127,8 @@ local function makeindex(mt)
             return self:index(1, k)
          end
          fail('invalid index type %s', torch.type(k))
+      elseif tk == 'string' and tonumber(k) then   -- x['2']: a number, as lua_isnumber had it
+         return self[tonumber(k)]
       end
       return nil
    end
@@ -135,6 +137,7 @@ end
 -- assign v (a number or a tensor) to the view data d
 local function assign(d, v)
    local t = internal.wraptensor(d.T, d.st, d.off, d.nd, d.sz, d.str)
+   if type(v) == 'string' then v = tonumber(v) or v end
    if type(v) == 'number' then
       t:fill(v)
    elseif internal.istensor(v) then
@@ -145,6 +148,7 @@ local function assign(d, v)
 end
 
 local function setnumber(d, pos, v)
+   if type(v) == 'string' then v = tonumber(v) or v end   -- x[1] = '5', as lua_isnumber had it
    if type(v) ~= 'number' then
       fail('cannot assign a %s to an element of %s (number expected)', torch.type(v), d.T.tensorname)
    end
@@ -153,6 +157,7 @@ end
 
 local function newindex(self, k, v)
    local d = TD[self]
+   if type(k) == 'string' then k = tonumber(k) or k end
    local tk = type(k)
    if tk == 'number' then
       if d.nd == 1 then

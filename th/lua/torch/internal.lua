@@ -97,9 +97,14 @@ function internal.toint(v, argn, fname)
    return x >= 0 and floor(x) or -floor(-x)
 end
 
+-- a number, or a string that reads as one (Torch7's lua_isnumber took both)
 function internal.checknumber(v, argn, fname)
    if type(v) ~= 'number' then
-      fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))
+      local x = type(v) == 'string' and tonumber(v)
+      if not x then
+         fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))
+      end
+      return x
    end
    return v
 end

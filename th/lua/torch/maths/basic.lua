@@ -16,6 +16,7 @@ local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
 local kernels = require 'torch.maths.kernels'
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
+local ffi = require 'ffi'
 
 local scalar = {
    add = function(a, b) return a + b end,
@@ -51,6 +52,20 @@ local function intremainder(a, b)
    return r
 end
 
+-- the same in C's long (operands below 2^53 here: exactlong): a product
+-- beyond 2^63 wraps around, computed in int64
+local function longremainder(a, b)
+   local r = fmod(a, b)
+   if r == 0 then return r end
+   local p = r * b
+   if p > -2 ^ 62 and p < 2 ^ 62 then
+      if p < 0 then return r + b end
+      return r
+   end
+   if ffi.new('int64_t', r) * b < 0 then return r + b end
+   return r
+end
+
 -- integer results of div and pow go through TH's C cast (internal.ccast):
 -- truncated toward zero explicitly (LuaJIT's compiled store of a negative
 -- fraction into a narrow integer rounds it down), INT_MIN beyond the range
@@ -59,7 +74,8 @@ for i = 1, types.count do
    local T = types[i]
    if T.integer then
       local function cast(f) return function(a, b) return internal.ccast(T, f(a, b)) end end
-      integerscalar[T] = {div = cast(scalar.div), pow = cast(scalar.pow), remainder = intremainder}
+      integerscalar[T] = {div = cast(scalar.div), pow = cast(scalar.pow),
+                          remainder = T == types.Long and longremainder or intremainder}
    end
 end
 
