@@ -86,3 +86,10 @@ def test_var_and_std_as_th_computed_them():
 def test_numeric_strings_and_table_constructors():
     out, expected = fixture("parity_strings")
     assert out == expected
+
+
+def test_findings_of_the_fuzz_with_new_seeds():
+    # scripts/fuzz_diff.py seeds 777 and 31337: var/std, Long remainder,
+    # cross with a dimension below 1, scatter of a number, shifts by a tensor
+    out, expected = fixture("parity_fuzz_found")
+    assert out == expected

@@ -134,10 +134,26 @@ def _div(a, b):
     return np.true_divide(a, b)
 
 
+def _shiftcounts(a, b):
+    """Shift counts of a tensor operand as x86 took them from TH's element
+    loop: modulo the width of C's int (long for a LongTensor).  A number
+    operand went through a vectorised loop instead, whose out-of-range
+    counts gave 0 (numpy's answer) in most elements."""
+    if isinstance(b, np.ndarray):
+        return np.bitwise_and(b, 63 if a.dtype.itemsize == 8 else 31)
+    return b
+
+
+def _lshift(a, b):
+    a = np.asarray(a)
+    return np.left_shift(a, _shiftcounts(a, b))
+
+
 def _rshift(a, b):
     """TH shifted the bits of the element type's unsigned counterpart: a
     logical shift, zeros coming in from the left of negative numbers too."""
     a = np.asarray(a)
+    b = _shiftcounts(a, b)
     if a.dtype.kind == "i":
         u = a.view(a.dtype.newbyteorder("=").str.replace("i", "u"))
         return np.right_shift(u, np.asarray(b).astype(u.dtype))
@@ -148,7 +164,7 @@ BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
     "fmod": np.fmod, "remainder": _remainder, "pow": _pow,
     "max": np.maximum, "min": np.minimum, "atan2": np.arctan2,
-    "lshift": np.left_shift, "rshift": _rshift,
+    "lshift": _lshift, "rshift": _rshift,
     "bitand": np.bitwise_and, "bitor": np.bitwise_or, "bitxor": np.bitwise_xor,
 }
 

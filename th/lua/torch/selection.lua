@@ -325,7 +325,10 @@ local function scatter(self, dim, index, src)
    local idx = checkof(index, types.Long, 2, 'scatter')
    checkothers(d, idx, dim, 2, 'scatter', 'index')
    local s
-   if type(src) ~= 'number' then
+   if type(src) == 'string' then src = tonumber(src) or src end   -- as luaL_checknumber
+   if type(src) == 'number' then
+      src = internal.ccast(d.T, src)   -- TH's C cast (an IntTensor takes 1e10 as INT_MIN)
+   else
       if not istensor(src) then
          fail("bad argument #3 to 'scatter' (tensor or number expected, got %s)", torch.type(src))
       end
