@@ -93,3 +93,8 @@ def test_findings_of_the_fuzz_with_new_seeds():
     # cross with a dimension below 1, scatter of a number, shifts by a tensor
     out, expected = fixture("parity_fuzz_found")
     assert out == expected
+
+
+def test_numbers_and_numeric_strings_stored_into_integer_tensors():
+    out, expected = fixture("parity_conversions")
+    assert out == expected

@@ -256,9 +256,9 @@ local function fromtable(T, tbl)
    local pos = 0
    local function walk(v, dim)
       if dim > n then
-         local x = tonumber(v)   -- numeric strings count, as lua_isnumber had it
-         if type(v) == 'table' or x == nil then fail('invalid element (not a number)') end
-         ptr[pos] = ccast(T, x)
+         local x = internal.elementvalue(T, v)   -- numeric strings count, as lua_isnumber had it
+         if x == nil then fail('invalid element (not a number)') end
+         ptr[pos] = x
          pos = pos + 1
          return
       end

@@ -148,11 +148,11 @@ local function assign(d, v)
 end
 
 local function setnumber(d, pos, v)
-   if type(v) == 'string' then v = tonumber(v) or v end   -- x[1] = '5', as lua_isnumber had it
-   if type(v) ~= 'number' then
+   local x = type(v) ~= 'table' and internal.elementvalue(d.T, v)   -- x[1] = '5' as in Torch7
+   if not x then
       fail('cannot assign a %s to an element of %s (number expected)', torch.type(v), d.T.tensorname)
    end
-   SD[d.st].ptr[pos] = internal.ccast(d.T, v)
+   SD[d.st].ptr[pos] = x
 end
 
 local function newindex(self, k, v)

@@ -264,7 +264,7 @@ local function indexFill(self, dim, index, value)
    -- a vector takes any dimension number up to 1, as in Torch7
    dim = d.nd == 1 and type(dim) == 'number' and dim < 2 and 1 or checkdim(d, dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
-   value = internal.ccast(d.T, internal.checknumber(value, 3, 'indexFill'))
+   value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 3, 'indexFill')
    checkrange(idx, d.sz[dim], 2, 'indexFill')
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
@@ -460,7 +460,7 @@ end
 local function maskedFill(self, mask, value)
    local d = TD[self]
    local m, ones = checkmask(mask, d, 1, 'maskedFill')
-   value = internal.ccast(d.T, internal.checknumber(value, 2, 'maskedFill'))
+   value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 2, 'maskedFill')
    if ones == 0 then return value end   -- as Torch7's binding: its last argument
    if kernels.map2(maskfill, d, d, m, value) then return value end
    if nelement(d) > SMALL then
