@@ -134,10 +134,14 @@ local function makeindex(mt)
    end
 end
 
--- assign v (a number or a tensor) to the view data d
-local function assign(d, v)
+-- assign v (a number or a tensor) to the view data d; a numeric string is
+-- read as the element setter reads it when byelement (x[2] = '1e10' on a
+-- matrix), else as a number (x[{2, {}}] = '1e10'), as Torch7 did
+local function assign(d, v, byelement)
    local t = internal.wraptensor(d.T, d.st, d.off, d.nd, d.sz, d.str)
-   if type(v) == 'string' then v = tonumber(v) or v end
+   if type(v) == 'string' then
+      v = (byelement and tonumber(internal.elementvalue(d.T, v))) or tonumber(v) or v
+   end
    if type(v) == 'number' then
       t:fill(v)
    elseif internal.istensor(v) then
@@ -164,7 +168,7 @@ local function newindex(self, k, v)
          return setnumber(d, at(d, position(k, d.sz[1], 'index')), v)
       end
       if d.nd == 0 then fail('cannot index an empty tensor') end
-      return assign(TD[selectview(d, 1, position(k, d.sz[1], 'index'))], v)
+      return assign(TD[selectview(d, 1, position(k, d.sz[1], 'index'))], v, true)
    elseif tk == 'table' then
       local view, pos = walk(d, k)
       if pos then return setnumber(d, pos, v) end
