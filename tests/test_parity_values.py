@@ -55,3 +55,46 @@ def test_findings_of_the_differential_fuzz():
     # scripts/fuzz_diff.py against the original: each call once differed
     out, expected = fixture("parity_fuzz")
     assert out == expected
+
+
+def test_integer_division_remainder_shifts_and_cpow_edges():
+    # fmod/remainder/div by INT_MIN, INT_MAX, negatives and fractions (cast to
+    # the type), in-range shifts (rshift is logical) and cpow overflow, in the
+    # LuaJIT loops and the numpy paths of every integer type
+    out, expected = fixture("parity_integer_edges")
+    assert out == expected
+
+
+def test_int_min_divided_by_minus_one_wraps_instead_of_crashing(th):
+    # the original died of SIGFPE here; th computes what C's wrapping gives
+    out = lines(th, 'for _, T in ipairs{"Int", "Long"} do for _, n in ipairs{3, 5000} do\n'
+                    '  local x = torch[T .. "Tensor"](n):fill(7); x[1] = T == "Int" and -2^31 or -2^63\n'
+                    '  local m = x.new(n):fill(-1)\n'
+                    '  print(x:clone():div(-1)[1] == x[1], x:clone():cdiv(m)[1] == x[1], x:clone():div(-1)[2],\n'
+                    '        x:clone():fmod(-1)[1], x:clone():remainder(-1)[1], x:clone():cremainder(m)[1])\n'
+                    'end end')
+    assert out == ["true\ttrue\t-7\t0\t0\t0"] * 4
+
+
+def test_var_and_std_as_th_computed_them():
+    # from the sums of x and x^2, x^2 and the factor n / (n - 1) in the
+    # element type, std the root of the variance already rounded to it
+    out, expected = fixture("parity_var")
+    assert out == expected
+
+
+def test_numeric_strings_and_table_constructors():
+    out, expected = fixture("parity_strings")
+    assert out == expected
+
+
+def test_findings_of_the_fuzz_with_new_seeds():
+    # scripts/fuzz_diff.py seeds 777 and 31337: var/std, Long remainder,
+    # cross with a dimension below 1, scatter of a number, shifts by a tensor
+    out, expected = fixture("parity_fuzz_found")
+    assert out == expected
+
+
+def test_numbers_and_numeric_strings_stored_into_integer_tensors():
+    out, expected = fixture("parity_conversions")
+    assert out == expected

@@ -56,7 +56,7 @@ def test_gather(lua, shape):
         idx = rng.integers(1, shape[dim] + 1, size=gshape)
         expected = np.take_along_axis(a, idx - 1, dim)
         assert np.array_equal(lua(f"return x:gather({dim + 1}, i)", x=a, i=idx), expected)
-        got = lua(f"local r = torch.Tensor(); r:gather(x, {dim + 1}, i); return r", x=a, i=idx)
+        got = lua(f"local r = torch.Tensor(i:size()); r:gather(x, {dim + 1}, i); return r", x=a, i=idx)
         assert np.array_equal(got, expected)
 
 

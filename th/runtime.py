@@ -123,6 +123,7 @@ function(path, cpath, nativedir, memoryfns, lightops, allops)
    jit.opt.start('maxtrace=10000', 'maxrecord=16000', 'maxmcode=65536', 'maxside=500', '-sink')
    -- nn's THNN module is th's (kernels over th tensors), never nn's own THNN.lua
    package.preload['nn.THNN'] = function() return require 'thnn' end
+   require 'numberformat'   -- before any module keeps string.format
    require 'torch'
    require 'paths'
 end

@@ -106,9 +106,20 @@ def _unary(f, out, x):
 
 
 def _remainder(a, b):
-    if np.asarray(a).dtype.kind in "iu":
-        return np.remainder(a, b)
+    a = np.asarray(a)
+    if a.dtype.kind in "iu":
+        return _iremainder(a, np.asarray(b, a.dtype))
     return a - b * np.floor(a / b)
+
+
+def _iremainder(a, b):
+    """TH's integer remainder: C's a % b, plus b where r * b is negative, the
+    product and the sum computed as C did (in int for the narrower types, in
+    the element type for Int and Long, wrapping around)."""
+    r = np.fmod(a, b)
+    wide = np.int32 if a.dtype.itemsize < 4 else a.dtype
+    negative = (r != 0) & (np.multiply(r, b, dtype=wide, casting="unsafe") < 0)
+    return np.where(negative, np.add(r, b, dtype=a.dtype), r)
 
 
 def _pow(a, b):
@@ -123,11 +134,37 @@ def _div(a, b):
     return np.true_divide(a, b)
 
 
+def _shiftcounts(a, b):
+    """Shift counts of a tensor operand as x86 took them from TH's element
+    loop: modulo the width of C's int (long for a LongTensor).  A number
+    operand went through a vectorised loop instead, whose out-of-range
+    counts gave 0 (numpy's answer) in most elements."""
+    if isinstance(b, np.ndarray):
+        return np.bitwise_and(b, 63 if a.dtype.itemsize == 8 else 31)
+    return b
+
+
+def _lshift(a, b):
+    a = np.asarray(a)
+    return np.left_shift(a, _shiftcounts(a, b))
+
+
+def _rshift(a, b):
+    """TH shifted the bits of the element type's unsigned counterpart: a
+    logical shift, zeros coming in from the left of negative numbers too."""
+    a = np.asarray(a)
+    b = _shiftcounts(a, b)
+    if a.dtype.kind == "i":
+        u = a.view(a.dtype.newbyteorder("=").str.replace("i", "u"))
+        return np.right_shift(u, np.asarray(b).astype(u.dtype))
+    return np.right_shift(a, b)
+
+
 BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
     "fmod": np.fmod, "remainder": _remainder, "pow": _pow,
     "max": np.maximum, "min": np.minimum, "atan2": np.arctan2,
-    "lshift": np.left_shift, "rshift": np.right_shift,
+    "lshift": _lshift, "rshift": _rshift,
     "bitand": np.bitwise_and, "bitor": np.bitwise_or, "bitxor": np.bitwise_xor,
 }
 
@@ -296,8 +333,27 @@ def math_var(x, axis, biased, root, out=None):
         if axis < 0:
             r = np.var(x, dtype=F64, ddof=ddof)
             return float(np.sqrt(r) if root else r)
-        r = np.var(x, axis=axis, dtype=F64, ddof=ddof, keepdims=True)
-    np.copyto(out, np.sqrt(r) if root else r, casting="unsafe")
+        r = _dimvar(x, axis, biased)
+    if root:   # TH's std is the root of the variance already in the element type
+        r = np.sqrt(np.asarray(r.astype(out.dtype), F64))
+    np.copyto(out, r, casting="unsafe")
+
+
+def _dimvar(x, axis, biased):
+    """TH's variance along a dimension: from the sums of x and x^2 (x^2 in the
+    element type, the sums in double; numpy adds them in pairs where TH added
+    in order, which can change a double's last bit), the unbiased one with the
+    factor n / (n - 1) computed in the element type."""
+    n = x.shape[axis]
+    x64 = np.asarray(x, F64)
+    mean = np.sum(x64, axis=axis, keepdims=True) / n
+    squares = np.sum(np.asarray(x * x, F64), axis=axis, keepdims=True)   # x * x in the element type
+    if biased:
+        r = squares / n - mean * mean
+    else:
+        real = x.dtype.type
+        r = squares / (n - 1) - float(real(n) / real(n - 1)) * mean * mean
+    return np.where(r < 0, 0.0, r)
 
 
 def _pnorm(x, p, axis=None):

@@ -26,6 +26,36 @@ local function ccast(T, v)
 end
 internal.ccast = ccast
 
+-- a numeric string stored into an integer tensor or storage, as TH's
+-- bindings read it (LuaJIT 2.1.0-beta3's lua_tointeger): the digits before
+-- any '.', exponent or 'p' as a 64-bit integer ('1.5e2' is 1, 'inf' 0),
+-- wrapped into the element type -> a number, or an int64 cdata for a Long
+-- beyond 2^53; nil when s is no number
+local function integerstring(T, s)
+   if not tonumber(s) then return nil end
+   local str = s:match('^%s*(.-)%s*$')
+   local neg = str:sub(1, 1) == '-'
+   str = str:gsub('^[-+]', '')
+   local base, digits = 10, str:match('^%d*')
+   if str:find('^0[xX]') then base, digits = 16, str:match('^0[xX](%x*)') end
+   local v = ffi.new('uint64_t', 0)
+   for i = 1, #digits do v = v * base + tonumber(digits:sub(i, i), 16) end
+   if neg then v = -v end
+   local x = ffi.cast(T.ctype, v)
+   local n = tonumber(x)
+   if T.size == 8 and (n >= 2 ^ 53 or n <= -2 ^ 53) then return x end
+   return n
+end
+internal.integerstring = integerstring
+
+-- the value a Lua number or numeric string v stores into an element of type
+-- T (nil when v is neither)
+function internal.elementvalue(T, v)
+   if type(v) == 'string' and T.integer then return integerstring(T, v) end
+   local x = type(v) ~= 'table' and tonumber(v)
+   return x and ccast(T, x) or nil
+end
+
 local Storage = {}      -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's storages share
 
@@ -255,11 +285,11 @@ local function newindex(self, key, v)
    if k < 1 or k > s.n then
       fail('index out of bounds')
    end
-   local x = tonumber(v)   -- a numeric string is a number, as luaL_checknumber had it
-   if x == nil or type(v) == 'table' then
+   local x = internal.elementvalue(s.T, v)   -- a numeric string is a number, as in Torch7
+   if x == nil then
       fail("bad argument #3 to '?' (number expected, got %s)", type(v))
    end
-   s.ptr[k - 1] = ccast(s.T, x)
+   s.ptr[k - 1] = x
 end
 
 for i = 1, types.all do

@@ -256,9 +256,9 @@ local function fromtable(T, tbl)
    local pos = 0
    local function walk(v, dim)
       if dim > n then
-         local x = tonumber(v)   -- numeric strings count, as lua_isnumber had it
-         if type(v) == 'table' or x == nil then fail('invalid element (not a number)') end
-         ptr[pos] = ccast(T, x)
+         local x = internal.elementvalue(T, v)   -- numeric strings count, as lua_isnumber had it
+         if x == nil then fail('invalid element (not a number)') end
+         ptr[pos] = x
          pos = pos + 1
          return
       end
@@ -266,7 +266,13 @@ local function fromtable(T, tbl)
       if #v ~= sizes[dim] then fail('invalid tensor sizes') end
       for i = 1, sizes[dim] do walk(v[i], dim + 1) end
    end
-   if nelement(TD[t]) > 0 then walk(tbl, 1) end
+   if nelement(TD[t]) > 0 then
+      -- {{}}: a size 0 cut the dimensions after it, and Torch7 read a missing element
+      for k = 1, n do
+         if sizes[k] == 0 then fail('invalid element (not a number)') end
+      end
+      walk(tbl, 1)
+   end
    return t
 end
 
@@ -370,10 +376,7 @@ end
 ---------------------------------------------------------------------------
 
 local function checkdim(d, dim, argn, fname)
-   if type(dim) ~= 'number' then
-      fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(dim))
-   end
-   dim = toint(dim, argn, fname)
+   dim = toint(internal.checknumber(dim, argn, fname), argn, fname)
    if dim < 1 or dim > d.nd then
       fail("bad argument #%d to '%s' (dimension %d out of range of %dD tensor)", argn, fname, dim, d.nd)
    end
@@ -490,6 +493,7 @@ internal.clonemeta = clonemeta
 function Tensor.narrow(self, dim, index, size)
    local d = TD[self]
    dim = checkdim(d, dim, 1, 'narrow')
+   index, size = tonumber(index), tonumber(size)
    if type(index) ~= 'number' or type(size) ~= 'number' then
       fail("bad argument to 'narrow' (narrow(dim, index, size) expects numbers)")
    end
@@ -531,9 +535,7 @@ function Tensor.select(self, dim, index)
    if d.nd == 0 then fail("bad argument #1 to 'select' (empty tensor)") end
    -- a vector gives its element whatever the dimension (a Torch7 quirk code relies on)
    if d.nd ~= 1 then dim = checkdim(d, dim, 1, 'select') else toint(dim, 1, 'select'); dim = 1 end
-   if type(index) ~= 'number' then
-      fail("bad argument #2 to 'select' (number expected, got %s)", type(index))
-   end
+   index = internal.checknumber(index, 2, 'select')
    -- no negative index here, unlike sub and [] (Torch7's select had none);
    -- a fraction is cut as luaL_checklong cut it
    index = toint(index, 2, 'select')

@@ -129,14 +129,21 @@ local function makeindex(mt)
             return self:index(1, k)
          end
          fail('invalid index type %s', torch.type(k))
+      elseif tk == 'string' and tonumber(k) then   -- x['2']: a number, as lua_isnumber had it
+         return self[tonumber(k)]
       end
       return nil
    end
 end
 
--- assign v (a number or a tensor) to the view data d
-local function assign(d, v)
+-- assign v (a number or a tensor) to the view data d; a numeric string is
+-- read as the element setter reads it when byelement (x[2] = '1e10' on a
+-- matrix), else as a number (x[{2, {}}] = '1e10'), as Torch7 did
+local function assign(d, v, byelement)
    local t = internal.wraptensor(d.T, d.st, d.off, d.nd, d.sz, d.str)
+   if type(v) == 'string' then
+      v = (byelement and tonumber(internal.elementvalue(d.T, v))) or tonumber(v) or v
+   end
    if type(v) == 'number' then
       t:fill(v)
    elseif internal.istensor(v) then
@@ -147,22 +154,24 @@ local function assign(d, v)
 end
 
 local function setnumber(d, pos, v)
-   if type(v) ~= 'number' then
+   local x = type(v) ~= 'table' and internal.elementvalue(d.T, v)   -- x[1] = '5' as in Torch7
+   if not x then
       fail('cannot assign a %s to an element of %s (number expected)', torch.type(v), d.T.tensorname)
    end
-   SD[d.st].ptr[pos] = internal.ccast(d.T, v)
+   SD[d.st].ptr[pos] = x
 end
 
 local function newindex(self, k, v)
    poll()
    local d = TD[self]
+   if type(k) == 'string' then k = tonumber(k) or k end
    local tk = type(k)
    if tk == 'number' then
       if d.nd == 1 then
          return setnumber(d, at(d, position(k, d.sz[1], 'index')), v)
       end
       if d.nd == 0 then fail('cannot index an empty tensor') end
-      return assign(TD[selectview(d, 1, position(k, d.sz[1], 'index'))], v)
+      return assign(TD[selectview(d, 1, position(k, d.sz[1], 'index'))], v, true)
    elseif tk == 'table' then
       local view, pos = walk(d, k)
       if pos then return setnumber(d, pos, v) end

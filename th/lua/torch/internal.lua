@@ -131,9 +131,14 @@ function internal.stopaddress()
    return tonumber(ffi.cast('intptr_t', stopflag))
 end
 
+-- a number, or a string that reads as one (Torch7's lua_isnumber took both)
 function internal.checknumber(v, argn, fname)
    if type(v) ~= 'number' then
-      fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))
+      local x = type(v) == 'string' and tonumber(v)
+      if not x then
+         fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))
+      end
+      return x
    end
    return v
 end

@@ -264,7 +264,7 @@ local function indexFill(self, dim, index, value)
    -- a vector takes any dimension number up to 1, as in Torch7
    dim = d.nd == 1 and type(dim) == 'number' and dim < 2 and 1 or checkdim(d, dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
-   value = internal.ccast(d.T, internal.checknumber(value, 3, 'indexFill'))
+   value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 3, 'indexFill')
    checkrange(idx, d.sz[dim], 2, 'indexFill')
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
@@ -290,9 +290,13 @@ local function gather(self, a, b, c)
    local idx = checkof(index, types.Long, argn + 1, 'gather')
    checkothers(src, idx, dim, argn + 1, 'gather', 'index')
    checkrange(idx, src.sz[dim], argn + 1, 'gather', 'Invalid index in gather')
-   -- a result keeps its shape and strides: it must have the index's sizes (an
-   -- empty one is resized, where Torch7 failed)
-   if out and TD[out].nd > 0 and not internal.samesize(TD[out], idx) then
+   -- a result keeps its shape and strides: it must have the index's sizes
+   -- (Torch7 also took one longer or shorter along dim, and wrote past the end
+   -- of a shorter one)
+   if out and TD[out].nd ~= src.nd then
+      fail("bad argument #2 to 'gather' (Input tensor must have same dimensions as output tensor)")
+   end
+   if out and not internal.samesize(TD[out], idx) then
       fail("bad argument #1 to 'gather' (the result should have the index's sizes)")
    end
    out = out or newtensor(src.T, {}, 0)
@@ -321,7 +325,10 @@ local function scatter(self, dim, index, src)
    local idx = checkof(index, types.Long, 2, 'scatter')
    checkothers(d, idx, dim, 2, 'scatter', 'index')
    local s
-   if type(src) ~= 'number' then
+   if type(src) == 'string' then src = tonumber(src) or src end   -- as luaL_checknumber
+   if type(src) == 'number' then
+      src = internal.ccast(d.T, src)   -- TH's C cast (an IntTensor takes 1e10 as INT_MIN)
+   else
       if not istensor(src) then
          fail("bad argument #3 to 'scatter' (tensor or number expected, got %s)", torch.type(src))
       end
@@ -453,7 +460,7 @@ end
 local function maskedFill(self, mask, value)
    local d = TD[self]
    local m, ones = checkmask(mask, d, 1, 'maskedFill')
-   value = internal.ccast(d.T, internal.checknumber(value, 2, 'maskedFill'))
+   value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 2, 'maskedFill')
    if ones == 0 then return value end   -- as Torch7's binding: its last argument
    if kernels.map2(maskfill, d, d, m, value) then return value end
    if nelement(d) > SMALL then

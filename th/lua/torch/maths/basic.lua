@@ -16,6 +16,7 @@ local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
 local kernels = require 'torch.maths.kernels'
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
+local ffi = require 'ffi'
 
 local scalar = {
    add = function(a, b) return a + b end,
@@ -30,6 +31,40 @@ local scalar = {
 }
 
 local function integer(T) return T.integer end
+local dividing = {div = true, fmod = true, remainder = true}
+
+-- whether r * b is negative as C computed it in an int (32 bits, wrapping
+-- around): exact halves of b keep every partial product below 2^51
+local tobit = bit.tobit
+local function int32productnegative(r, b)
+   local p = r * b
+   if p > -2 ^ 51 and p < 2 ^ 51 then return tobit(p) < 0 end
+   local hi = floor(b / 65536)
+   return tobit(r * (b - hi * 65536) + tobit(r * hi) * 65536) < 0
+end
+
+-- TH's integer remainder: C's a % b, moved by b when r * b is negative, with
+-- the product and the sum computed in C's int (Byte, Char and Short are
+-- promoted to it, where nothing overflows; an Int product wraps around)
+local function intremainder(a, b)
+   local r = fmod(a, b)
+   if r ~= 0 and int32productnegative(r, b) then return tobit(r + b) end
+   return r
+end
+
+-- the same in C's long (operands below 2^53 here: exactlong): a product
+-- beyond 2^63 wraps around, computed in int64
+local function longremainder(a, b)
+   local r = fmod(a, b)
+   if r == 0 then return r end
+   local p = r * b
+   if p > -2 ^ 62 and p < 2 ^ 62 then
+      if p < 0 then return r + b end
+      return r
+   end
+   if ffi.new('int64_t', r) * b < 0 then return r + b end
+   return r
+end
 
 -- integer results of div and pow go through TH's C cast (internal.ccast):
 -- truncated toward zero explicitly (LuaJIT's compiled store of a negative
@@ -39,15 +74,25 @@ for i = 1, types.count do
    local T = types[i]
    if T.integer then
       local function cast(f) return function(a, b) return internal.ccast(T, f(a, b)) end end
-      integerscalar[T] = {div = cast(scalar.div), pow = cast(scalar.pow)}
+      integerscalar[T] = {div = cast(scalar.div), pow = cast(scalar.pow),
+                          remainder = T == types.Long and longremainder or intremainder}
    end
+end
+
+-- a Long element beyond 2^53 is not exact as a Lua number: Long operations
+-- with such operands are computed by numpy in int64 (wrapping around as C)
+local EXACT = 2 ^ 53
+local function exact(acc, v) return acc and v > -EXACT and v < EXACT end
+local function exactlong(T, xd, y, yd)
+   if T ~= types.Long then return true end
+   if yd then return dispatch.fold(xd, exact, true) and dispatch.fold(yd, exact, true) end
+   return exact(true, y) and dispatch.fold(xd, exact, true)
 end
 
 -- a product of Int or Long elements can pass 2^53, where doubles stop being
 -- exact: numpy computes it in the tensor's own type, wrapping around as C did
 local function exactproducts(T) return not T.integer or T.size < 4 end
 
-local dividing = {div = true, fmod = true, remainder = true}
 local function nonzero(acc, v) return acc and v ~= 0 end
 
 -- an integer division by zero crashed Torch7 (SIGFPE): here it is an error
@@ -95,7 +140,8 @@ local function elementwise(T, fname, op, res, x, y)
       return res
    end
    local f = T.integer and integerscalar[T][op] or scalar[op]
-   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T)) then
+   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T))
+      and exactlong(T, xd, y, yd) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then
       pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or y)

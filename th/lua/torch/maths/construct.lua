@@ -69,8 +69,7 @@ end
 install('range', function(T, ...)
    local res, i = leading(T, 'range', ...)
    local a, b, step = select(i, ...)
-   number(a, i, 'range')
-   number(b, i + 1, 'range')
+   a, b = number(a, i, 'range'), number(b, i + 1, 'range')
    step = step == nil and 1 or number(step, i + 2, 'range')
    if T.integer then   -- TH took the bounds and the step as integers (its accreal, a long)
       a, b, step = toint(a, i, 'range'), toint(b, i + 1, 'range'), toint(step, i + 2, 'range')
@@ -93,10 +92,9 @@ end)
 for name, log in pairs{linspace = false, logspace = true} do
    install(name, function(T, ...)
       local res, i = leading(T, name, ...)
-      if T.integer then fail("'%s' is not available for %s", name, T.tensorname) end
+      if T.integer then fail('%s does not implement the torch.%s() function', T.tensorname, name) end
       local a, b, n = select(i, ...)
-      number(a, i, name)
-      number(b, i + 1, name)
+      a, b = number(a, i, name), number(b, i + 1, name)
       n = n == nil and 100 or toint(number(n, i + 2, name), i + 2, name)
       if n < 1 or (n == 1 and a ~= b) then fail("bad argument #%d to '%s' (invalid number of points)", i + 2, name) end
       res = vector(T, res, n)
@@ -186,7 +184,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
    install(name, function(T, ...)
       local res, i = leading(T, name, ...)
       if res and not TD[select(i, ...)] then res, i = nil, 1 end
-      if T.integer then fail("'%s' is not available for %s", name, T.tensorname) end
+      if T.integer then fail('%s does not implement the torch.%s() function', T.tensorname, name) end
       local x, nbins, lo, hi = select(i, ...)
       local xd = internal.checktensor(x, i, name)
       nbins = nbins == nil and 100 or toint(number(nbins, i + 1, name), i + 1, name)

@@ -17,7 +17,7 @@ local internal = require 'torch.internal'
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
 local offsets, resize, poll = internal.offsets, internal.resize, internal.poll
-local type, select, tonumber, concat = type, select, tonumber, table.concat
+local type, select, tonumber, concat, unpack = type, select, tonumber, table.concat, unpack
 
 local dispatch = {}
 
@@ -128,7 +128,7 @@ local function parsefunction(spec, T, n, ...)
          end
       end
    end
-   invalid(spec, T, {...}, n)
+   return nil
 end
 
 -- method form with self as the result: the first tensor of a variant may be
@@ -143,7 +143,25 @@ local function parseinplace(spec, T, self, n, ...)
          return form.sig, form.omit
       end
    end
-   invalid(spec, T, {self, ...}, n + 1)
+   return nil
+end
+
+-- Torch7 took a numeric string wherever a number was expected (lua_isnumber):
+-- a call that fits no variant is tried again with such strings as numbers
+local function numericstrings(n, ...)
+   for i = 1, n do
+      local v = select(i, ...)
+      if type(v) == 'string' and tonumber(v) then return true end
+   end
+   return false
+end
+
+local function tonumbers(n, ...)
+   local A = {...}
+   for i = 1, n do
+      if type(A[i]) == 'string' then A[i] = tonumber(A[i]) or A[i] end
+   end
+   return unpack(A, 1, n)
 end
 
 -- define{name =, variants = {...}, impl = function(T, sig, res, ...), inplace =, res =}
@@ -155,6 +173,10 @@ function dispatch.define(spec)
    spec.forms, spec.reschars = compile(spec.variants), letters(spec.res or 't')
    local function call(T, n, ...)
       local sig, withres = parsefunction(spec, T, n, ...)
+      if not sig then
+         if numericstrings(n, ...) then return call(T, n, tonumbers(n, ...)) end
+         invalid(spec, T, {...}, n)
+      end
       if withres then return impl(T, sig, ...) end
       return impl(T, sig, nil, ...)
    end
@@ -163,7 +185,7 @@ function dispatch.define(spec)
       local n = count(...)
       local T = firsttype(n, ...)
       if only and not only(T) then
-         fail("'%s' is not available for %s", name, T.tensorname)
+         fail('%s does not implement the torch.%s() function', T.tensorname, name)
       end
       return call(T, n, ...)
    end
@@ -175,6 +197,10 @@ function dispatch.define(spec)
          method = function(self, ...)
             local n = count(...)
             local sig, omit = parseinplace(spec, T, self, n, ...)
+            if not sig then
+               if numericstrings(n, ...) then return method(self, tonumbers(n, ...)) end
+               invalid(spec, T, {self, ...}, n + 1)
+            end
             if omit then return impl(T, sig, self, insert(omit, self, ...)) end
             return impl(T, sig, self, ...)
          end

@@ -9,7 +9,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 
 local TD, fail = internal.tensors, internal.fail
-local type = type
+local type, tonumber = type, tonumber
 
 local function istensor(v) return type(v) == 'userdata' and TD[v] ~= nil end
 
@@ -25,14 +25,23 @@ local function operands(op, a, b)
    operand(op, 2, b)
 end
 
+-- a numeric string on the right is a number (Torch7's bindings read it with
+-- luaL_checknumber); on the left Lua's string arithmetic fails first
+local function right(b)
+   if type(b) == 'string' then return tonumber(b) or b end
+   return b
+end
+
 local operators = {
    __add__ = function(a, b)
+      b = right(b)
       operands('__add', a, b)
       if type(a) == 'number' then return torch.add(b, a) end
       return torch.add(a, b)
    end,
 
    __sub__ = function(a, b)
+      b = right(b)
       operands('__sub', a, b)
       if type(a) == 'number' then return torch.mul(b, -1):add(a) end
       if type(b) == 'number' then return torch.add(a, -b) end
@@ -40,6 +49,7 @@ local operators = {
    end,
 
    __mul__ = function(a, b)
+      b = right(b)
       operands('__mul', a, b)
       if type(a) == 'number' then return torch.mul(b, a) end
       if type(b) == 'number' then return torch.mul(a, b) end
@@ -51,6 +61,7 @@ local operators = {
    end,
 
    __div__ = function(a, b)
+      b = right(b)
       if not istensor(a) or type(b) ~= 'number' then
          fail('only tensor / number division is supported')
       end
@@ -58,6 +69,7 @@ local operators = {
    end,
 
    __mod__ = function(a, b)
+      b = right(b)
       if not istensor(a) or type(b) ~= 'number' then
          fail('only tensor % number is supported')
       end

@@ -217,6 +217,8 @@ dispatch.define{
    impl = function(T, _, res, a, b, dim)
       local ad, bd = TD[a], TD[b]
       if not samesize(ad, bd) then fail("inconsistent tensor sizes in 'cross'") end
+      -- a dimension below 1 (after C's truncation) meant the default, as in TH
+      if dim ~= nil and internal.toint(dim, 3, 'cross') < 1 then dim = nil end
       if dim == nil then
          for i = 1, ad.nd do
             if ad.sz[i] == 3 then dim = i break end

@@ -1,0 +1,36 @@
+"""Numbers print as Torch7's LuaJIT (2.1.0-beta3) printed them: exact ties
+round away from zero, %f of tiny numbers is 0.  Expected outputs were printed
+by the original `th` (tests/fixtures/number_format.expected)."""
+import os
+
+from conftest import run_th
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+
+def test_format_tostring_and_tensor_printing_match_the_original():
+    proc = run_th([os.path.join(FIXTURES, "number_format.lua")])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with open(os.path.join(FIXTURES, "number_format.expected")) as f:
+        expected = f.read().splitlines()
+    out = proc.stdout.splitlines()
+    assert len(out) == len(expected)
+    wrong = [(e, o) for e, o in zip(expected, out) if e != o]
+    assert wrong == []
+
+
+def test_format_errors_are_the_raw_ones(th):
+    proc = th("for _, a in ipairs{{'%d', 'x'}, {'%5.2f', {}}, {'%y', 1}, {'%5.2f'}, {}, {'%.100f', 1}} do\n"
+              "  print(pcall(string.format, unpack(a)))\nend\n"
+              "print(pcall(function() io.write({}) end))")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[-1].endswith("script.lua:4: bad argument #1 to 'write' (string expected, got table)\t")
+    assert out[:-1] == [
+        "false\tbad argument #2 to '?' (number expected, got string)\t",
+        "false\tbad argument #2 to '?' (number expected, got table)\t",
+        "false\tinvalid option '%y' to 'format'\t",
+        "false\tbad argument #2 to '?' (value expected)\t",
+        "false\tbad argument #1 to '?' (string expected, got no value)\t",
+        "false\tinvalid option '%.100' to 'format'\t",
+    ]
