@@ -139,6 +139,34 @@ def test_fill_and_clone(runtime, tname):
     np.testing.assert_array_equal(runtime.to_numpy(c), x)
 
 
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_fill_of_every_size_hot(runtime, tname):
+    # the loop writes the first elements, memcpy doubles them: sizes around
+    # each doubling step, a view in the middle of its storage, and -0
+    t = TYPES[tname]
+    sizes = [1, 255, 256, 257, 511, 512, 513, 1000, 100003]
+    f = runtime.eval(f"""function(sizes)
+        local out = {{}}
+        for k = 1, #sizes do
+           local n = sizes[k]
+           local s = torch.{tname}Tensor(n + 4):fill(9)
+           local v = s:narrow(1, 3, n)
+           for i = 1, {HOT // 10} do v:fill(i % 7 - 3) end
+           out[k] = s
+        end
+        local z = torch.{tname}Tensor(1000)
+        for _ = 1, {HOT} do z:fill(-0.0) end
+        out[#sizes + 1] = z
+        return out
+    end""")
+    out = f(runtime.lua.table_from(sizes))
+    for k, n in enumerate(sizes):
+        want = np.concatenate([[9, 9], np.full(n, (HOT // 10) % 7 - 3), [9, 9]]).astype(t)
+        np.testing.assert_array_equal(runtime.to_numpy(out[k + 1]), want)
+    z = runtime.to_numpy(out[len(sizes) + 1])
+    assert (z == 0).all() and (np.signbit(z).all() if tname in ("Float", "Double") else True)
+
+
 def test_nan_stays_the_max_and_min(runtime):
     got = runtime.execute("""
         local x = torch.rand(1000)

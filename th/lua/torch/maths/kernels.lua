@@ -251,19 +251,25 @@ function kernels.map3(op, r, x, y, z, c)
 end
 
 -- fill(r, c): every element of r set to the number c (of r's type already):
--- +0 is a memset; beyond FILL elements numpy's fill is faster for other
--- numbers (not -0, which reaches Python as the integer 0)
-local FILL = 4096
+-- +0 is a memset; another number is written by the loop into the first
+-- FILL elements, which then double by memcpy (memory speed at every size,
+-- no Python call; -0 reaches this as a number, not as a zero)
+local FILL = 256
+local min = math.min
 function kernels.fill(r, c)
-   local n = nelement(r)
-   local zero = c == 0 and 1 / c > 0
-   if n > FILL and c ~= 0 then return false end
    local rp = flat(r)
    if not rp then return false end
-   if zero then
-      ffi.fill(rp, n * r.T.size)
-   else
-      loop('fill', 'fill', 'c', r.T)(rp, n, c)
+   local n, size = nelement(r), r.T.size
+   if c == 0 and 1 / c > 0 then
+      ffi.fill(rp, n * size)
+      return true
+   end
+   local done = min(n, FILL)
+   loop('fill', 'fill', 'c', r.T)(rp, done, c)
+   while done < n do
+      local k = min(done, n - done)
+      ffi.copy(rp + done, rp, k * size)
+      done = done + k
    end
    return true
 end
