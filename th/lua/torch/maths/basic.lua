@@ -66,8 +66,11 @@ end
 
 -- the LuaJIT loops of the operations, with a number (c) or a tensor (y):
 -- IntTensor sums wrap as int32 (tobit); a product of two int32 values can
--- exceed what a double holds exactly, so IntTensor products go to numpy
+-- exceed what a double holds exactly, so IntTensor products go to numpy.
+-- Limits from scripts/bench/crossover.lua: numpy's call costs about 3 us,
+-- its loops run two to four elements per instruction
 local LIMIT = 16384
+local LIMITC, LIMITY, FLOATLIMIT = 32768, 8192, 4096
 local fast = {}
 for name, e in pairs{add = '+', sub = '-', mul = '*', div = '/'} do
    local function exprs(b)
@@ -75,7 +78,7 @@ for name, e in pairs{add = '+', sub = '-', mul = '*', div = '/'} do
       if name == 'div' then return floats(expr) end
       return alltypes(expr, name ~= 'mul' and 'tobit(' .. expr .. ')' or nil)
    end
-   fast[name] = {op(name .. 'c', LIMIT, exprs('c')), op(name .. 'y', LIMIT, exprs('y'))}
+   fast[name] = {op(name .. 'c', LIMITC, exprs('c'), FLOATLIMIT), op(name .. 'y', LIMITY, exprs('y'), FLOATLIMIT)}
 end
 fast.max = {op('maxc', LIMIT, alltypes('x > c and x or c', 'x > c and x or c')),
             op('maxy', LIMIT, alltypes('x > y and x or y', 'x > y and x or y'))}
@@ -149,7 +152,8 @@ end
 local function addscaled(a, b, v) return a + v * b end
 -- (not for FloatTensors: TH rounds the product to float before adding)
 local axpyexpr = 'x + c * y'
-local fastaxpy = op('axpy', LIMIT, {Byte = axpyexpr, Char = axpyexpr, Short = axpyexpr, Double = axpyexpr})
+-- (one pass where numpy makes two: the loop wins up to the thread split)
+local fastaxpy = op('axpy', 2^20 - 1, {Byte = axpyexpr, Char = axpyexpr, Short = axpyexpr, Double = axpyexpr})
 
 -- res = x + v * y
 local function axpy(T, fname, res, x, v, y)

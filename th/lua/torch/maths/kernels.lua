@@ -185,12 +185,20 @@ end
 
 -- an operation: name, expressions by element type name (nil: none), and the
 -- most elements for which the loop beats numpy (measured per family by
--- scripts/bench/crossover.lua, which changes kernels.ops[name].limit)
+-- scripts/bench/crossover.lua, which changes kernels.ops[name].limit), for
+-- FloatTensors floatlimit when given (a float loop converts every element to
+-- double and back, where numpy's float32 loops do twice the elements per instruction)
 kernels.ops = {}
-function kernels.op(name, limit, exprs)
-   local op = {name = name, limit = limit, exprs = exprs}
+function kernels.op(name, limit, exprs, floatlimit)
+   local op = {name = name, limit = limit, exprs = exprs, floatlimit = floatlimit or limit}
    kernels.ops[name] = op
    return op
+end
+
+local Float = types.Float
+local function limit(op, T)
+   if T == Float then return op.floatlimit end
+   return op.limit
 end
 
 -- expressions for every type but Long; `wide` is the one for IntTensors
@@ -207,7 +215,7 @@ end
 function kernels.map1(op, r, x, c)
    local n = nelement(r)
    local expr = op.exprs[r.T.name]
-   if n > op.limit or not expr or x.T == types.Long then return false end
+   if n > limit(op, r.T) or not expr or x.T == types.Long then return false end
    local rp, xp = flat(r), flat(x)
    if rp and xp then
       loop('map1', op, expr, r.T, x.T)(rp, xp, n, c)
@@ -225,7 +233,7 @@ end
 function kernels.map2(op, r, x, y, c)
    local n = nelement(r)
    local expr = op.exprs[r.T.name]
-   if n > op.limit or not expr or x.T == types.Long or y.T == types.Long then return false end
+   if n > limit(op, r.T) or not expr or x.T == types.Long or y.T == types.Long then return false end
    local rp, xp, yp = flat(r), flat(x), flat(y)
    if rp and xp and yp then
       loop('map2', op, expr, r.T, x.T, y.T)(rp, xp, yp, n, c)
@@ -287,7 +295,7 @@ function kernels.copy(r, x)
    local k = x.T.integer and 'copyint' or 'copyfloat'
    local op = copyops[k]
    if not op then
-      op = {name = k, limit = math.huge, exprs = {}}
+      op = {name = k, limit = math.huge, floatlimit = math.huge, exprs = {}}
       for name, e in pairs(convert) do op.exprs[name] = x.T.integer and 'x' or e end
       op.exprs.Long = nil
       copyops[k] = op

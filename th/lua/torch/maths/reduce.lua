@@ -36,7 +36,7 @@ local kernels = require 'torch.maths.kernels'
 local LIMIT = 16384
 local fastsum = kernels.op('sum', LIMIT, kernels.alltypes('acc + x', 'acc + x'))
 local fastprod = kernels.op('prod', LIMIT, kernels.floats('acc * x'))
-local EXTREME = 4096    -- (a branch per element: beyond, numpy wins)
+local EXTREME = 8192    -- (a branch per element: beyond, numpy wins)
 local fastextreme = {
    max = kernels.op('max', EXTREME, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
    min = kernels.op('min', EXTREME, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
