@@ -308,3 +308,24 @@ def test_gather_hot(runtime, tname):
     end""")
     got = np.array(runtime.to_numpy(f(runtime.from_numpy(x), runtime.from_numpy(idx))))
     np.testing.assert_array_equal(got, np.take_along_axis(x, idx - 1, axis=1))
+
+
+def test_index_range_check_hot(runtime):
+    # the smallest and largest index, found by a loop once it is compiled:
+    # an index out of range anywhere in the tensor is still caught
+    f = runtime.eval(f"""function()
+        local x = torch.rand(4, 300)
+        local idx = torch.LongTensor(4, 300):random(1, 300)
+        for _ = 1, {HOT} do x:gather(2, idx) end
+        local errors = {{}}
+        for _, bad in ipairs{{0, 301, -5}} do
+           for _, at in ipairs{{1, 600, 1200}} do
+              local i = idx:clone()
+              i:storage()[at] = bad
+              local ok, msg = pcall(function() return x:gather(2, i) end)
+              errors[#errors + 1] = not ok and msg:match('Invalid index in gather') ~= nil
+           end
+        end
+        return unpack(errors)
+    end""")
+    assert list(f()) == [True] * 9
