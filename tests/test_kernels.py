@@ -329,3 +329,31 @@ def test_index_range_check_hot(runtime):
         return unpack(errors)
     end""")
     assert list(f()) == [True] * 9
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_cumulative_sums_and_products_hot(runtime, tname):
+    # along each dimension, as numpy accumulates (float64 or int64) and
+    # casts to the type: integer sums wrap around
+    t = TYPES[tname]
+    x, y = operands(t)
+    x, y = x.reshape(15, 20), y.reshape(15, 20)
+    f = runtime.eval(f"""function(x, y)
+        local a, b, c, d
+        for _ = 1, {HOT} do
+           a, b = torch.cumsum(x, 1), torch.cumsum(x, 2)
+           if x:type() == 'torch.FloatTensor' or x:type() == 'torch.DoubleTensor' then
+              c, d = torch.cumprod(y, 1), torch.cumprod(y, 2)
+           end
+        end
+        return a, b, c, d
+    end""")
+    a, b, c, d = f(runtime.from_numpy(x), runtime.from_numpy(y))
+    acc = np.int64 if tname in INTEGER else np.float64
+    for got, axis in ((a, 0), (b, 1)):
+        want = np.cumsum(x, axis=axis, dtype=acc).astype(t)
+        np.testing.assert_array_equal(np.array(runtime.to_numpy(got)), want)
+    if c is not None:
+        for got, axis in ((c, 0), (d, 1)):
+            want = np.cumprod(y, axis=axis, dtype=np.float64).astype(t)
+            np.testing.assert_array_equal(np.array(runtime.to_numpy(got)), want)

@@ -66,6 +66,14 @@ end]],
       end
    end
 end]],
+   dimscan = [[return function(rp, xp, outer, size, inner, init)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local acc, p = init, o * size * inner + i
+         for _ = 1, size do local x = xp[p]; acc = %s; rp[p] = %s; p = p + inner end
+      end
+   end
+end]],
    dimbest = [[return function(rp, ip, xp, outer, size, inner)
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
@@ -340,6 +348,23 @@ function kernels.dimfold(op, r, x, dim, init)
    for i = dim + 1, x.nd do inner = inner * x.sz[i] end
    local store = x.T == types.Int and 'tobit(acc)' or 'acc'
    loop('dimfold', op, expr, x.T, nil, nil, store)(rp, xp, outer, x.sz[dim], inner, init)
+   return true
+end
+
+-- dimscan(op, r, x, dim, init) -> true when done: r (x's sizes) = the running
+-- fold of x along dim from init (cumsum, cumprod), each element stored as the
+-- element type casts the accumulated value (an IntTensor's wraps around, as
+-- numpy's int64 accumulation cast to int32)
+function kernels.dimscan(op, r, x, dim, init)
+   local expr = op.exprs[x.T.name]
+   if nelement(x) > op.limit or not expr or r.T ~= x.T or r.st == x.st then return false end
+   local rp, xp = flat(r), flat(x)
+   if not rp or not xp then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * x.sz[i] end
+   for i = dim + 1, x.nd do inner = inner * x.sz[i] end
+   local store = x.T == types.Int and 'tobit(acc)' or 'acc'
+   loop('dimscan', op, expr, x.T, nil, nil, store)(rp, xp, outer, x.sz[dim], inner, init)
    return true
 end
 
