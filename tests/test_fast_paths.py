@@ -171,3 +171,26 @@ def test_comparisons_and_sums_on_the_numpy_path(runtime, tname, dtype):
     np.testing.assert_array_equal(np.array(runtime.to_numpy(s1)), x.sum(0, dtype=acc, keepdims=True).astype(dtype))
     np.testing.assert_array_equal(np.array(runtime.to_numpy(s2)), x.sum(1, dtype=acc, keepdims=True).astype(dtype))
     assert s == x.sum(dtype=acc)
+
+
+def test_masked_operations_on_the_numpy_path(runtime):
+    # beyond the loops: a transposed destination, the mask seen as booleans
+    rng = np.random.default_rng(8)
+    x, y = rng.standard_normal((120, 90)), rng.standard_normal(120 * 90)
+    mask = (rng.random((90, 120)) > 0.5).astype(np.uint8)
+    f = runtime.eval("""function(x, y, mask)
+        local a, b = x:t():clone(), x:t():clone()
+        local xt = x:clone():t()
+        xt:maskedFill(mask, 7)
+        a:maskedCopy(mask, y)
+        return x:t():maskedSelect(mask), xt, a
+    end""")
+    sel, filled, copied = f(tensor(runtime, x), tensor(runtime, y), runtime.from_numpy(mask))
+    m = mask.astype(bool)
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(sel)), x.T[m])
+    want = x.T.copy()
+    want[m] = 7
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(filled)), want)
+    want = x.T.copy()
+    want[m] = y[:m.sum()]
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(copied)), want)
