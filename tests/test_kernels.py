@@ -357,3 +357,26 @@ def test_cumulative_sums_and_products_hot(runtime, tname):
         for got, axis in ((c, 0), (d, 1)):
             want = np.cumprod(y, axis=axis, dtype=np.float64).astype(t)
             np.testing.assert_array_equal(np.array(runtime.to_numpy(got)), want)
+
+
+def rem(a, b):
+    return a - b * np.floor(a / b)
+
+
+@pytest.mark.parametrize("tname", ["Float", "Double"])
+@pytest.mark.parametrize("code, expected", [
+    ("torch.fmod(res, x, 0.7)", lambda x, y, t: np.fmod(x.astype(np.float64), np.float64(t(0.7))).astype(t)),
+    ("torch.cfmod(res, x, y)", lambda x, y, t: np.fmod(x.astype(np.float64), y.astype(np.float64)).astype(t)),
+    ("torch.remainder(res, x, 0.7)", lambda x, y, t: rem(x.astype(np.float64), np.float64(t(0.7))).astype(t)),
+    ("torch.cremainder(res, x, y)", lambda x, y, t: rem(x.astype(np.float64), y.astype(np.float64)).astype(t)),
+    ("torch.addcmul(res, x, 0.3, y, x)", lambda x, y, t: x + t(0.3) * y * x),
+    ("torch.addcdiv(res, x, 0.3, x, y)", lambda x, y, t: x + t(0.3) * x / y),
+    ("torch.lerp(res, x, y, 0.3)", lambda x, y, t: x + 0.3 * (y - x)),
+])
+def test_floating_operations_hot(runtime, tname, code, expected):
+    # the loops of DoubleTensors and numpy's paths of FloatTensors agree with
+    # numpy's definitions (a FloatTensor's fmod computed in double)
+    t = TYPES[tname]
+    x, y = operands(t)
+    got = hot(runtime, tname, code, x, y)
+    np.testing.assert_array_equal(got, expected(x, y, t))

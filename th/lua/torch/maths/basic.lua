@@ -84,6 +84,11 @@ fast.max = {op('maxc', LIMIT, alltypes('x > c and x or c', 'x > c and x or c')),
             op('maxy', LIMIT, alltypes('x > y and x or y', 'x > y and x or y'))}
 fast.min = {op('minc', LIMIT, alltypes('x < c and x or c', 'x < c and x or c')),
             op('miny', LIMIT, alltypes('x < y and x or y', 'x < y and x or y'))}
+-- C's fmod and the remainder's formula on doubles (numpy computes a
+-- FloatTensor's in double too, rounded once)
+fast.fmod = {op('fmodc', LIMIT, floats('fmod(x, c)')), op('fmody', LIMIT, floats('fmod(x, y)'))}
+fast.remainder = {op('remainderc', LIMIT, floats('x - c * floor(x / c)')),
+                  op('remaindery', LIMIT, floats('x - y * floor(x / y)'))}
 
 -- res = x <op> y for y a tensor or a number
 local function elementwise(T, fname, op, res, x, y)
@@ -211,6 +216,9 @@ dispatch.define{
 
 local function addcmul(a, b, c, v) return a + v * b * c end
 local function addcdiv(a, b, c, v) return a + v * b / c end
+-- (DoubleTensors: numpy's float32 and integer arithmetic rounds or wraps each step)
+local fastaddc = {addcmul = op('addcmul', LIMIT, {Double = 'x + c * y * z'}),
+                  addcdiv = op('addcdiv', LIMIT, {Double = 'x + c * y / z'})}
 
 -- addcmul/addcdiv([res,] x [, value], t1, t2): x + value * t1 .* t2 (or ./ t2)
 for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
@@ -225,6 +233,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
          res, r = result(T, res, xd, true)
+         if kernels.map3(fastaddc[name], r, xd, d1, d2, v) then return res end
          if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, f, v)
          elseif nelement(xd) > 0 then
@@ -236,6 +245,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
 end
 
 local function lerp(a, b, w) return a + w * (b - a) end
+local fastlerp = op('lerp', LIMIT, {Double = 'x + c * (y - x)'})
 
 -- lerp([res,] a, b, weight): a + weight * (b - a); numbers give a number
 dispatch.define{
@@ -245,6 +255,7 @@ dispatch.define{
       samecount('lerp', ad, bd)
       local r
       res, r = result(T, res, ad, true)
+      if kernels.map2(fastlerp, r, ad, bd, w) then return res end
       if nelement(ad) <= SMALL then
          loop2(r, ad, bd, lerp, w)
       else
