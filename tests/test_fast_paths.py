@@ -130,3 +130,67 @@ def test_helper_thread_errors_propagate():
     with pytest.raises(ValueError):
         together(lambda: 1, boom)
     assert together(lambda: 1, lambda: 2) == (1, 2)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [5000, 20000, (1 << 20) + 3])
+def test_add_with_a_scale_rounds_as_th_on_every_path(runtime, dtype, n):
+    # loop, one-thread numpy and two-thread numpy paths: the product rounded
+    # to the element type, then added (x + v * y), into a new result, in
+    # place in x and into y
+    rng = np.random.default_rng(n)
+    x, y = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
+    want = x + dtype(0.3) * y
+    f = runtime.eval("""function(x, y)
+        local r = torch.add(x, 0.3, y)
+        local a, b = x:clone(), y:clone()
+        a:add(0.3, y)
+        b:add(x, 0.3, b)
+        return r, a, b
+    end""")
+    for got in f(tensor(runtime, x), tensor(runtime, y)):
+        np.testing.assert_array_equal(np.array(runtime.to_numpy(got)), want)
+
+
+@pytest.mark.parametrize("tname, dtype", [("Double", np.float64), ("Int", np.int32), ("Byte", np.uint8)])
+def test_comparisons_and_sums_on_the_numpy_path(runtime, tname, dtype):
+    # beyond the loops' limits: comparisons write 0/1 bytes in place, sums
+    # along a dimension reduce into the result in the type's accumulator
+    rng = np.random.default_rng(3)
+    x = (rng.random((300, 200)) * 100).astype(dtype)
+    f = runtime.eval(f"""function(x)
+        local m = torch.gt(x, 50)
+        local r = torch.{tname}Tensor()
+        torch.ge(r, x, x:clone():fill(50))
+        return m, r, x:sum(1), x:sum(2), x:sum()
+    end""")
+    m, r, s1, s2, s = f(runtime.from_numpy(x))
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(m)), (x > 50).astype(np.uint8))
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), (x >= 50).astype(dtype))
+    acc = np.float64 if dtype == np.float64 else np.int64
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(s1)), x.sum(0, dtype=acc, keepdims=True).astype(dtype))
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(s2)), x.sum(1, dtype=acc, keepdims=True).astype(dtype))
+    assert s == x.sum(dtype=acc)
+
+
+def test_masked_operations_on_the_numpy_path(runtime):
+    # beyond the loops: a transposed destination, the mask seen as booleans
+    rng = np.random.default_rng(8)
+    x, y = rng.standard_normal((120, 90)), rng.standard_normal(120 * 90)
+    mask = (rng.random((90, 120)) > 0.5).astype(np.uint8)
+    f = runtime.eval("""function(x, y, mask)
+        local a, b = x:t():clone(), x:t():clone()
+        local xt = x:clone():t()
+        xt:maskedFill(mask, 7)
+        a:maskedCopy(mask, y)
+        return x:t():maskedSelect(mask), xt, a
+    end""")
+    sel, filled, copied = f(tensor(runtime, x), tensor(runtime, y), runtime.from_numpy(mask))
+    m = mask.astype(bool)
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(sel)), x.T[m])
+    want = x.T.copy()
+    want[m] = 7
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(filled)), want)
+    want = x.T.copy()
+    want[m] = y[:m.sum()]
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(copied)), want)

@@ -139,6 +139,34 @@ def test_fill_and_clone(runtime, tname):
     np.testing.assert_array_equal(runtime.to_numpy(c), x)
 
 
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_fill_of_every_size_hot(runtime, tname):
+    # the loop writes the first elements, memcpy doubles them: sizes around
+    # each doubling step, a view in the middle of its storage, and -0
+    t = TYPES[tname]
+    sizes = [1, 255, 256, 257, 511, 512, 513, 1000, 100003]
+    f = runtime.eval(f"""function(sizes)
+        local out = {{}}
+        for k = 1, #sizes do
+           local n = sizes[k]
+           local s = torch.{tname}Tensor(n + 4):fill(9)
+           local v = s:narrow(1, 3, n)
+           for i = 1, {HOT // 10} do v:fill(i % 7 - 3) end
+           out[k] = s
+        end
+        local z = torch.{tname}Tensor(1000)
+        for _ = 1, {HOT} do z:fill(-0.0) end
+        out[#sizes + 1] = z
+        return out
+    end""")
+    out = f(runtime.lua.table_from(sizes))
+    for k, n in enumerate(sizes):
+        want = np.concatenate([[9, 9], np.full(n, (HOT // 10) % 7 - 3), [9, 9]]).astype(t)
+        np.testing.assert_array_equal(runtime.to_numpy(out[k + 1]), want)
+    z = runtime.to_numpy(out[len(sizes) + 1])
+    assert (z == 0).all() and (np.signbit(z).all() if tname in ("Float", "Double") else True)
+
+
 def test_nan_stays_the_max_and_min(runtime):
     got = runtime.execute("""
         local x = torch.rand(1000)
@@ -280,3 +308,75 @@ def test_gather_hot(runtime, tname):
     end""")
     got = np.array(runtime.to_numpy(f(runtime.from_numpy(x), runtime.from_numpy(idx))))
     np.testing.assert_array_equal(got, np.take_along_axis(x, idx - 1, axis=1))
+
+
+def test_index_range_check_hot(runtime):
+    # the smallest and largest index, found by a loop once it is compiled:
+    # an index out of range anywhere in the tensor is still caught
+    f = runtime.eval(f"""function()
+        local x = torch.rand(4, 300)
+        local idx = torch.LongTensor(4, 300):random(1, 300)
+        for _ = 1, {HOT} do x:gather(2, idx) end
+        local errors = {{}}
+        for _, bad in ipairs{{0, 301, -5}} do
+           for _, at in ipairs{{1, 600, 1200}} do
+              local i = idx:clone()
+              i:storage()[at] = bad
+              local ok, msg = pcall(function() return x:gather(2, i) end)
+              errors[#errors + 1] = not ok and msg:match('Invalid index in gather') ~= nil
+           end
+        end
+        return unpack(errors)
+    end""")
+    assert list(f()) == [True] * 9
+
+
+@pytest.mark.parametrize("tname", list(TYPES))
+def test_cumulative_sums_and_products_hot(runtime, tname):
+    # along each dimension, as numpy accumulates (float64 or int64) and
+    # casts to the type: integer sums wrap around
+    t = TYPES[tname]
+    x, y = operands(t)
+    x, y = x.reshape(15, 20), y.reshape(15, 20)
+    f = runtime.eval(f"""function(x, y)
+        local a, b, c, d
+        for _ = 1, {HOT} do
+           a, b = torch.cumsum(x, 1), torch.cumsum(x, 2)
+           if x:type() == 'torch.FloatTensor' or x:type() == 'torch.DoubleTensor' then
+              c, d = torch.cumprod(y, 1), torch.cumprod(y, 2)
+           end
+        end
+        return a, b, c, d
+    end""")
+    a, b, c, d = f(runtime.from_numpy(x), runtime.from_numpy(y))
+    acc = np.int64 if tname in INTEGER else np.float64
+    for got, axis in ((a, 0), (b, 1)):
+        want = np.cumsum(x, axis=axis, dtype=acc).astype(t)
+        np.testing.assert_array_equal(np.array(runtime.to_numpy(got)), want)
+    if c is not None:
+        for got, axis in ((c, 0), (d, 1)):
+            want = np.cumprod(y, axis=axis, dtype=np.float64).astype(t)
+            np.testing.assert_array_equal(np.array(runtime.to_numpy(got)), want)
+
+
+def rem(a, b):
+    return a - b * np.floor(a / b)
+
+
+@pytest.mark.parametrize("tname", ["Float", "Double"])
+@pytest.mark.parametrize("code, expected", [
+    ("torch.fmod(res, x, 0.7)", lambda x, y, t: np.fmod(x.astype(np.float64), np.float64(t(0.7))).astype(t)),
+    ("torch.cfmod(res, x, y)", lambda x, y, t: np.fmod(x.astype(np.float64), y.astype(np.float64)).astype(t)),
+    ("torch.remainder(res, x, 0.7)", lambda x, y, t: rem(x.astype(np.float64), np.float64(t(0.7))).astype(t)),
+    ("torch.cremainder(res, x, y)", lambda x, y, t: rem(x.astype(np.float64), y.astype(np.float64)).astype(t)),
+    ("torch.addcmul(res, x, 0.3, y, x)", lambda x, y, t: x + t(0.3) * y * x),
+    ("torch.addcdiv(res, x, 0.3, x, y)", lambda x, y, t: x + t(0.3) * x / y),
+    ("torch.lerp(res, x, y, 0.3)", lambda x, y, t: x + 0.3 * (y - x)),
+])
+def test_floating_operations_hot(runtime, tname, code, expected):
+    # the loops of DoubleTensors and numpy's paths of FloatTensors agree with
+    # numpy's definitions (a FloatTensor's fmod computed in double)
+    t = TYPES[tname]
+    x, y = operands(t)
+    got = hot(runtime, tname, code, x, y)
+    np.testing.assert_array_equal(got, expected(x, y, t))

@@ -24,9 +24,14 @@ int munmap(void *addr, size_t length);
 ]])
 -- glibc gives freed memory beyond 128 KB back to the system at once, so that
 -- buffers freed by a collection came back as fresh pages, each a page fault
--- when first written: keep up to 256 MB for reuse (M_TRIM_THRESHOLD)
+-- when first written (microseconds each on a busy machine): buffers up to
+-- 32 MB come from the heap (M_MMAP_THRESHOLD, glibc's own ceiling when it
+-- adapts it), and up to 256 MB of freed memory is kept for reuse (M_TRIM_THRESHOLD)
 if ffi.os == 'Linux' and pcall(ffi.cdef, 'int mallopt(int param, int value);') then
-   pcall(function() C.mallopt(-1, 256 * 2^20) end)
+   pcall(function()
+      C.mallopt(-1, 256 * 2^20)
+      C.mallopt(-3, 32 * 2^20)
+   end)
 end
 local pending = 0                 -- bytes allocated since the last collection
 local COLLECT_EVERY = 64 * 2^20

@@ -223,6 +223,14 @@ def math_addscaled(out, a, v, b):
     v = _scalar(v, out.dtype)
     if _expanded_inplace(out, a):
         return _accumulate(np.add, out, v * b)
+    if out.dtype.kind == "f" and a.dtype == b.dtype == out.dtype:
+        # the same roundings as a + v * b, without the copy (split over the threads when large)
+        if out.size >= PARALLEL and out.shape[0] >= 2 and threads.count() > 1:
+            together(*[(lambda s: lambda: np.add(a[s], np.multiply(b[s], v), out=out[s]))(slice(i, j))
+                       for i, j in threads.parts(out.shape[0])])
+        else:
+            np.add(a, np.multiply(b, v), out=out)
+        return
     np.copyto(out, a + v * b, casting="unsafe")
 
 
@@ -260,6 +268,10 @@ def math_lerp(out, a, b, w):
     np.copyto(out, a + w * (b - a), casting="unsafe")
 
 
+COMPARE = {"lt": np.less, "le": np.less_equal, "gt": np.greater,
+           "ge": np.greater_equal, "eq": np.equal, "ne": np.not_equal}
+
+
 @export
 def math_compare(name, out, a, b):
     """out (ByteTensor or the operands' type) = a <cmp> b as 0/1."""
@@ -267,9 +279,11 @@ def math_compare(name, out, a, b):
         b = _scalar(b, a.dtype)
     a = _like(a, out)
     b = _like(b, out)
-    f = {"lt": np.less, "le": np.less_equal, "gt": np.greater,
-         "ge": np.greater_equal, "eq": np.equal, "ne": np.not_equal}[name]
-    np.copyto(out, f(a, b), casting="unsafe")
+    f = COMPARE[name]
+    if out.dtype == np.uint8:
+        f(a, b, out=out.view(np.bool_))    # 0/1 bytes written in place
+    else:
+        np.copyto(out, f(a, b), casting="unsafe")
 
 
 @export
@@ -288,10 +302,11 @@ def _acc(x):
 @export
 def math_reduceall(name, x):
     """sum, prod, max, min, mean of all elements, as a Lua number."""
+    # the ufuncs' own reduce: np.sum's Python-level dispatch cost 2 us a call
     if name == "sum":
-        r = np.sum(x, dtype=_acc(x))
+        r = np.add.reduce(x, axis=None, dtype=_acc(x))
     elif name == "prod":
-        r = np.prod(x, dtype=_acc(x))
+        r = np.multiply.reduce(x, axis=None, dtype=_acc(x))
     elif name == "max":
         r = np.max(x)
     elif name == "min":
@@ -309,10 +324,12 @@ def math_reduceall(name, x):
 def math_reducedim(name, out, x, axis):
     """sum, prod, cumsum, cumprod along an axis (0-based), into out."""
     acc = _acc(x)
-    if name == "sum":
-        r = np.sum(x, axis=axis, dtype=acc, keepdims=True)
-    elif name == "prod":
-        r = np.prod(x, axis=axis, dtype=acc, keepdims=True)
+    if name in ("sum", "prod"):
+        f = np.add if name == "sum" else np.multiply
+        if out.dtype == acc:
+            f.reduce(x, axis=axis, dtype=acc, keepdims=True, out=out)
+            return
+        r = f.reduce(x, axis=axis, dtype=acc, keepdims=True)
     elif name == "mean":
         r = np.mean(x, axis=axis, dtype=F64, keepdims=True)
     elif name == "cumsum":

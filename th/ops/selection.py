@@ -74,19 +74,24 @@ def mask_count(mask):
     return int(np.count_nonzero(mask)), int(mask.max())
 
 
+def _bools(mask, shape):
+    """The mask (checked to hold only 0 and 1) seen as booleans, no copy made."""
+    return mask.view(np.bool_).reshape(shape)
+
+
 @export
 def masked_select(dst, src, mask):
-    dst[...] = src.reshape(-1)[mask.reshape(-1) != 0]
+    dst[...] = src.reshape(-1)[_bools(mask, -1)]
 
 
 @export
 def masked_copy(dst, mask, src, count):
-    dst[mask.reshape(dst.shape) != 0] = src.reshape(-1)[:int(count)]
+    dst[_bools(mask, dst.shape)] = src.reshape(-1)[:int(count)]
 
 
 @export
 def masked_fill(dst, mask, value):
-    dst[mask.reshape(dst.shape) != 0] = _scalar(value, dst.dtype)
+    np.copyto(dst, _scalar(value, dst.dtype), where=_bools(mask, dst.shape))
 
 
 @export

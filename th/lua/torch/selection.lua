@@ -44,8 +44,8 @@ local function checkvector(v, argn, fname)
 end
 
 -- the smallest and largest of a LongTensor of indices
-local indexlo = kernels.op('indexlo', 16384, {Long = 'tonumber(x) < acc and tonumber(x) or acc'})
-local indexhi = kernels.op('indexhi', 16384, {Long = 'tonumber(x) > acc and tonumber(x) or acc'})
+local indexlo = kernels.op('indexlo', 16384, {Long = 'min(acc, tonumber(x))'})   -- (no branch per element)
+local indexhi = kernels.op('indexhi', 16384, {Long = 'max(acc, tonumber(x))'})
 
 -- every value of the LongTensor d lies in 1..hi (else `message`, when given, is the error)
 local function checkrange(d, hi, argn, fname, message)

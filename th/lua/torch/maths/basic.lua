@@ -111,8 +111,11 @@ end
 
 -- the LuaJIT loops of the operations, with a number (c) or a tensor (y):
 -- IntTensor sums wrap as int32 (tobit); a product of two int32 values can
--- exceed what a double holds exactly, so IntTensor products go to numpy
+-- exceed what a double holds exactly, so IntTensor products go to numpy.
+-- Limits from scripts/bench/crossover.lua: numpy's call costs about 3 us,
+-- its loops run two to four elements per instruction
 local LIMIT = 16384
+local LIMITC, LIMITY, FLOATLIMIT = 32768, 8192, 4096
 local fast = {}
 for name, e in pairs{add = '+', sub = '-', mul = '*', div = '/'} do
    local function exprs(b)
@@ -120,12 +123,17 @@ for name, e in pairs{add = '+', sub = '-', mul = '*', div = '/'} do
       if name == 'div' then return floats(expr) end
       return alltypes(expr, name ~= 'mul' and 'tobit(' .. expr .. ')' or nil)
    end
-   fast[name] = {op(name .. 'c', LIMIT, exprs('c')), op(name .. 'y', LIMIT, exprs('y'))}
+   fast[name] = {op(name .. 'c', LIMITC, exprs('c'), FLOATLIMIT), op(name .. 'y', LIMITY, exprs('y'), FLOATLIMIT)}
 end
 fast.max = {op('maxc', LIMIT, alltypes('x > c and x or c', 'x > c and x or c')),
             op('maxy', LIMIT, alltypes('x > y and x or y', 'x > y and x or y'))}
 fast.min = {op('minc', LIMIT, alltypes('x < c and x or c', 'x < c and x or c')),
             op('miny', LIMIT, alltypes('x < y and x or y', 'x < y and x or y'))}
+-- C's fmod and the remainder's formula on doubles (numpy computes a
+-- FloatTensor's in double too, rounded once)
+fast.fmod = {op('fmodc', LIMIT, floats('fmod(x, c)')), op('fmody', LIMIT, floats('fmod(x, y)'))}
+fast.remainder = {op('remainderc', LIMIT, floats('x - c * floor(x / c)')),
+                  op('remaindery', LIMIT, floats('x - y * floor(x / y)'))}
 
 -- res = x <op> y for y a tensor or a number
 local function elementwise(T, fname, op, res, x, y)
@@ -195,7 +203,8 @@ end
 local function addscaled(a, b, v) return a + v * b end
 -- (not for FloatTensors: TH rounds the product to float before adding)
 local axpyexpr = 'x + c * y'
-local fastaxpy = op('axpy', LIMIT, {Byte = axpyexpr, Char = axpyexpr, Short = axpyexpr, Double = axpyexpr})
+-- (one pass where numpy makes two: the loop wins up to the thread split)
+local fastaxpy = op('axpy', 2^20 - 1, {Byte = axpyexpr, Char = axpyexpr, Short = axpyexpr, Double = axpyexpr})
 
 -- res = x + v * y
 local function axpy(T, fname, res, x, v, y)
@@ -253,6 +262,9 @@ dispatch.define{
 
 local function addcmul(a, b, c, v) return a + v * b * c end
 local function addcdiv(a, b, c, v) return a + v * b / c end
+-- (DoubleTensors: numpy's float32 and integer arithmetic rounds or wraps each step)
+local fastaddc = {addcmul = op('addcmul', LIMIT, {Double = 'x + c * y * z'}),
+                  addcdiv = op('addcdiv', LIMIT, {Double = 'x + c * y / z'})}
 
 -- addcmul/addcdiv([res,] x [, value], t1, t2): x + value * t1 .* t2 (or ./ t2)
 for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
@@ -267,6 +279,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
          res, r = result(T, res, xd, true)
+         if kernels.map3(fastaddc[name], r, xd, d1, d2, v) then return res end
          if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, f, v)
          elseif nelement(xd) > 0 then
@@ -278,6 +291,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
 end
 
 local function lerp(a, b, w) return a + w * (b - a) end
+local fastlerp = op('lerp', LIMIT, {Double = 'x + c * (y - x)'})
 
 -- lerp([res,] a, b, weight): a + weight * (b - a); numbers give a number
 dispatch.define{
@@ -287,6 +301,7 @@ dispatch.define{
       samecount('lerp', ad, bd)
       local r
       res, r = result(T, res, ad, true)
+      if kernels.map2(fastlerp, r, ad, bd, w) then return res end
       if nelement(ad) <= SMALL then
          loop2(r, ad, bd, lerp, w)
       else

@@ -23,7 +23,7 @@ local comparisons = {
 -- their LuaJIT loops, the same expression for every result type (a branch
 -- per element that data decides: beyond a few thousand elements numpy wins)
 local kernels = require 'torch.maths.kernels'
-local LIMIT = 2048
+local LIMIT = 4096
 local fast = {}
 for name, cmp in pairs{lt = '<', le = '<=', gt = '>', ge = '>=', eq = '==', ne = '~='} do
    local function op(b)

@@ -66,6 +66,14 @@ end]],
       end
    end
 end]],
+   dimscan = [[return function(rp, xp, outer, size, inner, init)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local acc, p = init, o * size * inner + i
+         for _ = 1, size do local x = xp[p]; acc = %s; rp[p] = %s; p = p + inner end
+      end
+   end
+end]],
    dimbest = [[return function(rp, ip, xp, outer, size, inner)
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
@@ -185,12 +193,20 @@ end
 
 -- an operation: name, expressions by element type name (nil: none), and the
 -- most elements for which the loop beats numpy (measured per family by
--- scripts/bench/crossover.lua, which changes kernels.ops[name].limit)
+-- scripts/bench/crossover.lua, which changes kernels.ops[name].limit), for
+-- FloatTensors floatlimit when given (a float loop converts every element to
+-- double and back, where numpy's float32 loops do twice the elements per instruction)
 kernels.ops = {}
-function kernels.op(name, limit, exprs)
-   local op = {name = name, limit = limit, exprs = exprs}
+function kernels.op(name, limit, exprs, floatlimit)
+   local op = {name = name, limit = limit, exprs = exprs, floatlimit = floatlimit or limit}
    kernels.ops[name] = op
    return op
+end
+
+local Float = types.Float
+local function limit(op, T)
+   if T == Float then return op.floatlimit end
+   return op.limit
 end
 
 -- expressions for every type but Long; `wide` is the one for IntTensors
@@ -207,7 +223,7 @@ end
 function kernels.map1(op, r, x, c)
    local n = nelement(r)
    local expr = op.exprs[r.T.name]
-   if n > op.limit or not expr or x.T == types.Long then return false end
+   if n > limit(op, r.T) or not expr or x.T == types.Long then return false end
    local rp, xp = flat(r), flat(x)
    if rp and xp then
       loop('map1', op, expr, r.T, x.T)(rp, xp, n, c)
@@ -225,7 +241,7 @@ end
 function kernels.map2(op, r, x, y, c)
    local n = nelement(r)
    local expr = op.exprs[r.T.name]
-   if n > op.limit or not expr or x.T == types.Long or y.T == types.Long then return false end
+   if n > limit(op, r.T) or not expr or x.T == types.Long or y.T == types.Long then return false end
    local rp, xp, yp = flat(r), flat(x), flat(y)
    if rp and xp and yp then
       loop('map2', op, expr, r.T, x.T, y.T)(rp, xp, yp, n, c)
@@ -251,19 +267,25 @@ function kernels.map3(op, r, x, y, z, c)
 end
 
 -- fill(r, c): every element of r set to the number c (of r's type already):
--- +0 is a memset; beyond FILL elements numpy's fill is faster for other
--- numbers (not -0, which reaches Python as the integer 0)
-local FILL = 4096
+-- +0 is a memset; another number is written by the loop into the first
+-- FILL elements, which then double by memcpy (memory speed at every size,
+-- no Python call; -0 reaches this as a number, not as a zero)
+local FILL = 256
+local min = math.min
 function kernels.fill(r, c)
-   local n = nelement(r)
-   local zero = c == 0 and 1 / c > 0
-   if n > FILL and c ~= 0 then return false end
    local rp = flat(r)
    if not rp then return false end
-   if zero then
-      ffi.fill(rp, n * r.T.size)
-   else
-      loop('fill', 'fill', 'c', r.T)(rp, n, c)
+   local n, size = nelement(r), r.T.size
+   if c == 0 and 1 / c > 0 then
+      ffi.fill(rp, n * size)
+      return true
+   end
+   local done = min(n, FILL)
+   loop('fill', 'fill', 'c', r.T)(rp, done, c)
+   while done < n do
+      local k = min(done, n - done)
+      ffi.copy(rp + done, rp, k * size)
+      done = done + k
    end
    return true
 end
@@ -281,7 +303,7 @@ function kernels.copy(r, x)
    local k = x.T.integer and 'copyint' or 'copyfloat'
    local op = copyops[k]
    if not op then
-      op = {name = k, limit = math.huge, exprs = {}}
+      op = {name = k, limit = math.huge, floatlimit = math.huge, exprs = {}}
       for name, e in pairs(convert) do op.exprs[name] = x.T.integer and 'x' or e end
       op.exprs.Long = nil
       copyops[k] = op
@@ -326,6 +348,23 @@ function kernels.dimfold(op, r, x, dim, init)
    for i = dim + 1, x.nd do inner = inner * x.sz[i] end
    local store = x.T == types.Int and 'tobit(acc)' or 'acc'
    loop('dimfold', op, expr, x.T, nil, nil, store)(rp, xp, outer, x.sz[dim], inner, init)
+   return true
+end
+
+-- dimscan(op, r, x, dim, init) -> true when done: r (x's sizes) = the running
+-- fold of x along dim from init (cumsum, cumprod), each element stored as the
+-- element type casts the accumulated value (an IntTensor's wraps around, as
+-- numpy's int64 accumulation cast to int32)
+function kernels.dimscan(op, r, x, dim, init)
+   local expr = op.exprs[x.T.name]
+   if nelement(x) > op.limit or not expr or r.T ~= x.T or r.st == x.st then return false end
+   local rp, xp = flat(r), flat(x)
+   if not rp or not xp then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * x.sz[i] end
+   for i = dim + 1, x.nd do inner = inner * x.sz[i] end
+   local store = x.T == types.Int and 'tobit(acc)' or 'acc'
+   loop('dimscan', op, expr, x.T, nil, nil, store)(rp, xp, outer, x.sz[dim], inner, init)
    return true
 end
 

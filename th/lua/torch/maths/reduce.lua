@@ -36,7 +36,7 @@ local kernels = require 'torch.maths.kernels'
 local LIMIT = 16384
 local fastsum = kernels.op('sum', LIMIT, kernels.alltypes('acc + x', 'acc + x'))
 local fastprod = kernels.op('prod', LIMIT, kernels.floats('acc * x'))
-local EXTREME = 4096    -- (a branch per element: beyond, numpy wins)
+local EXTREME = 8192    -- (a branch per element: beyond, numpy wins)
 local fastextreme = {
    max = kernels.op('max', EXTREME, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
    min = kernels.op('min', EXTREME, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
@@ -46,8 +46,11 @@ local fastextreme = {
 -- 64 bits, which a double does not hold: only floating-point ones here
 local fastdim = {sum = {fastsum, 0}, prod = {fastprod, 1}}
 
-local fastbest = {max = kernels.op('maxdim', EXTREME, kernels.alltypes('not (x <= best)', 'not (x <= best)')),
-                  min = kernels.op('mindim', EXTREME, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
+-- (the best of a line changes seldom: the branch is predictable, and numpy's
+-- argmax and take_along_axis cost several calls)
+local BEST = 65536
+local fastbest = {max = kernels.op('maxdim', BEST, kernels.alltypes('not (x <= best)', 'not (x <= best)')),
+                  min = kernels.op('mindim', BEST, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
 
 local function wholesum(d)
    local s = kernels.fold(fastsum, d, 0)
@@ -87,7 +90,10 @@ reduction('mean', function(d)
    return wholesum(d) / nelement(d)
 end)
 
--- cumsum/cumprod([res,] x [, dim]) along dim (default 1)
+-- cumsum/cumprod([res,] x [, dim]) along dim (default 1); the loops add up
+-- in order in a double, as numpy's accumulate in float64 or int64 (exact
+-- for integers within the limit), products of floating types only
+local fastscan = {cumsum = {fastsum, 0}, cumprod = {fastprod, 1}}
 for _, name in ipairs{'cumsum', 'cumprod'} do
    dispatch.define{
       name = name, variants = {'t', 'tn'},
@@ -97,6 +103,8 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
          res, r = result(T, res, xd)
          if xd.nd == 0 then return res end
          dim = checkdim(xd, dim or 1, 2, name)
+         local k = fastscan[name]
+         if kernels.dimscan(k[1], r, xd, dim, k[2]) then return res end
          pycall(py.math_reducedim, name, ndview(r), ndview(xd), dim - 1)
          return res
       end,
