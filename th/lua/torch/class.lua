@@ -28,6 +28,9 @@ local function operator(name, what)
    end
 end
 
+-- its arguments: f's results returned through it make the call to f a non-tail call
+local function results(...) return ... end
+
 local operators = {
    __add = operator('__add__', 'addition'),
    __sub = operator('__sub__', 'substraction'),
@@ -63,10 +66,12 @@ local operators = {
       if not f then error(torch.typename(self) .. ' has no length operator', 2) end
       return f(self)
    end,
+   -- not a tail call: as under luaT, obj(...) keeps a frame between the caller and
+   -- __call__ (nngraph finds where a node was declared by its debug level)
    __call = function(self, ...)
       local f = getmetatable(self).__call__
       if not f then error(torch.typename(self) .. ' has no call operator', 2) end
-      return f(self, ...)
+      return results(f(self, ...))
    end,
 }
 
@@ -179,6 +184,11 @@ function torch.class(...)
       return setmetatable({}, registry[name])
    end
    local mt = define(name, parentname, constructor, factory, module)
+   -- Foo(...) keeps a frame of its own above the constructor's, as under luaT
+   debug.getmetatable(mt.__constructor).__call = function(_, ...)
+      local obj = constructor(...)
+      return obj
+   end
    mt.new = constructor   -- Foo.new(...) and obj.new(...) make a new Foo (nngraph uses it)
    return mt, parentname and registry[parentname] or nil
 end
