@@ -88,6 +88,7 @@ def test_lua_errors_are_errors(kernel):
 
 
 def test_interrupt_stops_a_running_cell(kernel):
+    run(kernel, "b = 2")
     msg_id = kernel.execute("a = torch.rand(300, 300) while true do local c = torch.mm(a, a) end")
     time.sleep(1.5)
     kernel.manager.interrupt_kernel()
