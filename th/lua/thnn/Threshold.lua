@@ -2,8 +2,12 @@
 -- passes where input > threshold.  In place, input becomes the output and
 -- gradOutput the gradInput.
 local checks = require 'thnn.checks'
+local S = require 'thnn.spatial'
 local data, real, max = checks.data, checks.real, math.max
 local K = {}
+
+-- from this many elements the gradient is one numpy call (no branch per element)
+local NUMPY_GRAD = 20000
 
 function K.Threshold_updateOutput(state, input, output, threshold, val, inplace)
    if inplace then output:set(input) else output:resizeAs(input) end
@@ -32,7 +36,11 @@ function K.Threshold_updateGradInput(state, input, gradOutput, gradInput, thresh
    local x, n = data(input)
    local g, gn = data(gradOutput)
    local gi = data(gradInput)
-   if x and g and gi and gn == n then
+   if x and g and gi and gn == n and n >= NUMPY_GRAD then
+      local nd = S.nd
+      S.call(S.py.nn_threshold_backward, nd(gradInput), nd(input), nd(gradOutput),
+                      real(input, threshold), inplace and true or false)
+   elseif x and g and gi and gn == n then
       threshold = real(input, threshold)
       for i = 0, n - 1 do
          gi[i] = x[i] > threshold and g[i] or 0
