@@ -67,7 +67,8 @@ local function maxloop(x, y, ind, planes, H, W, oH, oW, g, lowest)
          -- input in ceil mode) keeps that number and index 0
          for j = yo, yo + oW - 1 do y[j] = lowest; ind[j] = 0 end
          -- taps in THNN's order, each over the whole output row (long inner
-         -- loops): the first of equal maxima stays, a NaN wins
+         -- loops): the first of equal maxima stays, a NaN never wins (as in the
+         -- original)
          for a = 0, kH - 1 do
             local h = i * dH - pH + a * lH
             if h >= 0 and h < H then
@@ -79,7 +80,7 @@ local function maxloop(x, y, ind, planes, H, W, oH, oW, g, lowest)
                   for j = j0, j1 do
                      local w = j * dW + off
                      local v, o = x[xrow + w], yo + j
-                     if v > y[o] or v ~= v then
+                     if v > y[o] then
                         y[o] = v
                         ind[o] = h * W + w + 1
                      end
@@ -93,7 +94,7 @@ end
 
 -- 2 x 2 windows wholly inside the input (LeNet's pooling): a window's four
 -- taps kept in registers, where maxloop reads and writes the output once per
--- tap (four times slower).  Same rule: later taps win when greater or NaN.
+-- tap (four times slower).  Same rule: later taps win when greater.
 local function max2x2(x, y, ind, planes, H, W, oH, oW, dH, dW, lowest)
    for p = 0, planes - 1 do
       local xb, ob = p * H * W, p * oH * oW
@@ -103,13 +104,13 @@ local function max2x2(x, y, ind, planes, H, W, oH, oW, dH, dW, lowest)
             local k = row + j * dW
             local best, at = lowest, -1
             local v = x[xb + k]
-            if v > best or v ~= v then best, at = v, k end
+            if v > best then best, at = v, k end
             v = x[xb + k + 1]
-            if v > best or v ~= v then best, at = v, k + 1 end
+            if v > best then best, at = v, k + 1 end
             v = x[xb + k + W]
-            if v > best or v ~= v then best, at = v, k + W end
+            if v > best then best, at = v, k + W end
             v = x[xb + k + W + 1]
-            if v > best or v ~= v then best, at = v, k + W + 1 end
+            if v > best then best, at = v, k + W + 1 end
             y[yo + j], ind[yo + j] = best, at + 1
          end
       end
