@@ -50,6 +50,13 @@ function checks.data(t)
    return nil
 end
 
+-- rows x width of a 1D or 2D tensor (a softmax runs along each row), nil for 3D/4D
+function checks.rows(t)
+   local nd = t:dim()
+   if nd == 1 then return 1, t:size(1) end
+   if nd == 2 then return t:size(1), t:size(2) end
+end
+
 -- v as the tensor's element type holds it (a FloatTensor compares with 0.1 rounded to float)
 local float1 = ffi.new('float[1]')
 function checks.real(t, v)

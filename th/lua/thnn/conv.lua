@@ -7,7 +7,7 @@ local ffi = require 'ffi'
 local S = require 'thnn.spatial'
 local I = require 'thnn.im2col'
 
-local py, nd, call = S.py, S.nd, S.call
+local py, nd, call, flat = S.py, S.nd, S.call, S.flat
 
 local C = {}
 
@@ -15,15 +15,6 @@ local function prod(t)
    local p = 1
    for i = 1, #t do p = p * t[i] end
    return p
-end
-
--- the flat list Python reads (nn_spatial._geom)
-local function flat(g)
-   local v, d = {}, #g.k
-   for i = 1, d do
-      v[i], v[d + i], v[2 * d + i], v[3 * d + i] = g.k[i], g.s[i], g.pad[i], g.dil and g.dil[i] or 1
-   end
-   return v
 end
 
 local function checkweight(weight, d)

@@ -7,19 +7,10 @@
 local torch = require 'torch'
 local S = require 'thnn.spatial'
 
-local py, nd, call = S.py, S.nd, S.call
+local py, nd, call, flat = S.py, S.nd, S.call, S.flat
 local concat = table.concat
 
 local P = {}
-
-local function flat(g)
-   local v, d = {}, #g.k
-   for i = 1, d do
-      v[i], v[d + i], v[2 * d + i], v[3 * d + i] = g.k[i], g.s[i], g.pad[i], g.dil and g.dil[i] or 1
-   end
-   return v
-end
-P.flat = flat
 
 -- THNN's checks of a pooling's arguments and input; returns the output's sizes
 function P.shapes(input, gradOutput, g, ceilmode, what)
