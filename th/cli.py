@@ -1,7 +1,7 @@
 """The `th` command: run a Torch7 script, a statement, or the interactive prompt.
 
     th [options] [script.lua [arguments]]
-    th --doctest [--exact] [--any-numbers] FILE.md...
+    th --doctest [--exact] [--any-numbers] [-l name] [--seed N] FILE.md...
 
 As in the original, `torch` and `paths` are loaded, `print` is trepl's, and the
 script sees its arguments in the global `arg` (arg[0] is the script).  An
@@ -23,9 +23,11 @@ Options:
   -h,--help          print this help
   -i,--interactive   enter the REPL after executing a script
 
-  th --doctest [--exact] [--any-numbers] FILE.md...
+  th --doctest [--exact] [--any-numbers] [-l name] [--seed N] FILE.md...
                      run the examples of markdown documentation and compare
-                     what they print with what the document shows
+                     what they print with what the document shows (-l: load
+                     library name first, e.g. -l nn for nn's documentation;
+                     --seed: seed the generator of each document's session)
   th --install-kernel [--sys-prefix | --prefix DIR]
                      install the Jupyter kernel spec `th` (for this user by
                      default; needs the jupyter extra: pip install '.[jupyter]')

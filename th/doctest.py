@@ -21,7 +21,14 @@ an example split over two blocks.  The comparison is:
 * `--exact`: line by line, ignoring only trailing whitespace;
 * `--any-numbers`: any number matches any number.  An example drawing random
   numbers without seeding the generator gets it automatically, and its report
-  line says `(random, any numbers)`.
+  line says `(random, any numbers)`: one whose code calls a random function,
+  or whose run moved the generator (nn's modules draw their initial weights).
+
+`-l name` (as `th -l name`) loads a library before each document's
+examples, for documentation that assumes it: `th --doctest -l nn
+nn/doc/*.md` (nn on LUA_PATH).  A library that fails to load fails the run.
+`--seed N` seeds the generator at the start of each document, for runs that
+repeat (unseeded examples print numbers in a layout that depends on them).
 
 A block that is not Lua (a shell line, prose) is skipped, or taken as the
 output of the example before it when that one showed none.  Each example is
@@ -34,6 +41,8 @@ import re
 import shutil
 import sys
 import tempfile
+
+from th import luabytes
 
 _FENCE = re.compile(r"^\s*```+(.*)$")
 _CLOSING = re.compile(r"^\s*```+\s*$")
@@ -65,10 +74,18 @@ class Example:
         self.lines = lines          # its block's lines (to extend it with the next block)
 
     @property
+    def seeds(self):
+        """Whether it seeds the generator itself."""
+        return bool(_SEEDING.search(self.code))
+
+    @property
+    def code(self):
+        return "\n".join(line for entry in self.entries for line in entry)
+
+    @property
     def random(self):
-        """Whether it draws random numbers without seeding the generator itself."""
-        code = "\n".join(line for entry in self.entries for line in entry)
-        return bool(_RANDOM.search(code)) and not _SEEDING.search(code)
+        """Whether its code draws random numbers without seeding the generator itself."""
+        return bool(_RANDOM.search(self.code)) and not self.seeds
 
 
 def blocks(text):
@@ -207,9 +224,15 @@ class Capture:
         self.file.close()
 
 
+# -> a function telling whether the generator moved since it was made
+_DRAWS = "function() local s = torch.getRNGState() return function() return not torch.getRNGState():equal(s) end end"
+
+
 def run_example(engine, example):
-    """Types the example's entries into the session -> what it printed (errors included)."""
+    """Types the example's entries into the session -> (what it printed (errors
+    included), the errors, whether it drew random numbers)."""
     errors = []
+    moved = engine.runtime.lua.eval(_DRAWS)()
     with Capture() as capture:
         for entry, shown in zip(example.entries, example.shown):
             # trepl prints the results of a call too: a transcript shows them, or
@@ -234,7 +257,7 @@ def run_example(engine, example):
         # the documents assume the default type everywhere; an example showing
         # how to change it does not change it for the next ones
         engine.lua("torch.setdefaulttensortype('torch.DoubleTensor')")
-    return capture.text, errors
+    return capture.text, errors, bool(moved())
 
 
 def normalise(text, exact, any_numbers):
@@ -296,8 +319,24 @@ def check(example, actual, errors, exact, any_numbers):
     return "\n".join(diff)
 
 
-def run_file(path, exact=False, any_numbers=False, out=None):
-    """Runs the examples of one document in a fresh session -> (passed, failed)."""
+class LibraryError(Exception):
+    pass
+
+
+def load_libraries(engine, libs):
+    """require each library in the session (th -l's way), or LibraryError."""
+    require = engine.runtime.lua.eval("function(name) return pcall(require, name) end")
+    for lib in libs:
+        result = engine.run(lambda: require(luabytes.encode(lib)))
+        ok, message = result if isinstance(result, tuple) else (result, None)
+        if not ok:
+            message = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
+            raise LibraryError(f"could not load {lib}: {message}")
+
+
+def run_file(path, exact=False, any_numbers=False, out=None, libs=(), seed=None):
+    """Runs the examples of one document in a fresh session (the libraries
+    loaded first, the generator seeded with seed) -> (passed, failed)."""
     from th.cli import session
     from th.repl_engine import Engine
 
@@ -305,6 +344,9 @@ def run_file(path, exact=False, any_numbers=False, out=None):
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     engine = Engine(session())
+    load_libraries(engine, libs)
+    if seed is not None:
+        engine.runtime.lua.eval("torch.manualSeed")(seed)
     passed = failed = 0
     here = os.getcwd()
     workdir = tempfile.mkdtemp(prefix="th-doctest-")
@@ -314,8 +356,8 @@ def run_file(path, exact=False, any_numbers=False, out=None):
     finally:
         os.chdir(here)
         shutil.rmtree(workdir, ignore_errors=True)
-    for example, actual, errors in results:
-        loose = any_numbers or example.random
+    for example, actual, errors, drew in results:
+        loose = any_numbers or example.random or (drew and not example.seeds)
         problem = check(example, actual, errors, exact, loose)
         where = f"{path}:{example.line}"
         if loose and not any_numbers:
@@ -332,15 +374,30 @@ def run_file(path, exact=False, any_numbers=False, out=None):
 
 
 def main(args):
-    """th --doctest [--exact] [--any-numbers] FILE... -> exit status."""
-    options = {"exact": False, "any_numbers": False}
+    """th --doctest [--exact] [--any-numbers] [-l name]... [--seed N] FILE... -> exit status."""
+    options = {"exact": False, "any_numbers": False, "libs": [], "seed": None}
     files = []
+    args = iter(args)
     for a in args:
         if a == "--exact":
             options["exact"] = True
         elif a == "--any-numbers":
             options["any_numbers"] = True
-        elif a.startswith("--"):
+        elif a == "-l":
+            name = next(args, None)
+            if name is None:
+                sys.stderr.write("th --doctest: option -l needs an argument\n")
+                return 1
+            options["libs"].append(name)
+        elif a.startswith("-l") and len(a) > 2:
+            options["libs"].append(a[2:])
+        elif a == "--seed":
+            seed = next(args, None)
+            if seed is None or not seed.isdigit():
+                sys.stderr.write("th --doctest: option --seed needs a number\n")
+                return 1
+            options["seed"] = int(seed)
+        elif a.startswith("-"):
             sys.stderr.write(f"th --doctest: unknown option {a}\n")
             return 1
         else:
@@ -354,7 +411,11 @@ def main(args):
             sys.stderr.write(f"th --doctest: cannot open {path}\n")
             failed += 1
             continue
-        p, f = run_file(path, **options)
+        try:
+            p, f = run_file(path, **options)
+        except LibraryError as exc:
+            sys.stderr.write(f"th --doctest: {exc}\n")
+            return 1
         passed, failed = passed + p, failed + f
     sys.stdout.write(f"{passed} passed, {failed} failed\n")
     return 1 if failed else 0

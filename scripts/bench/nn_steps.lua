@@ -32,15 +32,20 @@ local function lenet()
    return m
 end
 
--- one SGD step of model on (input, target) under crit
+-- one SGD step of model on (input, target) under crit, after 20 steps of
+-- warm-up: a training loop runs thousands, and LuaJIT compiles a code path
+-- once it ran a few dozen times (bench.run's single warm-up call measured
+-- mostly the interpreter)
 local function stepper(model, crit, input, target)
-   return function()
+   local function step()
       model:zeroGradParameters()
       local out = model:forward(input)
       crit:forward(out, target)
       model:backward(input, crit:backward(out, target))
       model:updateParameters(0.01)
    end
+   for _ = 1, 20 do step() end
+   return step
 end
 
 for _, T in ipairs{'Double', 'Float'} do

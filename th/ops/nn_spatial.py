@@ -230,20 +230,16 @@ def _start(out, s, pad, axis, d):
 
 def _argmax_windows(x, k, s, pad, dil, out):
     """(max, tap index into the flattened kernel) of each window (N, C, *out),
-    one vectorised pass per kernel tap: a later tap wins when greater, or NaN
-    (THNN's rule, so the first of equal maxima stays)."""
+    one vectorised pass per kernel tap: a later tap wins when greater (the
+    original's rule: the first of equal maxima stays, a NaN never wins)."""
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     xp = _pad(x, pad, _hipad(x.shape[2:], k, s, pad, dil, out), fill)
-    taps = _taps(k, s, dil, out)
-    _, where = next(taps)
-    best = xp[where].copy()
+    best = np.full(x.shape[:2] + tuple(out), fill, x.dtype)
     tap = np.zeros(best.shape, np.int64)
     better = np.empty(best.shape, bool)
-    for i, (_, where) in enumerate(taps, 1):
+    for i, (_, where) in enumerate(_taps(k, s, dil, out)):
         v = xp[where]
         np.greater(v, best, out=better)
-        if x.dtype.kind == "f":
-            better |= np.isnan(v)
         np.copyto(best, v, where=better)
         np.copyto(tap, i, where=better)
     return best, tap

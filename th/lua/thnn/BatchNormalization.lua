@@ -36,8 +36,8 @@ local function statistics(x, count, running_mean, running_var, train, eps)
    return mean, var.new():resizeAs(var):copy(var):add(eps):sqrt():pow(-1), var
 end
 
--- The same in LuaJIT loops, for contiguous tensors of up to checks.LOOP
--- elements (optional per-channel tensors may be nil): x, y point to N x C x S data.
+-- The same in LuaJIT loops, for contiguous tensors (optional per-channel
+-- tensors may be nil): x, y point to N x C x S data.
 local function updateOutputLoop(x, y, n, c, s, weight, bias, running_mean, running_var,
                                 save_mean, save_std, train, momentum, eps)
    local count = n * s

@@ -1,14 +1,7 @@
 -- LogSoftMax over the feature dimension (as SoftMax): output = input - logsumexp(input)
 local checks = require 'thnn.checks'
-local featuredim, data, exp, log = checks.featuredim, checks.data, math.exp, math.log
+local featuredim, data, rows, exp, log = checks.featuredim, checks.data, checks.rows, math.exp, math.log
 local K = {}
-
--- rows x width of a 1D or 2D tensor (the softmax runs along each row), nil for 3D/4D
-local function rows(t)
-   local nd = t:dim()
-   if nd == 1 then return 1, t:size(1) end
-   if nd == 2 then return t:size(1), t:size(2) end
-end
 
 function K.LogSoftMax_updateOutput(state, input, output)
    local dim = featuredim(input, 'LogSoftMax_updateOutput')

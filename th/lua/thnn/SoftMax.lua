@@ -2,15 +2,8 @@
 -- C x H x W), the second of a 2D or 4D one (N x C, N x C x H x W).  1D and 2D
 -- contiguous tensors loop in LuaJIT, one row at a time.
 local checks = require 'thnn.checks'
-local featuredim, data, exp = checks.featuredim, checks.data, math.exp
+local featuredim, data, rows, exp = checks.featuredim, checks.data, checks.rows, math.exp
 local K = {}
-
--- rows x width of a 1D or 2D tensor, nil for 3D/4D
-local function rows(t)
-   local nd = t:dim()
-   if nd == 1 then return 1, t:size(1) end
-   if nd == 2 then return t:size(1), t:size(2) end
-end
 
 function K.SoftMax_updateOutput(state, input, output)
    local dim = featuredim(input, 'SoftMax_updateOutput')

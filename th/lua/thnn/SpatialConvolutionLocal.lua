@@ -2,7 +2,6 @@
 -- place (weight oH*oW x nOutputPlane x nInputPlane*kH*kW, bias nOutputPlane x
 -- oH x oW): im2col, then one small GEMM per place, batched.
 local S = require 'thnn.spatial'
-local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -20,7 +19,7 @@ local function check(input, gradOutput, weight, g, iW, iH, oW, oH)
 end
 
 local function geom(kW, kH, dW, dH, padW, padH)
-   return P.flat{k = {kH, kW}, s = {dH, dW}, pad = {padH, padW}}
+   return S.flat{k = {kH, kW}, s = {dH, dW}, pad = {padH, padW}}
 end
 
 function K.SpatialConvolutionLocal_updateOutput(state, input, output, weight, bias, finput, fgradInput,

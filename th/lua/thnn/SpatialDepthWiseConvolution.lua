@@ -3,7 +3,6 @@
 -- x nInputPlane), giving nInputPlane*nOutputPlane output planes (plane
 -- (j-1)*nOutputPlane + i, as nn's test builds it from SpatialConvolutions).
 local S = require 'thnn.spatial'
-local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -28,7 +27,7 @@ function K.SpatialDepthWiseConvolution_updateOutput(state, input, output, weight
                                                     kW, kH, dW, dH, padW, padH)
    local g = geom(kW, kH, dW, dH, padW, padH)
    S.resize(output, shapes(input, nil, weight, g))
-   call(py.nn_depthwise_forward, nd(output), nd(input), nd(weight), nd(bias), P.flat(g))
+   call(py.nn_depthwise_forward, nd(output), nd(input), nd(weight), nd(bias), S.flat(g))
 end
 
 function K.SpatialDepthWiseConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, finput,
@@ -36,14 +35,14 @@ function K.SpatialDepthWiseConvolution_updateGradInput(state, input, gradOutput,
    local g = geom(kW, kH, dW, dH, padW, padH)
    shapes(input, gradOutput, weight, g)
    S.resizeas(gradInput, input)
-   call(py.nn_depthwise_backward, nd(gradInput), nd(gradOutput), nd(weight), P.flat(g))
+   call(py.nn_depthwise_backward, nd(gradInput), nd(gradOutput), nd(weight), S.flat(g))
 end
 
 function K.SpatialDepthWiseConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,
                                                          fgradInput, kW, kH, dW, dH, padW, padH, scale)
    local g = geom(kW, kH, dW, dH, padW, padH)
    shapes(input, gradOutput, gradWeight, g)
-   call(py.nn_depthwise_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), P.flat(g), scale or 1)
+   call(py.nn_depthwise_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), S.flat(g), scale or 1)
 end
 
 return K

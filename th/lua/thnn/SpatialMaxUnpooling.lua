@@ -2,13 +2,12 @@
 -- oheight x owidth output plane that SpatialMaxPooling's indices name, zeros
 -- elsewhere.
 local S = require 'thnn.spatial'
-local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
 local K = {}
 
-local GEOM = P.flat{k = {1, 1}, s = {1, 1}, pad = {0, 0}}
+local GEOM = S.flat{k = {1, 1}, s = {1, 1}, pad = {0, 0}}
 
 local function shapes(input, indices, owidth, oheight)
    local first = S.checkinput(input, 2)

@@ -1,7 +1,6 @@
 -- SpatialSubSampling: per plane p, weight[p] times the sum over each kH x kW
 -- window, plus bias[p].
 local S = require 'thnn.spatial'
-local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -30,21 +29,21 @@ end
 function K.SpatialSubSampling_updateOutput(state, input, output, weight, bias, kW, kH, dW, dH)
    local g = geom(kW, kH, dW, dH)
    S.resize(output, shapes(input, nil, weight, g))
-   call(py.nn_subsampling_forward, nd(output), nd(input), nd(weight), nd(bias), P.flat(g), 2)
+   call(py.nn_subsampling_forward, nd(output), nd(input), nd(weight), nd(bias), S.flat(g), 2)
 end
 
 function K.SpatialSubSampling_updateGradInput(state, input, gradOutput, gradInput, weight, kW, kH, dW, dH)
    local g = geom(kW, kH, dW, dH)
    shapes(input, gradOutput, weight, g)
    S.resizeas(gradInput, input)
-   call(py.nn_subsampling_backward, nd(gradInput), nd(gradOutput), nd(weight), P.flat(g), 2)
+   call(py.nn_subsampling_backward, nd(gradInput), nd(gradOutput), nd(weight), S.flat(g), 2)
 end
 
 function K.SpatialSubSampling_accGradParameters(state, input, gradOutput, gradWeight, gradBias, kW, kH, dW, dH,
                                                 scale)
    local g = geom(kW, kH, dW, dH)
    shapes(input, gradOutput, gradWeight, g)
-   call(py.nn_subsampling_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), P.flat(g), 2,
+   call(py.nn_subsampling_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), S.flat(g), 2,
         scale or 1)
 end
 

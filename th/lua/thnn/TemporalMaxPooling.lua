@@ -2,7 +2,6 @@
 -- (batches of) nFrames x frameSize sequences; indices hold the 0-based offset
 -- of the max in its window, as THNN stored it.
 local S = require 'thnn.spatial'
-local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -33,14 +32,14 @@ function K.TemporalMaxPooling_updateOutput(state, input, output, indices, kW, dW
    S.resize(output, sizes)
    S.resize(indices, sizes)
    call(py.nn_maxpool_forward, planes(output, n), planes(indices, n), planes(input, n),
-        P.flat{k = {kW}, s = {dW}, pad = {0}}, 'tap', 1)
+        S.flat{k = {kW}, s = {dW}, pad = {0}}, 'tap', 1)
 end
 
 function K.TemporalMaxPooling_updateGradInput(state, input, gradOutput, gradInput, indices, kW, dW)
    local _, n = shapes(input, gradOutput, kW, dW)
    S.resizeas(gradInput, input)
    call(py.nn_maxpool_backward, planes(gradInput, n), planes(gradOutput, n), planes(indices, n),
-        P.flat{k = {kW}, s = {dW}, pad = {0}}, 'tap', 1)
+        S.flat{k = {kW}, s = {dW}, pad = {0}}, 'tap', 1)
 end
 
 return K

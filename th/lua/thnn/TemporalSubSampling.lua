@@ -1,7 +1,6 @@
 -- TemporalSubSampling: per feature f, weight[f] times the sum over each
 -- window of kW frames, plus bias[f].
 local S = require 'thnn.spatial'
-local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -29,7 +28,7 @@ local function planes(t, n)
 end
 
 local function geom(kW, dW)
-   return P.flat{k = {kW}, s = {dW}, pad = {0}}
+   return S.flat{k = {kW}, s = {dW}, pad = {0}}
 end
 
 function K.TemporalSubSampling_updateOutput(state, input, output, weight, bias, kW, dW, inputFrameSize)

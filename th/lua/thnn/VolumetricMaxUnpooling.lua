@@ -2,7 +2,6 @@
 -- output at the window offsets VolumetricMaxPooling's indices hold (windows
 -- d apart, starting at -pad), zeros elsewhere.
 local S = require 'thnn.spatial'
-local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -19,7 +18,7 @@ local function shapes(input, indices, oT, oW, oH)
 end
 
 local function geom(dT, dW, dH, pT, pW, pH)
-   return P.flat{k = {1, 1, 1}, s = {dT, dH, dW}, pad = {pT, pH, pW}}
+   return S.flat{k = {1, 1, 1}, s = {dT, dH, dW}, pad = {pT, pH, pW}}
 end
 
 function K.VolumetricMaxUnpooling_updateOutput(state, input, output, indices, oT, oW, oH, dT, dW, dH, pT, pW, pH)

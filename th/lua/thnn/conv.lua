@@ -3,9 +3,11 @@
 -- nOut x nIn*kernel) and a transposed ("full") one (weight nIn x nOut x
 -- kernel).  Window geometry is {k = {...}, s = {...}, pad = {...}, dil = {...}}
 -- in the tensor's axis order.  The arithmetic is th/ops/nn_spatial.py.
+local ffi = require 'ffi'
 local S = require 'thnn.spatial'
+local I = require 'thnn.im2col'
 
-local py, nd, call = S.py, S.nd, S.call
+local py, nd, call, flat = S.py, S.nd, S.call, S.flat
 
 local C = {}
 
@@ -13,15 +15,6 @@ local function prod(t)
    local p = 1
    for i = 1, #t do p = p * t[i] end
    return p
-end
-
--- the flat list Python reads (nn_spatial._geom)
-local function flat(g)
-   local v, d = {}, #g.k
-   for i = 1, d do
-      v[i], v[d + i], v[2 * d + i], v[3 * d + i] = g.k[i], g.s[i], g.pad[i], g.dil and g.dil[i] or 1
-   end
-   return v
 end
 
 local function checkweight(weight, d)
@@ -55,11 +48,75 @@ local function resizecols(cols, batch, rows, osz)
    if cols then S.resize(cols, {rows, (batch or 1) * prod(osz)}) end
 end
 
+-- 2D convolutions build their columns in LuaJIT (thnn/im2col.lua), in
+-- THNN's layout (N x) nIn*kH*kW x oH*oW, and cross into numpy once, for the
+-- matrix product.  Tensors are taken contiguous as THNN took them; a result
+-- that is not is computed in a contiguous one and copied back.
+
+-- t, or a contiguous tensor of its sizes when t is not (copied from t when keep)
+local function dense(t, keep)
+   if t == nil or t:isContiguous() then return t end
+   local c = t.new():resize(t:size())
+   if keep then c:copy(t) end
+   return c
+end
+
+-- the geometry of one image: C, H, W, oH, oW, the images, K = C*kH*kW, P = oH*oW
+local function imagegeom(input, g, nin, osz, batch)
+   local first = batch and 2 or 1
+   local C, H, W = nin, S.size(input, first + 1), S.size(input, first + 2)
+   return C, H, W, osz[1], osz[2], batch or 1, nin * g.k[1] * g.k[2], osz[1] * osz[2]
+end
+
+local function resizecolumns(cols, batch, N, K, P)
+   S.resize(cols, batch and {N, K, P} or {K, P})
+   if not cols:isContiguous() then cols:set(cols.new():resize(cols:size())) end
+end
+
+-- cols = the columns of every image of the contiguous x
+local function columns(x, cols, batch, g, C, H, W, oH, oW, N, K, P)
+   resizecolumns(cols, batch, N, K, P)
+   local xp, cp = x:data(), cols:data()
+   for n = 0, N - 1 do I.im2col(xp, n * C * H * W, cp, n * K * P, C, H, W, oH, oW, g) end
+end
+
+local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch)
+   local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
+   columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
+   local out = dense(output)
+   call(py.nn_cols_forward, nd(out), nd(dense(weight, true)), nd(cols), nd(bias))
+   if out ~= output then output:copy(out) end
+end
+
+local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, osz, batch)
+   local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
+   resizecolumns(gcols, batch, N, K, P)
+   call(py.nn_cols_backward, nd(gcols), nd(dense(weight, true)), nd(dense(gradOutput, true)))
+   local gin = dense(gradInput)
+   local gp, cp = gin:data(), gcols:data()
+   ffi.fill(gp, gin:nElement() * gin:elementSize())
+   for n = 0, N - 1 do I.col2im(cp, n * K * P, gp, n * C * H * W, C, H, W, oH, oW, g) end
+   if gin ~= gradInput then gradInput:copy(gin) end
+end
+
+-- the forward's columns are used when they still fit (as THNN did), made again otherwise
+local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, osz, batch, scale)
+   local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
+   if gradWeight and (cols:nElement() ~= N * K * P or not cols:isContiguous()) then
+      columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
+   end
+   local gw, gb = dense(gradWeight, true), dense(gradBias, true)
+   call(py.nn_cols_accgrad, nd(gw), nd(gb), nd(cols), nd(dense(gradOutput, true)), scale)
+   if gw ~= gradWeight then gradWeight:copy(gw) end
+   if gb ~= gradBias then gradBias:copy(gb) end
+end
+
 function C.forward(input, output, weight, bias, cols, g)
    checkweight(weight, #g.k)
    local nout, nin = planes(weight, g)
    local sizes, osz, batch = shapes(input, nil, g, nin, nout)
    S.resize(output, sizes)
+   if #g.k == 2 then return forward2d(input, output, weight, bias, cols or input.new(), g, nin, osz, batch) end
    resizecols(cols, batch, nin * prod(g.k), osz)
    call(py.nn_conv_forward, nd(output), nd(input), nd(weight), nd(bias), nd(cols), flat(g))
 end
@@ -69,13 +126,19 @@ function C.backward(input, gradOutput, gradInput, weight, gcols, g)
    local nout, nin = planes(weight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
    S.resizeas(gradInput, input)
+   if #g.k == 2 then
+      return backward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, nin, osz, batch)
+   end
    resizecols(gcols, batch, nin * prod(g.k), osz)
    call(py.nn_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(gcols), flat(g))
 end
 
 function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale)
    local nout, nin = planes(gradWeight, g)
-   shapes(input, gradOutput, g, nin, nout)
+   local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
+   if #g.k == 2 then
+      return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1)
+   end
    call(py.nn_conv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(cols), flat(g), scale or 1)
 end
 

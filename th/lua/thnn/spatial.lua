@@ -16,6 +16,16 @@ function S.nd(t)
    return ndview(TD[t])
 end
 
+-- the flat list {k..., s..., pad..., dil...} the Python side reads
+-- (nn_spatial._geom) of window geometry g = {k, s, pad [, dil]}
+function S.flat(g)
+   local v, d = {}, #g.k
+   for i = 1, d do
+      v[i], v[d + i], v[2 * d + i], v[3 * d + i] = g.k[i], g.s[i], g.pad[i], g.dil and g.dil[i] or 1
+   end
+   return v
+end
+
 function S.call(f, ...)
    return pycall(f, ...)
 end

@@ -3,14 +3,13 @@
 -- (the columns added back into the image).  THNN.h gives them no state
 -- argument; th's binding passes nil first all the same (the `_`).
 local S = require 'thnn.spatial'
-local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
 local K = {}
 
 local function geom(kW, kH, dW, dH, padW, padH)
-   return P.flat{k = {kH, kW}, s = {dH, dW}, pad = {padH, padW}}
+   return S.flat{k = {kH, kW}, s = {dH, dW}, pad = {padH, padW}}
 end
 
 function K.unfolded_copy(_, finput, input, kW, kH, dW, dH, padW, padH, nInputPlane, inputWidth, inputHeight,

@@ -1,0 +1,61 @@
+"""The fast paths of th's THNN kernels against the original Torch7:
+fixtures/nn_fast_paths_cases.lua (2D convolutions through LuaJIT's im2col on
+non-contiguous tensors, Threshold/ReLU on large tensors with NaN, in place or
+not, 2x2 max pooling with ties and NaN) and fixtures/nn_gridsampler_cases.lua
+(SpatialGridSamplerBilinear through nn.THNN); the *_expected.txt files are
+what the original printed.  Double agrees to the printed digits, Float to
+float rounding (sums in another order)."""
+import math
+import os
+
+import pytest
+
+from conftest import run_th
+from nn_paths import nn_env
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+CASES = ["nn_fast_paths", "nn_gridsampler"]
+
+
+def parse(text):
+    """{name: (sizes, [numbers])} of the tab-separated lines."""
+    out = {}
+    for line in text.splitlines():
+        fields = line.rstrip("\t").split("\t")
+        if len(fields) >= 3:
+            out[fields[0]] = (fields[1], [float(v) for v in " ".join(fields[2:]).split()])
+    return out
+
+
+def expected(case):
+    with open(os.path.join(FIXTURES, case + "_expected.txt")) as f:
+        return parse(f.read())
+
+
+@pytest.fixture(scope="module", params=CASES)
+def results(request):
+    proc = run_th([os.path.join(FIXTURES, request.param + "_cases.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return request.param, parse(proc.stdout)
+
+
+def same(a, b, tol):
+    return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= tol
+
+
+def test_values(results):
+    case, got = results
+    want = expected(case)
+    assert set(got) == set(want)
+    for name, (sizes, values) in want.items():
+        got_sizes, got_values = got[name]
+        assert got_sizes == sizes, name
+        assert len(got_values) == len(values), name
+        rel = 3e-6 if "Float" in name else 1e-8
+        # nn_fast_paths' lines start with the sum and the sum of magnitudes
+        sums = 2 if case == "nn_fast_paths" else 0
+        total = values[1] if sums and not math.isnan(values[1]) else 0
+        scale = max([1.0] + [abs(v) for v in values[sums:] if not math.isnan(v)])
+        bad = [(i, w, g) for i, (w, g) in enumerate(zip(values, got_values))
+               if not same(w, g, rel * (max(1.0, total) if i < sums else scale))]
+        assert not bad, f"{name}: (index, original, th) {bad[:5]}"

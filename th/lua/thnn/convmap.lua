@@ -1,0 +1,60 @@
+-- The connection-table convolutions, SpatialConvolutionMap and its transposed
+-- SpatialFullConvolutionMap: kernel k (weight nConn x kH x kW) links input
+-- plane connTable[k][1] to output plane connTable[k][2].  kernels(name, full)
+-- makes a family's three kernels; the arithmetic is nn_spatial.py's
+-- nn_convmap_* (the dense convolution the table amounts to).
+local S = require 'thnn.spatial'
+
+local py, nd, call = S.py, S.nd, S.call
+
+local function geom(weight, dW, dH)
+   return {k = {S.size(weight, 2), S.size(weight, 3)}, s = {dH, dW}, pad = {0, 0}}
+end
+
+-- output size: the valid convolution's, or (in - 1) * d + k transposed
+local function outsizes(input, first, g, nout, full)
+   if not full then return S.outsizes(input, first, g.k, g.s, g.pad, nil, false, nout) end
+   local osz = {}
+   for i = 1, 2 do osz[i] = (S.size(input, first + i) - 1) * g.s[i] + g.k[i] end
+   return osz
+end
+
+local function shapes(input, gradOutput, g, nin, nout, full)
+   local first = S.checkinput(input, 2)
+   if S.size(input, first) < nin then    -- it may have more planes than the table uses
+      S.argerror(2, 'invalid number of input planes')
+   end
+   local sizes = S.outshape(input, first, nout, outsizes(input, first, g, nout, full))
+   if gradOutput then S.checkgrad(gradOutput, sizes) end
+   return sizes
+end
+
+return function(name, full)
+   local K = {}
+
+   K[name .. '_updateOutput'] = function(state, input, output, weight, bias, connTable, nin, nout, dW, dH)
+      local g = geom(weight, dW, dH)
+      S.resize(output, shapes(input, nil, g, nin, nout, full))
+      call(py.nn_convmap_forward, nd(output), nd(input), nd(weight), nd(bias), nd(connTable), nin, nout,
+           S.flat(g), full)
+   end
+
+   K[name .. '_updateGradInput'] = function(state, input, gradOutput, gradInput, weight, bias, connTable,
+                                            nin, nout, dW, dH)
+      local g = geom(weight, dW, dH)
+      shapes(input, gradOutput, g, nin, nout, full)
+      S.resizeas(gradInput, input)
+      call(py.nn_convmap_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(connTable), nin, nout,
+           S.flat(g), full)
+   end
+
+   K[name .. '_accGradParameters'] = function(state, input, gradOutput, gradWeight, gradBias, connTable,
+                                              nin, nout, dW, dH, scale)
+      local g = geom(gradWeight, dW, dH)
+      shapes(input, gradOutput, g, nin, nout, full)
+      call(py.nn_convmap_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(connTable),
+           nin, nout, S.flat(g), full, scale or 1)
+   end
+
+   return K
+end

@@ -1,0 +1,57 @@
+"""The matrix products of nn's 2D convolutions whose columns LuaJIT built
+(th/lua/thnn/im2col.lua): columns in THNN's layout, (N, C*kH*kW, oH*oW) for a
+batch, one image's columns (C*kH*kW, oH*oW) otherwise.  One boundary crossing
+per kernel call; BLAS on one thread (th/ops/threads.py says why)."""
+import numpy as np
+
+from th.ops import export, threads
+
+
+def _per_image(a, rows, cols):
+    """a (contiguous) as the stack (N, rows, cols)."""
+    return a.reshape(-1, rows, cols)
+
+
+@export
+def nn_cols_forward(out, w, cols, b):
+    """out (N, O, P) = w (O, K) . cols (N, K, P) + b."""
+    threads.single_threaded_blas()
+    o, p = w.shape[0], cols.shape[-1]
+    w = w.reshape(o, -1)
+    res = _per_image(out, o, p)
+    np.matmul(w, _per_image(cols, w.shape[1], p), out=res)
+    if b is not None:
+        res += b[:, None]
+
+
+@export
+def nn_cols_backward(gcols, w, gout):
+    """gcols (N, K, P) = w^T (K, O) . gout (N, O, P)."""
+    threads.single_threaded_blas()
+    o, p = w.shape[0], gcols.shape[-1]
+    w = w.reshape(o, -1)
+    np.matmul(w.T, _per_image(gout, o, p), out=_per_image(gcols, w.shape[1], p))
+
+
+@export
+def nn_cols_accgrad(gw, gb, cols, gout, scale):
+    """gw (O, K) += scale * sum over images of gout (O, P) . cols^T (P, K);
+    gb += scale * the sums of gout's planes."""
+    threads.single_threaded_blas()
+    o = gw.shape[0] if gw is not None else gb.shape[0]
+    p = cols.shape[-1]
+    g = _per_image(gout, o, p)
+    if gw is not None:
+        gw2 = gw.reshape(o, -1)
+        c = _per_image(cols, gw2.shape[1], p)
+        if g.shape[0] == 1:
+            # (c . g^T)^T: OpenBLAS took several times longer over g . c^T
+            prod = np.dot(c[0], g[0].T).T
+        else:
+            prod = np.matmul(g, c.transpose(0, 2, 1)).sum(0)
+        if scale == 1:
+            gw2 += prod
+        else:
+            gw2 += scale * prod
+    if gb is not None:
+        gb += scale * g.sum((0, 2))
