@@ -1,5 +1,6 @@
 """Shared fixtures: run Lua through the real `th` command, or in-process."""
 import os
+import re
 import subprocess
 import sys
 
@@ -21,6 +22,11 @@ def run_th(args, cwd=None, stdin=None, timeout=60, env=None):
     """Run `th args...` -> CompletedProcess with text stdout/stderr."""
     return subprocess.run(th_command() + list(args), cwd=cwd, input=stdin,
                           capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def uncoloured(text):
+    """text without ANSI colour codes (torch.Tester colours its report, as Torch7's did)."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 def normalise(text):

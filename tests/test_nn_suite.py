@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import run_th
+from conftest import run_th, uncoloured
 from nn_paths import nn_env
 
 KNOWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_known_failures.txt")
@@ -29,7 +29,7 @@ def known_failures():
 def verdicts(tmp_path_factory):
     proc = run_th(["-e", RUN], cwd=str(tmp_path_factory.mktemp("nn")), env=nn_env(),
                   timeout=3600)   # the volumetric tests are slow on a busy machine
-    found = {m.group(3): m.group(4) for m in VERDICT.finditer(proc.stdout)}
+    found = {m.group(3): m.group(4) for m in VERDICT.finditer(uncoloured(proc.stdout))}
     assert found, proc.stdout[-2000:] + proc.stderr[-2000:]
     return found
 

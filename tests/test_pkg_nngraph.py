@@ -23,7 +23,7 @@ import shutil
 
 import pytest
 
-from conftest import run_th
+from conftest import run_th, uncoloured
 from thirdparty import FIXTURES, THIRDPARTY, expected, packages_env
 
 NNGRAPH_TESTS = os.path.join(THIRDPARTY, "nngraph", "test")
@@ -56,7 +56,7 @@ def run_lua(args, cwd, timeout=300):
 
 def plain(text):
     """Tester's report without colours and without the WAIT half of each line."""
-    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    text = uncoloured(text)
     return re.sub(r"[^\n]*\[WAIT\]", "", text)
 
 

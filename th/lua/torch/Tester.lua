@@ -22,6 +22,7 @@ function Tester:__init()
    self.errors = {}
    self.tests = {}
    self.warnings = {}
+   self._sections = {}
    self._warningCount = {}
    self.disabledTests = {}
    self._currentTestName = ''
@@ -56,21 +57,47 @@ function Tester:_success()
    return true
 end
 
+-- where an assert failed or warned, as Torch7 printed it: the last two lines
+-- of the traceback from the assert's caller (withassert: from the Tester's
+-- method it called) down to the test function, which the xpcall ran
+local function testframes(withassert)
+   local lines, method = {'stack traceback:'}, nil
+   for frame in debug.traceback('', 2):gmatch('\n(\t[^\n]+)') do
+      if frame:find("in function 'xpcall'", 1, true) then break end
+      if frame:find('torch/Tester.lua:', 1, true) then
+         method = frame
+      else
+         if withassert and method and #lines == 1 then lines[2] = method end
+         lines[#lines + 1] = frame
+      end
+   end
+   return table.concat(lines, '\n', math.max(1, #lines - 1))
+end
+
+-- the report's sections, failures, errors and warnings in the order they came
+function Tester:_section(text)
+   self._sections[#self._sections + 1] = text
+end
+
 function Tester:_failure(message)
    if self.rethrow then error(message, 2) end
    local name = self._currentTestName
    self.assertionFail = self.assertionFail or {}
    count(self.assertionFail, name)
-   -- the assert and the test's line: the two frames above the xpcall
-   local ss = debug.traceback('tester', 3) or ''
-   ss = ss:match('.-\n([^\n]+\n[^\n]+)\n[^\n]+xpcall') or ''
-   self.errors[#self.errors + 1] = name .. '\n' .. message .. '\n' .. ss .. '\n'
+   self.errors[#self.errors + 1] = name .. '\n' .. message .. '\n' .. testframes()
+   self:_section(self.errors[#self.errors])
    return false
 end
 
 function Tester:_warning(message)
-   count(self._warningCount, self._currentTestName)
+   local name = self._currentTestName
+   count(self._warningCount, name)
    self.warnings[#self.warnings + 1] = message
+   if name == '' then            -- outside the tests (add)
+      self:_section(message .. '\n')
+   else
+      self:_section(name .. '\n' .. message .. '\n' .. testframes(true))
+   end
 end
 
 function Tester:_assert_sub(condition, message)
@@ -138,7 +165,7 @@ local function sameFormatEq(da, db, tolerance, negate, what)
    if negate then success = not success end
    if not success then
       return false, format('%s%s violation: max diff=%s, tolerance=%s', what,
-                           negate and 'NE(==)' or ' EQ(==)', tostring(err), tostring(tolerance))
+                           negate and 'NE(==)' or 'EQ(==)', tostring(err), tostring(tolerance))
    end
    return true
 end
@@ -439,13 +466,18 @@ local function pluralize(num, str)
    return num == 1 and stem or stem .. 's'
 end
 
-local function bracket(s) return '[' .. s .. ']' end
+-- Torch7's Tester coloured its output with ANSI codes whatever the output
+-- was (a terminal or a log file): th prints the same bytes
+local colours = {cyan = '0;36', green = '0;32', red = '0;31', magenta = '0;35', yellow = '0;33'}
+local function paint(colour, s) return '\27[' .. colours[colour] .. 'm' .. s .. '\27[0m' end
+local function bracket(s, colour) return '[' .. paint(colour, s) .. ']' end
 
 function Tester:_pcall(f)
    local nerr = #self.errors
    local stat, result = xpcall(f, debug.traceback)
    if not stat then
       self.errors[#self.errors + 1] = self._currentTestName .. '\n Function call failed\n' .. tostring(result) .. '\n'
+      self:_section(self.errors[#self.errors])
    end
    return stat, result, stat and nerr == #self.errors
 end
@@ -457,9 +489,9 @@ function Tester:_run(names)
    write('Running ' .. pluralize(ntests, 'test') .. '\n')
    for i, name in ipairs(names) do
       self._currentTestName = name
-      local strinit = format(cfmt, i) .. name .. ' '
+      local strinit = paint('cyan', format(cfmt, i)) .. name .. ' '
                       .. rep('.', NCOLS - 6 - 2 - (width * 2 + 2) - #name) .. ' '
-      write(strinit .. bracket('WAIT'))
+      write(strinit .. bracket('WAIT', 'cyan'))
       io.flush()
 
       local status, pass
@@ -479,16 +511,16 @@ function Tester:_run(names)
 
       write('\r' .. strinit)
       if skip then
-         write(bracket('SKIP'))
+         write(bracket('SKIP', 'yellow'))
       elseif not status then
          self.testError[name] = 1
-         write(bracket('ERROR'))
+         write(bracket('ERROR', 'magenta'))
       elseif not pass then
-         write(bracket('FAIL'))
+         write(bracket('FAIL', 'red'))
       else
-         write(bracket('PASS'))
+         write(bracket('PASS', 'green'))
          if self._warningCount[name] > 0 then
-            write('\n' .. rep(' ', NCOLS - 10) .. bracket('+warning'))
+            write('\n' .. rep(' ', NCOLS - 10) .. bracket('+warning', 'yellow'))
          end
       end
       write('\n')
@@ -517,17 +549,15 @@ function Tester:_report(names)
 
    write('Completed ' .. pluralize(nasserts, 'assert'))
    write(' in ' .. pluralize(#names, 'test') .. ' with ')
-   write(pluralize(nfailures, 'failure') .. ' and ' .. pluralize(nerrors, 'error'))
-   if nwarnings > 0 then write(' and ' .. pluralize(nwarnings, 'warning')) end
-   if nskipped > 0 then write(' and ' .. nskipped .. ' disabled') end
+   write(paint(nfailures > 0 and 'red' or 'green', pluralize(nfailures, 'failure')) .. ' and '
+         .. paint(nerrors > 0 and 'magenta' or 'green', pluralize(nerrors, 'error')))
+   if nwarnings > 0 then write(' and ' .. paint('yellow', pluralize(nwarnings, 'warning'))) end
+   if nskipped > 0 then write(' and ' .. paint('yellow', nskipped .. ' disabled')) end
    write('\n')
 
    if not self.summaryOnly then
       local dashes = rep('-', NCOLS) .. '\n'
-      local sections = {}
-      for _, v in ipairs(self.errors) do sections[#sections + 1] = v end
-      for _, v in ipairs(self.warnings) do sections[#sections + 1] = v end
-      for i, text in ipairs(sections) do
+      for i, text in ipairs(self._sections) do
          if i == 1 then write(dashes) end
          write(text .. '\n' .. dashes)
       end
