@@ -30,3 +30,16 @@ def assert_caught_lua_error(runtime, code):
     """The expression code fails as a Lua error pcall catches, not a Python traceback."""
     ok, msg = runtime.execute(f"return pcall(function() return {code} end)")
     assert ok is False and "Traceback" not in msg
+
+
+def doc_known_failures(path):
+    """{(document, line): reason} of a known-failures list of `th --doctest`
+    examples (lines "document:line reason"; # starts a comment)."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                where, reason = line.split(None, 1)
+                name, number = where.rsplit(":", 1)
+                out[(name, int(number))] = reason.strip()
+    return out

@@ -1,24 +1,9 @@
-"""Where the tests find torch/nn's Lua sources (../shared/thirdparty, as published:
+"""Where the tests find torch/nn's Lua sources (the third-party tree, as published:
 th itself does not contain nn) and the LUA_PATH a user would set for them."""
 import os
 
-from conftest import ROOT
+from thirdparty import THIRDPARTY
 
-
-def _thirdparty():
-    """The nearest shared/thirdparty above the repository (worktrees sit deeper)."""
-    here = ROOT
-    while True:
-        candidate = os.path.join(here, "shared", "thirdparty")
-        if os.path.isdir(os.path.join(candidate, "nn")):
-            return candidate
-        parent = os.path.dirname(here)
-        if parent == here:
-            raise RuntimeError("torch/nn's sources (shared/thirdparty/nn) not found above " + ROOT)
-        here = parent
-
-
-THIRDPARTY = _thirdparty()
 LUA_PATH = ";".join([THIRDPARTY + "/?.lua", THIRDPARTY + "/?/init.lua",
                      THIRDPARTY + "/moses/?.lua"])
 

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from conftest import SHARED, run_th
+from helpers import doc_known_failures
 
 DOC = '''# A document
 
@@ -87,14 +88,7 @@ KNOWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "doctest_known_
 
 def known_failures():
     """{(seed file, line): reason} of the seeds' examples that cannot pass."""
-    out = {}
-    with open(KNOWN) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                where, reason = line.split(None, 1)
-                name, number = where.rsplit(":", 1)
-                out[(name, int(number))] = reason.strip()
-    return out
+    return doc_known_failures(KNOWN)
 
 
 SEEDS = ["000_cd5e080740af5f57.txt", "001_5a1605ca4899e633.txt", "003_411dc7e9ac75c50b.txt"]

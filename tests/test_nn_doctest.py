@@ -10,6 +10,7 @@ import re
 import pytest
 
 from conftest import run_th
+from helpers import doc_known_failures
 from nn_paths import THIRDPARTY, nn_env
 
 KNOWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_doctest_known_failures.txt")
@@ -18,14 +19,7 @@ DOCS = sorted(glob.glob(os.path.join(THIRDPARTY, "nn", "doc", "*.md")))
 
 def known_failures():
     """{(doc file, line): reason}"""
-    out = {}
-    with open(KNOWN) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                where, reason = line.split(None, 1)
-                name, number = where.rsplit(":", 1)
-                out[(name, int(number))] = reason.strip()
-    return out
+    return doc_known_failures(KNOWN)
 
 
 @pytest.fixture(scope="module")
