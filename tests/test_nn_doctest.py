@@ -29,9 +29,14 @@ def report():
     return r.stdout
 
 
+# examples that print a table of string keys: their order is the string hash's, which
+# lupa's LuaJIT seeds at random per process, so they pass or fail from run to run
+HASH_ORDERED = {("table.md", 729)}
+
+
 def outcomes(report, verdict):
     return {(os.path.basename(path), int(n))
-            for path, n in re.findall(rf"^{verdict} (\S+):(\d+)\b", report, re.M)}
+            for path, n in re.findall(rf"^{verdict} (\S+):(\d+)\b", report, re.M)} - HASH_ORDERED
 
 
 def test_every_failure_is_known(report):
@@ -46,7 +51,7 @@ def test_known_failures_still_fail(report):
 
 
 def test_most_examples_pass(report):
-    assert len(outcomes(report, "PASS")) >= 140
+    assert len(outcomes(report, "PASS")) >= 139
 
 
 def test_a_library_that_does_not_load_fails_the_run(tmp_path):

@@ -87,6 +87,7 @@ end
 
 -- one 2-D operation: output plane at roff += input plane at xoff * kernel plane at koff
 local function add2(f, axpy, r, x, k, flip, roff, xoff, koff)
+   internal.pollnow()
    local kp = at(k, k.nd, koff)
    f(axpy, at(r, r.nd, roff), at(x, x.nd, xoff), weights(kp, flip), kp.h, kp.w)
 end

@@ -126,6 +126,14 @@ function internal.poll()
    end
 end
 
+-- the flag read at once, by what is about to run a long C call (a BLAS
+-- product, a plane of a convolution): in a loop the read follows the last
+-- iteration's C call, across which LuaJIT does not hoist it, and the call's
+-- own cost hides the read's
+function internal.pollnow()
+   if stopflag[0] ~= 0 then internal.interrupted() end
+end
+
 -- the flag's address, for th's interrupter to set from its thread
 function internal.stopaddress()
    return tonumber(ffi.cast('intptr_t', stopflag))

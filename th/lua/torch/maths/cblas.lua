@@ -10,7 +10,7 @@ local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 
-local SD, fail = internal.storages, internal.fail
+local SD, fail, pollnow = internal.storages, internal.fail, internal.pollnow
 local max = math.max
 
 local cblas = {}
@@ -134,6 +134,7 @@ end
 -- batch (r already holds M; beta 0 ignores what r holds, as BLAS does)
 function cblas.product(name, r, beta, alpha, a, b)
    if not usable(r, a, b) then return false end
+   pollnow()
    checkbounds(r); checkbounds(a); checkbounds(b)
    local T = r.T
    if a.nd == 1 then                                   -- ger, addr
@@ -190,6 +191,7 @@ function cblas.dot(x, y, n)
    local ix, iy = inc(n, x.str[1]), inc(n, y.str[1])
    if not ix or not iy then return nil end
    checkbounds(x); checkbounds(y)
+   pollnow()
    return tonumber(fns[T].dot(n, ptr(x), ix, ptr(y), iy))
 end
 
