@@ -57,8 +57,10 @@ def test_system_queries(th, tmp_path):
 print(paths.cwd() == paths.concat('.'), paths.home == os.getenv('HOME'))
 print(paths.dirp(paths.execdir()), paths.filep(paths.findprogram('nosuchprogram_xyz', 'sh')))
 print(paths.thisfile() == paths.concat('script.lua'), paths.thisfile('x.lua') == paths.concat('x.lua'))
-print(select('#', paths.uname()), paths.uname() == io.popen('uname -s'):read('*l'))"""))
-    assert out == ["true\ttrue\t", "true\ttrue\t", "true\ttrue\t", "4\ttrue\t"]
+print(select('#', paths.uname()), paths.uname() == io.popen('uname -s'):read('*l'))
+print(select(3, paths.uname()) == io.popen('uname -m'):read('*l'), paths.findprogram('nosuchprogram_xyz'))"""))
+    # the original: uname gives system, host and processor; findprogram one nil
+    assert out == ["true\ttrue\t", "true\ttrue\t", "true\ttrue\t", "3\ttrue\t", "true\tnil\t"]
 
 
 def test_dofile_is_relative_to_the_calling_file(th, tmp_path):

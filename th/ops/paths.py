@@ -57,7 +57,7 @@ def paths_cwd():
 @export
 def paths_uname():
     u = os.uname()
-    return u.sysname, u.nodename, u.release, u.machine
+    return u.sysname, u.nodename, u.machine
 
 
 @export

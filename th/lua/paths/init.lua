@@ -103,7 +103,7 @@ end
 
 paths.home = getenv('HOME') or getenv('USERPROFILE') or '/'
 
--- uname() -> system name, host name, release, machine
+-- uname() -> system name, host name, processor type (as the docs list them)
 function paths.uname()
    return os_.paths_uname()
 end
@@ -200,6 +200,7 @@ function paths.findprogram(...)
       local found = os_.paths_which(checkstring(select(i, ...), i, 'findprogram'))
       if found then return found end
    end
+   return nil   -- one value, as the original printed it
 end
 
 -- The names tmpname() gave, removed when th exits (os.exit included) or the

@@ -78,7 +78,7 @@ end
 -- error(msg): the message on stderr, the help on stdout, exit status 1
 function CmdLine:error(msg)
    print('')
-   stderr:write(msg, '\n')
+   stderr:write(msg)   -- without a newline, as the original
    print('')
    self:help()
    os.exit(1)
