@@ -98,3 +98,10 @@ def test_findings_of_the_fuzz_with_new_seeds():
 def test_numbers_and_numeric_strings_stored_into_integer_tensors():
     out, expected = fixture("parity_conversions")
     assert out == expected
+
+
+def test_elementwise_bits_as_the_original():
+    # FloatTensor functions are C's float ones (expf, tanhf...) and float
+    # arithmetic rounds each step; DoubleTensor tanh and log1p are C's
+    out, expected = fixture("bits_elementwise")
+    assert out == expected

@@ -260,11 +260,15 @@ dispatch.define{
    end,
 }
 
+local f32 = kernels.f32
 local function addcmul(a, b, c, v) return a + v * b * c end
 local function addcdiv(a, b, c, v) return a + v * b / c end
--- (DoubleTensors: numpy's float32 and integer arithmetic rounds or wraps each step)
-local fastaddc = {addcmul = op('addcmul', LIMIT, {Double = 'x + c * y * z'}),
-                  addcdiv = op('addcdiv', LIMIT, {Double = 'x + c * y / z'})}
+-- (FloatTensors round each step to a float, as Torch7 computed them; integer
+-- arithmetic wraps each step, as numpy's does)
+local floataddc = {addcmul = function(a, b, c, v) return a + f32(f32(v * b) * c) end,
+                   addcdiv = function(a, b, c, v) return a + f32(f32(v * b) / c) end}
+local fastaddc = {addcmul = op('addcmul', LIMIT, {Double = 'x + c * y * z', Float = 'x + f32(f32(c * y) * z)'}),
+                  addcdiv = op('addcdiv', LIMIT, {Double = 'x + c * y / z', Float = 'x + f32(f32(c * y) / z)'})}
 
 -- addcmul/addcdiv([res,] x [, value], t1, t2): x + value * t1 .* t2 (or ./ t2)
 for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
@@ -281,7 +285,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          res, r = result(T, res, xd, true)
          if kernels.map3(fastaddc[name], r, xd, d1, d2, v) then return res end
          if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
-            loop3(r, xd, d1, d2, f, v)
+            loop3(r, xd, d1, d2, T == types.Float and floataddc[name] or f, v)
          elseif nelement(xd) > 0 then
             pycall(py.math_addc, name, ndview(r), ndview(xd), v, ndview(d1), ndview(d2))
          end
@@ -291,7 +295,8 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
 end
 
 local function lerp(a, b, w) return a + w * (b - a) end
-local fastlerp = op('lerp', LIMIT, {Double = 'x + c * (y - x)'})
+local function floatlerp(a, b, w) return a + f32(f32(w) * f32(b - a)) end
+local fastlerp = op('lerp', LIMIT, {Double = 'x + c * (y - x)', Float = 'x + f32(f32(c) * f32(y - x))'})
 
 -- lerp([res,] a, b, weight): a + weight * (b - a); numbers give a number
 dispatch.define{
@@ -303,7 +308,7 @@ dispatch.define{
       res, r = result(T, res, ad, true)
       if kernels.map2(fastlerp, r, ad, bd, w) then return res end
       if nelement(ad) <= SMALL then
-         loop2(r, ad, bd, lerp, w)
+         loop2(r, ad, bd, T == types.Float and floatlerp or lerp, w)
       else
          pycall(py.math_lerp, ndview(r), ndview(ad), ndview(bd), w)
       end

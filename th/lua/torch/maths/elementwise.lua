@@ -33,12 +33,20 @@ local function round(x)
    return r
 end
 
-local function log1p(x)
-   -- the correction term keeps small x exact (as C log1p)
-   local u = 1 + x
-   if u == 1 then return x end
-   return log(u) * x / (u - 1)
-end
+-- C's functions where Lua has none, and C's float ones: Torch7 computed a
+-- FloatTensor's functions with expf, tanhf... (numpy's float32 loops, and the
+-- double functions rounded once, differ from them in the last bit)
+pcall(ffi.cdef, [[
+double log1p(double);
+float expf(float); float logf(float); float log1pf(float); float sqrtf(float);
+float sinf(float); float cosf(float); float tanf(float); float asinf(float); float acosf(float);
+float atanf(float); float sinhf(float); float coshf(float); float tanhf(float);
+float powf(float, float); float atan2f(float, float);
+]])
+local C = ffi.C
+
+local function log1p(x) return C.log1p(x) end
+local f32 = require('torch.maths.kernels').f32
 
 local functions = {
    abs = abs,
@@ -57,9 +65,24 @@ local alltypes = {sign = true}
 -- their LuaJIT loops: the expression of one element (the function itself,
 -- called by name, for those written above); integer abs/neg/sign cannot
 -- overflow but Long, which stays on the numpy path (neg: floating types only)
+-- the C float function of each function that has one, and the float
+-- computations of the others that round in between
+local floatnames = {exp = 'expf', log = 'logf', log1p = 'log1pf', sqrt = 'sqrtf', sin = 'sinf', cos = 'cosf',
+                    tan = 'tanf', asin = 'asinf', acos = 'acosf', atan = 'atanf', sinh = 'sinhf',
+                    cosh = 'coshf', tanh = 'tanhf'}
+local floatfunctions = {
+   rsqrt = function(x) return 1 / C.sqrtf(x) end,
+   sigmoid = function(x) return 1 / f32(1 + C.expf(-x)) end,
+}
+for name, cname in pairs(floatnames) do
+   local cf = C[cname]
+   floatfunctions[name] = function(x) return cf(x) end
+end
+for name, f in pairs(functions) do floatfunctions[name] = floatfunctions[name] or f end
+
 local kernels = require 'torch.maths.kernels'
 kernels.helpers{sign = functions.sign, round = round, log1p = log1p, trunc = trunc,
-                frac = functions.frac}
+                frac = functions.frac, C = C}
 local LIMIT = 16384
 local fast = {}
 for name in pairs(functions) do
@@ -67,7 +90,11 @@ for name in pairs(functions) do
                   trunc = 'trunc(x)', frac = 'frac(x)', rsqrt = '1 / sqrt(x)', sigmoid = '1 / (1 + exp(-x))',
                   cinv = '1 / x', log = 'log(x)'})[name] or name .. '(x)'
    local exprs = (name == 'abs' or alltypes[name]) and kernels.alltypes(expr, expr) or kernels.floats(expr)
-   fast[name] = kernels.op(name, LIMIT, exprs)
+   exprs.Float = floatnames[name] and ('C.%s(x)'):format(floatnames[name])
+                 or ({rsqrt = '1 / C.sqrtf(x)', sigmoid = '1 / f32(1 + C.expf(-x))'})[name] or exprs.Float
+   -- the float loops run at every size: numpy has no float function of C's
+   -- (tanh: numpy's double one differs from C's too)
+   fast[name] = kernels.op(name, name == 'tanh' and math.huge or LIMIT, exprs, math.huge)
 end
 
 -- Torch7 wrapped abs for the Int and Long tensors only among the integer ones
@@ -82,8 +109,8 @@ for name, f in pairs(functions) do
          local r
          res, r = result(T, res, xd, true)
          if kernels.map1(fast[name], r, xd) then return res end
-         if nelement(xd) <= SMALL then
-            loop1(r, xd, f)
+         if nelement(xd) <= SMALL or T == types.Float or name == 'tanh' then
+            loop1(r, xd, T == types.Float and floatfunctions[name] or f)
          else
             pycall(py.math_unary, name, ndview(r), ndview(xd))
          end
@@ -94,6 +121,8 @@ end
 
 local function power(x, n) return x ^ n end
 local function tpower(x, n) return n ^ x end
+local function powerf(x, n) return C.powf(x, n) end
+local function atan2f(x, y) return C.atan2f(x, y) end
 
 -- pow(x, n): elements to the power n; pow(n, x): n to the power of the elements
 dispatch.define{
@@ -104,7 +133,9 @@ dispatch.define{
       local xd = TD[x]
       local r
       res, r = result(T, res, xd, true)
-      if nelement(xd) <= SMALL then
+      if sig == 'tn' and T == types.Float then
+         loop1(r, xd, powerf, n)   -- C's powf, as Torch7 (n ^ x was a double pow, rounded)
+      elseif nelement(xd) <= SMALL then
          loop1(r, xd, sig == 'tn' and power or tpower, n)
       elseif sig == 'tn' then
          pycall(py.math_binary, 'pow', ndview(r), ndview(xd), n)
@@ -122,8 +153,8 @@ dispatch.define{
       dispatch.samecount('atan2', xd, yd)
       local r
       res, r = result(T, res, xd, true)
-      if nelement(xd) <= SMALL then
-         loop2(r, xd, yd, atan2)
+      if nelement(xd) <= SMALL or T == types.Float then
+         loop2(r, xd, yd, T == types.Float and atan2f or atan2)
       else
          pycall(py.math_binary, 'atan2', ndview(r), ndview(xd), ndview(yd))
       end

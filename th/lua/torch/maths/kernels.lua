@@ -25,6 +25,16 @@ local kernels = {}
 local env = {tobit = bit.tobit, tonumber = tonumber}
 for k, v in pairs(math) do env[k] = v end
 
+-- f32(v): v rounded to a float, an intermediate step of a FloatTensor
+-- computation as Torch7 did it in float (a step done in double and rounded
+-- once gives the float operation's result)
+local f32cell = ffi.new('float[1]')
+function kernels.f32(v)
+   f32cell[0] = v
+   return f32cell[0]
+end
+env.f32 = kernels.f32
+
 -- kernels.helpers{name = f}: Lua functions expressions may call by name
 function kernels.helpers(fs)
    for k, v in pairs(fs) do env[k] = v end
