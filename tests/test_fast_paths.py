@@ -132,26 +132,6 @@ def test_helper_thread_errors_propagate():
     assert together(lambda: 1, lambda: 2) == (1, 2)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("n", [5000, 20000, (1 << 20) + 3])
-def test_add_with_a_scale_rounds_as_th_on_every_path(runtime, dtype, n):
-    # loop, one-thread numpy and two-thread numpy paths: the product rounded
-    # to the element type, then added (x + v * y), into a new result, in
-    # place in x and into y
-    rng = np.random.default_rng(n)
-    x, y = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
-    want = x + dtype(0.3) * y
-    f = runtime.eval("""function(x, y)
-        local r = torch.add(x, 0.3, y)
-        local a, b = x:clone(), y:clone()
-        a:add(0.3, y)
-        b:add(x, 0.3, b)
-        return r, a, b
-    end""")
-    for got in f(tensor(runtime, x), tensor(runtime, y)):
-        np.testing.assert_array_equal(np.array(runtime.to_numpy(got)), want)
-
-
 @pytest.mark.parametrize("tname, dtype", [("Double", np.float64), ("Int", np.int32), ("Byte", np.uint8)])
 def test_comparisons_and_sums_on_the_numpy_path(runtime, tname, dtype):
     # beyond the loops' limits: comparisons write 0/1 bytes in place, sums

@@ -105,3 +105,31 @@ def test_elementwise_bits_as_the_original():
     # arithmetic rounds each step; DoubleTensor tanh and log1p are C's
     out, expected = fixture("bits_elementwise")
     assert out == expected
+
+
+def test_fused_multiply_add_where_the_original_fused():
+    # x:add(v, y) and csub: which elements had one rounding, which two, in
+    # every code path (in place, into another result, strided, split in parts)
+    out, expected = fixture("bits_cadd")
+    assert out == expected
+
+
+def test_fused_add_paths_stay_exact_when_hot(th):
+    # the cold results are the original's (the fixture above): once compiled,
+    # every path gives the same bits
+    out = lines(th, """
+for _, T in ipairs{'Float', 'Double'} do
+   for _, n in ipairs{7, 40, 2007} do
+      torch.manualSeed(n)
+      local x, y = torch[T .. 'Tensor'](n):uniform(-3, 3), torch[T .. 'Tensor'](n):uniform(-3, 3)
+      local inplace, new = x:clone():add(0.3, y), torch.add(x, 0.3, y)
+      local strided = x:view(n, 1):expand(n, 2):t():clone():t():add(0.3, y:view(n, 1):expand(n, 2))
+      local same = true
+      for _ = 1, 3000 do
+         same = same and x:clone():add(0.3, y):equal(inplace) and torch.add(x, 0.3, y):equal(new)
+                and x:view(n, 1):expand(n, 2):t():clone():t():add(0.3, y:view(n, 1):expand(n, 2)):equal(strided)
+      end
+      print(T, n, same)
+   end
+end""")
+    assert out == ["%s\t%d\ttrue" % (t, n) for t in ("Float", "Double") for n in (7, 40, 2007)]

@@ -14,6 +14,8 @@ local nelement, samesize, fail = internal.nelement, internal.samesize, internal.
 local result, cast, samecount, SMALL = dispatch.result, dispatch.cast, dispatch.samecount, dispatch.SMALL
 local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
 local kernels = require 'torch.maths.kernels'
+local fused = require 'torch.maths.fused'
+local f32 = kernels.f32
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
 local ffi = require 'ffi'
@@ -201,10 +203,11 @@ for _, op in ipairs{'lshift', 'rshift'} do
 end
 
 local function addscaled(a, b, v) return a + v * b end
--- (not for FloatTensors: TH rounds the product to float before adding)
+local function addscaledfloat(a, b, v) return a + f32(v * b) end
 local axpyexpr = 'x + c * y'
 -- (one pass where numpy makes two: the loop wins up to the thread split)
-local fastaxpy = op('axpy', 2^20 - 1, {Byte = axpyexpr, Char = axpyexpr, Short = axpyexpr, Double = axpyexpr})
+local fastaxpy = op('axpy', 2^20 - 1, {Byte = axpyexpr, Char = axpyexpr, Short = axpyexpr, Double = axpyexpr,
+                                       Float = 'x + f32(c * y)'})
 
 -- res = x + v * y
 local function axpy(T, fname, res, x, v, y)
@@ -213,9 +216,18 @@ local function axpy(T, fname, res, x, v, y)
    v = cast(T, v)
    local r
    res, r = result(T, res, xd, true)
+   local n = nelement(xd)
+   if not T.integer and n > 0 then
+      -- where Torch7 fused the multiply-add, as it did
+      local rp, xp, yp = kernels.flat(r), kernels.flat(xd), kernels.flat(yd)
+      if rp and xp and yp then
+         fused.axpy(T, rp, xp, yp, n, v, r == xd)
+         return res
+      end
+   end
    if kernels.map2(fastaxpy, r, xd, yd, v) then return res end
    if nelement(xd) <= SMALL and exactproducts(T) then
-      loop2(r, xd, yd, addscaled, v)
+      loop2(r, xd, yd, T == types.Float and addscaledfloat or addscaled, v)
    elseif nelement(xd) > 0 then
       pycall(py.math_addscaled, ndview(r), ndview(xd), v, ndview(yd))
    end
@@ -260,7 +272,6 @@ dispatch.define{
    end,
 }
 
-local f32 = kernels.f32
 local function addcmul(a, b, c, v) return a + v * b * c end
 local function addcdiv(a, b, c, v) return a + v * b / c end
 -- (FloatTensors round each step to a float, as Torch7 computed them; integer

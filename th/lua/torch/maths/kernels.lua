@@ -186,6 +186,7 @@ local function flat(d)
    checkbounds(d)
    return origin(d)
 end
+kernels.flat = flat
 
 -- matrices of any strides (a transposed operand): the pointer to the first
 -- element when d is a matrix of r's sizes whose elements, if r's storage is

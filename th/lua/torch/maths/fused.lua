@@ -1,0 +1,100 @@
+-- x + v * y on Float and Double tensors, rounded where Torch7 rounded it.
+-- Measured on the original (tests/fixtures/bits_cadd.lua): an add into x
+-- itself, all contiguous, fused the multiply-add (one rounding) in blocks of
+-- 16 doubles or 32 floats of each thread's part (from 10,000 elements x is
+-- split in torch.getnumthreads() parts, as OpenMP's static schedule), and
+-- rounded the product, then the sum, in the rest of each part; an add into
+-- another contiguous result fused every element (its BLAS axpy); a strided
+-- one fused none.  SGD's `x:add(-lr, grad)` depends on it, bit for bit.
+local ffi = require 'ffi'
+local torch = require 'torch'
+local types = require 'torch.types'
+local cblas = require 'torch.maths.cblas'
+
+pcall(ffi.cdef, 'double fma(double, double, double); float fmaf(float, float, float);')
+local C = ffi.C
+local floor = math.floor
+
+local fused = {}
+
+local Float, Double = types.Float, types.Double
+local BLOCK = {[Double] = 16, [Float] = 32}
+local SPLIT = 10000
+local f32cell = ffi.new('float[1]')
+
+-- rp[i] = xp[i] + v * yp[i], i in [from, to), two roundings
+local function plain(T, rp, xp, yp, from, to, v)
+   if T == Float then
+      for i = from, to - 1 do
+         f32cell[0] = v * yp[i]
+         rp[i] = xp[i] + f32cell[0]
+      end
+   else
+      for i = from, to - 1 do rp[i] = xp[i] + v * yp[i] end
+   end
+end
+
+-- the same with one rounding, through C's fma
+local function fmaloop(T, rp, xp, yp, from, to, v)
+   if T == Float then
+      for i = from, to - 1 do rp[i] = C.fmaf(v, yp[i], xp[i]) end
+   else
+      for i = from, to - 1 do rp[i] = C.fma(v, yp[i], xp[i]) end
+   end
+end
+
+-- the BLAS axpy of T when it fuses every element of a length that is a
+-- multiple of the block (checked once on inputs where a fused and an unfused
+-- result differ), else false: the FFI's fma then does it, slower
+local blas = {}
+local function fusingaxpy(T)
+   if blas[T] == nil then
+      local axpy = cblas.axpy(T) or false
+      if axpy then
+         local n, v = 3 * BLOCK[T], 0.3
+         local x, y, want = T.vla(n), T.vla(n), T.vla(n)
+         for i = 0, n - 1 do
+            y[i] = 1 + (i + 1) / 97
+            x[i] = -(v * y[i])
+            want[i] = T == Float and C.fmaf(v, y[i], x[i]) or C.fma(v, y[i], x[i])
+         end
+         axpy(n, v, y, 1, x, 1)
+         for i = 0, n - 1 do
+            if x[i] ~= want[i] then axpy = false end
+         end
+      end
+      blas[T] = axpy
+   end
+   return blas[T]
+end
+
+-- r = x + v * y over n elements of T at pointers rp, xp, yp, all contiguous;
+-- inplace: r is x (the tensor itself)
+function fused.axpy(T, rp, xp, yp, n, v, inplace)
+   local block, axpy = BLOCK[T], fusingaxpy(T)
+   if not inplace then
+      if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
+      if rp ~= xp then ffi.copy(rp, xp, n * T.size) end
+      local m = axpy and n - n % block or 0
+      if m > 0 then axpy(m, v, yp, 1, rp, 1) end
+      return fmaloop(T, rp, rp, yp, m, n, v)
+   end
+   local nthreads = torch.getnumthreads()
+   local parts = (n > SPLIT and nthreads > 1) and nthreads or 1
+   local q, extra = floor(n / parts), n % parts
+   local from = 0
+   for p = 0, parts - 1 do
+      local to = from + q + (p < extra and 1 or 0)
+      local m = to - (to - from) % block
+      if axpy then
+         if m > from then axpy(m - from, v, yp + from, 1, rp + from, 1) end
+      else
+         fmaloop(T, rp, rp, yp, from, m, v)
+      end
+      plain(T, rp, rp, yp, m, to, v)
+      from = to
+   end
+end
+
+fused.plain = plain
+return fused
