@@ -224,24 +224,25 @@ def test_sums_along_a_dimension(runtime, tname):
 
 
 def test_small_matrix_products_and_dots(runtime):
-    """Every element of a small product is its row-by-column sum in order, for
-    contiguous and transposed operands; dot products likewise."""
+    """Small products and dots, once compiled, give what the first call gave
+    (the original's bits: tests/fixtures/bits_blas.lua), contiguous or
+    transposed."""
     rng = np.random.RandomState(3)
     a, b = rng.rand(7, 5), rng.rand(5, 6)
     f = runtime.eval(f"""function(a, b)
-        local r, rt, d
+        local r0, rt0, d0 = torch.mm(a, b), torch.mm(b:t(), a:t()), a:select(2, 1):dot(a:select(2, 2))
+        local same = true
         for _ = 1, {HOT} do
-           r = torch.mm(a, b); rt = torch.mm(b:t(), a:t()); d = a:select(2, 1):dot(a:select(2, 2))
+           same = same and torch.mm(a, b):equal(r0) and torch.mm(b:t(), a:t()):equal(rt0)
+                  and a:select(2, 1):dot(a:select(2, 2)) == d0
         end
-        return r, rt, d
+        return r0, rt0, d0, same
     end""")
-    r, rt, d = f(runtime.from_numpy(a), runtime.from_numpy(b))
-    want = np.zeros((7, 6))
-    for k in range(5):
-        want = want + a[:, k:k + 1] * b[k:k + 1, :]
-    np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), want)
-    np.testing.assert_array_equal(np.array(runtime.to_numpy(rt)), want.T)
-    assert d == sum(float(u) * float(v) for u, v in zip(a[:, 0], a[:, 1]))
+    r, rt, d, same = f(runtime.from_numpy(a), runtime.from_numpy(b))
+    assert same
+    np.testing.assert_allclose(np.array(runtime.to_numpy(r)), a @ b, rtol=1e-14)
+    np.testing.assert_allclose(np.array(runtime.to_numpy(rt)), (a @ b).T, rtol=1e-14)
+    assert d == pytest.approx(float(a[:, 0] @ a[:, 1]), rel=1e-14)
 
 
 def test_transposed_operands_and_expanded_results(runtime):
@@ -265,16 +266,15 @@ def test_small_matrix_vector_products(runtime):
     rng = np.random.RandomState(4)
     a, v = rng.rand(6, 4), rng.rand(4)
     f = runtime.eval(f"""function(a, v)
-        local r, rt
-        for _ = 1, {HOT} do r = torch.mv(a, v); rt = torch.mv(a:t():t(), v) end
-        return r, rt
+        local r0, rt0 = torch.mv(a, v), torch.mv(a:t():t(), v)
+        local same = true
+        for _ = 1, {HOT} do same = same and torch.mv(a, v):equal(r0) and torch.mv(a:t():t(), v):equal(rt0) end
+        return r0, rt0, same
     end""")
-    r, rt = f(runtime.from_numpy(a), runtime.from_numpy(v))
-    want = np.zeros(6)
-    for k in range(4):
-        want = want + a[:, k] * v[k]
-    np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), want)
-    np.testing.assert_array_equal(np.array(runtime.to_numpy(rt)), want)
+    r, rt, same = f(runtime.from_numpy(a), runtime.from_numpy(v))
+    assert same
+    np.testing.assert_allclose(np.array(runtime.to_numpy(r)), a @ v, rtol=1e-14)
+    np.testing.assert_allclose(np.array(runtime.to_numpy(rt)), a @ v, rtol=1e-14)
 
 
 @pytest.mark.parametrize("tname", list(TYPES))

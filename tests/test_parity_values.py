@@ -133,3 +133,12 @@ for _, T in ipairs{'Float', 'Double'} do
    end
 end""")
     assert out == ["%s\t%d\ttrue" % (t, n) for t in ("Float", "Double") for n in (7, 40, 2007)]
+
+
+def test_blas_products_bits_as_the_original():
+    # with the system's OpenBLAS (the library Torch7 was built on; .ci/run
+    # installs it), on torch's thread count, called as Torch7 called it: every
+    # size goes to BLAS, results and matrix-vector matrices are taken as
+    # column-major first, addr scales by beta before the rank-one update
+    out, expected = fixture("bits_blas")
+    assert out == expected

@@ -1,11 +1,21 @@
-"""Where the BLAS is: the OpenBLAS numpy's wheel bundles (numpy.libs), which
-th/lua/torch/maths/cblas.lua calls through LuaJIT's FFI.  Found without
-importing numpy (a light family, loaded at start-up)."""
+"""Where the BLAS is, which th/lua/torch/maths/cblas.lua calls through
+LuaJIT's FFI: the system's OpenBLAS (Debian's libopenblas0, the library
+Torch7 was built on: its products give Torch7's bits), else the OpenBLAS
+numpy's wheel bundles (numpy.libs).  Found without importing numpy (a light
+family, loaded at start-up)."""
+import ctypes.util
 import glob
 import importlib.util
 import os
 
 from th.ops import export
+
+
+@export
+def system_blas_library():
+    """-> the name of the system's OpenBLAS (32-bit integer CBLAS, symbols
+    cblas_*), or None."""
+    return ctypes.util.find_library("openblas")
 
 
 @export

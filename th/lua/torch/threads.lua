@@ -14,6 +14,7 @@ function torch.setnumthreads(n)
    end
    v = tobit(v < 0 and -floor(-v) or floor(v))
    py.setnumthreads(v)
+   require('torch.maths.cblas').setthreads(torch.getnumthreads())
 end
 
 function torch.getnumthreads()

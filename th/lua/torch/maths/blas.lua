@@ -75,7 +75,8 @@ dispatch.define{
       dispatch.samecount('dot', xd, yd)
       local n = nelement(xd)
       if n == 0 then return 0 end
-      local s = kernels.fold2(fastdot, xd, yd, 0)
+      -- (Torch7's BLAS, when th has it, sums as Torch7 did: no loop of th's)
+      local s = not (cblas.isexact() and not T.integer) and kernels.fold2(fastdot, xd, yd, 0)
       if s then return asreal(T, s) end
       s = cblas.dot(xd, yd, n)
       if s then return asreal(T, s) end
@@ -112,7 +113,8 @@ for name, dims in pairs(plain) do
                     sizestring(r.sz, r.nd))
             end
          end
-         local small = name == 'mm' and kernels.mm(r, ad, bd) or name == 'mv' and kernels.mv(r, ad, bd)
+         local small = not cblas.isexact()
+                       and (name == 'mm' and kernels.mm(r, ad, bd) or name == 'mv' and kernels.mv(r, ad, bd))
          if nelement(r) > 0 and not small and not cblas.product(name, r, 0, 1, ad, bd) then
             product(ad, bd, ndview(r), 0, nil, 1, false)
          end

@@ -1,70 +1,90 @@
--- BLAS through LuaJIT's FFI: the CBLAS of the OpenBLAS numpy's wheel bundles,
--- called on tensor memory as TH called its BLAS (gemm, gemv, ger, dot with
--- the operands' own strides and transposition flags: no copies, no Python
--- call).  The library runs on one thread at every size: with more, its
--- busy-waiting workers made a 300x300 product 10x slower on a busy machine
--- (and at 1000x1000 one thread still beat the original's two there).  When
--- the library is missing (a numpy built on another BLAS), every function
--- here answers false and the numpy path runs.
+-- BLAS through LuaJIT's FFI, called on tensor memory as TH called its BLAS
+-- (gemm, gemv, ger, dot, axpy with the operands' own strides and
+-- transposition flags: no copies, no Python call).  The library is the
+-- system's OpenBLAS when there is one (Debian's libopenblas0: the library
+-- Torch7 was built on, whose kernels give Torch7's bits; `exact` is then
+-- true), else the CBLAS of the OpenBLAS numpy's wheel bundles.  The system's
+-- runs on torch.getnumthreads() threads, as Torch7 ran it (its products'
+-- bits depend on the count); numpy's on one (with more, its busy-waiting
+-- workers made a 300x300 product 10x slower on a busy machine).  When
+-- neither library is there, every function here answers false and the numpy
+-- path runs.
 local ffi = require 'ffi'
+local torch = require 'torch'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 
 local SD, fail, pollnow = internal.storages, internal.fail, internal.pollnow
 local max = math.max
 
-local cblas = {}
+local cblas = {exact = false}
 
-ffi.cdef [[
-void scipy_cblas_dgemm64_(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
-                          const double *, int64_t, double, double *, int64_t);
-void scipy_cblas_sgemm64_(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t,
-                          const float *, int64_t, float, float *, int64_t);
-void scipy_cblas_dgemv64_(int, int, int64_t, int64_t, double, const double *, int64_t,
-                          const double *, int64_t, double, double *, int64_t);
-void scipy_cblas_sgemv64_(int, int, int64_t, int64_t, float, const float *, int64_t,
-                          const float *, int64_t, float, float *, int64_t);
-void scipy_cblas_dger64_(int, int64_t, int64_t, double, const double *, int64_t, const double *, int64_t,
-                         double *, int64_t);
-void scipy_cblas_sger64_(int, int64_t, int64_t, float, const float *, int64_t, const float *, int64_t,
-                         float *, int64_t);
-double scipy_cblas_ddot64_(int64_t, const double *, int64_t, const double *, int64_t);
-float scipy_cblas_sdot64_(int64_t, const float *, int64_t, const float *, int64_t);
-void scipy_cblas_daxpy64_(int64_t, double, const double *, int64_t, double *, int64_t);
-void scipy_cblas_saxpy64_(int64_t, float, const float *, int64_t, float *, int64_t);
-void scipy_openblas_set_num_threads64_(int);
+-- the two libraries' declarations, the same but for the names and the
+-- integer type (the system's: 32-bit; numpy's: 64-bit)
+local DECLARATIONS = [[
+void PREFIXdgemmSUFFIX(int, int, int, INT, INT, INT, double, const double *, INT,
+                       const double *, INT, double, double *, INT);
+void PREFIXsgemmSUFFIX(int, int, int, INT, INT, INT, float, const float *, INT,
+                       const float *, INT, float, float *, INT);
+void PREFIXdgemvSUFFIX(int, int, INT, INT, double, const double *, INT, const double *, INT, double, double *, INT);
+void PREFIXsgemvSUFFIX(int, int, INT, INT, float, const float *, INT, const float *, INT, float, float *, INT);
+void PREFIXdgerSUFFIX(int, INT, INT, double, const double *, INT, const double *, INT, double *, INT);
+void PREFIXsgerSUFFIX(int, INT, INT, float, const float *, INT, const float *, INT, float *, INT);
+double PREFIXddotSUFFIX(INT, const double *, INT, const double *, INT);
+float PREFIXsdotSUFFIX(INT, const float *, INT, const float *, INT);
+void PREFIXdaxpySUFFIX(INT, double, const double *, INT, double *, INT);
+void PREFIXsaxpySUFFIX(INT, float, const float *, INT, float *, INT);
 ]]
+local LIBRARIES = {
+   {find = 'system_blas_library', prefix = 'cblas_', suffix = '', int = 'int',
+    threads = 'openblas_set_num_threads', exact = true},
+   {find = 'blas_library', prefix = 'scipy_cblas_', suffix = '64_', int = 'int64_t',
+    threads = 'scipy_openblas_set_num_threads64_'},
+}
+for _, l in ipairs(LIBRARIES) do
+   ffi.cdef((DECLARATIONS:gsub('PREFIX', l.prefix):gsub('SUFFIX', l.suffix):gsub('INT', l.int)))
+   ffi.cdef(('void %s(int);'):format(l.threads))
+end
 
 local ROW, NOTRANS, TRANS = 101, 111, 112
 
-local fns
+local setthreads   -- the library's thread count setter, when it follows torch's
+
+-- torch.setnumthreads(n) sets the threads of the library Torch7 used
+function cblas.setthreads(n)
+   if setthreads then setthreads(n) end
+end
+
+local OPS = {gemm = 'gemm', gemv = 'gemv', ger = 'ger', dot = 'dot', axpy = 'axpy'}
+local fns = {[types.Double] = {}, [types.Float] = {}}
 local lib          -- the loaded library, false when there is none
 local function load()
    if lib == nil then
       lib = false
-      local path = internal.py.blas_library()
-      if path then
-         local ok, l = pcall(ffi.load, path)
-         if ok then
-            l.scipy_openblas_set_num_threads64_(1)
+      for _, l in ipairs(LIBRARIES) do
+         local path = internal.py[l.find]()
+         local ok, found = pcall(ffi.load, path or '')
+         if path and ok then
+            setthreads = l.exact and found[l.threads] or nil
+            found[l.threads](setthreads and torch.getnumthreads() or 1)
             -- the functions resolved once: indexing the library by a
             -- computed name would stop the JIT compiling the callers
-            for _, f in pairs(fns) do
-               for op, name in pairs(f) do f[op] = l[name] end
+            for op in pairs(OPS) do
+               fns[types.Double][op] = found[l.prefix .. 'd' .. op .. l.suffix]
+               fns[types.Float][op] = found[l.prefix .. 's' .. op .. l.suffix]
             end
-            lib = l
+            lib, cblas.exact = found, l.exact or false
+            break
          end
       end
    end
    return lib
 end
 
-fns = {
-   [types.Double] = {gemm = 'scipy_cblas_dgemm64_', gemv = 'scipy_cblas_dgemv64_', ger = 'scipy_cblas_dger64_',
-                     dot = 'scipy_cblas_ddot64_', axpy = 'scipy_cblas_daxpy64_'},
-   [types.Float] = {gemm = 'scipy_cblas_sgemm64_', gemv = 'scipy_cblas_sgemv64_', ger = 'scipy_cblas_sger64_',
-                    dot = 'scipy_cblas_sdot64_', axpy = 'scipy_cblas_saxpy64_'},
-}
+-- is the library the one Torch7 used (see above)?
+function cblas.isexact()
+   return load() and cblas.exact
+end
 
 -- internal.checkbounds for the vectors, matrices and batches here, without
 -- its loop (a loop in a function called from a trace ends the trace)
@@ -98,6 +118,14 @@ local function layout(rows, cols, s1, s2)
    return nil
 end
 
+-- the same, trying column-major first, as Torch7 took a product's result
+-- and a matrix-vector product's matrix (which way BLAS sees them changes
+-- the order of its sums, and so the last bits)
+local function colmajorfirst(rows, cols, s1, s2)
+   if s1 == 1 and s2 ~= 0 and s2 >= rows then return TRANS, s2 end
+   return layout(rows, cols, s1, s2)
+end
+
 -- an increment for a vector of n elements of stride s (nil: BLAS cannot use it)
 local function inc(n, s)
    if n == 1 then return 1 end
@@ -109,7 +137,7 @@ end
 -- type, no empty dimension, a result not sharing memory with an operand
 function cblas.usable(r, a, b)
    local T = r.T
-   return fns[T] and a.T == T and b.T == T and r.st ~= a.st and r.st ~= b.st and load() and true
+   return fns[T] ~= nil and a.T == T and b.T == T and r.st ~= a.st and r.st ~= b.st and load() and true
 end
 local usable = cblas.usable
 
@@ -117,7 +145,7 @@ local usable = cblas.usable
 -- what beta scales.  -> true when done
 local function gemm(r, beta, alpha, a, b, rs1, rs2, as1, as2, bs1, bs2)
    local m, k, n = a.sz[1], a.sz[2], b.sz[2]
-   local rt, ldr = layout(m, n, rs1, rs2)
+   local rt, ldr = colmajorfirst(m, n, rs1, rs2)
    if not rt then return false end
    if rt == TRANS then          -- a column-major result: r^T = b^T a^T
       m, n, a, b, as1, as2, bs1, bs2 = n, m, b, a, bs2, bs1, as2, as1
@@ -141,10 +169,15 @@ function cblas.product(name, r, beta, alpha, a, b)
       local m, n = a.sz[1], b.sz[1]
       local ix, iy = inc(m, a.str[1]), inc(n, b.str[1])
       local rt, ldr = layout(m, n, r.str[1], r.str[2])
-      if not ix or not iy or not rt or m == 0 or n == 0 or beta ~= 0 and beta ~= 1 then return false end
+      if not ix or not iy or not rt or m == 0 or n == 0 then return false end
       if beta == 0 then                                -- as TH: r zeroed, then r += alpha a b^T
          if not internal.iscontiguous(r) then return false end
          ffi.fill(ptr(r), m * n * T.size)
+      elseif beta ~= 1 then                            -- or scaled first
+         local rp, s1, s2 = ptr(r), r.str[1], r.str[2]
+         for i = 0, m - 1 do
+            for j = 0, n - 1 do rp[i * s1 + j * s2] = rp[i * s1 + j * s2] * beta end
+         end
       end
       if rt == TRANS then m, n, a, b, ix, iy = n, m, b, a, iy, ix end
       fns[T].ger(ROW, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr)
@@ -152,7 +185,7 @@ function cblas.product(name, r, beta, alpha, a, b)
    elseif b.nd == 1 then                               -- mv, addmv
       local m, k = a.sz[1], a.sz[2]
       if m == 0 or k == 0 then return false end
-      local at, lda = layout(m, k, a.str[1], a.str[2])
+      local at, lda = colmajorfirst(m, k, a.str[1], a.str[2])
       local ix, iy = inc(k, b.str[1]), inc(m, r.str[1])
       if not at or not ix or not iy then return false end
       if at == TRANS then m, k = k, m end              -- gemv's sizes are the stored matrix's

@@ -20,6 +20,9 @@ local fused = {}
 local Float, Double = types.Float, types.Double
 local BLOCK = {[Double] = 16, [Float] = 32}
 local SPLIT = 10000
+-- BLAS axpy is called on at most this many elements (a multiple of both
+-- blocks): on longer ones a threaded OpenBLAS splits it, with tails of its own
+local CHUNK = 8192
 local f32cell = ffi.new('float[1]')
 
 -- rp[i] = xp[i] + v * yp[i], i in [from, to), two roundings
@@ -40,6 +43,16 @@ local function fmaloop(T, rp, xp, yp, from, to, v)
       for i = from, to - 1 do rp[i] = C.fmaf(v, yp[i], xp[i]) end
    else
       for i = from, to - 1 do rp[i] = C.fma(v, yp[i], xp[i]) end
+   end
+end
+
+-- rp[i] += v * yp[i], i in [from, to) (to - from a multiple of the block),
+-- with one rounding: BLAS axpy by chunks, else C's fma
+local function fusedrange(T, axpy, rp, yp, from, to, v)
+   if not axpy then return fmaloop(T, rp, rp, yp, from, to, v) end
+   for i = from, to - 1, CHUNK do
+      local len = to - i < CHUNK and to - i or CHUNK
+      axpy(len, v, yp + i, 1, rp + i, 1)
    end
 end
 
@@ -75,8 +88,8 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
    if not inplace then
       if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
       if rp ~= xp then ffi.copy(rp, xp, n * T.size) end
-      local m = axpy and n - n % block or 0
-      if m > 0 then axpy(m, v, yp, 1, rp, 1) end
+      local m = n - n % block
+      fusedrange(T, axpy, rp, yp, 0, m, v)
       return fmaloop(T, rp, rp, yp, m, n, v)
    end
    local nthreads = torch.getnumthreads()
@@ -86,11 +99,7 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
    for p = 0, parts - 1 do
       local to = from + q + (p < extra and 1 or 0)
       local m = to - (to - from) % block
-      if axpy then
-         if m > from then axpy(m - from, v, yp + from, 1, rp + from, 1) end
-      else
-         fmaloop(T, rp, rp, yp, from, m, v)
-      end
+      fusedrange(T, axpy, rp, yp, from, m, v)
       plain(T, rp, rp, yp, m, to, v)
       from = to
    end
