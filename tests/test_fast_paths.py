@@ -147,10 +147,20 @@ def test_comparisons_and_sums_on_the_numpy_path(runtime, tname, dtype):
     m, r, s1, s2, s = f(runtime.from_numpy(x))
     np.testing.assert_array_equal(np.array(runtime.to_numpy(m)), (x > 50).astype(np.uint8))
     np.testing.assert_array_equal(np.array(runtime.to_numpy(r)), (x >= 50).astype(dtype))
-    acc = np.float64 if dtype == np.float64 else np.int64
-    np.testing.assert_array_equal(np.array(runtime.to_numpy(s1)), x.sum(0, dtype=acc, keepdims=True).astype(dtype))
-    np.testing.assert_array_equal(np.array(runtime.to_numpy(s2)), x.sum(1, dtype=acc, keepdims=True).astype(dtype))
-    assert s == x.sum(dtype=acc)
+    if dtype == np.float64:   # added in order, as TH did
+        want1, want2, whole = np.zeros((1, 200)), np.zeros((300, 1)), 0.0
+        for k in range(300):
+            want1 = want1 + x[k]
+        for k in range(200):
+            want2 = want2 + x[:, k:k + 1]
+        for v in x.ravel().tolist():
+            whole += v
+    else:
+        want1, want2, whole = x.sum(0, dtype=np.int64, keepdims=True), x.sum(1, dtype=np.int64, keepdims=True), \
+            x.sum(dtype=np.int64)
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(s1)), want1.astype(dtype))
+    np.testing.assert_array_equal(np.array(runtime.to_numpy(s2)), want2.astype(dtype))
+    assert s == whole
 
 
 def test_masked_operations_on_the_numpy_path(runtime):

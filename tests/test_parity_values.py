@@ -142,3 +142,15 @@ def test_blas_products_bits_as_the_original():
     # column-major first, addr scales by beta before the rank-one update
     out, expected = fixture("bits_blas")
     assert out == expected
+
+
+def test_reductions_bits_as_the_original():
+    # sums in order at every size (numpy adds in pairs); along a dimension
+    # but the last, a FloatTensor's sums and products round to float
+    out, expected = fixture("bits_reduce")
+    assert out == expected
+
+
+def test_float_random_fill_parameters_are_floats():
+    out, expected = fixture("bits_random")
+    assert out == expected

@@ -123,6 +123,8 @@ local function fill(gd, d, f, pyname, a, b)
 end
 
 local floattypes = {Float = true, Double = true}
+-- the distributions whose parameters Torch7's binding read in the tensor's type
+local realparams = {uniform = true, normal = true, logNormal = true, exponential = true, cauchy = true}
 
 -- the tensor method of a distribution (float types only, except bernoulli and geometric)
 local function fillmethod(name)
@@ -147,6 +149,10 @@ local function fillmethod(name)
          return self
       end
       a, b = readparams(name, a, b)
+      if d.T == types.Float and realparams[name] then   -- the binding took them as floats
+         local f32 = require('torch.maths.kernels').f32
+         a, b = f32(a), b and f32(b)
+      end
       fill(gd, d, f, pyname, a, b)
       return self
    end

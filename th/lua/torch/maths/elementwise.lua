@@ -124,6 +124,26 @@ local function tpower(x, n) return n ^ x end
 local function powerf(x, n) return C.powf(x, n) end
 local function atan2f(x, y) return C.atan2f(x, y) end
 
+-- Torch7's pow took these exponents apart: its results are these formulas'
+-- bits, not C pow's (float steps rounded to float)
+local POWFORMS = {
+   [2] = {Double = 'x * x', Float = 'x * x'},
+   [3] = {Double = 'x * x * x', Float = 'f32(x * x) * x'},
+   [0.5] = {Double = 'sqrt(x)', Float = 'C.sqrtf(x)'},
+   [-1] = {Double = '1 / x', Float = '1 / x'},
+   [-2] = {Double = '1 / (x * x)', Float = '1 / f32(x * x)'},
+   [-0.5] = {Double = '1 / sqrt(x)', Float = '1 / C.sqrtf(x)'},
+}
+local fastpow, powforms = {}, {}
+for e, forms in pairs(POWFORMS) do
+   fastpow[e] = kernels.op('pow' .. e, math.huge, forms)
+   powforms[e] = {}
+   for tname, expr in pairs(forms) do
+      local chunk = loadstring('local C, f32, sqrt = ... return function(x) return ' .. expr .. ' end')
+      powforms[e][tname] = chunk(C, f32, math.sqrt)
+   end
+end
+
 -- pow(x, n): elements to the power n; pow(n, x): n to the power of the elements
 dispatch.define{
    name = 'pow', inplace = true, variants = {'tn', 'nt'}, only = dispatch.floating,
@@ -133,7 +153,9 @@ dispatch.define{
       local xd = TD[x]
       local r
       res, r = result(T, res, xd, true)
-      if sig == 'tn' and T == types.Float then
+      if sig == 'tn' and POWFORMS[n] then
+         if not kernels.map1(fastpow[n], r, xd) then loop1(r, xd, powforms[n][T.name]) end
+      elseif sig == 'tn' and T == types.Float then
          loop1(r, xd, powerf, n)   -- C's powf, as Torch7 (n ^ x was a double pow, rounded)
       elseif nelement(xd) <= SMALL then
          loop1(r, xd, sig == 'tn' and power or tpower, n)

@@ -35,7 +35,10 @@ local function mul(acc, v) return acc * v end
 local kernels = require 'torch.maths.kernels'
 local LIMIT = 16384
 local fastsum = kernels.op('sum', LIMIT, kernels.alltypes('acc + x', 'acc + x'))
-local fastprod = kernels.op('prod', LIMIT, kernels.floats('acc * x'))
+-- floating-point sums and products in order at every size, as TH's (numpy
+-- adds in pairs: another last bit)
+local floatsum = kernels.op('floatsum', math.huge, kernels.floats('acc + x'))
+local fastprod = kernels.op('prod', math.huge, kernels.floats('acc * x'))
 local EXTREME = 8192    -- (a branch per element: beyond, numpy wins)
 local fastextreme = {
    max = kernels.op('max', EXTREME, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
@@ -44,7 +47,13 @@ local fastextreme = {
 
 -- along a dimension: the fold and its start; TH's integer products wrap in
 -- 64 bits, which a double does not hold: only floating-point ones here
-local fastdim = {sum = {fastsum, 0}, prod = {fastprod, 1}}
+-- (along any dimension but the last, TH added rows into the result: a
+-- FloatTensor's sums then round to float at each step)
+local fastdim = {
+   sum = {floatsum, 0, integer = fastsum,
+          rows = kernels.op('sumrows', math.huge, {Double = 'acc + x', Float = 'f32(acc + x)'})},
+   prod = {fastprod, 1, rows = kernels.op('prodrows', math.huge, {Double = 'acc * x', Float = 'f32(acc * x)'})},
+}
 
 -- (the best of a line changes seldom: the branch is predictable, and numpy's
 -- argmax and take_along_axis cost several calls)
@@ -53,7 +62,7 @@ local fastbest = {max = kernels.op('maxdim', BEST, kernels.alltypes('not (x <= b
                   min = kernels.op('mindim', BEST, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
 
 local function wholesum(d)
-   local s = kernels.fold(fastsum, d, 0)
+   local s = kernels.fold(d.T.integer and fastsum or floatsum, d, 0)
    if s then return s end
    if nelement(d) <= SMALL then return fold(d, add, 0) end
    return pycall(py.math_reduceall, 'sum', ndview(d))
@@ -69,8 +78,12 @@ local function reduction(name, whole)
          dim = checkdim(xd, dim, 2, name)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
-         local k = fastdim[name]
-         if k and kernels.dimfold(k[1], r, xd, dim, k[2]) then return res end
+         local k = fastdim[name == 'mean' and 'sum' or name]
+         local op = k and (xd.T.integer and k.integer or dim < xd.nd and k.rows or k[1])
+         if op and kernels.dimfold(op, r, xd, dim, k[2]) then
+            -- a mean along a dimension is TH's sum along it, divided in the element type
+            return name == 'mean' and res:div(xd.sz[dim]) or res
+         end
          pycall(py.math_reducedim, name, ndview(r), ndview(xd), dim - 1)
          return res
       end,
@@ -148,7 +161,10 @@ for _, name in ipairs{'var', 'std'} do
 end
 
 local function sumsq(acc, v) return acc + v * v end
-local fastsumsq = kernels.op('sumsq', LIMIT, kernels.floats('acc + x * x'))
+local fastsumsq = kernels.op('sumsq', math.huge, kernels.floats('acc + x * x'))
+-- dist's sum of squares in order, as TH: a FloatTensor's in float
+local fastdistsq = kernels.op('distsq', math.huge, {Double = 'acc + (x - y) * (x - y)',
+                                                    Float = 'f32(acc + f32(f32(x - y) * f32(x - y)))'})
 
 -- norm(x [, p]) a number; norm([res,] x, p, dim) along dim
 dispatch.define{
@@ -195,6 +211,8 @@ dispatch.define{
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('dist', xd, yd)
       if nelement(xd) == 0 then return 0 ^ (1 / (p or 2)) end
+      local sq = (p or 2) == 2 and kernels.fold2(fastdistsq, xd, yd, 0)
+      if sq then return T == types.Float and kernels.f32(sqrt(sq)) or sqrt(sq) end
       return pycall(py.math_dist, ndview(xd), ndview(yd), p or 2)
    end,
 }
