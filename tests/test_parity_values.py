@@ -3,6 +3,8 @@ outputs were printed by the original `th` (tests/fixtures/*.expected or the
 literal strings below)."""
 import os
 
+import pytest
+
 from conftest import run_th
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
@@ -154,3 +156,13 @@ def test_reductions_bits_as_the_original():
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected
+
+
+@pytest.mark.parametrize("tname", ["Double", "Float"])
+def test_training_run_prints_the_original_losses(tname):
+    # products, fused adds, float functions, nn's kernels and sums all as
+    # Torch7 rounded them: 200 steps of SGD print the same losses
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "bits_training.lua"), tname], env=nn_env(), timeout=300)
+    with open(os.path.join(FIXTURES, "bits_training_%s.expected" % tname)) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]

@@ -42,11 +42,12 @@ function K.ClassNLLCriterion_updateOutput(state, input, target, output, sizeAver
    local x = input:contiguous()
    local xp = x:data()
    local loss, total = 0, 0
+   local rd = checks.rounding(input)   -- (THNN added up in the element type)
    for i = 0, n - 1 do
       local c = classes[i]
       if c > 0 then
-         loss = loss - xp[i * nclasses + c - 1] * rowweights[i]
-         total = total + rowweights[i]
+         loss = rd(loss - rd(xp[i * nclasses + c - 1] * rowweights[i]))
+         total = rd(total + rowweights[i])
       end
    end
    if sizeAverage and total ~= 0 then loss = loss / total end

@@ -10,12 +10,13 @@ function K.LogSoftMax_updateOutput(state, input, output)
    local y = data(output)
    local nrow, width = rows(input)
    if x and y and nrow then
+      local rd = checks.rounding(input)   -- (THNN: x - max in the element type, the rest in double)
       for r = 0, nrow - 1 do
          local base = r * width
          local max = -math.huge
          for i = base, base + width - 1 do if x[i] > max then max = x[i] end end
          local sum = 0
-         for i = base, base + width - 1 do sum = sum + exp(x[i] - max) end
+         for i = base, base + width - 1 do sum = sum + exp(rd(x[i] - max)) end
          local shift = max + log(sum)
          for i = base, base + width - 1 do y[i] = x[i] - shift end
       end

@@ -1,13 +1,20 @@
 -- Sigmoid: output = 1 / (1 + exp(-input)); gradInput = gradOutput * (1 - output) * output
 local checks = require 'thnn.checks'
 local data, exp = checks.data, math.exp
+local f32 = require('torch.maths.kernels').f32
+local ffi = require 'ffi'
+pcall(ffi.cdef, 'float expf(float);')
+local C = ffi.C
 local K = {}
 
 function K.Sigmoid_updateOutput(state, input, output)
    output:resizeAs(input)
    local x, n = data(input)
    local y = data(output)
-   if x and y then
+   if x and y and input:type() == 'torch.FloatTensor' then
+      -- as THNN: expf, and the denominator in float
+      for i = 0, n - 1 do y[i] = 1 / f32(1 + C.expf(-x[i])) end
+   elseif x and y then
       for i = 0, n - 1 do y[i] = 1 / (1 + exp(-x[i])) end
    else
       output:sigmoid(input)

@@ -12,15 +12,15 @@ function K.SoftMax_updateOutput(state, input, output)
    local y = data(output)
    local nrow, width = rows(input)
    if x and y and nrow then
+      local rd = checks.rounding(input)   -- (THNN: x - max and the exponentials in the element type)
       for r = 0, nrow - 1 do
          local base = r * width
          local max = -math.huge
          for i = base, base + width - 1 do if x[i] > max then max = x[i] end end
          local sum = 0
          for i = base, base + width - 1 do
-            local e = exp(x[i] - max)
-            y[i] = e
-            sum = sum + e
+            y[i] = exp(rd(x[i] - max))
+            sum = sum + y[i]
          end
          for i = base, base + width - 1 do y[i] = y[i] / sum end
       end

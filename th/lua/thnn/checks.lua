@@ -37,6 +37,14 @@ function checks.featuredim(input, fname)
    fail("bad argument #2 to '%s' (1D, 2D, 3D or 4D tensor expected)", fname)
 end
 
+-- rounding(t) -> f(v): v as t's element type holds it, for a step THNN took
+-- in that type (a FloatTensor's: rounded to float; a DoubleTensor's: v)
+local f32 = require('torch.maths.kernels').f32
+local function same(v) return v end
+function checks.rounding(t)
+   return t:type() == 'torch.FloatTensor' and f32 or same
+end
+
 -- Element-wise kernels loop in LuaJIT over contiguous tensors, at every size
 -- (no Python crossing: faster than the tensor-operation fallbacks, e.g. a
 -- 150000-element ReLU 0.1 ms against 2 ms); strided ones go through tensor
