@@ -166,3 +166,10 @@ def test_training_run_prints_the_original_losses(tname):
     proc = run_th([os.path.join(FIXTURES, "bits_training.lua"), tname], env=nn_env(), timeout=300)
     with open(os.path.join(FIXTURES, "bits_training_%s.expected" % tname)) as f:
         assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
+def test_nn_float_kernels_bits_as_the_original():
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "bits_nn_float.lua")], env=nn_env(), timeout=300)
+    with open(os.path.join(FIXTURES, "bits_nn_float.expected")) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
