@@ -105,6 +105,12 @@ function memory.numpy(T, buf, n)
    return py.from_cdata(T.name, tonumber(cast('intptr_t', buf)), n, buf)
 end
 
+-- numpyview(T, buf, n, offset, sizes..., strides...) -> arr, view : the
+-- ndarray of memory.numpy and a view of it (memory.view), in one Python call
+function memory.numpyview(T, buf, n, offset, ...)
+   return py.from_cdata_view(T.name, tonumber(cast('intptr_t', buf)), n, buf, offset, ...)
+end
+
 -- window(T, arr, offset, n) -> arr, ptr : n elements of arr from 0-based offset, shared
 function memory.window(T, arr, offset, n)
    local sub, addr = py.window(arr, offset, n)

@@ -76,6 +76,15 @@ local lazy = {__index = function(s, k)
    end
 end}
 
+-- storageview(s, offset, sizes..., strides...) -> arr, view: the array of
+-- storage data s, which has none yet, and a view of it (one Python call)
+function internal.storageview(s, offset, ...)
+   local _ = s.ptr
+   local arr, view = memory.numpyview(s.T, s.buf, s.n, offset, ...)
+   rawset(s, 'arr', arr)
+   return arr, view
+end
+
 -- wrap(T, arr, ptr, n [, buf]) -> a storage proxy over an existing buffer
 -- (ptr nil: buf is to be zeroed when first used)
 local function wrap(T, arr, ptr, n, buf)

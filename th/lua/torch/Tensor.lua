@@ -173,12 +173,18 @@ local function ndview(d)
    local nd = d.nd
    if nd == 0 then return nil end
    checkbounds(d)
-   local arr = SD[d.st].arr     -- (a LuaJIT buffer gets one when first needed)
+   local s = SD[d.st]
+   local arr = rawget(s, 'arr')     -- (a LuaJIT buffer gets one when first needed)
    local c = d.nv
    if c and current(c, d, arr, nd) then return c.view end
-   c = {src = arr, off = d.off, nd = nd}
+   c = {off = d.off, nd = nd}
    for i = 1, nd do c[i] = d.sz[i]; c[nd + i] = d.str[i] end
-   c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
+   if arr then
+      c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
+   else   -- the storage's array and the view in one Python call
+      arr, c.view = internal.storageview(s, d.off, unpack(c, 1, 2 * nd))
+   end
+   c.src = arr
    d.nv = c
    return c.view
 end
