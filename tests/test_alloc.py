@@ -82,7 +82,7 @@ for _, n in ipairs{%s} do
    local c, m, g, e, r = 0, 0, 0, 0, 0
    for i = 1, 300 do
       c = c + y:clone():sum()
-      m = m + torch.cmul(y, z):sum()
+      m = m + torch.cmul(y, z):sum() / 2 + torch.cmul(torch.Tensor(), y, z):sum() / 2
       g = g + torch.gt(y, n / 2):sum()
       e = e + torch.exp(torch.mul(y, 0)):sum()
       r = r + y:view(1, n):sum(2)[1][1]

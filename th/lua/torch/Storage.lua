@@ -188,8 +188,9 @@ end
 function Storage.resize(self, n)
    n = checksize(n, 1, 'resize')
    local s = SD[self]
-   if n > s.n and s.n == 0 then
-      -- nothing to keep (an empty tensor made a result): zeroed when first used
+   if n > s.n and (s.n == 0 or s.buf and rawget(s, 'ptr') == nil) then
+      -- nothing to keep but zeros (an empty tensor made a result, a buffer
+      -- never used): a new buffer, zeroed when first used
       local buf, ptr = memory.reserve(s.T, n)
       s.arr, s.ptr, s.buf, s.n = nil, ptr, buf, n
    elseif n > s.n then

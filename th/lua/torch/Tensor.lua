@@ -90,7 +90,7 @@ local function setmeta(d, st, off, sizes, n, strides, raw)
    d.off, d.nd, d.sz, d.str, d.nv = off, nd, sz, str, false
    if nd > 0 then
       if not st then
-         st = newstorage(d.T, extent + off, raw)
+         st = newstorage(d.T, extent + off, raw and off == 0)   -- (elements before off stay zeros)
       elseif extent + off > SD[st].n then
          st:resize(extent + off)
       end
@@ -793,7 +793,9 @@ function Tensor.set(self, ...)
 end
 
 -- resize keeps the strides when the sizes do not change (as TH does)
-local function resize(d, sizes, n)
+-- resize(d, sizes, n [, raw]): raw, a new storage (d had none) is not
+-- zeroed: the caller writes every element
+local function resize(d, sizes, n, raw)
    local same = d.nd == n
    if same then
       for i = 1, n do
@@ -806,7 +808,7 @@ local function resize(d, sizes, n)
          fail("bad argument #%d to 'resize' (non-negative size expected)", i)
       end
    end
-   setmeta(d, d.st, d.off, sizes, n, nil)
+   setmeta(d, d.st, d.off, sizes, n, nil, raw)
 end
 internal.resize = resize
 
