@@ -44,6 +44,7 @@ def _memory_functions():
         "from_file": memory.from_file,
         "from_address": memory.from_address,
         "from_cdata": memory.from_cdata,
+        "from_cdata_view": memory.from_cdata_view,
         "len": len,
     }
 

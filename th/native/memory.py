@@ -53,9 +53,16 @@ def from_cdata(tname, addr, n, owner):
     """An ndarray over a LuaJIT buffer (storages live in LuaJIT memory): it
     holds `owner`, the buffer's cdata, so the buffer lives as long as the array."""
     dtype = DTYPES[tname]
-    raw = (ctypes.c_char * (int(n) * dtype.itemsize)).from_address(int(addr))
+    n = int(n)
+    raw = (ctypes.c_char * (n * dtype.itemsize)).from_address(int(addr))
     raw.owner = owner
-    return np.frombuffer(raw, dtype=dtype, count=int(n))
+    return np.ndarray((n,), dtype, raw)
+
+
+def from_cdata_view(tname, addr, n, owner, offset, *dims):
+    """from_cdata's array and a view of it (as `view`), for one call from Lua."""
+    arr = from_cdata(tname, addr, n, owner)
+    return arr, view(arr, offset, *dims)
 
 
 def from_address(tname, addr, n):

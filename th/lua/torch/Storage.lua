@@ -59,26 +59,48 @@ end
 local Storage = {}      -- the methods, shared by the seven types
 local protos = {}       -- type name -> proxy whose metatable the type's storages share
 
--- A small storage lives in a LuaJIT buffer (`buf`); its numpy array `arr` is
--- made the first time something asks for it.
-local lazyarray = {__index = function(s, k)
-   if k == 'arr' and s.buf then
+-- A storage made here lives in a LuaJIT buffer (`buf`); its numpy array
+-- `arr` is made the first time something asks for it.  A new zeroed buffer
+-- beyond a LuaJIT array's size has no `ptr` either until something asks for
+-- one: it is zeroed then (so a buffer never used is never written, nor paged in).
+local lazy = {__index = function(s, k)
+   if k == 'ptr' and s.buf then
+      local ptr = memory.clear(s.T, s.buf, s.n)
+      rawset(s, 'ptr', ptr)
+      return ptr
+   elseif k == 'arr' and s.buf then
+      local _ = s.ptr
       local arr = memory.numpy(s.T, s.buf, s.n)
       rawset(s, 'arr', arr)
       return arr
    end
 end}
 
+-- storageview(s, offset, sizes..., strides...) -> arr, view: the array of
+-- storage data s, which has none yet, and a view of it (one Python call)
+function internal.storageview(s, offset, ...)
+   local _ = s.ptr
+   local arr, view = memory.numpyview(s.T, s.buf, s.n, offset, ...)
+   rawset(s, 'arr', arr)
+   return arr, view
+end
+
 -- wrap(T, arr, ptr, n [, buf]) -> a storage proxy over an existing buffer
+-- (ptr nil: buf is to be zeroed when first used)
 local function wrap(T, arr, ptr, n, buf)
-   local data = setmetatable({T = T, arr = arr, ptr = ptr, n = n, buf = buf}, lazyarray)
+   local data = setmetatable({T = T, n = n, ptr = ptr, buf = buf}, lazy)   -- (four slots)
+   if arr then data.arr = arr end
    return internal.attach(SD, newproxy(protos[T.name]), data)
 end
 
 -- new(T, n [, raw]) -> a storage of n elements, zeroed unless raw
 local function new(T, n, raw)
-   local arr, ptr, buf = memory.alloc(T, n, raw)
-   return wrap(T, arr, ptr, n, buf)
+   if raw then
+      local arr, ptr, buf = memory.alloc(T, n, true)
+      return wrap(T, arr, ptr, n, buf)
+   end
+   local buf, ptr = memory.reserve(T, n)
+   return wrap(T, nil, ptr, n, buf)
 end
 
 local function isstorage(v)
@@ -166,11 +188,17 @@ end
 function Storage.resize(self, n)
    n = checksize(n, 1, 'resize')
    local s = SD[self]
-   if n > s.n then
+   if n > s.n and (s.n == 0 or s.buf and rawget(s, 'ptr') == nil) then
+      -- nothing to keep but zeros (an empty tensor made a result, a buffer
+      -- never used): a new buffer, zeroed when first used
+      local buf, ptr = memory.reserve(s.T, n)
+      s.arr, s.ptr, s.buf, s.n = nil, ptr, buf, n
+   elseif n > s.n then
       local arr, ptr, buf = memory.alloc(s.T, n)
       ffi.copy(raw(ptr), raw(s.ptr), s.n * s.T.size)
       s.arr, s.ptr, s.buf, s.n = arr, ptr, buf, n
    elseif n < s.n then
+      local _ = s.ptr   -- (a reserved buffer is zeroed whole, while n says its size)
       s.arr = not s.buf and memory.window(s.T, s.arr, 0, n) or nil
       s.n = n
    end

@@ -29,11 +29,10 @@ local kernels           -- torch.maths.kernels, loaded after this file: required
 ---------------------------------------------------------------------------
 
 -- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it);
--- the caches of ndview (nv) and of the maths loops (fptr, fbase, foff) have
--- their slots from the start: filling them later would grow the table
+-- the cache of ndview (nv) has its slot from the start: filling it later
+-- would grow the table (seven fields fill the eight slots LuaJIT gives it)
 local function wrap(T, st, off, nd, sz, str)
-   return attach(TD, newproxy(protos[T.name]), {T = T, st = st, off = off, nd = nd, sz = sz, str = str,
-                                                nv = false, fptr = false, fbase = false, foff = false})
+   return attach(TD, newproxy(protos[T.name]), {T = T, st = st, off = off, nd = nd, sz = sz, str = str, nv = false})
 end
 
 local function istensor(v)
@@ -57,16 +56,16 @@ local function nelement(d)
    return n
 end
 
--- setstorage: point d at storage st with the given sizes and strides
--- (strides may be nil or hold negative entries: those are made contiguous).
--- As TH's resizeNd: the first size <= 0 ends the dimensions, and a storage
--- too small for the view grows.
-local function setmeta(d, st, off, sizes, n, strides, raw)
+-- layout(sizes, n, strides [, own]) -> nd, sz, str, extent: the dimensions
+-- as TH's resizeNd read them: the first size <= 0 ends them, a missing or
+-- negative stride is the contiguous one; extent is the elements spanned.
+-- own: sizes is the caller's to give away (it becomes sz when whole)
+local function layout(sizes, n, strides, own)
    local nd = 0
    for i = 1, n do
       if sizes[i] > 0 then nd = nd + 1 else break end
    end
-   local sz, str = {}, {}
+   local sz, str = own and nd == n and sizes or {}, {}
    local extent = 1
    for i = nd, 1, -1 do
       sz[i] = sizes[i]
@@ -80,10 +79,18 @@ local function setmeta(d, st, off, sizes, n, strides, raw)
       end
       extent = extent + (sz[i] - 1) * str[i]
    end
+   return nd, sz, str, extent
+end
+
+-- setstorage: point d at storage st with the given sizes and strides
+-- (strides may be nil or hold negative entries: those are made contiguous).
+-- As TH's resizeNd: a storage too small for the view grows.
+local function setmeta(d, st, off, sizes, n, strides, raw)
+   local nd, sz, str, extent = layout(sizes, n, strides)
    d.off, d.nd, d.sz, d.str, d.nv = off, nd, sz, str, false
    if nd > 0 then
       if not st then
-         st = newstorage(d.T, extent + off, raw)
+         st = newstorage(d.T, extent + off, raw and off == 0)   -- (elements before off stay zeros)
       elseif extent + off > SD[st].n then
          st:resize(extent + off)
       end
@@ -105,10 +112,10 @@ internal.checkbounds = checkbounds
 
 -- new(T, sizes table, n [, raw]) -> a contiguous tensor, zeroed unless raw
 -- (raw: a result every element of which is about to be written)
-local function new(T, sizes, n, raw)
-   local t = empty(T)
-   setmeta(TD[t], nil, 0, sizes, n or #sizes, nil, raw)
-   return t
+-- (own: sizes is the caller's to give away)
+local function new(T, sizes, n, raw, own)
+   local nd, sz, str, extent = layout(sizes, n or #sizes, nil, own)
+   return wrap(T, nd > 0 and newstorage(T, extent, raw) or nil, 0, nd, sz, str)
 end
 
 -- newLike(T, d [, raw]) -> a contiguous tensor of the sizes of d
@@ -166,12 +173,18 @@ local function ndview(d)
    local nd = d.nd
    if nd == 0 then return nil end
    checkbounds(d)
-   local arr = SD[d.st].arr     -- (a LuaJIT buffer gets one when first needed)
+   local s = SD[d.st]
+   local arr = rawget(s, 'arr')     -- (a LuaJIT buffer gets one when first needed)
    local c = d.nv
    if c and current(c, d, arr, nd) then return c.view end
-   c = {src = arr, off = d.off, nd = nd}
+   c = {off = d.off, nd = nd}
    for i = 1, nd do c[i] = d.sz[i]; c[nd + i] = d.str[i] end
-   c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
+   if arr then
+      c.view = memory.view(arr, d.off, unpack(c, 1, 2 * nd))
+   else   -- the storage's array and the view in one Python call
+      arr, c.view = internal.storageview(s, d.off, unpack(c, 1, 2 * nd))
+   end
+   c.src = arr
    d.nv = c
    return c.view
 end
@@ -365,6 +378,13 @@ local function construct(T, a, ...)
    if type(a) == 'table' then
       if select('#', ...) > 0 then fail("bad argument #2 to '%s' (no argument expected after a table)", T.tensorname) end
       return fromtable(T, a)
+   end
+   if type(a) == 'number' then
+      local sizes, n = readsizes(T.tensorname, a, ...)
+      for i = 1, n do
+         if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, T.tensorname) end
+      end
+      return new(T, sizes, n, false, true)
    end
    local t = empty(T)
    setfrom(TD[t], T.tensorname, a, ...)
@@ -773,7 +793,9 @@ function Tensor.set(self, ...)
 end
 
 -- resize keeps the strides when the sizes do not change (as TH does)
-local function resize(d, sizes, n)
+-- resize(d, sizes, n [, raw]): raw, a new storage (d had none) is not
+-- zeroed: the caller writes every element
+local function resize(d, sizes, n, raw)
    local same = d.nd == n
    if same then
       for i = 1, n do
@@ -786,7 +808,7 @@ local function resize(d, sizes, n)
          fail("bad argument #%d to 'resize' (non-negative size expected)", i)
       end
    end
-   setmeta(d, d.st, d.off, sizes, n, nil)
+   setmeta(d, d.st, d.off, sizes, n, nil, raw)
 end
 internal.resize = resize
 

@@ -43,12 +43,17 @@ local function number(v, argn, fname)
    return internal.checknumber(v, argn, fname)
 end
 
--- zeros/ones([res,] sizes...)
+-- zeros/ones([res,] sizes...): a new tensor is zeroed already (when first
+-- used: an untouched one costs no memset); a new one of ones is not zeroed first
 for name, value in pairs{zeros = 0, ones = 1} do
    install(name, function(T, ...)
       local res, i = leading(T, name, ...)
-      local res2 = resultsized(T, res, readsizes(name, select(i, ...)))
-      return Tensor.fill(res2, value)
+      local sizes, n = readsizes(name, select(i, ...))
+      if res == nil then
+         res = internal.newtensor(T, sizes, n, value ~= 0)
+         return value == 0 and res or Tensor.fill(res, value)
+      end
+      return Tensor.fill(resultsized(T, res, sizes, n), value)
    end)
 end
 

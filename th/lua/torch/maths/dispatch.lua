@@ -229,7 +229,7 @@ function dispatch.result(T, res, d, raw)
       return res, TD[res]
    end
    local r = TD[res]
-   if r ~= d then resize(r, d.sz, d.nd) end
+   if r ~= d then resize(r, d.sz, d.nd, raw) end
    return res, r
 end
 

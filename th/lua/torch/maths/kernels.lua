@@ -170,9 +170,12 @@ local function loop(kind, op, expr, T1, T2, T3, store)
    return f
 end
 
--- origin(d) -> a pointer to d's first element, kept in d (no cdata made per call)
+-- origin(d) -> a pointer to d's first element, kept in d (no cdata made per
+-- call) unless it is the storage's own (the fields are added to a view that
+-- needs them: a tensor is made without them, as most start their storage)
 local function origin(d)
    local base = SD[d.st].ptr
+   if d.off == 0 then return base end
    if d.fbase ~= base or d.foff ~= d.off then
       d.fptr, d.fbase, d.foff = base + d.off, base, d.off
    end
