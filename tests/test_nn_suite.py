@@ -50,8 +50,9 @@ class Shard:
     index = None
 
     @pytest.fixture(scope="class")
-    def verdicts(self, tmp_path_factory):
-        proc = run_th(["-e", RUN % (SHARDS, self.index)], cwd=str(tmp_path_factory.mktemp("nn")),
+    @classmethod
+    def verdicts(cls, tmp_path_factory):
+        proc = run_th(["-e", RUN % (SHARDS, cls.index)], cwd=str(tmp_path_factory.mktemp("nn")),
                       env=nn_env(), timeout=3600)   # the volumetric tests are slow on a busy machine
         found = {m.group(3): m.group(4) for m in VERDICT.finditer(uncoloured(proc.stdout))}
         assert found, proc.stdout[-2000:] + proc.stderr[-2000:]
