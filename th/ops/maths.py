@@ -63,20 +63,11 @@ def _round(x, out=None):
     return np.add(r, np.copysign(step, r), out=r)
 
 
-def _sigmoid(x, out=None):
-    r = np.negative(x, out=out)
-    np.exp(r, out=r)
-    np.add(r, 1.0, out=r)
-    return np.divide(1.0, r, out=r)
-
-
+# the exactly rounded functions (exp, log, sin... are C's, computed in
+# LuaJIT: numpy's vectorised ones round differently on some CPUs)
 UNARY = {
-    "abs": np.abs, "sign": np.sign, "neg": np.negative,
-    "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "ceil": np.ceil,
-    "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "floor": np.floor,
-    "log": np.log, "log1p": np.log1p, "round": _round, "sin": np.sin,
-    "sinh": np.sinh, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x),
-    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "trunc": np.trunc,
+    "abs": np.abs, "sign": np.sign, "neg": np.negative, "ceil": np.ceil, "floor": np.floor,
+    "round": _round, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x), "trunc": np.trunc,
     "frac": lambda x: x - np.trunc(x), "cinv": lambda x: 1.0 / x,
 }
 
@@ -99,7 +90,7 @@ def math_unary(name, out, x):
 def _unary(f, out, x):
     if out.dtype.kind == "f" and out.dtype != F64:
         np.copyto(out, f(x.astype(F64)), casting="unsafe")
-    elif isinstance(f, np.ufunc) or f in (_round, _sigmoid):
+    elif isinstance(f, np.ufunc) or f is _round:
         f(x, out=out)
     else:
         out[...] = f(x)
@@ -123,9 +114,9 @@ def _iremainder(a, b):
 
 
 def _pow(a, b):
-    if np.asarray(a).dtype.kind in "iu":
-        return np.power(np.asarray(a, F64), np.asarray(b, F64))
-    return np.power(a, b)
+    """An integer tensor's cpow, in double as TH's C pow (a floating one's is
+    C's pow itself, in LuaJIT)."""
+    return np.power(np.asarray(a, F64), np.asarray(b, F64))
 
 
 def _div(a, b):
@@ -163,7 +154,7 @@ def _rshift(a, b):
 BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
     "fmod": np.fmod, "remainder": _remainder, "pow": _pow,
-    "max": np.maximum, "min": np.minimum, "atan2": np.arctan2,
+    "max": np.maximum, "min": np.minimum,
     "lshift": _lshift, "rshift": _rshift,
     "bitand": np.bitwise_and, "bitor": np.bitwise_or, "bitxor": np.bitwise_xor,
 }
@@ -210,7 +201,7 @@ def math_binary(name, out, a, b):
             _split(f, out, a, b)
         else:
             f(a, b, out=out, casting="unsafe")
-    elif out.dtype.kind == "f" and out.dtype != F64 and name in ("atan2", "pow", "fmod", "remainder"):
+    elif out.dtype.kind == "f" and out.dtype != F64 and name in ("fmod", "remainder"):
         np.copyto(out, f(np.asarray(a, F64), np.asarray(b, F64)), casting="unsafe")
     else:
         np.copyto(out, f(a, b), casting="unsafe")

@@ -8,8 +8,7 @@ distribution consumes the stream exactly as TH does, element after element.
 """
 import numpy as np
 
-from th.ops import export, threads
-from th.ops.threads import together
+from th.ops import export
 
 GENERATOR = np.dtype([
     ("seed", "<u8"), ("left", "<i4"), ("seeded", "<i4"), ("next", "<u8"),
@@ -17,9 +16,7 @@ GENERATOR = np.dtype([
     ("normal_x", "<f8"), ("normal_y", "<f8"), ("normal_rho", "<f8"),
     ("normal_is_valid", "<i4"), ("pad", "<i4"),
 ])
-TWO_PI = 2.0 * np.pi
 SCALE = 1.0 / 4294967296.0      # a 32-bit output to [0, 1)
-PARALLEL = 1 << 15              # from this many normal pairs, two threads
 _bitgen = None   # numpy's MT19937, made on first use (numpy.random costs 13 ms to import)
 
 
@@ -83,86 +80,6 @@ def random_range_fill(buf, out, a, b):
 @export
 def uniform_fill(buf, out, a, b):
     _store(out, _uniform(buf, out.size) * (b - a) + a)
-
-
-def _boxmuller(raw, values, first, m, mean, stdv):
-    """The normals of the uniform pairs raw (p x 2 outputs): the first of pair j
-    into values[first + 2j], the second into values[first + 2j + 1] for j < m.
-    -> x, y, rho of the last pair."""
-    x, y = raw[:, 0] * SCALE, raw[:, 1] * SCALE
-    rho = np.sqrt(-2.0 * np.log(1.0 - y))
-    angle = TWO_PI * x
-    v = rho * np.cos(angle)
-    v *= stdv
-    v += mean
-    values[first:first + 2 * len(raw):2] = v
-    if m > 0:
-        w = rho[:m] * np.sin(angle[:m])
-        w *= stdv
-        w += mean
-        values[first + 1:first + 1 + 2 * m:2] = w
-    return x[-1], y[-1], rho[-1]
-
-
-def _normal(buf, values, mean, stdv):
-    """Box-Muller on pairs of uniforms into the float64 vector values, the second
-    value of a pair cached in the generator (possibly across calls), the last
-    pair's x, y, rho left in it as TH left them.  Big draws
-    split the pairs over two threads."""
-    g = _record(buf)
-    n = values.size
-    i = 0
-    if n and g["normal_is_valid"][0]:
-        values[0] = g["normal_rho"][0] * np.sin(TWO_PI * g["normal_x"][0]) * stdv + mean
-        g["normal_is_valid"] = 0
-        i = 1
-    pairs = (n - i + 1) // 2
-    if pairs == 0:
-        return
-    seconds = (n - i) // 2
-    raw = _raw(buf, 2 * pairs).reshape(pairs, 2)
-    if pairs < PARALLEL or threads.count() == 1:
-        last = _boxmuller(raw, values, i, seconds, mean, stdv)
-    else:
-        h = pairs // 2
-        _, last = together(lambda: _boxmuller(raw[:h], values, i, h, mean, stdv),
-                           lambda: _boxmuller(raw[h:], values, i + 2 * h, seconds - h, mean, stdv))
-    # TH keeps the last pair in the generator even when its second value was used
-    g["normal_x"], g["normal_y"], g["normal_rho"] = last
-    g["normal_is_valid"] = (n - i) % 2
-
-
-@export
-def normal_fill(buf, out, mean, stdv):
-    if out.dtype == np.float64 and out.flags.c_contiguous:
-        _normal(buf, out.reshape(-1), mean, stdv)     # straight into the tensor
-    else:
-        values = np.empty(out.size)
-        _normal(buf, values, mean, stdv)
-        _store(out, values)
-
-
-@export
-def lognormal_fill(buf, out, mean, stdv):
-    values = np.empty(out.size)
-    _normal(buf, values, mean, stdv)
-    _store(out, np.exp(values))
-
-
-@export
-def exponential_fill(buf, out, lam):
-    _store(out, -1.0 / lam * np.log(1.0 - _uniform(buf, out.size)))
-
-
-@export
-def cauchy_fill(buf, out, median, sigma):
-    _store(out, median + sigma * np.tan(np.pi * (_uniform(buf, out.size) - 0.5)))
-
-
-@export
-def geometric_fill(buf, out, p):
-    k = np.trunc(np.log(1.0 - _uniform(buf, out.size)) / np.log(p)).astype(np.int32) + 1
-    _store(out, k)
 
 
 @export

@@ -2,9 +2,7 @@
 local checks = require 'thnn.checks'
 local data, exp = checks.data, math.exp
 local f32 = require('torch.maths.kernels').f32
-local ffi = require 'ffi'
-pcall(ffi.cdef, 'float expf(float);')
-local C = ffi.C
+local C = require 'torch.maths.libm'
 local K = {}
 
 function K.Sigmoid_updateOutput(state, input, output)

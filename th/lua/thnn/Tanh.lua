@@ -1,9 +1,7 @@
 -- Tanh: output = tanh(input); gradInput = gradOutput * (1 - output^2)
 local checks = require 'thnn.checks'
 local data, tanh = checks.data, math.tanh
-local ffi = require 'ffi'
-pcall(ffi.cdef, 'float tanhf(float);')
-local C = ffi.C
+local C = require 'torch.maths.libm'
 local K = {}
 
 -- (a FloatTensor's as THNN: tanhf, and the square of the output in float)

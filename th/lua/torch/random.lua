@@ -1,8 +1,9 @@
 -- Random numbers as Torch7 draws them (TH's THRandom.c and THTensorRandom.c):
 -- the distributions consume the stream of a torch.Generator (Generator.lua) in
--- the same order, so seeded scripts print the same numbers.  Single numbers and
--- small tensors are drawn here through FFI; bigger tensors are filled by
--- th/ops/random.py, which runs numpy's MT19937 from the same state.
+-- the same order, so seeded scripts print the same numbers.  Numbers and
+-- tensors are drawn here through FFI; big and strided uniform, bernoulli and
+-- random fills by th/ops/random.py, which runs numpy's MT19937 from the same
+-- state.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
@@ -84,11 +85,7 @@ local params = {
       if not (p >= 0 and p <= 1) then fail("bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)") end
    end},
 }
-local pyfill = {
-   uniform = 'uniform_fill', normal = 'normal_fill', logNormal = 'lognormal_fill',
-   exponential = 'exponential_fill', cauchy = 'cauchy_fill', geometric = 'geometric_fill',
-   bernoulli = 'bernoulli_fill',
-}
+local pyfill = {uniform = 'uniform_fill', bernoulli = 'bernoulli_fill'}
 
 local function readparams(name, a, b)
    local p = params[name]
@@ -105,20 +102,30 @@ end
 -- filling tensors
 ---------------------------------------------------------------------------
 
--- fill(gd, d, f, pyname, a, b): small tensors element by element here,
--- bigger ones in one Python call
-local function fill(gd, d, f, pyname, a, b)
+-- the distributions that take C's log, cos, tan... of uniforms: always drawn
+-- here, where those are libm's (numpy's vectorised ones round differently
+-- from glibc's on some CPUs: the values would depend on the machine)
+local LIBM = {normal = true, logNormal = true, exponential = true, cauchy = true, geometric = true}
+
+-- fill(gd, d, name, a, b): contiguous tensors in one loop per distribution,
+-- strided ones through a contiguous tensor (TH filled them in index order),
+-- the uniforms of big and strided ones in one Python call
+local function fill(gd, d, name, a, b)
    local n = nelement(d)
    if n == 0 then return end
-   local g = gd.g
+   local g, f = gd.g, draw[name]
    kernels = kernels or require 'torch.maths.kernels'
-   if n <= DRAWN and kernels.draw(f, d, g, a, b) then return end
+   if (n <= DRAWN or LIBM[name]) and kernels.draw(f, d, g, a, b) then return end
    if n <= SMALL then
       each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
+   elseif LIBM[name] then
+      local c = internal.newlike(d.T, d, true)
+      kernels.draw(f, TD[c], g, a, b)
+      internal.copy(d, TD[c])
    elseif b == nil then      -- a one-parameter distribution
-      pycall(py[pyname], gd.arr, ndview(d), a)
+      pycall(py[pyfill[name]], gd.arr, ndview(d), a)
    else
-      pycall(py[pyname], gd.arr, ndview(d), a, b)
+      pycall(py[pyfill[name]], gd.arr, ndview(d), a, b)
    end
 end
 
@@ -128,7 +135,6 @@ local realparams = {uniform = true, normal = true, logNormal = true, exponential
 
 -- the tensor method of a distribution (float types only, except bernoulli and geometric)
 local function fillmethod(name)
-   local f, pyname = draw[name], pyfill[name]
    return function(self, ...)
       local gd, a, b = generator(...)
       local d = checktensor(self, 1, name)
@@ -153,7 +159,7 @@ local function fillmethod(name)
          local f32 = require('torch.maths.kernels').f32
          a, b = f32(a), b and f32(b)
       end
-      fill(gd, d, f, pyname, a, b)
+      fill(gd, d, name, a, b)
       return self
    end
 end
@@ -293,7 +299,7 @@ local function sizedfill(fname, name, a, b)
          fail("'%s' is not defined for %s", fname, d.T.tensorname)
       end
       internal.resize(d, internal.readsizes(fname, select(3, generatorresult(...))))
-      fill(gd, d, draw[name], pyfill[name], a, b)
+      fill(gd, d, name, a, b)
       return res
    end
 end

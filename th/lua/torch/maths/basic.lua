@@ -19,6 +19,7 @@ local f32 = kernels.f32
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
 local ffi = require 'ffi'
+local C = require 'torch.maths.libm'
 
 local scalar = {
    add = function(a, b) return a + b end,
@@ -27,7 +28,7 @@ local scalar = {
    div = function(a, b) return a / b end,       -- stored truncated in integer tensors
    fmod = fmod,
    remainder = function(a, b) return a - b * floor(a / b) end,
-   pow = function(a, b) return a ^ b end,
+   pow = function(a, b) return C.pow(a, b) end,
    max = function(a, b) if a > b then return a end return b end,
    min = function(a, b) if a < b then return a end return b end,
 }
@@ -134,6 +135,8 @@ fast.min = {op('minc', LIMIT, alltypes('x < c and x or c', 'x < c and x or c')),
 -- C's fmod and the remainder's formula on doubles (numpy computes a
 -- FloatTensor's in double too, rounded once)
 fast.fmod = {op('fmodc', LIMIT, floats('fmod(x, c)')), op('fmody', LIMIT, floats('fmod(x, y)'))}
+-- C's pow at every size (a FloatTensor's cpow was a double pow, rounded)
+fast.pow = {nil, op('powy', math.huge, floats('C.pow(x, y)'))}
 fast.remainder = {op('remainderc', LIMIT, floats('x - c * floor(x / c)')),
                   op('remaindery', LIMIT, floats('x - y * floor(x / y)'))}
 
@@ -150,7 +153,7 @@ local function elementwise(T, fname, op, res, x, y)
       return res
    end
    local f = T.integer and integerscalar[T][op] or scalar[op]
-   if f and nelement(xd) <= SMALL and (op ~= 'mul' or exactproducts(T))
+   if f and (nelement(xd) <= SMALL or op == 'pow' and not T.integer) and (op ~= 'mul' or exactproducts(T))
       and exactlong(T, xd, y, yd) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then

@@ -14,9 +14,7 @@ local TD, py, pycall, ndview = internal.tensors, internal.py, internal.pycall, i
 local nelement = internal.nelement
 local type, select, tonumber = type, select, tonumber
 local result, loop1, loop2, SMALL = dispatch.result, dispatch.loop1, dispatch.loop2, dispatch.SMALL
-local abs, acos, asin, atan, atan2, ceil, cos, cosh, exp, floor, log, sin, sinh, sqrt, tan, tanh =
-      math.abs, math.acos, math.asin, math.atan, math.atan2, math.ceil, math.cos, math.cosh, math.exp,
-      math.floor, math.log, math.sin, math.sinh, math.sqrt, math.tan, math.tanh
+local abs, ceil, floor, sqrt = math.abs, math.ceil, math.floor, math.sqrt
 
 -- trunc and ceil give -0 for -1 < x < 0, as C's (and Torch7's) did
 local function trunc(x)
@@ -33,68 +31,56 @@ local function round(x)
    return r
 end
 
--- C's functions where Lua has none, and C's float ones: Torch7 computed a
--- FloatTensor's functions with expf, tanhf... (numpy's float32 loops, and the
--- double functions rounded once, differ from them in the last bit)
-pcall(ffi.cdef, [[
-double log1p(double);
-float expf(float); float logf(float); float log1pf(float); float sqrtf(float);
-float sinf(float); float cosf(float); float tanf(float); float asinf(float); float acosf(float);
-float atanf(float); float sinhf(float); float coshf(float); float tanhf(float);
-float powf(float, float); float atan2f(float, float);
-]])
-local C = ffi.C
-
-local function log1p(x) return C.log1p(x) end
+-- C's functions (libm.lua): Torch7 computed with exp, log... and a
+-- FloatTensor's functions with expf, tanhf...; these run here at every size
+-- (numpy's vectorised ones, and double functions rounded to float, differ
+-- from them in the last bit)
+local C = require 'torch.maths.libm'
 local f32 = require('torch.maths.kernels').f32
+local LIBM = {exp = true, log = true, log1p = true, sin = true, cos = true, tan = true, asin = true,
+              acos = true, atan = true, sinh = true, cosh = true, tanh = true, sigmoid = true}
 
 local functions = {
    abs = abs,
    sign = function(x) if x > 0 then return 1 elseif x < 0 then return -1 end return 0 end,
    neg = function(x) return -x end,
-   acos = acos, asin = asin, atan = atan, ceil = ceil, cos = cos, cosh = cosh, exp = exp,
-   floor = floor, log = function(x) return log(x) end, log1p = log1p, round = round, sin = sin, sinh = sinh,
-   sqrt = sqrt, tan = tan, tanh = tanh, trunc = trunc,
+   ceil = ceil, floor = floor, round = round, sqrt = sqrt, trunc = trunc,
    rsqrt = function(x) return 1 / sqrt(x) end,
-   sigmoid = function(x) return 1 / (1 + exp(-x)) end,
+   sigmoid = function(x) return 1 / (1 + C.exp(-x)) end,
    frac = function(x) return x - trunc(x) end,
    cinv = function(x) return 1 / x end,
 }
+local floatfunctions = {
+   rsqrt = function(x) return 1 / C.sqrtf(x) end,
+   sigmoid = function(x) return 1 / f32(1 + C.expf(-x)) end,
+}
+for name in pairs(LIBM) do
+   if not functions[name] then
+      local cd, cf = C[name], C[name .. 'f']
+      functions[name] = function(x) return cd(x) end
+      floatfunctions[name] = function(x) return cf(x) end
+   end
+end
+floatfunctions.sqrt = function(x) return C.sqrtf(x) end
+for name, f in pairs(functions) do floatfunctions[name] = floatfunctions[name] or f end
 local alltypes = {sign = true}
 
 -- their LuaJIT loops: the expression of one element (the function itself,
 -- called by name, for those written above); integer abs/neg/sign cannot
 -- overflow but Long, which stays on the numpy path (neg: floating types only)
--- the C float function of each function that has one, and the float
--- computations of the others that round in between
-local floatnames = {exp = 'expf', log = 'logf', log1p = 'log1pf', sqrt = 'sqrtf', sin = 'sinf', cos = 'cosf',
-                    tan = 'tanf', asin = 'asinf', acos = 'acosf', atan = 'atanf', sinh = 'sinhf',
-                    cosh = 'coshf', tanh = 'tanhf'}
-local floatfunctions = {
-   rsqrt = function(x) return 1 / C.sqrtf(x) end,
-   sigmoid = function(x) return 1 / f32(1 + C.expf(-x)) end,
-}
-for name, cname in pairs(floatnames) do
-   local cf = C[cname]
-   floatfunctions[name] = function(x) return cf(x) end
-end
-for name, f in pairs(functions) do floatfunctions[name] = floatfunctions[name] or f end
-
 local kernels = require 'torch.maths.kernels'
-kernels.helpers{sign = functions.sign, round = round, log1p = log1p, trunc = trunc,
-                frac = functions.frac, C = C}
+kernels.helpers{sign = functions.sign, round = round, trunc = trunc, frac = functions.frac}
 local LIMIT = 16384
 local fast = {}
 for name in pairs(functions) do
-   local expr = ({neg = '-x', sign = 'sign(x)', round = 'round(x)', log1p = 'log1p(x)',
-                  trunc = 'trunc(x)', frac = 'frac(x)', rsqrt = '1 / sqrt(x)', sigmoid = '1 / (1 + exp(-x))',
-                  cinv = '1 / x', log = 'log(x)'})[name] or name .. '(x)'
+   local expr = ({neg = '-x', sign = 'sign(x)', round = 'round(x)', trunc = 'trunc(x)', frac = 'frac(x)',
+                  rsqrt = '1 / sqrt(x)', sigmoid = '1 / (1 + C.exp(-x))', cinv = '1 / x'})[name]
+                or (LIBM[name] and 'C.' .. name .. '(x)') or name .. '(x)'
    local exprs = (name == 'abs' or alltypes[name]) and kernels.alltypes(expr, expr) or kernels.floats(expr)
-   exprs.Float = floatnames[name] and ('C.%s(x)'):format(floatnames[name])
-                 or ({rsqrt = '1 / C.sqrtf(x)', sigmoid = '1 / f32(1 + C.expf(-x))'})[name] or exprs.Float
-   -- the float loops run at every size: numpy has no float function of C's
-   -- (tanh: numpy's double one differs from C's too)
-   fast[name] = kernels.op(name, name == 'tanh' and math.huge or LIMIT, exprs, math.huge)
+   exprs.Float = ({rsqrt = '1 / C.sqrtf(x)', sigmoid = '1 / f32(1 + C.expf(-x))', sqrt = 'C.sqrtf(x)'})[name]
+                 or (LIBM[name] and 'C.' .. name .. 'f(x)') or exprs.Float
+   -- C's functions at every size; numpy's exact ones beyond LIMIT
+   fast[name] = kernels.op(name, LIBM[name] and math.huge or LIMIT, exprs, math.huge)
 end
 
 -- Torch7 wrapped abs for the Int and Long tensors only among the integer ones
@@ -109,7 +95,7 @@ for name, f in pairs(functions) do
          local r
          res, r = result(T, res, xd, true)
          if kernels.map1(fast[name], r, xd) then return res end
-         if nelement(xd) <= SMALL or T == types.Float or name == 'tanh' then
+         if nelement(xd) <= SMALL or T == types.Float or LIBM[name] then
             loop1(r, xd, T == types.Float and floatfunctions[name] or f)
          else
             pycall(py.math_unary, name, ndview(r), ndview(xd))
@@ -119,10 +105,17 @@ for name, f in pairs(functions) do
    }
 end
 
-local function power(x, n) return x ^ n end
-local function tpower(x, n) return n ^ x end
-local function powerf(x, n) return C.powf(x, n) end
-local function atan2f(x, y) return C.atan2f(x, y) end
+-- C's pow and atan2 (a FloatTensor's pow(x, n) and atan2 were powf and
+-- atan2f, its pow(n, x) a double pow of floats, rounded), with the loops of
+-- contiguous tensors and the functions of the others
+local power = {
+   tn = {Double = function(x, n) return C.pow(x, n) end, Float = function(x, n) return C.powf(x, n) end},
+   nt = {Double = function(x, n) return C.pow(n, x) end, Float = function(x, n) return C.pow(n, x) end},
+}
+local fastpower = {tn = kernels.op('powc', math.huge, {Double = 'C.pow(x, c)', Float = 'C.powf(x, c)'}),
+                   nt = kernels.op('cpow', math.huge, kernels.floats('C.pow(c, x)'))}
+local atan2 = {Double = function(x, y) return C.atan2(x, y) end, Float = function(x, y) return C.atan2f(x, y) end}
+local fastatan2 = kernels.op('atan2', math.huge, {Double = 'C.atan2(x, y)', Float = 'C.atan2f(x, y)'})
 
 -- Torch7's pow took these exponents apart: its results are these formulas'
 -- bits, not C pow's (float steps rounded to float)
@@ -150,19 +143,14 @@ dispatch.define{
    impl = function(T, sig, res, a, b)
       local x, n = a, b
       if sig == 'nt' then x, n = b, a end
+      if T == types.Float then n = f32(n) end   -- the binding read a float
       local xd = TD[x]
       local r
       res, r = result(T, res, xd, true)
       if sig == 'tn' and POWFORMS[n] then
          if not kernels.map1(fastpow[n], r, xd) then loop1(r, xd, powforms[n][T.name]) end
-      elseif sig == 'tn' and T == types.Float then
-         loop1(r, xd, powerf, n)   -- C's powf, as Torch7 (n ^ x was a double pow, rounded)
-      elseif nelement(xd) <= SMALL then
-         loop1(r, xd, sig == 'tn' and power or tpower, n)
-      elseif sig == 'tn' then
-         pycall(py.math_binary, 'pow', ndview(r), ndview(xd), n)
-      else
-         pycall(py.math_binary, 'pow', ndview(r), n, ndview(xd))
+      elseif not kernels.map1(fastpower[sig], r, xd, n) then
+         loop1(r, xd, power[sig][T.name], n)
       end
       return res
    end,
@@ -175,11 +163,7 @@ dispatch.define{
       dispatch.samecount('atan2', xd, yd)
       local r
       res, r = result(T, res, xd, true)
-      if nelement(xd) <= SMALL or T == types.Float then
-         loop2(r, xd, yd, T == types.Float and atan2f or atan2)
-      else
-         pycall(py.math_binary, 'atan2', ndview(r), ndview(xd), ndview(yd))
-      end
+      if not kernels.map2(fastatan2, r, xd, yd) then loop2(r, xd, yd, atan2[T.name]) end
       return res
    end,
 }
@@ -208,5 +192,5 @@ for _, name in ipairs{'log', 'log1p', 'exp', 'cos', 'acos', 'cosh', 'sin', 'asin
                       'sqrt', 'round', 'ceil', 'floor', 'trunc', 'abs', 'frac', 'rsqrt', 'sigmoid'} do
    numeric(name, functions[name], 1)
 end
-numeric('atan2', atan2, 2)
-numeric('pow', power, 2)
+numeric('atan2', atan2.Double, 2)
+numeric('pow', power.tn.Double, 2)

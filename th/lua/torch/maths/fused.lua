@@ -11,8 +11,7 @@ local torch = require 'torch'
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
 
-pcall(ffi.cdef, 'double fma(double, double, double); float fmaf(float, float, float);')
-local C = ffi.C
+local C = require 'torch.maths.libm'
 local floor = math.floor
 
 local fused = {}

@@ -22,7 +22,8 @@ local pairs, concat, loadstring, assert = pairs, table.concat, loadstring, asser
 local kernels = {}
 
 -- the functions an expression may call, made locals of each generated loop
-local env = {tobit = bit.tobit, tonumber = tonumber}
+-- (C: C's math library, libm.lua)
+local env = {tobit = bit.tobit, tonumber = tonumber, C = require 'torch.maths.libm'}
 for k, v in pairs(math) do env[k] = v end
 
 -- f32(v): v rounded to a float, an intermediate step of a FloatTensor
