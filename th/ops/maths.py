@@ -556,14 +556,6 @@ def math_minmax(x):
 
 
 @export
-def math_linspace(out, a, b, n, logspace):
-    r = np.linspace(a, b, int(n)) if n > 1 else np.array([a], F64)
-    if logspace:
-        r = np.power(10.0, r)
-    out[...] = r.reshape(out.shape)
-
-
-@export
 def math_range(out, a, step):
     out[...] = (a + np.arange(out.size, dtype=F64) * step).reshape(out.shape)
 

@@ -93,6 +93,17 @@ install('range', function(T, ...)
    return res
 end)
 
+-- the k-th of n points from a to b as Torch7 computed it: a + (b - a) * k /
+-- (n - 1) in the element type (a FloatTensor's in float, each step rounded),
+-- and 10 to that power (C's pow, powf)
+local C = require 'torch.maths.libm'
+local f32 = require('torch.maths.kernels').f32
+local points = {
+   Double = function(a, b, n, k) return a + (b - a) * k / (n - 1) end,
+   Float = function(a, b, n, k) return f32(a + f32(f32(f32(b - a) * k) / (n - 1))) end,
+}
+local powers = {Double = function(v) return C.pow(10, v) end, Float = function(v) return C.powf(10, v) end}
+
 -- linspace/logspace([res,] a, b [, n = 100])
 for name, log in pairs{linspace = false, logspace = true} do
    install(name, function(T, ...)
@@ -103,14 +114,13 @@ for name, log in pairs{linspace = false, logspace = true} do
       n = n == nil and 100 or toint(number(n, i + 2, name), i + 2, name)
       if n < 1 or (n == 1 and a ~= b) then fail("bad argument #%d to '%s' (invalid number of points)", i + 2, name) end
       res = vector(T, res, n)
-      if n <= SMALL then
-         fillindex(res, function(k)
-            local v = n == 1 and a or a + k * (b - a) / (n - 1)
-            return log and 10 ^ v or v
-         end)
-      else
-         pycall(py.math_linspace, ndview(TD[res]), a, b, n, log)
-      end
+      local point, power = points[T.name], powers[T.name]
+      if T == types.Float then a, b = f32(a), f32(b) end   -- the binding read floats
+      fillindex(res, function(k)
+         local v = n == 1 and a or point(a, b, n, k)
+         if log then return power(v) end
+         return v
+      end)
       return res
    end)
 end
