@@ -30,12 +30,14 @@ def load_light():
 def load_all():
     """Import every module of this package (each one a family) and return the exports.
     Modules import scipy inside their functions: it costs 0.15 s."""
-    import pkgutil
+    import os
     import warnings
 
     import numpy as np
     np.seterr(all="ignore")  # Torch7 computes with IEEE semantics, silently
     warnings.filterwarnings("ignore", category=RuntimeWarning)
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+    # (os.listdir: pkgutil costs 8 ms of imports, on the first bulk operation's clock)
+    for name in sorted(os.listdir(__path__[0])):
+        if name.endswith(".py") and name != "__init__.py":
+            importlib.import_module(f"{__name__}.{name[:-3]}")
     return EXPORTS
