@@ -112,3 +112,34 @@ def test_infinite_values_stay_local(runtime):
 ])
 def test_bad_input_is_a_lua_error(runtime, code):
     assert_caught_lua_error(runtime, code)
+
+
+def test_paths_stay_exact_when_hot(runtime):
+    # every path (fused blocks, zero weights, narrow sums, full scatter and
+    # gather, volumes) thousands of times, on both types: its JIT-compiled
+    # traces give the bits of its first, interpreted, calls
+    assert runtime.execute("""
+        local ok = true
+        for _, T in ipairs{'Double', 'Float'} do
+           torch.manualSeed(5)
+           local cases = {
+              {torch[T .. 'Tensor'](9, 37):uniform(-1e3, 1e3), torch[T .. 'Tensor'](3, 4):uniform(-1, 1)},
+              {torch[T .. 'Tensor'](7, 3):uniform(-1e3, 1e3), torch[T .. 'Tensor'](2, 2):uniform(-1, 1)},
+              {torch[T .. 'Tensor'](2, 6, 5):uniform(-1e3, 1e3), torch[T .. 'Tensor'](3, 2, 2, 2):uniform(-1, 1)},
+           }
+           cases[1][2][2][2] = 0
+           local vol = {torch[T .. 'Tensor'](4, 4, 5):uniform(-1e3, 1e3), torch[T .. 'Tensor'](2, 2, 2):uniform(-1, 1)}
+           for _, c in ipairs(cases) do
+              for _, f in ipairs{'conv2', 'xcorr2'} do
+                 for _, m in ipairs{'V', 'F'} do
+                    local first = torch[f](c[1], c[2], m)
+                    for _ = 1, 1500 do ok = ok and torch[f](c[1], c[2], m):equal(first) end
+                 end
+              end
+           end
+           for _, m in ipairs{'V', 'F'} do
+              local first = torch.conv3(vol[1], vol[2], m)
+              for _ = 1, 1500 do ok = ok and torch.conv3(vol[1], vol[2], m):equal(first) end
+           end
+        end
+        return ok""") is True
