@@ -28,15 +28,13 @@ local cblas = require 'torch.maths.cblas'
 local C = require 'torch.maths.libm'
 
 local TD, SD, nelement, checkbounds = internal.tensors, internal.storages, internal.nelement, internal.checkbounds
-local tonumber, min, max = tonumber, math.min, math.max
+local min, max, ceil = math.min, math.max, math.ceil
 local huge = math.huge
 
 local planes = {}
 
 local ALIGN = 32      -- an axpy's length is a multiple of this: BLAS fuses whole blocks
 local CHUNK = 2048    -- output elements one axpy updates: a multiple of ALIGN, in L1
-
-local function roundup(n) return math.ceil(n / ALIGN) * ALIGN end
 
 local CTYPES = {
    [types.Double] = {arr = ffi.typeof('double[?]'), fma = C.fma},
@@ -55,7 +53,7 @@ local function buffer(T, use, n)
 end
 
 -- BLAS's axpy for T when it fuses every multiply-add of a block of ALIGN
--- elements (checked once on values whose product rounds), else false
+-- elements (checked once on values whose products round), else false
 local fusedaxpy = {}
 local function getaxpy(T)
    local f = fusedaxpy[T]
@@ -80,49 +78,24 @@ local function getaxpy(T)
    return f
 end
 
--- a plane (or volume) of a tensor: pointer to its first element, sizes and
--- strides of its last 2 (or 3) dimensions
-local function view(d, off, base)
-   local nd = d.nd
-   local v = {p = SD[d.st].ptr + off, h = d.sz[nd - 1], w = d.sz[nd], s1 = d.str[nd - 1], s2 = d.str[nd]}
-   if base == 3 then v.d, v.s0 = d.sz[nd - 2], d.str[nd - 2] else v.d, v.s0 = 1, 0 end
-   return v
-end
+-- Geometry of one call (reused tables, no allocation per call):
+-- G.d, G.h, G.w: an input plane (volume; d = 1 for planes); G.kd, G.kh, G.kw
+-- and strides G.ks0, G.ks1, G.ks2: a kernel; G.od, G.oh, G.ow: an output.
+-- OFFS[t], KOFFS[t]: the input offset and kernel offset of the t-th product
+-- of a fused sum, in the order the original added them; LO[t], HI[t]: the
+-- outputs it reaches (fused below).
+local G, OFFS, KOFFS, LO, HI = {}, {}, {}, {}, {}
 
--- the kernel's elements as numbers, flat in row-major order, flipped in
--- every dimension when flip
-local function weights(k, flip)
-   local ws, n = {}, 0
-   for c = 0, k.d - 1 do
-      for a = 0, k.h - 1 do
-         for b = 0, k.w - 1 do
-            n = n + 1
-            local kc, ka, kb = c, a, b
-            if flip then kc, ka, kb = k.d - 1 - c, k.h - 1 - a, k.w - 1 - b end
-            ws[n] = tonumber(k.p[kc * k.s0 + ka * k.s1 + kb * k.s2])
-         end
-      end
-   end
-   return ws
-end
-
-local function finite(ws)
-   for i = 1, #ws do
-      local w = ws[i]
-      if w ~= w or w == huge or w == -huge then return false end
-   end
-   return true
-end
-
--- dst[c * ds0 + i * ds1 + j] = v's element (c, i, j): a copy in a layout of
--- our own, done before the result is written (it may share the input's memory)
-local function place(T, dst, v, ds0, ds1)
-   local sp, s0, s1, s2, w = v.p, v.s0, v.s1, v.s2, v.w
-   for c = 0, v.d - 1 do
-      for i = 0, v.h - 1 do
-         local d, s = dst + c * ds0 + i * ds1, sp + c * s0 + i * s1
+-- dst[c * ds0 + i * ds1 + j] = the input's element (c, i, j) at src with strides
+-- s0, s1, s2: a copy in a layout of our own, made before the result is
+-- written (which may share the input's memory)
+local function place(size, dst, src, s0, s1, s2, ds0, ds1)
+   local w = G.w
+   for c = 0, G.d - 1 do
+      for i = 0, G.h - 1 do
+         local d, s = dst + c * ds0 + i * ds1, src + c * s0 + i * s1
          if s2 == 1 then
-            ffi.copy(d, s, w * T.size)
+            ffi.copy(d, s, w * size)
          else
             for j = 0, w - 1 do d[j] = s[j * s2] end
          end
@@ -130,104 +103,151 @@ local function place(T, dst, v, ds0, ds1)
    end
 end
 
--- acc[0, m) += w * src[offs[t] + e] for each kernel element t in order, for each
--- input plane in order, as fused multiply-adds; m is a multiple of ALIGN
-local function fused(T, acc, m, srcs, ws, offs)
-   local axpy, fma = getaxpy(T), CTYPES[T].fma
-   for c0 = 0, m - 1, CHUNK do
-      local n, a = min(CHUNK, m - c0), acc + c0
-      for j = 1, #srcs do
-         local src, wj = srcs[j] + c0, ws[j]
-         for t = 1, #offs do
-            local w, s = wj[t], src + offs[t]
-            if w == 0 then           -- BLAS skips it; fma(0, x, y) is y + 0 * x
-               for e = 0, n - 1 do a[e] = a[e] + w * s[e] end
-            elseif axpy then
-               axpy(n, w, s, 1, a, 1)
-            else
-               for e = 0, n - 1 do a[e] = fma(w, s[e], a[e]) end
-            end
+-- the output at rp, strides rs0, rs1, rs2 = acc's element (c, i, j) at c * as0 + i * as1 + j
+local function unplace(size, rp, rs0, rs1, rs2, acc, as0, as1)
+   local ow = G.ow
+   for c = 0, G.od - 1 do
+      for i = 0, G.oh - 1 do
+         local o, a = rp + c * rs0 + i * rs1, acc + c * as0 + i * as1
+         if rs2 == 1 then
+            ffi.copy(o, a, ow * size)
+         else
+            for j = 0, ow - 1 do o[j * rs2] = a[j] end
          end
       end
    end
 end
 
--- out (view) = acc's element (c, i, j) at c * as0 + i * as1 + j
-local function unplace(out, acc, as0, as1)
-   local op, s0, s1, s2 = out.p, out.s0, out.s1, out.s2
-   for c = 0, out.d - 1 do
-      for i = 0, out.h - 1 do
-         local o, a = op + c * s0 + i * s1, acc + c * as0 + i * as1
-         for j = 0, out.w - 1 do o[j * s2] = a[j] end
-      end
-   end
-end
-
--- The output plane `out` from its input planes xs and their kernels' weights
--- ws (applied as met: a convolution's flipped), 2-D
-local function valid2(T, out, xs, ws, kh, kw)
-   local h, w, oh, ow = xs[1].h, xs[1].w, out.h, out.w
-   if ow >= 4 then
-      -- flat: output (i, j) at i * w + j, reading input i * w + j + a * w + b
-      local m = roundup(oh * w - (kw - 1))
-      local size = h * w + ALIGN
-      local xb, acc = buffer(T, 'in', size * #xs), buffer(T, 'acc', m)
-      local srcs = {}
-      for j = 1, #xs do
-         srcs[j] = xb + (j - 1) * size
-         place(T, srcs[j], xs[j], 0, w)
-      end
-      local offs = {}
-      for a = 0, kh - 1 do for b = 0, kw - 1 do offs[#offs + 1] = a * w + b end end
-      ffi.fill(acc, m * T.size)
-      fused(T, acc, m, srcs, ws, offs)
-      unplace(out, acc, 0, w)
-      return
-   end
-   local size = h * w
-   local xb, acc, cell = buffer(T, 'in', size * #xs), buffer(T, 'acc', oh * ow), buffer(T, 'cell', 2)
-   for j = 1, #xs do place(T, xb + (j - 1) * size, xs[j], 0, w) end
-   for p = 0, oh - 1 do
-      for q = 0, ow - 1 do
-         local o = p * ow + q
-         acc[o] = 0
-         for j = 1, #xs do
-            local src, wj, t = xb + (j - 1) * size + p * w + q, ws[j], 0
-            cell[1] = 0
-            for a = 0, kh - 1 do
-               for b = 0, kw - 1 do
-                  t = t + 1
-                  cell[0] = wj[t] * src[a * w + b]
-                  cell[1] = cell[1] + cell[0]
+-- acc[0, m) = the fused sums over n planes (the j-th at src + j * size, its
+-- kernel at kp + j * kstep) of their ntaps products in order; m a multiple of
+-- ALIGN.  Product t reaches acc[LO[t], HI[t]) only (elsewhere it would add
+-- w * 0): its axpys cover that, in lengths of multiples of ALIGN.
+local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
+   local axpy, fma = getaxpy(T), CTYPES[T].fma
+   ffi.fill(acc, m * T.size)
+   for c0 = 0, m - 1, CHUNK do
+      local c1 = min(c0 + CHUNK, m)
+      for j = 0, n - 1 do
+         local sj, kj = src + j * size, kp + j * kstep
+         for t = 1, ntaps do
+            local lo, hi = max(c0, LO[t]), min(c1, HI[t])
+            if lo < hi then
+               local len = ceil((hi - lo) / ALIGN) * ALIGN
+               lo = min(lo, c1 - len)
+               local w, s, a = kj[KOFFS[t]], sj + OFFS[t] + lo, acc + lo
+               if w == 0 then           -- BLAS skips it; fma(0, x, y) is y + 0 * x
+                  for e = 0, len - 1 do a[e] = a[e] + w * s[e] end
+               elseif axpy then
+                  axpy(len, w, s, 1, a, 1)
+               else
+                  for e = 0, len - 1 do a[e] = fma(w, s[e], a[e]) end
                end
             end
-            acc[o] = acc[o] + cell[1]
          end
       end
    end
-   unplace(out, acc, 0, ow)
 end
 
--- full, by gathering: output (p, q) adds w * x for input (i, j) in order,
--- rows ascending, columns ascending (cdir 1) or descending (-1), with the
--- kernel element (p - i, q - j) of ws; fused or each step rounded
-local function gather2(T, out, xb, size, n, ws, h, w, kh, kw, cdir, isfused)
-   local oh, ow = out.h, out.w
-   local acc, cell, fma = buffer(T, 'acc', oh * ow), buffer(T, 'cell', 2), CTYPES[T].fma
-   for p = 0, oh - 1 do
+-- the kernel element (c, a, b) as met by a valid operation (a convolution
+-- reads its kernel backwards), or as scattered by a full one (a
+-- cross-correlation's backwards): its offset from the kernel's first
+local function kat(c, a, b, backwards)
+   if backwards then c, a, b = G.kd - 1 - c, G.kh - 1 - a, G.kw - 1 - b end
+   return c * G.ks0 + a * G.ks1 + b * G.ks2
+end
+
+-- Each of these computes an output plane (volume) into acc from n input
+-- planes (volumes) at src, size apart, placed by its `layout`, and the
+-- kernels at kp, kstep apart; flip: a convolution.
+
+-- 2-D valid, outputs of 4 or more: input flat, output (i, j) at i * w + j
+-- reads input i * w + j + a * w + b; its rows are w apart in acc
+local valid2 = {}
+function valid2.layout() return G.h * G.w + ALIGN, G.w end
+function valid2.run(T, acc, src, size, n, kp, kstep, flip)
+   local w, kh, kw, t = G.w, G.kh, G.kw, 0
+   for a = 0, kh - 1 do
+      for b = 0, kw - 1 do
+         t = t + 1
+         OFFS[t], KOFFS[t], LO[t], HI[t] = a * w + b, kat(0, a, b, flip), 0, huge
+      end
+   end
+   fused(T, acc, ceil((G.oh * w - (kw - 1)) / ALIGN) * ALIGN, src, size, n, kp, kstep, t)
+   return w
+end
+
+-- 2-D valid, narrower: a plane's products added in input order, rounded
+local narrow2 = {}
+function narrow2.layout() return G.h * G.w, G.w end
+function narrow2.run(T, acc, src, size, n, kp, kstep, flip)
+   local w, kh, kw, ow = G.w, G.kh, G.kw, G.ow
+   local cell = buffer(T, 'cell', 3)
+   for p = 0, G.oh - 1 do
       for q = 0, ow - 1 do
          cell[1] = 0
-         local j0, j1 = max(0, q - kw + 1), min(w - 1, q)
-         if cdir < 0 then j0, j1 = j1, j0 end
-         for s = 1, n do
-            local src, wj = xb + (s - 1) * size, ws[s]
+         for j = 0, n - 1 do
+            local s, k = src + j * size + p * w + q, kp + j * kstep
+            cell[0] = 0
+            for a = 0, kh - 1 do
+               for b = 0, kw - 1 do
+                  cell[2] = k[kat(0, a, b, flip)] * s[a * w + b]
+                  cell[0] = cell[0] + cell[2]
+               end
+            end
+            cell[1] = cell[1] + cell[0]
+         end
+         acc[p * ow + q] = cell[1]
+      end
+   end
+   return ow
+end
+
+-- 2-D full, inputs of 4 or more, finite kernels: input rows of fw (zeros
+-- after the w elements) after a margin of zeros; output (p, q) at p * fw + q
+-- reads margin + p * fw + q - a * fw - b.  Kernel rows descending (input rows
+-- ascending), columns ascending (input columns descending)
+local full2 = {}
+function full2.margin() return (G.kh - 1) * G.ow + G.kw - 1 end
+function full2.layout()
+   return full2.margin() + ceil(G.oh * G.ow / ALIGN) * ALIGN, G.ow, full2.margin()
+end
+function full2.run(T, acc, src, size, n, kp, kstep, flip)
+   local fw, kh, kw, margin, t = G.ow, G.kh, G.kw, full2.margin(), 0
+   for a = kh - 1, 0, -1 do
+      for b = 0, kw - 1 do
+         t = t + 1
+         OFFS[t], KOFFS[t] = margin - a * fw - b, kat(0, a, b, not flip)
+         LO[t], HI[t] = a * fw + b, (a + G.h - 1) * fw + b + G.w   -- input rows 0 .. h - 1
+      end
+   end
+   fused(T, acc, ceil(G.oh * fw / ALIGN) * ALIGN, src, size, n, kp, kstep, t)
+   return fw
+end
+
+-- 2-D full otherwise (narrow inputs, or a kernel holding inf or nan): output
+-- (p, q) gathers input (i, j) by kernel element (p - i, q - j), rows
+-- ascending; narrow: columns ascending, each step rounded; else columns
+-- descending, fused
+local gather2 = {}
+function gather2.layout() return G.h * G.w, G.w end
+function gather2.run(T, acc, src, size, n, kp, kstep, flip)
+   local h, w, kh, kw, oh, ow = G.h, G.w, G.kh, G.kw, G.oh, G.ow
+   local isfused, fma = w >= 4, CTYPES[T].fma
+   local cell = buffer(T, 'cell', 2)
+   for p = 0, oh - 1 do
+      for q = 0, ow - 1 do
+         local j0, j1, dj = max(0, q - kw + 1), min(w - 1, q), 1
+         if isfused then j0, j1, dj = j1, j0, -1 end
+         cell[1] = 0
+         for s = 0, n - 1 do
+            local x, k = src + s * size, kp + s * kstep
             for i = max(0, p - kh + 1), min(h - 1, p) do
-               for j = j0, j1, cdir do
-                  local wt = wj[(p - i) * kw + (q - j) + 1]
+               for j = j0, j1, dj do
+                  local wt = k[kat(0, p - i, q - j, not flip)]
                   if isfused then
-                     cell[1] = fma(wt, src[i * w + j], cell[1])
+                     cell[1] = fma(wt, x[i * w + j], cell[1])
                   else
-                     cell[0] = wt * src[i * w + j]
+                     cell[0] = wt * x[i * w + j]
                      cell[1] = cell[1] + cell[0]
                   end
                end
@@ -236,86 +256,38 @@ local function gather2(T, out, xb, size, n, ws, h, w, kh, kw, cdir, isfused)
          acc[p * ow + q] = cell[1]
       end
    end
-   unplace(out, acc, 0, ow)
+   return ow
 end
 
--- ws here: a convolution's kernel as is (a cross-correlation's flipped):
--- output (p, q) adds kernel element (p - i, q - j) times input (i, j)
-local function full2(T, out, xs, ws, kh, kw)
-   local h, w = xs[1].h, xs[1].w
-   local fh, fw = out.h, out.w
-   local isfused = w >= 4
-   local allfinite = true
-   for j = 1, #ws do allfinite = allfinite and finite(ws[j]) end
-   if isfused and allfinite then
-      -- flat: input rows of fw (zeros after the w elements) after a margin of
-      -- zeros; output (p, q) at p * fw + q reads margin + that - a * fw - b
-      local margin = (kh - 1) * fw + kw - 1
-      local m = roundup(fh * fw)
-      local size = margin + m
-      local xb, acc = buffer(T, 'in', size * #xs), buffer(T, 'acc', m)
-      ffi.fill(xb, size * #xs * T.size)
-      local srcs = {}
-      for j = 1, #xs do
-         srcs[j] = xb + (j - 1) * size
-         place(T, srcs[j] + margin, xs[j], 0, fw)
-      end
-      -- kernel rows descending (input rows ascending), columns ascending
-      local offs, order = {}, {}
-      for a = kh - 1, 0, -1 do
-         for b = 0, kw - 1 do
-            offs[#offs + 1] = margin - a * fw - b
-            order[#order + 1] = a * kw + b + 1
-         end
-      end
-      local ordered = {}
-      for j = 1, #ws do
-         ordered[j] = {}
-         for t = 1, #order do ordered[j][t] = ws[j][order[t]] end
-      end
-      ffi.fill(acc, m * T.size)
-      fused(T, acc, m, srcs, ordered, offs)
-      unplace(out, acc, 0, fw)
-      return
-   end
-   local size = h * w
-   local xb = buffer(T, 'in', size * #xs)
-   for j = 1, #xs do place(T, xb + (j - 1) * size, xs[j], 0, w) end
-   gather2(T, out, xb, size, #xs, ws, h, w, kh, kw, isfused and -1 or 1, isfused)
-end
-
--- 3-D: output (e, p, q) of a valid operation adds, per input volume, the sum
--- of its products in input order; of a full one, every product in input
--- order; each step rounded
-local function volume(T, out, xs, ws, kd, kh, kw, isfull)
-   local d, h, w = xs[1].d, xs[1].h, xs[1].w
-   local od, oh, ow = out.d, out.h, out.w
-   local size = d * h * w
-   local xb, acc, cell = buffer(T, 'in', size * #xs), buffer(T, 'acc', od * oh * ow), buffer(T, 'cell', 3)
-   for j = 1, #xs do place(T, xb + (j - 1) * size, xs[j], h * w, w) end
+-- 3-D: output (e, p, q) of a valid operation adds, per input volume, the
+-- sum of its products in input order; of a full one, every product in
+-- input order; each step rounded
+local volume = {}
+function volume.layout() return G.d * G.h * G.w, G.w, 0, G.h * G.w end
+function volume.run(T, acc, src, size, n, kp, kstep, flip, isfull)
+   local d, h, w, kd, kh, kw, od, oh, ow = G.d, G.h, G.w, G.kd, G.kh, G.kw, G.od, G.oh, G.ow
+   local cell = buffer(T, 'cell', 3)
    for e = 0, od - 1 do
       for p = 0, oh - 1 do
          for q = 0, ow - 1 do
             cell[1] = 0
-            for s = 1, #xs do
-               local src, wj = xb + (s - 1) * size, ws[s]
+            for s = 0, n - 1 do
+               local x, k = src + s * size, kp + s * kstep
                if isfull then
                   for c = max(0, e - kd + 1), min(d - 1, e) do
                      for i = max(0, p - kh + 1), min(h - 1, p) do
                         for j = max(0, q - kw + 1), min(w - 1, q) do
-                           cell[0] = wj[((e - c) * kh + (p - i)) * kw + (q - j) + 1] * src[(c * h + i) * w + j]
+                           cell[0] = k[kat(e - c, p - i, q - j, not flip)] * x[(c * h + i) * w + j]
                            cell[1] = cell[1] + cell[0]
                         end
                      end
                   end
                else
-                  local t = 0
                   cell[2] = 0
                   for c = 0, kd - 1 do
                      for a = 0, kh - 1 do
                         for b = 0, kw - 1 do
-                           t = t + 1
-                           cell[0] = wj[t] * src[((e + c) * h + p + a) * w + q + b]
+                           cell[0] = k[kat(c, a, b, flip)] * x[((e + c) * h + p + a) * w + q + b]
                            cell[2] = cell[2] + cell[0]
                         end
                      end
@@ -327,24 +299,24 @@ local function volume(T, out, xs, ws, kd, kh, kw, isfull)
          end
       end
    end
-   unplace(out, acc, oh * ow, ow)
+   return ow, oh * ow
 end
 
--- one output plane (volume) from its inputs xs and kernels ks (views)
-local function compute(T, out, xs, ks, isfull, flip, base)
-   internal.pollnow()
-   local k1 = ks[1]
-   local ws = {}
-   -- weights as met: flipped for a valid convolution and a full
-   -- cross-correlation (a full operation scatters by the kernel as is)
-   for j = 1, #ks do ws[j] = weights(ks[j], flip ~= isfull) end
-   if base == 3 then
-      volume(T, out, xs, ws, k1.d, k1.h, k1.w, isfull)
-   elseif isfull then
-      full2(T, out, xs, ws, k1.h, k1.w)
-   else
-      valid2(T, out, xs, ws, k1.h, k1.w)
+local function finite(d)
+   local p, n = SD[d.st].ptr + d.off, nelement(d)
+   for i = 0, n - 1 do
+      local v = p[i]
+      if v ~= v or v == huge or v == -huge then return false end
    end
+   return true
+end
+
+-- the way to compute r = x * k (kernels k contiguous)
+local function method(x, k, isfull, base)
+   if base == 3 then return volume end
+   if not isfull then return G.ow >= 4 and valid2 or narrow2 end
+   if G.w >= 4 and finite(k) then return full2 end
+   return gather2
 end
 
 -- apply(r, x, k, full, flip, base) -> true when done: r (sized) = the
@@ -354,28 +326,38 @@ function planes.apply(r, x, k, isfull, flip, base)
    if not CTYPES[T] then return false end
    if nelement(r) == 0 or nelement(x) == 0 or nelement(k) == 0 then return false end
    checkbounds(r); checkbounds(x); checkbounds(k)
-   -- a result sharing an operand's memory is written while that is still read
+   -- a result sharing an operand's memory is written while that is still
+   -- read; a strided kernel is read many times
    local xt, kt
-   if r.st == x.st or r.st == k.st then
-      xt, kt = internal.clone(x), internal.clone(k)
-      x, k = TD[xt], TD[kt]
+   if r.st == x.st or r.st == k.st then xt = internal.clone(x); x = TD[xt] end
+   if r.st == k.st or not internal.iscontiguous(k) then kt = internal.clone(k); k = TD[kt] end
+   local xn, kn, rn = x.nd, k.nd, r.nd
+   G.d, G.h, G.w = base == 3 and x.sz[xn - 2] or 1, x.sz[xn - 1], x.sz[xn]
+   G.kd, G.kh, G.kw = base == 3 and k.sz[kn - 2] or 1, k.sz[kn - 1], k.sz[kn]
+   G.ks0, G.ks1, G.ks2 = G.kh * G.kw, G.kw, 1
+   G.od, G.oh, G.ow = base == 3 and r.sz[rn - 2] or 1, r.sz[rn - 1], r.sz[rn]
+   local how = method(x, k, isfull, base)
+   -- the input planes (volumes) copied once, size apart
+   local nx = xn > base and x.sz[1] or 1
+   local size, ds1, margin, ds0 = how.layout()
+   local xb = buffer(T, 'in', size * nx)
+   if how == full2 then ffi.fill(xb, size * nx * T.size) end
+   local xp, xs0 = SD[x.st].ptr + x.off, base == 3 and x.str[xn - 2] or 0
+   for i = 0, nx - 1 do
+      place(T.size, xb + i * size + (margin or 0), xp + (xn > base and i * x.str[1] or 0),
+            xs0, x.str[xn - 1], x.str[xn], ds0 or 0, ds1)
    end
-   local function at(d, off) return view(d, off, base) end
-   if x.nd == base then
-      compute(T, at(r, r.off), {at(x, x.off)}, {at(k, k.off)}, isfull, flip, base)
-   elseif k.nd == x.nd then                          -- slice i by kernel i
-      for i = 0, x.sz[1] - 1 do
-         compute(T, at(r, r.off + i * r.str[1]), {at(x, x.off + i * x.str[1])}, {at(k, k.off + i * k.str[1])},
-                 isfull, flip, base)
-      end
-   else                                              -- output o sums input i by kernel [o][i]
-      local xs = {}
-      for i = 0, x.sz[1] - 1 do xs[i + 1] = at(x, x.off + i * x.str[1]) end
-      for o = 0, k.sz[1] - 1 do
-         local ks = {}
-         for i = 0, x.sz[1] - 1 do ks[i + 1] = at(k, k.off + o * k.str[1] + i * k.str[2]) end
-         compute(T, at(r, r.off + o * r.str[1]), xs, ks, isfull, flip, base)
-      end
+   -- each output: the sum over its inputs (one, or all in 'mv') of input * kernel
+   local acc = buffer(T, 'acc', ceil(G.od * G.oh * G.ow / ALIGN + 1) * ALIGN + size)
+   local rp, kp = SD[r.st].ptr + r.off, SD[k.st].ptr + k.off
+   local rs0, rs1, rs2 = base == 3 and r.str[rn - 2] or 0, r.str[rn - 1], r.str[rn]
+   local nout = rn > base and r.sz[1] or 1
+   local mv = kn > xn
+   for o = 0, nout - 1 do
+      internal.pollnow()
+      local src, n, kfirst = xb + (mv and 0 or o) * size, mv and nx or 1, kp + (rn > base and o * k.str[1] or 0)
+      local as1, as0 = how.run(T, acc, src, size, n, kfirst, mv and k.str[2] or 0, flip, isfull)
+      unplace(T.size, rp + (rn > base and o * r.str[1] or 0), rs0, rs1, rs2, acc, as0 or 0, as1)
    end
    return true, xt, kt      -- (the copies kept alive until now)
 end
