@@ -28,12 +28,14 @@ local cblas = require 'torch.maths.cblas'
 local C = require 'torch.maths.libm'
 
 local TD, SD, nelement, checkbounds = internal.tensors, internal.storages, internal.nelement, internal.checkbounds
-local min, max, ceil = math.min, math.max, math.ceil
+local min, max, ceil, floor = math.min, math.max, math.ceil, math.floor
 local huge = math.huge
 
 local planes = {}
 
 local ALIGN = 32      -- an axpy's length is a multiple of this: BLAS fuses whole blocks
+local GERSIZE = 8192  -- elements a ger updates at most: OpenBLAS runs those in the calling thread
+local ROW = 101       -- CblasRowMajor
 local CHUNK = 2048    -- output elements one axpy updates: a multiple of ALIGN, in L1
 
 local CTYPES = {
@@ -74,6 +76,36 @@ local function getaxpy(T)
          for i = 0, n - 1 do if y[i] ~= want[i] then f = false end end
       end
       fusedaxpy[T] = f
+   end
+   return f
+end
+
+-- BLAS's ger for T when it fuses as its axpy does, zero weights included
+-- (0 * inf is nan), else false: one call updates every output of an 'mv'
+local fusedger = {}
+local function getger(T)
+   local f = fusedger[T]
+   if f == nil then
+      f = false
+      local ger = getaxpy(T) and cblas.ger(T)
+      if ger then
+         local n, ct = 2 * ALIGN, CTYPES[T]
+         local w, x, acc, want = ct.arr(2), ct.arr(n), ct.arr(2 * n), ct.arr(2 * n)
+         w[0], w[1] = 1 + 2 ^ -12, 0
+         for i = 0, n - 1 do
+            x[i] = i == 3 and huge or 1 + (i + 1) * 2 ^ -13
+            for o = 0, 1 do
+               acc[o * n + i] = -w[0] * x[i]
+               want[o * n + i] = ct.fma(w[o], x[i], acc[o * n + i])
+            end
+         end
+         ger(ROW, 2, n, 1, w, 1, x, 1, acc, n)
+         f = ger
+         for i = 0, 2 * n - 1 do
+            if acc[i] ~= want[i] and (acc[i] == acc[i] or want[i] == want[i]) then f = false end
+         end
+      end
+      fusedger[T] = f
    end
    return f
 end
@@ -148,6 +180,29 @@ local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
    end
 end
 
+-- the same for nout outputs at once, rows m apart in acc, the kernels of
+-- output o at kp + o * kostep: one ger per plane and product updates every
+-- output (OpenBLAS: an axpy per output)
+local function fusedmany(T, acc, m, src, size, n, kp, kstep, ntaps, nout, kostep)
+   local ger = getger(T)
+   ffi.fill(acc, nout * m * T.size)
+   local block = max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN)
+   for c0 = 0, m - 1, block do
+      local c1 = min(c0 + block, m)
+      for j = 0, n - 1 do
+         local sj, kj = src + j * size, kp + j * kstep
+         for t = 1, ntaps do
+            local lo, hi = max(c0, LO[t]), min(c1, HI[t])
+            if lo < hi then
+               local len = ceil((hi - lo) / ALIGN) * ALIGN
+               lo = min(lo, c1 - len)
+               ger(ROW, nout, len, 1, kj + KOFFS[t], kostep, sj + OFFS[t] + lo, 1, acc + lo, m)
+            end
+         end
+      end
+   end
+end
+
 -- the kernel element (c, a, b) as met by a valid operation (a convolution
 -- reads its kernel backwards), or as scattered by a full one (a
 -- cross-correlation's backwards): its offset from the kernel's first
@@ -164,7 +219,8 @@ end
 -- reads input i * w + j + a * w + b; its rows are w apart in acc
 local valid2 = {}
 function valid2.layout() return G.h * G.w + ALIGN, G.w end
-function valid2.run(T, acc, src, size, n, kp, kstep, flip)
+-- -> the products' count, the output's length in acc, its rows' stride
+function valid2.taps(flip)
    local w, kh, kw, t = G.w, G.kh, G.kw, 0
    for a = 0, kh - 1 do
       for b = 0, kw - 1 do
@@ -172,8 +228,7 @@ function valid2.run(T, acc, src, size, n, kp, kstep, flip)
          OFFS[t], KOFFS[t], LO[t], HI[t] = a * w + b, kat(0, a, b, flip), 0, huge
       end
    end
-   fused(T, acc, ceil((G.oh * w - (kw - 1)) / ALIGN) * ALIGN, src, size, n, kp, kstep, t)
-   return w
+   return t, ceil((G.oh * w - (kw - 1)) / ALIGN) * ALIGN, w
 end
 
 -- 2-D valid, narrower: a plane's products added in input order, rounded
@@ -211,7 +266,7 @@ function full2.margin() return (G.kh - 1) * G.ow + G.kw - 1 end
 function full2.layout()
    return full2.margin() + ceil(G.oh * G.ow / ALIGN) * ALIGN, G.ow, full2.margin()
 end
-function full2.run(T, acc, src, size, n, kp, kstep, flip)
+function full2.taps(flip)
    local fw, kh, kw, margin, t = G.ow, G.kh, G.kw, full2.margin(), 0
    for a = kh - 1, 0, -1 do
       for b = 0, kw - 1 do
@@ -220,8 +275,7 @@ function full2.run(T, acc, src, size, n, kp, kstep, flip)
          LO[t], HI[t] = a * fw + b, (a + G.h - 1) * fw + b + G.w   -- input rows 0 .. h - 1
       end
    end
-   fused(T, acc, ceil(G.oh * fw / ALIGN) * ALIGN, src, size, n, kp, kstep, t)
-   return fw
+   return t, ceil(G.oh * fw / ALIGN) * ALIGN, fw
 end
 
 -- 2-D full otherwise (narrow inputs, or a kernel holding inf or nan): output
@@ -348,16 +402,34 @@ function planes.apply(r, x, k, isfull, flip, base)
             xs0, x.str[xn - 1], x.str[xn], ds0 or 0, ds1)
    end
    -- each output: the sum over its inputs (one, or all in 'mv') of input * kernel
-   local acc = buffer(T, 'acc', ceil(G.od * G.oh * G.ow / ALIGN + 1) * ALIGN + size)
    local rp, kp = SD[r.st].ptr + r.off, SD[k.st].ptr + k.off
    local rs0, rs1, rs2 = base == 3 and r.str[rn - 2] or 0, r.str[rn - 1], r.str[rn]
    local nout = rn > base and r.sz[1] or 1
+   local ostep, kostep = rn > base and r.str[1] or 0, rn > base and k.str[1] or 0
    local mv = kn > xn
-   for o = 0, nout - 1 do
+   local kstep = mv and k.str[2] or 0
+   if how.taps and mv and getger(T) then             -- every output at once
+      local ntaps, m, as1 = how.taps(flip)
+      local acc = buffer(T, 'acc', nout * m)
       internal.pollnow()
-      local src, n, kfirst = xb + (mv and 0 or o) * size, mv and nx or 1, kp + (rn > base and o * k.str[1] or 0)
-      local as1, as0 = how.run(T, acc, src, size, n, kfirst, mv and k.str[2] or 0, flip, isfull)
-      unplace(T.size, rp + (rn > base and o * r.str[1] or 0), rs0, rs1, rs2, acc, as0 or 0, as1)
+      fusedmany(T, acc, m, xb, size, nx, kp, kstep, ntaps, nout, kostep)
+      for o = 0, nout - 1 do unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc + o * m, 0, as1) end
+   elseif how.taps then                              -- one output at a time
+      local ntaps, m, as1 = how.taps(flip)
+      local acc = buffer(T, 'acc', m)
+      for o = 0, nout - 1 do
+         internal.pollnow()
+         fused(T, acc, m, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep, ntaps)
+         unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, 0, as1)
+      end
+   else
+      local acc = buffer(T, 'acc', G.od * G.oh * G.ow)
+      for o = 0, nout - 1 do
+         internal.pollnow()
+         local as1, as0 = how.run(T, acc, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep,
+                                  flip, isfull)
+         unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, as0 or 0, as1)
+      end
    end
    return true, xt, kt      -- (the copies kept alive until now)
 end
