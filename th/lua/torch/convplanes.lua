@@ -20,6 +20,8 @@
 -- one axpy per kernel element, over blocks of output whose length is a
 -- multiple of 32, which OpenBLAS fuses whole (its last few elements it
 -- would not); the block's extra or wrapped-around elements are dropped.
+-- An 'mv' form updates all its outputs at once with a ger (an axpy per
+-- output inside OpenBLAS).  Both are checked once to fuse as fma does.
 -- Integer tensors keep to th/ops/conv.py.
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
@@ -43,13 +45,15 @@ local CTYPES = {
    [types.Float] = {arr = ffi.typeof('float[?]'), fma = C.fmaf},
 }
 
--- scratch arrays kept between calls, per type and use, grown as needed
+-- scratch arrays kept between calls, per type and use, grown as needed (up
+-- to KEEP elements: bigger ones are the garbage collector's after the call)
+local KEEP = 2 ^ 22
 local scratch = {[types.Double] = {}, [types.Float] = {}}
 local function buffer(T, use, n)
    local s = scratch[T][use]
    if not s or s.n < n then
       s = {p = CTYPES[T].arr(n), n = n}
-      scratch[T][use] = s
+      if n <= KEEP then scratch[T][use] = s end
    end
    return s.p
 end
