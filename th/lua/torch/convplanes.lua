@@ -162,6 +162,7 @@ local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
    local axpy, fma = getaxpy(T), CTYPES[T].fma
    ffi.fill(acc, m * T.size)
    for c0 = 0, m - 1, CHUNK do
+      internal.pollnow()
       local c1 = min(c0 + CHUNK, m)
       for j = 0, n - 1 do
          local sj, kj = src + j * size, kp + j * kstep
@@ -192,6 +193,7 @@ local function fusedmany(T, acc, m, src, size, n, kp, kstep, ntaps, nout, kostep
    ffi.fill(acc, nout * m * T.size)
    local block = max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN)
    for c0 = 0, m - 1, block do
+      internal.pollnow()
       local c1 = min(c0 + block, m)
       for j = 0, n - 1 do
          local sj, kj = src + j * size, kp + j * kstep
@@ -370,7 +372,7 @@ local function finite(d)
 end
 
 -- the way to compute r = x * k (kernels k contiguous)
-local function method(x, k, isfull, base)
+local function method(k, isfull, base)
    if base == 3 then return volume end
    if not isfull then return G.ow >= 4 and valid2 or narrow2 end
    if G.w >= 4 and finite(k) then return full2 end
@@ -394,7 +396,7 @@ function planes.apply(r, x, k, isfull, flip, base)
    G.kd, G.kh, G.kw = base == 3 and k.sz[kn - 2] or 1, k.sz[kn - 1], k.sz[kn]
    G.ks0, G.ks1, G.ks2 = G.kh * G.kw, G.kw, 1
    G.od, G.oh, G.ow = base == 3 and r.sz[rn - 2] or 1, r.sz[rn - 1], r.sz[rn]
-   local how = method(x, k, isfull, base)
+   local how = method(k, isfull, base)
    -- the input planes (volumes) copied once, size apart
    local nx = xn > base and x.sz[1] or 1
    local size, ds1, margin, ds0 = how.layout()
@@ -415,14 +417,12 @@ function planes.apply(r, x, k, isfull, flip, base)
    if how.taps and mv and getger(T) then             -- every output at once
       local ntaps, m, as1 = how.taps(flip)
       local acc = buffer(T, 'acc', nout * m)
-      internal.pollnow()
       fusedmany(T, acc, m, xb, size, nx, kp, kstep, ntaps, nout, kostep)
       for o = 0, nout - 1 do unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc + o * m, 0, as1) end
    elseif how.taps then                              -- one output at a time
       local ntaps, m, as1 = how.taps(flip)
       local acc = buffer(T, 'acc', m)
       for o = 0, nout - 1 do
-         internal.pollnow()
          fused(T, acc, m, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep, ntaps)
          unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, 0, as1)
       end
