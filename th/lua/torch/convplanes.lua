@@ -237,37 +237,11 @@ function valid2.taps(flip)
    return t, ceil((G.oh * w - (kw - 1)) / ALIGN) * ALIGN, w
 end
 
--- 2-D valid, narrower: a plane's products added in input order, rounded
-local narrow2 = {}
-function narrow2.layout() return G.h * G.w, G.w end
-function narrow2.run(T, acc, src, size, n, kp, kstep, flip)
-   local w, kh, kw, ow = G.w, G.kh, G.kw, G.ow
-   local cell = buffer(T, 'cell', 3)
-   for p = 0, G.oh - 1 do
-      for q = 0, ow - 1 do
-         cell[1] = 0
-         for j = 0, n - 1 do
-            local s, k = src + j * size + p * w + q, kp + j * kstep
-            cell[0] = 0
-            for a = 0, kh - 1 do
-               for b = 0, kw - 1 do
-                  cell[2] = k[kat(0, a, b, flip)] * s[a * w + b]
-                  cell[0] = cell[0] + cell[2]
-               end
-            end
-            cell[1] = cell[1] + cell[0]
-         end
-         acc[p * ow + q] = cell[1]
-      end
-   end
-   return ow
-end
-
 -- 2-D full, inputs of 4 or more, finite kernels: input rows of fw (zeros
 -- after the w elements) after a margin of zeros; output (p, q) at p * fw + q
 -- reads margin + p * fw + q - a * fw - b.  Kernel rows descending (input rows
 -- ascending), columns ascending (input columns descending)
-local full2 = {}
+local full2 = {zeroed = true}
 function full2.margin() return (G.kh - 1) * G.ow + G.kw - 1 end
 function full2.layout()
    return full2.margin() + ceil(G.oh * G.ow / ALIGN) * ALIGN, G.ow, full2.margin()
@@ -284,78 +258,106 @@ function full2.taps(flip)
    return t, ceil(G.oh * fw / ALIGN) * ALIGN, fw
 end
 
--- 2-D full otherwise (narrow inputs, or a kernel holding inf or nan): output
--- (p, q) gathers input (i, j) by kernel element (p - i, q - j), rows
--- ascending; narrow: columns ascending, each step rounded; else columns
--- descending, fused
-local gather2 = {}
-function gather2.layout() return G.h * G.w, G.w end
-function gather2.run(T, acc, src, size, n, kp, kstep, flip)
-   local h, w, kh, kw, oh, ow = G.h, G.w, G.kh, G.kw, G.oh, G.ow
-   local isfused, fma = w >= 4, CTYPES[T].fma
-   local cell = buffer(T, 'cell', 2)
-   for p = 0, oh - 1 do
-      for q = 0, ow - 1 do
-         local j0, j1, dj = max(0, q - kw + 1), min(w - 1, q), 1
-         if isfused then j0, j1, dj = j1, j0, -1 end
-         cell[1] = 0
-         for s = 0, n - 1 do
-            local x, k = src + s * size, kp + s * kstep
-            for i = max(0, p - kh + 1), min(h - 1, p) do
-               for j = j0, j1, dj do
-                  local wt = k[kat(0, p - i, q - j, not flip)]
-                  if isfused then
-                     cell[1] = fma(wt, x[i * w + j], cell[1])
+-- The rest, in LuaJIT loops over output rows: Torch7 summed these in ways a
+-- BLAS cannot (each step rounded), and they are seldom big.
+
+-- Valid, 3-D, or 2-D with outputs narrower than 4: an output element adds,
+-- per input plane (volume), the sum of its products in input order, each
+-- product and sum rounded.  An output slice is seen flat, element (p, q) at
+-- p * w + q (the columns past ow collect wrapped-around sums, dropped), so
+-- that the sums of all its elements go along together.
+local sums = {}
+function sums.layout() return G.d * G.h * G.w, G.w, 0, G.h * G.w end
+function sums.run(T, acc, src, size, n, kp, kstep, flip)
+   local h, w, kd, kh, kw, oh = G.h, G.w, G.kd, G.kh, G.kw, G.oh
+   local m = (oh - 1) * w + G.ow          -- up to the slice's last output
+   local sum, cell = buffer(T, 'sum', m), buffer(T, 'cell', 1)
+   local double = T == types.Double      -- (a double's steps round by themselves)
+   for e = 0, G.od - 1 do
+      local out = acc + e * oh * w
+      ffi.fill(out, m * T.size)
+      for s = 0, n - 1 do
+         local x, k = src + s * size, kp + s * kstep
+         ffi.fill(sum, m * T.size)
+         for c = 0, kd - 1 do
+            for a = 0, kh - 1 do
+               for b = 0, kw - 1 do
+                  local wt, xs = k[kat(c, a, b, flip)], x + ((e + c) * h + a) * w + b
+                  if double then
+                     for i = 0, m - 1 do sum[i] = sum[i] + wt * xs[i] end
                   else
-                     cell[0] = wt * x[i * w + j]
-                     cell[1] = cell[1] + cell[0]
+                     for i = 0, m - 1 do
+                        cell[0] = wt * xs[i]             -- (the product rounded first)
+                        sum[i] = sum[i] + cell[0]
+                     end
                   end
                end
             end
          end
-         acc[p * ow + q] = cell[1]
+         for i = 0, m - 1 do out[i] = out[i] + sum[i] end
       end
    end
-   return ow
+   return w, oh * w
 end
 
--- 3-D: output (e, p, q) of a valid operation adds, per input volume, the
--- sum of its products in input order; of a full one, every product in
--- input order; each step rounded
-local volume = {}
-function volume.layout() return G.d * G.h * G.w, G.w, 0, G.h * G.w end
-function volume.run(T, acc, src, size, n, kp, kstep, flip, isfull)
-   local d, h, w, kd, kh, kw, od, oh, ow = G.d, G.h, G.w, G.kd, G.kh, G.kw, G.od, G.oh, G.ow
-   local cell = buffer(T, 'cell', 3)
-   for e = 0, od - 1 do
-      for p = 0, oh - 1 do
-         for q = 0, ow - 1 do
-            cell[1] = 0
-            for s = 0, n - 1 do
-               local x, k = src + s * size, kp + s * kstep
-               if isfull then
-                  for c = max(0, e - kd + 1), min(d - 1, e) do
-                     for i = max(0, p - kh + 1), min(h - 1, p) do
-                        for j = max(0, q - kw + 1), min(w - 1, q) do
-                           cell[0] = k[kat(e - c, p - i, q - j, not flip)] * x[(c * h + i) * w + j]
-                           cell[1] = cell[1] + cell[0]
+-- Full, 3-D, or 2-D with inputs narrower than 4 or a kernel holding inf or
+-- nan: scattered, input slices and rows in order; each product added in
+-- turn to the output, rounded, input columns ascending -- or, 2-D inputs 4
+-- wide or more, fused, input columns descending.  Input rows are placed ow
+-- apart (zeros after the w elements): with a finite kernel a whole slice
+-- scatters at once, seen flat, the zeros adding nothing (an output sum is
+-- never -0); kernel rows and columns descending keep the input's order.
+local scatter = {}
+scatter.zeroed = true
+function scatter.layout() return G.d * G.h * G.ow, G.ow, 0, G.h * G.ow end
+function scatter.run(T, acc, src, size, n, kp, kstep, flip, isfinite)
+   local h, w, kd, kh, kw, oh, ow = G.h, G.w, G.kd, G.kh, G.kw, G.oh, G.ow
+   local isfused, fma, cell = G.d == 1 and w >= 4, CTYPES[T].fma, buffer(T, 'cell', 1)
+   local double = T == types.Double
+   ffi.fill(acc, G.od * oh * ow * T.size)
+   for s = 0, n - 1 do
+      local x, k = src + s * size, kp + s * kstep
+      for c = 0, G.d - 1 do
+         local xc = x + c * h * ow
+         if isfinite and not isfused then
+            local m = (h - 1) * ow + w                -- up to the slice's last input
+            for kc = 0, kd - 1 do
+               for ka = kh - 1, 0, -1 do
+                  for kb = kw - 1, 0, -1 do
+                     local wt, o = k[kat(kc, ka, kb, not flip)], acc + ((c + kc) * oh + ka) * ow + kb
+                     if double then
+                        for i = 0, m - 1 do o[i] = o[i] + wt * xc[i] end
+                     else
+                        for i = 0, m - 1 do
+                           cell[0] = wt * xc[i]          -- (the product rounded first)
+                           o[i] = o[i] + cell[0]
                         end
                      end
                   end
-               else
-                  cell[2] = 0
-                  for c = 0, kd - 1 do
-                     for a = 0, kh - 1 do
-                        for b = 0, kw - 1 do
-                           cell[0] = k[kat(c, a, b, flip)] * x[((e + c) * h + p + a) * w + q + b]
-                           cell[2] = cell[2] + cell[0]
-                        end
-                     end
-                  end
-                  cell[1] = cell[1] + cell[2]
                end
             end
-            acc[(e * oh + p) * ow + q] = cell[1]
+         else
+            local b0, b1, db = kw - 1, 0, -1
+            if isfused then b0, b1, db = 0, kw - 1, 1 end
+            for i = 0, h - 1 do
+               local row = xc + i * ow
+               for kc = 0, kd - 1 do
+                  for ka = 0, kh - 1 do
+                     local out = acc + ((c + kc) * oh + i + ka) * ow
+                     for kb = b0, b1, db do
+                        local wt, o = k[kat(kc, ka, kb, not flip)], out + kb
+                        if isfused then
+                           for j = 0, w - 1 do o[j] = fma(wt, row[j], o[j]) end
+                        else
+                           for j = 0, w - 1 do
+                              cell[0] = wt * row[j]
+                              o[j] = o[j] + cell[0]
+                           end
+                        end
+                     end
+                  end
+               end
+            end
          end
       end
    end
@@ -371,12 +373,11 @@ local function finite(d)
    return true
 end
 
--- the way to compute r = x * k (kernels k contiguous)
-local function method(k, isfull, base)
-   if base == 3 then return volume end
-   if not isfull then return G.ow >= 4 and valid2 or narrow2 end
-   if G.w >= 4 and finite(k) then return full2 end
-   return gather2
+-- the way to compute r = x * k
+local function method(isfull, isfinite, base)
+   if not isfull then return (base == 2 and G.ow >= 4) and valid2 or sums end
+   if base == 2 and G.w >= 4 and isfinite then return full2 end
+   return scatter
 end
 
 -- apply(r, x, k, full, flip, base) -> true when done: r (sized) = the
@@ -396,12 +397,13 @@ function planes.apply(r, x, k, isfull, flip, base)
    G.kd, G.kh, G.kw = base == 3 and k.sz[kn - 2] or 1, k.sz[kn - 1], k.sz[kn]
    G.ks0, G.ks1, G.ks2 = G.kh * G.kw, G.kw, 1
    G.od, G.oh, G.ow = base == 3 and r.sz[rn - 2] or 1, r.sz[rn - 1], r.sz[rn]
-   local how = method(k, isfull, base)
+   local isfinite = isfull and finite(k)
+   local how = method(isfull, isfinite, base)
    -- the input planes (volumes) copied once, size apart
    local nx = xn > base and x.sz[1] or 1
    local size, ds1, margin, ds0 = how.layout()
    local xb = buffer(T, 'in', size * nx)
-   if how == full2 then ffi.fill(xb, size * nx * T.size) end
+   if how.zeroed then ffi.fill(xb, size * nx * T.size) end
    local xp, xs0 = SD[x.st].ptr + x.off, base == 3 and x.str[xn - 2] or 0
    for i = 0, nx - 1 do
       place(T.size, xb + i * size + (margin or 0), xp + (xn > base and i * x.str[1] or 0),
@@ -427,11 +429,11 @@ function planes.apply(r, x, k, isfull, flip, base)
          unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, 0, as1)
       end
    else
-      local acc = buffer(T, 'acc', G.od * G.oh * G.ow)
+      local acc = buffer(T, 'acc', G.od * G.oh * max(G.w, G.ow))   -- (sums' rows are w apart)
       for o = 0, nout - 1 do
          internal.pollnow()
          local as1, as0 = how.run(T, acc, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep,
-                                  flip, isfull)
+                                  flip, isfinite)
          unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, as0 or 0, as1)
       end
    end
