@@ -112,3 +112,49 @@ def test_infinite_values_stay_local(runtime):
 ])
 def test_bad_input_is_a_lua_error(runtime, code):
     assert_caught_lua_error(runtime, code)
+
+
+def test_paths_stay_exact_when_hot(runtime):
+    # every path (fused blocks, zero weights, narrow sums, full scatter and
+    # gather, volumes) thousands of times, on both types: its JIT-compiled
+    # traces give the bits of its first, interpreted, calls
+    assert runtime.execute("""
+        local ok = true
+        for _, T in ipairs{'Double', 'Float'} do
+           torch.manualSeed(5)
+           local cases = {
+              {torch[T .. 'Tensor'](9, 37):uniform(-1e3, 1e3), torch[T .. 'Tensor'](3, 4):uniform(-1, 1)},
+              {torch[T .. 'Tensor'](7, 3):uniform(-1e3, 1e3), torch[T .. 'Tensor'](2, 2):uniform(-1, 1)},
+              {torch[T .. 'Tensor'](2, 6, 5):uniform(-1e3, 1e3), torch[T .. 'Tensor'](3, 2, 2, 2):uniform(-1, 1)},
+           }
+           cases[1][2][2][2] = 0
+           local vol = {torch[T .. 'Tensor'](4, 4, 5):uniform(-1e3, 1e3), torch[T .. 'Tensor'](2, 2, 2):uniform(-1, 1)}
+           for _, c in ipairs(cases) do
+              for _, f in ipairs{'conv2', 'xcorr2'} do
+                 for _, m in ipairs{'V', 'F'} do
+                    local first = torch[f](c[1], c[2], m)
+                    for _ = 1, 1500 do ok = ok and torch[f](c[1], c[2], m):equal(first) end
+                 end
+              end
+           end
+           for _, m in ipairs{'V', 'F'} do
+              local first = torch.conv3(vol[1], vol[2], m)
+              for _ = 1, 1500 do ok = ok and torch.conv3(vol[1], vol[2], m):equal(first) end
+           end
+        end
+        return ok""") is True
+
+
+def test_a_strided_result_is_written_as_if_contiguous(runtime):
+    # the original filled a result's memory in order, whatever its strides
+    # (values printed by the original Torch7)
+    storage, view = runtime.execute("""
+        local y = torch.range(1, 63):resize(7, 9):int()
+        local k = torch.IntTensor{{1, 0}, {0, 0}, {0, 2}}
+        local r = torch.IntTensor(8, 5):zero():t()
+        torch.xcorr2(r, y, k, 'V')
+        return table.concat(r:storage():totable(), ','), table.concat(r:clone():view(-1):totable(), ',')""")
+    assert storage == ("41,44,47,50,53,56,59,62,68,71,74,77,80,83,86,89,95,98,101,104,107,110,113,116,"
+                       "122,125,128,131,134,137,140,143,149,152,155,158,161,164,167,170")
+    assert view == ("41,56,74,89,107,125,140,158,44,59,77,95,110,128,143,161,47,62,80,98,113,131,149,164,"
+                    "50,68,83,101,116,134,152,167,53,71,86,104,122,137,155,170")

@@ -185,3 +185,12 @@ def test_nn_float_kernels_bits_as_the_original():
     proc = run_th([os.path.join(FIXTURES, "bits_nn_float.lua")], env=nn_env(), timeout=300)
     with open(os.path.join(FIXTURES, "bits_nn_float.expected")) as f:
         assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
+def test_convolution_bits_as_the_original():
+    # conv2/xcorr2/conv3/xcorr3 sum in the original's order: fused multiply-adds
+    # in input order for valid planes 4 wide or more, rounded per-plane sums
+    # for narrower ones, fused input-rows-up/columns-down for full planes 4
+    # wide or more, rounded steps otherwise and for volumes; Float in float
+    out, expected = fixture("bits_conv")
+    assert out == expected

@@ -1,49 +1,33 @@
-"""2-D and 3-D convolution and cross-correlation (TH's THTensorConv.c forms).
+"""2-D and 3-D convolution and cross-correlation of integer tensors (TH's
+THTensorConv.c forms; Float and Double ones: th/lua/torch/convplanes.lua).
 
 Everything reduces to adding the 'valid' 2-D cross-correlation of one plane
 with one kernel into an output plane: a full operation is a valid one on the
 zero-padded input, a convolution is a cross-correlation with the flipped
 kernel, 3-D sums 2-D planes over the kernel's depth.  As in TH, the output
 accumulates one kernel tap at a time (out += k[a, b] * the shifted input),
-which keeps integer data exact and inf/nan as IEEE says.  A tap is one BLAS
-axpy over a cache-sized block of output rows seen flat with the input's row
-length: output (i, j) sits at i * width + j, and the columns past the valid
-ones collect wrapped-around sums that are dropped.
+which keeps integer data exact.  A tap is one vector update over
+a cache-sized block of output rows seen flat with the input's row length:
+output (i, j) sits at i * width + j, and the columns past the valid ones
+collect wrapped-around sums that are dropped.
 """
 import numpy as np
 
 from th.ops import export
 
-# Elements of the block of output rows being accumulated: it stays in cache, and
-# OpenBLAS runs an axpy of up to 10000 elements in the calling thread (bigger
-# ones are handed to its worker threads, whose busy-waiting collapses under load).
+# Elements of the block of output rows being accumulated: it stays in cache.
 BLOCK = 10000
 
 
-def _axpy(dtype):
-    """add(x, y, a): y += a * x in place, over contiguous 1-D arrays of dtype."""
-    if dtype.kind == "f":
-        from scipy.linalg import blas
-        blasaxpy = blas.daxpy if dtype == np.float64 else blas.saxpy
-
-        def add(x, y, a):
-            if a:
-                blasaxpy(x, y, a=a)
-            else:
-                y += x * a      # BLAS skips a zero weight, but 0 * inf is nan
-        return add
-
-    def add(x, y, a):
-        y += x * a      # in the element type: wraps around as C integers do
-    return add
+def _add(x, y, a):
+    """y += a * x in place, in the element type: wraps around as C integers do."""
+    y += x * a
 
 
 def _taps(x, k, width):
-    """(flat offset, weight) of each kernel element, row by row.  Zero weights
-    add nothing, unless the input holds inf or nan (0 * inf is nan)."""
+    """(flat offset, weight) of each kernel element, row by row; zero weights
+    add nothing to integers."""
     keep = k != 0
-    if x.dtype.kind == "f" and not keep.all() and not np.isfinite(x).all():
-        keep[...] = True
     return [(a * width + b, k[a, b]) for a, b in zip(*np.nonzero(keep))]
 
 
@@ -53,7 +37,6 @@ def _xcorr(out, x, k, first):
     oh, ow = out.shape
     width = x.shape[1]
     flat = x.reshape(-1)
-    add = _axpy(out.dtype)
     taps = _taps(x, k, width)
     rows = max(1, min(oh, (BLOCK + k.shape[1] - 1) // width))
     buf = np.zeros(rows * width, out.dtype)
@@ -65,7 +48,7 @@ def _xcorr(out, x, k, first):
         block[...] = 0 if first else out[r0:r1]
         base = r0 * width
         for off, v in taps:
-            add(flat[base + off:base + off + n], acc, v)
+            _add(flat[base + off:base + off + n], acc, v)
         out[r0:r1] = block
 
 

@@ -12,6 +12,19 @@ local planes = require 'torch.convplanes'
 
 local fail, py, pycall = internal.fail, internal.py, internal.pycall
 local istensor, checktensor, ndview, resize = internal.istensor, internal.checktensor, internal.ndview, internal.resize
+local TD, newtensor, iscontiguous, nelement = internal.tensors, internal.newtensor, internal.iscontiguous, internal.nelement
+
+-- the result as Torch7 wrote it: its memory filled as if contiguous, whatever
+-- its strides (a view whose contiguous extent overruns its storage keeps them)
+local function aswritten(r)
+   if iscontiguous(r) or r.off + nelement(r) > internal.storages[r.st].n then return r end
+   local str, step = {}, 1
+   for i = r.nd, 1, -1 do
+      str[i] = step
+      step = step * r.sz[i]
+   end
+   return {T = r.T, st = r.st, off = r.off, nd = r.nd, sz = r.sz, str = str}
+end
 
 -- the output sizes of planes (base dimensions) of size xs by kernels of size ks
 local function outsizes(fname, x, k, xoff, koff, base, full)
@@ -63,12 +76,18 @@ local function define(fname, base, flip)
       end
       local sizes = outsizes(fname, x, k, x.nd - base, k.nd - base, base, full)
       if lead then table.insert(sizes, 1, lead) end
-      res = res or torch[x.T.name .. 'Tensor']()
-      local r = checktensor(res, 1, fname)
-      if r.T ~= x.T then
-         fail("bad argument #1 to '%s' (result should be a %s, got %s)", fname, x.T.tensorname, r.T.tensorname)
+      local r
+      if res then
+         r = checktensor(res, 1, fname)
+         if r.T ~= x.T then
+            fail("bad argument #1 to '%s' (result should be a %s, got %s)", fname, x.T.tensorname, r.T.tensorname)
+         end
+         resize(r, sizes, #sizes)
+      else            -- a new result, every element of which is written
+         res = newtensor(x.T, sizes, #sizes, true, true)
+         r = TD[res]
       end
-      resize(r, sizes, #sizes)
+      r = aswritten(r)
       if not planes.apply(r, x, k, full, flip, base) then
          pycall(py[pyname], ndview(r), ndview(x), ndview(k), full, flip)
       end

@@ -1,149 +1,443 @@
 -- The arithmetic of conv2/xcorr2/conv3/xcorr3 for Float and Double tensors,
--- in LuaJIT: TH's THTensorConv.c algorithm, one kernel tap at a time over a
--- row (out row += weight * input row), the sums of each output element in
--- TH's order.  A valid operation gathers: output row i adds input rows i..i+kh-1;
--- a full one scatters: input row i adds into output rows i..i+kh-1.  A row
--- is one BLAS axpy through the FFI (cblas.lua): at every width it beat
--- LuaJIT loops, even ones with the taps unrolled.
--- Integer tensors, and results sharing memory with an operand, keep to
--- th/ops/conv.py.
+-- summed in the order Torch7 summed, found by experiment on the original
+-- (single-element kernels, values whose sums round differently in different
+-- orders, every output element checked).  An output element adds up the
+-- input planes (volumes) of its form in order (conv.lua), from zero; a
+-- plane's products come in this order and rounding:
+--   2-D valid, output rows of 4 or more: out = fma(w, x, out) per product,
+--     in input order (rows, then columns)
+--   2-D valid, narrower: s = the plane's products added in input order, each
+--     product and sum rounded (no fma); then out = out + s
+--   2-D full, input rows of 4 or more: out = fma(w, x, out), input rows
+--     ascending, columns descending
+--   2-D full, narrower: out = out + w x, each step rounded, input order
+--   3-D valid: s = the volume's products added in input order, each step
+--     rounded; then out = out + s
+--   3-D full: out = out + w x, each step rounded, input order
+-- (w is the kernel element met, flipped for a convolution.)  A FloatTensor's
+-- steps are float's (fmaf, every product and sum rounded to a float).
+-- The fused forms are BLAS axpys (cblas.lua) over each input plane seen flat:
+-- one axpy per kernel element, over blocks of output whose length is a
+-- multiple of 32, which OpenBLAS fuses whole (its last few elements it
+-- would not); the block's extra or wrapped-around elements are dropped.
+-- An 'mv' form updates all its outputs at once with a ger (an axpy per
+-- output inside OpenBLAS).  Both are checked once to fuse as fma does.
+-- Integer tensors keep to th/ops/conv.py.
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
+local C = require 'torch.maths.libm'
 
 local TD, SD, nelement, checkbounds = internal.tensors, internal.storages, internal.nelement, internal.checkbounds
-local iscontiguous = internal.iscontiguous
-local tonumber = tonumber
+local min, max, ceil, floor = math.min, math.max, math.ceil, math.floor
+local huge = math.huge
 
 local planes = {}
 
--- y[yo + j sy] += w * x[xo + j sx] for j in [0, n)
-local function addrow(axpy, n, w, xp, xo, sx, yp, yo, sy)
-   if axpy and w ~= 0 then     -- BLAS skips a zero weight: 0 * inf is nan
-      axpy(n, w, xp + xo, sx, yp + yo, sy)
-   else
-      for j = 0, n - 1 do yp[yo + j * sy] = yp[yo + j * sy] + w * xp[xo + j * sx] end
+local ALIGN = 32      -- an axpy's length is a multiple of this: BLAS fuses whole blocks
+local GERSIZE = 8192  -- elements a ger updates at most: OpenBLAS runs those in the calling thread
+local ROW = 101       -- CblasRowMajor
+local CHUNK = 2048    -- output elements one axpy updates: a multiple of ALIGN, in L1
+
+local CTYPES = {
+   [types.Double] = {arr = ffi.typeof('double[?]'), fma = C.fma},
+   [types.Float] = {arr = ffi.typeof('float[?]'), fma = C.fmaf},
+}
+
+-- scratch arrays kept between calls, per type and use, grown as needed (up
+-- to KEEP elements: bigger ones are the garbage collector's after the call)
+local KEEP = 2 ^ 22
+local scratch = {[types.Double] = {}, [types.Float] = {}}
+local function buffer(T, use, n)
+   local s = scratch[T][use]
+   if not s or s.n < n then
+      s = {p = CTYPES[T].arr(n), n = n}
+      if n <= KEEP then scratch[T][use] = s end
    end
+   return s.p
 end
 
--- a plane: its storage's pointer, its offset there, sizes and strides
-local function plane(p, off, h, w, s1, s2) return {p = p, off = off, h = h, w = w, s1 = s1, s2 = s2} end
-
--- the kernel's weights, row by row (flipped for a convolution), as numbers
-local function weights(k, flip)
-   local ws, n = {}, 0
-   for a = 0, k.h - 1 do
-      for b = 0, k.w - 1 do
-         n = n + 1
-         local ka, kb = flip and k.h - 1 - a or a, flip and k.w - 1 - b or b
-         ws[n] = tonumber(k.p[k.off + ka * k.s1 + kb * k.s2])
+-- BLAS's axpy for T when it fuses every multiply-add of a block of ALIGN
+-- elements (checked once on values whose products round), else false
+local fusedaxpy = {}
+local function getaxpy(T)
+   local f = fusedaxpy[T]
+   if f == nil then
+      f = false
+      local axpy = cblas.isexact() and cblas.axpy(T)
+      if axpy then
+         local n, ct = 2 * ALIGN, CTYPES[T]
+         local x, y, want = ct.arr(n), ct.arr(n), ct.arr(n)
+         local a = 1 + 2 ^ -12
+         for i = 0, n - 1 do
+            x[i] = 1 + (i + 1) * 2 ^ -13
+            y[i] = -a * x[i]
+            want[i] = ct.fma(a, x[i], y[i])
+         end
+         axpy(n, a, x, 1, y, 1)
+         f = axpy
+         for i = 0, n - 1 do if y[i] ~= want[i] then f = false end end
       end
+      fusedaxpy[T] = f
    end
-   return ws
+   return f
 end
 
--- out += the valid cross-correlation of x with the weights ws (kh x kw)
-local function valid(axpy, out, x, ws, kh, kw)
-   local xp, op, xs1, xs2, os2, n = x.p, out.p, x.s1, x.s2, out.s2, out.w
-   for i = 0, out.h - 1 do
-      local o = out.off + i * out.s1
-      local t = 0
-      for a = 0, kh - 1 do
-         local row = x.off + (i + a) * xs1
-         for b = 0, kw - 1 do
-            t = t + 1
-            addrow(axpy, n, ws[t], xp, row + b * xs2, xs2, op, o, os2)
+-- BLAS's ger for T when it fuses as its axpy does, zero weights included
+-- (0 * inf is nan), else false: one call updates every output of an 'mv'
+local fusedger = {}
+local function getger(T)
+   local f = fusedger[T]
+   if f == nil then
+      f = false
+      local ger = getaxpy(T) and cblas.ger(T)
+      if ger then
+         local n, ct = 2 * ALIGN, CTYPES[T]
+         local w, x, acc, want = ct.arr(2), ct.arr(n), ct.arr(2 * n), ct.arr(2 * n)
+         w[0], w[1] = 1 + 2 ^ -12, 0
+         for i = 0, n - 1 do
+            x[i] = i == 3 and huge or 1 + (i + 1) * 2 ^ -13
+            for o = 0, 1 do
+               acc[o * n + i] = -w[0] * x[i]
+               want[o * n + i] = ct.fma(w[o], x[i], acc[o * n + i])
+            end
+         end
+         ger(ROW, 2, n, 1, w, 1, x, 1, acc, n)
+         f = ger
+         for i = 0, 2 * n - 1 do
+            if acc[i] ~= want[i] and (acc[i] == acc[i] or want[i] == want[i]) then f = false end
+         end
+      end
+      fusedger[T] = f
+   end
+   return f
+end
+
+-- Geometry of one call (reused tables, no allocation per call):
+-- G.d, G.h, G.w: an input plane (volume; d = 1 for planes); G.kd, G.kh, G.kw
+-- and strides G.ks0, G.ks1, G.ks2: a kernel; G.od, G.oh, G.ow: an output.
+-- OFFS[t], KOFFS[t]: the input offset and kernel offset of the t-th product
+-- of a fused sum, in the order the original added them; LO[t], HI[t]: the
+-- outputs it reaches (fused below).
+local G, OFFS, KOFFS, LO, HI = {}, {}, {}, {}, {}
+
+-- dst[c * ds0 + i * ds1 + j] = the input's element (c, i, j) at src with strides
+-- s0, s1, s2: a copy in a layout of our own, made before the result is
+-- written (which may share the input's memory)
+local function place(size, dst, src, s0, s1, s2, ds0, ds1)
+   local w = G.w
+   for c = 0, G.d - 1 do
+      for i = 0, G.h - 1 do
+         local d, s = dst + c * ds0 + i * ds1, src + c * s0 + i * s1
+         if s2 == 1 then
+            ffi.copy(d, s, w * size)
+         else
+            for j = 0, w - 1 do d[j] = s[j * s2] end
          end
       end
    end
 end
 
--- out += the full cross-correlation of x with the weights ws, scattered: the
--- weights of a full convolution are the kernel's own (ws flipped back)
-local function full(axpy, out, x, ws, kh, kw)
-   local xp, op, xs2, os2, n, last = x.p, out.p, x.s2, out.s2, x.w, kh * kw + 1
-   for i = 0, x.h - 1 do
-      local row = x.off + i * x.s1
-      local t = 0
-      for a = 0, kh - 1 do
-         local o = out.off + (i + a) * out.s1
-         for b = 0, kw - 1 do
-            t = t + 1
-            addrow(axpy, n, ws[last - t], xp, row, xs2, op, o + b * os2, os2)
+-- the output at rp, strides rs0, rs1, rs2 = acc's element (c, i, j) at c * as0 + i * as1 + j
+local function unplace(size, rp, rs0, rs1, rs2, acc, as0, as1)
+   local ow = G.ow
+   for c = 0, G.od - 1 do
+      for i = 0, G.oh - 1 do
+         local o, a = rp + c * rs0 + i * rs1, acc + c * as0 + i * as1
+         if rs2 == 1 then
+            ffi.copy(o, a, ow * size)
+         else
+            for j = 0, ow - 1 do o[j * rs2] = a[j] end
          end
       end
    end
 end
 
-local function zero(d)
-   ffi.fill(SD[d.st].ptr + d.off, nelement(d) * d.T.size)
-end
-
--- the plane of d (base 2) or the volume's slice (base 3) at the leading index lead
-local function at(d, nd, off)
-   return plane(SD[d.st].ptr, off, d.sz[nd - 1], d.sz[nd], d.str[nd - 1], d.str[nd])
-end
-
--- one 2-D operation: output plane at roff += input plane at xoff * kernel plane at koff
-local function add2(f, axpy, r, x, k, flip, roff, xoff, koff)
-   internal.pollnow()
-   local kp = at(k, k.nd, koff)
-   f(axpy, at(r, r.nd, roff), at(x, x.nd, xoff), weights(kp, flip), kp.h, kp.w)
-end
-
--- a 3-D one: output slice d sums input slice d + c (valid) or scatters input
--- slice d into output slice d + c (full), by kernel slice c
-local function add3(f, axpy, r, x, k, flip, roff, xoff, koff)
-   local xd, kd = x.sz[x.nd - 2], k.sz[k.nd - 2]
-   local rs, xs, ks = r.str[r.nd - 2], x.str[x.nd - 2], k.str[k.nd - 2]
-   for d = 0, xd - 1 do
-      for c = 0, kd - 1 do
-         if f == full then
-            add2(f, axpy, r, x, k, flip, roff + (d + c) * rs, xoff + d * xs, koff + (flip and c or kd - 1 - c) * ks)
-         elseif d + c < xd and d < r.sz[r.nd - 2] then
-            add2(f, axpy, r, x, k, flip, roff + d * rs, xoff + (d + c) * xs, koff + (flip and kd - 1 - c or c) * ks)
+-- acc[0, m) = the fused sums over n planes (the j-th at src + j * size, its
+-- kernel at kp + j * kstep) of their ntaps products in order; m a multiple of
+-- ALIGN.  Product t reaches acc[LO[t], HI[t]) only (elsewhere it would add
+-- w * 0): its axpys cover that, in lengths of multiples of ALIGN.
+local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
+   local axpy, fma = getaxpy(T), CTYPES[T].fma
+   ffi.fill(acc, m * T.size)
+   for c0 = 0, m - 1, CHUNK do
+      internal.pollnow()
+      local c1 = min(c0 + CHUNK, m)
+      for j = 0, n - 1 do
+         local sj, kj = src + j * size, kp + j * kstep
+         for t = 1, ntaps do
+            local lo, hi = max(c0, LO[t]), min(c1, HI[t])
+            if lo < hi then
+               local len = ceil((hi - lo) / ALIGN) * ALIGN
+               lo = min(lo, c1 - len)
+               local w, s, a = kj[KOFFS[t]], sj + OFFS[t] + lo, acc + lo
+               if w == 0 then           -- BLAS skips it; fma(0, x, y) is y + 0 * x
+                  for e = 0, len - 1 do a[e] = a[e] + w * s[e] end
+               elseif axpy then
+                  axpy(len, w, s, 1, a, 1)
+               else
+                  for e = 0, len - 1 do a[e] = fma(w, s[e], a[e]) end
+               end
+            end
          end
       end
    end
+end
+
+-- the same for nout outputs at once, rows m apart in acc, the kernels of
+-- output o at kp + o * kostep: one ger per plane and product updates every
+-- output (OpenBLAS: an axpy per output)
+local function fusedmany(T, acc, m, src, size, n, kp, kstep, ntaps, nout, kostep)
+   local ger = getger(T)
+   ffi.fill(acc, nout * m * T.size)
+   local block = max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN)
+   for c0 = 0, m - 1, block do
+      internal.pollnow()
+      local c1 = min(c0 + block, m)
+      for j = 0, n - 1 do
+         local sj, kj = src + j * size, kp + j * kstep
+         for t = 1, ntaps do
+            local lo, hi = max(c0, LO[t]), min(c1, HI[t])
+            if lo < hi then
+               local len = ceil((hi - lo) / ALIGN) * ALIGN
+               lo = min(lo, c1 - len)
+               ger(ROW, nout, len, 1, kj + KOFFS[t], kostep, sj + OFFS[t] + lo, 1, acc + lo, m)
+            end
+         end
+      end
+   end
+end
+
+-- the kernel element (c, a, b) as met by a valid operation (a convolution
+-- reads its kernel backwards), or as scattered by a full one (a
+-- cross-correlation's backwards): its offset from the kernel's first
+local function kat(c, a, b, backwards)
+   if backwards then c, a, b = G.kd - 1 - c, G.kh - 1 - a, G.kw - 1 - b end
+   return c * G.ks0 + a * G.ks1 + b * G.ks2
+end
+
+-- Each of these computes an output plane (volume) into acc from n input
+-- planes (volumes) at src, size apart, placed by its `layout`, and the
+-- kernels at kp, kstep apart; flip: a convolution.
+
+-- 2-D valid, outputs of 4 or more: input flat, output (i, j) at i * w + j
+-- reads input i * w + j + a * w + b; its rows are w apart in acc
+local valid2 = {}
+function valid2.layout() return G.h * G.w + ALIGN, G.w end
+-- -> the products' count, the output's length in acc, its rows' stride
+function valid2.taps(flip)
+   local w, kh, kw, t = G.w, G.kh, G.kw, 0
+   for a = 0, kh - 1 do
+      for b = 0, kw - 1 do
+         t = t + 1
+         OFFS[t], KOFFS[t], LO[t], HI[t] = a * w + b, kat(0, a, b, flip), 0, huge
+      end
+   end
+   return t, ceil((G.oh * w - (kw - 1)) / ALIGN) * ALIGN, w
+end
+
+-- 2-D full, inputs of 4 or more, finite kernels: input rows of fw (zeros
+-- after the w elements) after a margin of zeros; output (p, q) at p * fw + q
+-- reads margin + p * fw + q - a * fw - b.  Kernel rows descending (input rows
+-- ascending), columns ascending (input columns descending)
+local full2 = {zeroed = true}
+function full2.margin() return (G.kh - 1) * G.ow + G.kw - 1 end
+function full2.layout()
+   return full2.margin() + ceil(G.oh * G.ow / ALIGN) * ALIGN, G.ow, full2.margin()
+end
+function full2.taps(flip)
+   local fw, kh, kw, margin, t = G.ow, G.kh, G.kw, full2.margin(), 0
+   for a = kh - 1, 0, -1 do
+      for b = 0, kw - 1 do
+         t = t + 1
+         OFFS[t], KOFFS[t] = margin - a * fw - b, kat(0, a, b, not flip)
+         LO[t], HI[t] = a * fw + b, (a + G.h - 1) * fw + b + G.w   -- input rows 0 .. h - 1
+      end
+   end
+   return t, ceil(G.oh * fw / ALIGN) * ALIGN, fw
+end
+
+-- The rest, in LuaJIT loops over output rows: Torch7 summed these in ways a
+-- BLAS cannot (each step rounded), and they are seldom big.
+
+-- Valid, 3-D, or 2-D with outputs narrower than 4: an output element adds,
+-- per input plane (volume), the sum of its products in input order, each
+-- product and sum rounded.  An output slice is seen flat, element (p, q) at
+-- p * w + q (the columns past ow collect wrapped-around sums, dropped), so
+-- that the sums of all its elements go along together.
+local sums = {}
+function sums.layout() return G.d * G.h * G.w, G.w, 0, G.h * G.w end
+function sums.run(T, acc, src, size, n, kp, kstep, flip)
+   local h, w, kd, kh, kw, oh = G.h, G.w, G.kd, G.kh, G.kw, G.oh
+   local m = (oh - 1) * w + G.ow          -- up to the slice's last output
+   local sum, cell = buffer(T, 'sum', m), buffer(T, 'cell', 1)
+   local double = T == types.Double      -- (a double's steps round by themselves)
+   for e = 0, G.od - 1 do
+      local out = acc + e * oh * w
+      ffi.fill(out, m * T.size)
+      for s = 0, n - 1 do
+         local x, k = src + s * size, kp + s * kstep
+         ffi.fill(sum, m * T.size)
+         for c = 0, kd - 1 do
+            for a = 0, kh - 1 do
+               for b = 0, kw - 1 do
+                  local wt, xs = k[kat(c, a, b, flip)], x + ((e + c) * h + a) * w + b
+                  if double then
+                     for i = 0, m - 1 do sum[i] = sum[i] + wt * xs[i] end
+                  else
+                     for i = 0, m - 1 do
+                        cell[0] = wt * xs[i]             -- (the product rounded first)
+                        sum[i] = sum[i] + cell[0]
+                     end
+                  end
+               end
+            end
+         end
+         for i = 0, m - 1 do out[i] = out[i] + sum[i] end
+      end
+   end
+   return w, oh * w
+end
+
+-- Full, 3-D, or 2-D with inputs narrower than 4 or a kernel holding inf or
+-- nan: scattered, input slices and rows in order; each product added in
+-- turn to the output, rounded, input columns ascending -- or, 2-D inputs 4
+-- wide or more, fused, input columns descending.  Input rows are placed ow
+-- apart (zeros after the w elements): with a finite kernel a whole slice
+-- scatters at once, seen flat, the zeros adding nothing (an output sum is
+-- never -0); kernel rows and columns descending keep the input's order.
+local scatter = {}
+scatter.zeroed = true
+function scatter.layout() return G.d * G.h * G.ow, G.ow, 0, G.h * G.ow end
+function scatter.run(T, acc, src, size, n, kp, kstep, flip, isfinite)
+   local h, w, kd, kh, kw, oh, ow = G.h, G.w, G.kd, G.kh, G.kw, G.oh, G.ow
+   local isfused, fma, cell = G.d == 1 and w >= 4, CTYPES[T].fma, buffer(T, 'cell', 1)
+   local double = T == types.Double
+   ffi.fill(acc, G.od * oh * ow * T.size)
+   for s = 0, n - 1 do
+      local x, k = src + s * size, kp + s * kstep
+      for c = 0, G.d - 1 do
+         local xc = x + c * h * ow
+         if isfinite and not isfused then
+            local m = (h - 1) * ow + w                -- up to the slice's last input
+            for kc = 0, kd - 1 do
+               for ka = kh - 1, 0, -1 do
+                  for kb = kw - 1, 0, -1 do
+                     local wt, o = k[kat(kc, ka, kb, not flip)], acc + ((c + kc) * oh + ka) * ow + kb
+                     if double then
+                        for i = 0, m - 1 do o[i] = o[i] + wt * xc[i] end
+                     else
+                        for i = 0, m - 1 do
+                           cell[0] = wt * xc[i]          -- (the product rounded first)
+                           o[i] = o[i] + cell[0]
+                        end
+                     end
+                  end
+               end
+            end
+         else
+            local b0, b1, db = kw - 1, 0, -1
+            if isfused then b0, b1, db = 0, kw - 1, 1 end
+            for i = 0, h - 1 do
+               local row = xc + i * ow
+               for kc = 0, kd - 1 do
+                  for ka = 0, kh - 1 do
+                     local out = acc + ((c + kc) * oh + i + ka) * ow
+                     for kb = b0, b1, db do
+                        local wt, o = k[kat(kc, ka, kb, not flip)], out + kb
+                        if isfused then
+                           for j = 0, w - 1 do o[j] = fma(wt, row[j], o[j]) end
+                        else
+                           for j = 0, w - 1 do
+                              cell[0] = wt * row[j]
+                              o[j] = o[j] + cell[0]
+                           end
+                        end
+                     end
+                  end
+               end
+            end
+         end
+      end
+   end
+   return ow, oh * ow
+end
+
+local function finite(d)
+   local p, n = SD[d.st].ptr + d.off, nelement(d)
+   for i = 0, n - 1 do
+      local v = p[i]
+      if v ~= v or v == huge or v == -huge then return false end
+   end
+   return true
+end
+
+-- the way to compute r = x * k
+local function method(isfull, isfinite, base)
+   if not isfull then return (base == 2 and G.ow >= 4) and valid2 or sums end
+   if base == 2 and G.w >= 4 and isfinite then return full2 end
+   return scatter
 end
 
 -- apply(r, x, k, full, flip, base) -> true when done: r (sized) = the
 -- operation in its 'mul', 'cmul' or 'mv' form (conv.lua)
 function planes.apply(r, x, k, isfull, flip, base)
    local T = r.T
-   if (T ~= types.Double and T ~= types.Float) or r.st == x.st or r.st == k.st then return false end
+   if not CTYPES[T] then return false end
    if nelement(r) == 0 or nelement(x) == 0 or nelement(k) == 0 then return false end
    checkbounds(r); checkbounds(x); checkbounds(k)
-   -- contiguous operands and result, as TH made them: BLAS's strided axpy
-   -- rounds otherwise than its contiguous one, and results must not depend
-   -- on the layout (the copies are kept alive while their data are in use)
-   local xt, kt, rt
-   if not iscontiguous(x) then xt = internal.clone(x); x = TD[xt] end
-   if not iscontiguous(k) then kt = internal.clone(k); k = TD[kt] end
-   local into = r
-   if not iscontiguous(r) then
-      rt = internal.newtensor(T, r.sz, r.nd, true)
-      r = TD[rt]
+   -- a result sharing an operand's memory is written while that is still
+   -- read; a strided kernel is read many times
+   local xt, kt
+   if r.st == x.st or r.st == k.st then xt = internal.clone(x); x = TD[xt] end
+   if r.st == k.st or not internal.iscontiguous(k) then kt = internal.clone(k); k = TD[kt] end
+   local xn, kn, rn = x.nd, k.nd, r.nd
+   G.d, G.h, G.w = base == 3 and x.sz[xn - 2] or 1, x.sz[xn - 1], x.sz[xn]
+   G.kd, G.kh, G.kw = base == 3 and k.sz[kn - 2] or 1, k.sz[kn - 1], k.sz[kn]
+   G.ks0, G.ks1, G.ks2 = G.kh * G.kw, G.kw, 1
+   G.od, G.oh, G.ow = base == 3 and r.sz[rn - 2] or 1, r.sz[rn - 1], r.sz[rn]
+   local isfinite = isfull and finite(k)
+   local how = method(isfull, isfinite, base)
+   -- the input planes (volumes) copied once, size apart
+   local nx = xn > base and x.sz[1] or 1
+   local size, ds1, margin, ds0 = how.layout()
+   local xb = buffer(T, 'in', size * nx)
+   if how.zeroed then ffi.fill(xb, size * nx * T.size) end
+   local xp, xs0 = SD[x.st].ptr + x.off, base == 3 and x.str[xn - 2] or 0
+   for i = 0, nx - 1 do
+      place(T.size, xb + i * size + (margin or 0), xp + (xn > base and i * x.str[1] or 0),
+            xs0, x.str[xn - 1], x.str[xn], ds0 or 0, ds1)
    end
-   local axpy = cblas.axpy(T)
-   local f, add = isfull and full or valid, base == 2 and add2 or add3
-   zero(r)
-   if x.nd == base then
-      add(f, axpy, r, x, k, flip, r.off, x.off, k.off)
-   elseif k.nd == x.nd then                          -- slice i by kernel i
-      for i = 0, x.sz[1] - 1 do
-         add(f, axpy, r, x, k, flip, r.off + i * r.str[1], x.off + i * x.str[1], k.off + i * k.str[1])
+   -- each output: the sum over its inputs (one, or all in 'mv') of input * kernel
+   local rp, kp = SD[r.st].ptr + r.off, SD[k.st].ptr + k.off
+   local rs0, rs1, rs2 = base == 3 and r.str[rn - 2] or 0, r.str[rn - 1], r.str[rn]
+   local nout = rn > base and r.sz[1] or 1
+   local ostep, kostep = rn > base and r.str[1] or 0, rn > base and k.str[1] or 0
+   local mv = kn > xn
+   local kstep = mv and k.str[2] or 0
+   if how.taps and mv and getger(T) then             -- every output at once
+      local ntaps, m, as1 = how.taps(flip)
+      local acc = buffer(T, 'acc', nout * m)
+      fusedmany(T, acc, m, xb, size, nx, kp, kstep, ntaps, nout, kostep)
+      for o = 0, nout - 1 do unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc + o * m, 0, as1) end
+   elseif how.taps then                              -- one output at a time
+      local ntaps, m, as1 = how.taps(flip)
+      local acc = buffer(T, 'acc', m)
+      for o = 0, nout - 1 do
+         fused(T, acc, m, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep, ntaps)
+         unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, 0, as1)
       end
-   else                                              -- output o sums input i by kernel [o][i]
-      for o = 0, k.sz[1] - 1 do
-         for i = 0, x.sz[1] - 1 do
-            add(f, axpy, r, x, k, flip, r.off + o * r.str[1], x.off + i * x.str[1], k.off + o * k.str[1] + i * k.str[2])
-         end
+   else
+      local acc = buffer(T, 'acc', G.od * G.oh * max(G.w, G.ow))   -- (sums' rows are w apart)
+      for o = 0, nout - 1 do
+         internal.pollnow()
+         local as1, as0 = how.run(T, acc, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep,
+                                  flip, isfinite)
+         unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, as0 or 0, as1)
       end
    end
-   if rt then internal.copy(into, r) end
-   return true
+   return true, xt, kt      -- (the copies kept alive until now)
 end
 
 return planes

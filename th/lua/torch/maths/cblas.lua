@@ -233,4 +233,10 @@ function cblas.axpy(T)
    return fns[T] and load() and fns[T].axpy or nil
 end
 
+-- ger(order, m, n, a, x, incx, y, incy, A, lda) of the element type T
+-- (A += a x y^T), or nil
+function cblas.ger(T)
+   return fns[T] and load() and fns[T].ger or nil
+end
+
 return cblas
