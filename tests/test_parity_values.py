@@ -153,6 +153,24 @@ def test_reductions_bits_as_the_original():
     assert out == expected
 
 
+def test_strided_reductions_norms_and_variances_bits_as_the_original():
+    # var, std, norm and dist for every p, renorm, and reductions of
+    # transposed, stepped and permuted tensors, whole and along each
+    # dimension, at sizes on both sides of the loops' limits
+    out, expected = fixture("bits_reduce2")
+    assert out == expected
+
+
+def test_strided_reductions_stay_exact_when_hot():
+    # the small cases 2000 times: the last run's lines are the original's
+    proc = run_th([os.path.join(FIXTURES, "bits_reduce2.lua"), "2000"], timeout=600)
+    hot = output(proc)
+    with open(os.path.join(FIXTURES, "bits_reduce2.expected")) as f:
+        expected = [line.rstrip() for line in f.read().splitlines()]
+    assert len(hot) > 40
+    assert [line for line in hot if line not in expected] == []
+
+
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected

@@ -9,6 +9,7 @@ local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
+local lines = require 'torch.maths.lines'
 
 local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
       internal.ndview, internal.fail
@@ -18,6 +19,8 @@ local result, resultsized, reducedsizes, fold, SMALL =
       dispatch.result, dispatch.resultsized, dispatch.reducedsizes, dispatch.fold, dispatch.SMALL
 local type, select, unpack, tonumber, sqrt, floor = type, select, unpack, tonumber, math.sqrt, math.floor
 local Long = types.Long
+local C = require 'torch.maths.libm'
+local f32 = require('torch.maths.kernels').f32
 
 local function nonempty(fname, d)
    if d.nd == 0 then fail("bad argument #1 to '%s' (empty tensor)", fname) end
@@ -45,15 +48,25 @@ local fastextreme = {
    min = kernels.op('min', EXTREME, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
 }
 
--- along a dimension: the fold and its start; TH's integer products wrap in
--- 64 bits, which a double does not hold: only floating-point ones here
--- (along any dimension but the last, TH added rows into the result: a
--- FloatTensor's sums then round to float at each step)
-local fastdim = {
-   sum = {floatsum, 0, integer = fastsum,
-          rows = kernels.op('sumrows', math.huge, {Double = 'acc + x', Float = 'f32(acc + x)'})},
-   prod = {fastprod, 1, rows = kernels.op('prodrows', math.huge, {Double = 'acc * x', Float = 'f32(acc * x)'})},
-}
+-- along a dimension: the fold and its start, integer sums in the loops
+-- within the limit; TH's integer products wrap in 64 bits, which a double
+-- does not hold (numpy's then).  Floating-point lines add up in order in a
+-- double (lines.lua), except where TH added a FloatTensor's rows into the
+-- float result: along a dimension whose stride is not 1
+local fastdim = {sum = {fastsum, 0}, prod = {nil, 1}}
+local function lineop(name, e)
+   local double = kernels.op(name, math.huge, {Double = e, Float = e})
+   double.rows = true
+   local float = kernels.op(name .. 'float', math.huge, {Float = 'f32(' .. e .. ')'})
+   float.rows = true
+   return {Double = double, Float = kernels.op(name .. 'double', math.huge, {Float = e}), rows = float}
+end
+local lineops = {sum = lineop('linesum', 'acc + x'), prod = lineop('lineprod', 'acc * x')}
+local function linefold(name, r, x, dim)
+   local ops = lineops[name]
+   local op = x.T == types.Float and x.str[dim] ~= 1 and ops.rows or ops[x.T.name]
+   return op and lines.fold(op, r, x, dim, fastdim[name][2])
+end
 
 -- (the best of a line changes seldom: the branch is predictable, and numpy's
 -- argmax and take_along_axis cost several calls)
@@ -62,7 +75,7 @@ local fastbest = {max = kernels.op('maxdim', BEST, kernels.alltypes('not (x <= b
                   min = kernels.op('mindim', BEST, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
 
 local function wholesum(d)
-   local s = kernels.fold(d.T.integer and fastsum or floatsum, d, 0)
+   local s = d.T.integer and kernels.fold(fastsum, d, 0) or lines.whole(floatsum, d, 0)
    if s then return s end
    if nelement(d) <= SMALL then return fold(d, add, 0) end
    return pycall(py.math_reduceall, 'sum', ndview(d))
@@ -78,9 +91,9 @@ local function reduction(name, whole)
          dim = checkdim(xd, dim, 2, name)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
-         local k = fastdim[name == 'mean' and 'sum' or name]
-         local op = k and (xd.T.integer and k.integer or dim < xd.nd and k.rows or k[1])
-         if op and kernels.dimfold(op, r, xd, dim, k[2]) then
+         local base = name == 'mean' and 'sum' or name
+         local k = fastdim[base]
+         if linefold(base, r, xd, dim) or k[1] and kernels.dimfold(k[1], r, xd, dim, k[2]) then
             -- a mean along a dimension is TH's sum along it, divided in the element type
             return name == 'mean' and res:div(xd.sz[dim]) or res
          end
@@ -92,7 +105,7 @@ end
 
 reduction('sum', wholesum)
 reduction('prod', function(d)
-   local p = kernels.fold(fastprod, d, 1)   -- floating types only
+   local p = lines.whole(fastprod, d, 1)   -- floating types only
    if p then return p end
    -- integer products accumulate in int64 with wrap-around (numpy), as TH's long did
    if nelement(d) <= SMALL and not d.T.integer then return fold(d, mul, 1) end
@@ -106,7 +119,8 @@ end)
 -- cumsum/cumprod([res,] x [, dim]) along dim (default 1); the loops add up
 -- in order in a double, as numpy's accumulate in float64 or int64 (exact
 -- for integers within the limit), products of floating types only
-local fastscan = {cumsum = {fastsum, 0}, cumprod = {fastprod, 1}}
+local fastscan = {cumsum = {fastsum, 0, kernels.op('linecumsum', math.huge, kernels.floats('acc + x'))},
+                  cumprod = {fastprod, 1, kernels.op('linecumprod', math.huge, kernels.floats('acc * x'))}}
 for _, name in ipairs{'cumsum', 'cumprod'} do
    dispatch.define{
       name = name, variants = {'t', 'tn'},
@@ -117,7 +131,7 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
          if xd.nd == 0 then return res end
          dim = checkdim(xd, dim or 1, 2, name)
          local k = fastscan[name]
-         if kernels.dimscan(k[1], r, xd, dim, k[2]) then return res end
+         if lines.scan(k[3], r, xd, dim, k[2]) or kernels.dimscan(k[1], r, xd, dim, k[2]) then return res end
          pycall(py.math_reducedim, name, ndview(r), ndview(xd), dim - 1)
          return res
       end,
@@ -129,15 +143,23 @@ end
 ---------------------------------------------------------------------------
 
 -- TH's varall: the squared deviations from the mean added up in order, as a
--- double -> the variance, or nil when the loops do not apply
-local fastsqdev = kernels.op('sqdev', LIMIT, kernels.floats('acc + (x - c) * (x - c)'))
+-- double -> the variance
+local fastsqdev = kernels.op('sqdev', math.huge, kernels.floats('acc + (x - c) * (x - c)'))
 local function wholevar(d, biased)
    local n = nelement(d)
-   local s = kernels.fold(fastsum, d, 0)
-   if not s then return nil end
-   local dev = kernels.fold(fastsqdev, d, 0, s / n)
-   return dev and dev / (biased and n or n - 1)
+   local dev = lines.whole(fastsqdev, d, 0, lines.whole(floatsum, d, 0) / n)
+   return dev / (biased and n or n - 1)
 end
+
+-- along a dimension, TH's variance comes from each line's sum and sum of
+-- squares (a square in the element type); std is the root of the variance
+-- already rounded to it
+local varops = {
+   var = kernels.op('linevar', math.huge, {Double = 'x * x', Float = 'f32(x * x)'}),
+   std = kernels.op('linestd', math.huge, {Double = 'x * x', Float = 'f32(x * x)'}),
+}
+varops.var.store = {Double = 's2', Float = 's2'}
+varops.std.store = {Double = 'sqrt(s2)', Float = 'sqrt(f32(s2))'}
 
 -- var/std([res,] x [, dim] [, biased]): normalised by n - 1 unless biased
 for _, name in ipairs{'var', 'std'} do
@@ -148,46 +170,79 @@ for _, name in ipairs{'var', 'std'} do
          nonempty(name, xd)
          if sig == 't' or sig == 'tb' then
             local v = wholevar(xd, a == true)
-            if v then return name == 'std' and sqrt(v) or v end
-            return pycall(py.math_var, ndview(xd), -1, a == true, name == 'std')
+            return name == 'std' and sqrt(v) or v
          end
          local dim = checkdim(xd, a, 2, name)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
-         pycall(py.math_var, ndview(xd), dim - 1, b == true, name == 'std', ndview(r))
+         local n = xd.sz[dim]
+         local factor = T == types.Float and f32(n / (n - 1)) or n / (n - 1)
+         lines.var(varops[name], r, xd, dim, b == true, factor)
          return res
       end,
    }
 end
 
-local function sumsq(acc, v) return acc + v * v end
-local fastsumsq = kernels.op('sumsq', math.huge, kernels.floats('acc + x * x'))
--- dist's sum of squares in order, as TH: a FloatTensor's in float
-local fastdistsq = kernels.op('distsq', math.huge, {Double = 'acc + (x - y) * (x - y)',
-                                                    Float = 'f32(acc + f32(f32(x - y) * f32(x - y)))'})
+-- p-norms.  TH added |x|^p in order in a double (C's pow, a FloatTensor's
+-- powf) and took the sum to the power 1/p: of all elements, p = 0 counts
+-- the non-zeros, p = 1 and 2 are plain sums (of |x|, of x^2) returned
+-- unrounded; along a dimension every p but 0 goes through pow.
+local normops = {
+   [0] = kernels.op('normcount', math.huge, kernels.floats('acc + (x ~= 0 and 1 or 0)')),
+   [1] = kernels.op('normabs', math.huge, kernels.floats('acc + abs(x)')),
+   [2] = kernels.op('sumsq', math.huge, kernels.floats('acc + x * x')),
+   p = kernels.op('normpow', math.huge, {Double = 'acc + C.pow(abs(x), c)', Float = 'acc + C.powf(abs(x), c)'}),
+}
+local power = {Double = C.pow, Float = C.powf}
+local normstore = {Double = 'C.pow(acc, e)', Float = 'C.powf(acc, e)'}
+
+-- p and 1/p, a FloatTensor's as floats
+local function exponent(T, p)
+   if T == types.Float then
+      p = f32(p)
+      return p, f32(1 / p)
+   end
+   return p, 1 / p
+end
 
 -- norm(x [, p]) a number; norm([res,] x, p, dim) along dim
 dispatch.define{
    name = 'norm', variants = {'t', 'tn', 'tnn'}, only = dispatch.floating,
    impl = function(T, sig, res, x, p, dim)
       local xd = TD[x]
-      p = p or 2
+      local e
+      p, e = exponent(T, p or 2)
       if sig ~= 'tnn' then
-         if nelement(xd) == 0 then return 0 ^ (1 / p) end   -- TH's pow(0, 1/p): inf for p < 0
-         local sq = p == 2 and kernels.fold(fastsumsq, xd, 0)
-         if sq then return sqrt(sq) end
-         if p == 2 and nelement(xd) <= SMALL then return sqrt(fold(xd, sumsq, 0)) end
-         return pycall(py.math_norm, ndview(xd), p, -1)
+         if nelement(xd) == 0 then return 0 ^ e end   -- TH's pow(0, 1/p): inf for p < 0
+         local op = normops[p]
+         if not op then return power[T.name](lines.whole(normops.p, xd, 0, p), e) end
+         local s = lines.whole(op, xd, 0)
+         return p == 2 and sqrt(s) or s
       end
       dim = checkdim(xd, dim, 3, 'norm')
       local r
       res, r = resultsized(T, res, reducedsizes(xd, dim))
-      pycall(py.math_norm, ndview(xd), p, dim - 1, ndview(r))
+      if p == 0 then
+         lines.fold(normops[0], r, xd, dim, 0)
+      else
+         lines.fold(normops.p, r, xd, dim, 0, p, e, normstore[T.name])
+      end
       return res
    end,
 }
 
--- renorm([res,] x, p, dim, maxnorm): slices along dim scaled to p-norms <= maxnorm
+-- renorm's slice norms: a FloatTensor's add up in float, |x|^p through
+-- powf but for p = 1 and 2 (x^2 in double), the sum to the power 1/p
+-- through pow and rounded to float
+local sliceops = {
+   [1] = kernels.op('slicenorm1', math.huge, {Double = 'acc + abs(x)', Float = 'f32(acc + abs(x))'}),
+   [2] = kernels.op('slicenorm2', math.huge, {Double = 'acc + x * x', Float = 'f32(acc + x * x)'}),
+   p = kernels.op('slicenormp', math.huge, {Double = 'acc + C.pow(abs(x), c)',
+                                             Float = 'f32(acc + C.powf(abs(x), c))'}),
+}
+
+-- renorm([res,] x, p, dim, maxnorm): slices along dim scaled to p-norms <=
+-- maxnorm, by maxnorm / (norm + 1e-7) in the element type
 dispatch.define{
    name = 'renorm', inplace = true, variants = {'tnnn'}, only = dispatch.floating,
    impl = function(T, _, res, x, p, dim, maxnorm)
@@ -197,11 +252,35 @@ dispatch.define{
       if xd.nd < 2 then
          fail("bad argument #1 to 'renorm' (need at least 2 dimensions, got %d dimensions)", xd.nd)
       end
+      local e
+      p, e = exponent(T, p)
+      local float = T == types.Float
+      if float then maxnorm = f32(maxnorm) end   -- (the norms too, below)
+      local op = sliceops[p] or sliceops.p
+      local scales = {}
+      for i = 1, xd.sz[dim] do
+         local nrm = C.pow(lines.whole(op, TD[x:select(dim, i)], 0, p), e)   -- (pow, not powf)
+         if float then nrm = f32(nrm) end
+         if nrm > maxnorm then
+            scales[i] = maxnorm / (nrm + 1e-7)
+            if float then scales[i] = f32(scales[i]) end
+         end
+      end
       local r
       res, r = result(T, res, xd)
-      pycall(py.math_renorm, ndview(r), ndview(xd), p, dim - 1, maxnorm)
+      if r ~= xd then copy(r, xd) end
+      for i, v in pairs(scales) do res:select(dim, i):mul(v) end
       return res
    end,
+}
+
+-- dist's sum of |x - y|^p in order, a FloatTensor's in float (x - y and the
+-- powers rounded to float), then to the power 1/p (p = 0 gives 1 or inf)
+local distops = {
+   [2] = kernels.op('distsq', math.huge, {Double = 'acc + (x - y) * (x - y)',
+                                          Float = 'f32(acc + f32(f32(x - y) * f32(x - y)))'}),
+   p = kernels.op('distpow', math.huge, {Double = 'acc + C.pow(abs(x - y), c)',
+                                         Float = 'f32(acc + C.powf(abs(f32(x - y)), c))'}),
 }
 
 -- dist(x, y [, p]): the p-norm of x - y
@@ -210,10 +289,12 @@ dispatch.define{
    impl = function(T, _, _, x, y, p)
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('dist', xd, yd)
-      if nelement(xd) == 0 then return 0 ^ (1 / (p or 2)) end
-      local sq = (p or 2) == 2 and kernels.fold2(fastdistsq, xd, yd, 0)
-      if sq then return T == types.Float and kernels.f32(sqrt(sq)) or sqrt(sq) end
-      return pycall(py.math_dist, ndview(xd), ndview(yd), p or 2)
+      local e
+      p, e = exponent(T, p or 2)
+      if nelement(xd) == 0 then return 0 ^ e end
+      local s = lines.whole2(distops[p] or distops.p, xd, yd, 0, p)
+      if p ~= 2 then return power[T.name](s, e) end
+      return T == types.Float and f32(sqrt(s)) or sqrt(s)
    end,
 }
 
@@ -358,8 +439,9 @@ local function swap(v, ix, a, b)
    ix[a], ix[b] = ix[b], ix[a]
 end
 
--- after(a, b): a sorts after b in ascending order, a NaN after any number (GT_OR_NAN)
-local function after(a, b) return (a ~= a and b == b) or a > b end
+-- after(a, b): a sorts after b in ascending order (plain comparisons, as
+-- the original's: a NaN compares with nothing and stays where the moves leave it)
+local function after(a, b) return a > b end
 local function before(a, b) return after(b, a) end
 
 -- moves the k-th smallest (0-based) of v[0 .. n-1] to v[k], smaller ones before it

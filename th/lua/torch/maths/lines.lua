@@ -1,0 +1,196 @@
+-- Reductions of Float and Double tensors of any layout in TH's order: along
+-- a dimension, each line (the elements that differ only in that dimension's
+-- index) is folded from its first element to its last; a whole tensor is
+-- folded in its elements' order (a strided one is first copied, which keeps
+-- every value).  A line's accumulator is a double unless the operation says
+-- otherwise (TH added a FloatTensor's rows into the float result).
+local internal = require 'torch.internal'
+local kernels = require 'torch.maths.kernels'
+
+local TD = internal.tensors
+local nelement, iscontiguous, newtensor, copy = internal.nelement, internal.iscontiguous,
+      internal.newtensor, internal.copy
+local abs = math.abs
+
+local lines = {}
+
+-- one accumulator per line, in a register: any strides of x, r
+kernels.template('lines', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c, e)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local acc, p = init, o * xo + i * xi
+         for _ = 1, size do local x = xp[p]; acc = %s; p = p + xk end
+         rp[o * ro + i * ri] = %s
+      end
+   end
+end]])
+
+-- the accumulators in the result (of the accumulator's type), a row of lines
+-- at a time: x is read in its memory order when the lines run across it
+kernels.template('rows', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c)
+   for o = 0, outer - 1 do
+      local q = o * ro
+      for _ = 1, inner do rp[q] = init; q = q + ri end
+      for k = 0, size - 1 do
+         local p, q = o * xo + k * xk, o * ro
+         for _ = 1, inner do local acc, x = rp[q], xp[p]; rp[q] = %s; p = p + xi; q = q + ri end
+      end
+   end
+end]])
+
+-- the running fold of each line (cumsum, cumprod), stored at every step
+kernels.template('linescan', [[return function(rp, ro, rk, ri, xp, xo, xk, xi, outer, size, inner, init)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local acc, p, q = init, o * xo + i * xi, o * ro + i * ri
+         for _ = 1, size do local x = xp[p]; acc = %s; rp[q] = acc; p = p + xk; q = q + rk end
+      end
+   end
+end]])
+
+-- the sum and the sum of squares of each line, then TH's variance from them
+-- (c: biased, e: n / (n - 1) in the element type); %s the square, %s the store
+kernels.template('linevar', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, c, e)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local s, s2, p = 0, 0, o * xo + i * xi
+         for _ = 1, size do local x = xp[p]; s = s + x; s2 = s2 + %s; p = p + xk end
+         s = s / size
+         if c then s2 = s2 / size - s * s else s2 = s2 / (size - 1) - e * s * s end
+         if s2 < 0 then s2 = 0 end
+         rp[o * ro + i * ri] = %s
+      end
+   end
+end]])
+
+-- a fold of pairs of elements with a number c (dist)
+kernels.template('fold2c', [[return function(xp, yp, n, acc, c)
+   for i = 0, n - 1 do local x, y = xp[i], yp[i]; acc = %s end
+   return acc
+end]])
+
+-- dense(d) -> d, or a contiguous copy of it, and the copy's tensor (kept
+-- alive by the caller while it uses the copy)
+local function dense(d)
+   if iscontiguous(d) then return d end
+   local t = newtensor(d.T, d.sz, d.nd)
+   copy(TD[t], d)
+   return TD[t], t
+end
+lines.dense = dense
+
+-- span(d, from, to) -> the count of dimensions from..to taken as one, and
+-- their stride, or nil when they are not one evenly spaced run
+local function span(d, from, to)
+   local n, st, last = 1, 0, nil
+   for i = to, from, -1 do
+      local s = d.sz[i]
+      if s ~= 1 then
+         if last and d.str[i] ~= d.str[last] * d.sz[last] then return nil end
+         if not last then st = d.str[i] end
+         n, last = n * s, i
+      end
+   end
+   return n, st
+end
+
+-- geometry(x, dim) -> outer, its stride, size, stride along dim, inner, its
+-- stride; nil when x's other dimensions are not two evenly spaced runs
+local function geometry(x, dim)
+   local outer, xo = span(x, 1, dim - 1)
+   local inner, xi = span(x, dim + 1, x.nd)
+   if not outer or not inner then return nil end
+   return outer, xo, x.sz[dim], x.str[dim], inner, xi
+end
+
+-- the pointer to r's first element and r's strides as lines'/rows' results
+-- (r contiguous, sharing no memory with x), or a temporary result
+local function target(r, x)
+   if iscontiguous(r) and r.st ~= x.st then return r, nil end
+   local t = newtensor(r.T, r.sz, r.nd)
+   return TD[t], t
+end
+
+-- fold(op, r, x, dim, init, c, e, store) -> true when done: r (x's sizes with
+-- 1 at dim) = store(acc, e) of each line's fold from init (the op's
+-- expression of acc, x, c), in a double; an op with `rows` accumulates in
+-- the result's own type (its expression rounds as that type)
+function lines.fold(op, r, x, dim, init, c, e, store)
+   if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
+   local xd, keep = x, nil
+   local outer, xo, size, xk, inner, xi = geometry(x, dim)
+   if not outer then
+      xd, keep = dense(x)
+      outer, xo, size, xk, inner, xi = geometry(xd, dim)
+   end
+   local rd, tmp = target(r, xd)
+   internal.checkbounds(xd)
+   internal.checkbounds(rd)
+   local rp, xp = kernels.origin(rd), kernels.origin(xd)
+   if op.rows and inner > 1 and abs(xk) >= abs(xi) then
+      kernels.run('rows', op, x.T, nil, rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c)
+   else
+      kernels.run('lines', op, x.T, store or 'acc', rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c, e)
+   end
+   if tmp then copy(r, rd) end
+   return keep ~= false
+end
+
+-- scan(op, r, x, dim, init) -> true when done: r (x's sizes) = the running
+-- fold along dim, accumulated in a double and stored in r's type
+function lines.scan(op, r, x, dim, init)
+   if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
+   local xd, keep = x, nil
+   local outer, xo, size, xk, inner, xi = geometry(x, dim)
+   if not outer then
+      xd, keep = dense(x)
+      outer, xo, size, xk, inner, xi = geometry(xd, dim)
+   end
+   local rd, tmp = target(r, xd)
+   internal.checkbounds(xd)
+   internal.checkbounds(rd)
+   kernels.run('linescan', op, x.T, nil, kernels.origin(rd), size * inner, inner, 1,
+               kernels.origin(xd), xo, xk, xi, outer, size, inner, init)
+   if tmp then copy(r, rd) end
+   return keep ~= false
+end
+
+-- var(op, r, x, dim, biased, factor) -> true when done: TH's variance (or the
+-- op's store of it: std) of each line
+function lines.var(op, r, x, dim, biased, factor)
+   if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
+   local xd, keep = x, nil
+   local outer, xo, size, xk, inner, xi = geometry(x, dim)
+   if not outer then
+      xd, keep = dense(x)
+      outer, xo, size, xk, inner, xi = geometry(xd, dim)
+   end
+   local rd, tmp = target(r, xd)
+   internal.checkbounds(xd)
+   internal.checkbounds(rd)
+   kernels.run('linevar', op, x.T, op.store[x.T.name], kernels.origin(rd), inner, 1,
+               kernels.origin(xd), xo, xk, xi, outer, size, inner, biased, factor)
+   if tmp then copy(r, rd) end
+   return keep ~= false
+end
+
+-- whole(op, d, init, c) -> the fold of all of d's elements in order
+function lines.whole(op, d, init, c)
+   if not op.exprs[d.T.name] or nelement(d) == 0 then return nil end
+   local xd, keep = dense(d)
+   local v = kernels.fold(op, xd, init, c)
+   return keep ~= false and v
+end
+
+-- whole2(op, x, y, init, c) -> the fold of pairs of x's and y's elements, each in its order
+function lines.whole2(op, x, y, init, c)
+   if not op.exprs[x.T.name] or x.T ~= y.T or nelement(x) == 0 then return nil end
+   local xd, kx = dense(x)
+   local yd, ky = dense(y)
+   internal.checkbounds(xd)
+   internal.checkbounds(yd)
+   local v = kernels.run('fold2c', op, x.T, nil, kernels.origin(xd), kernels.origin(yd), nelement(xd), init, c)
+   return kx ~= false and ky ~= false and v
+end
+
+return lines
