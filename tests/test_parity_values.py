@@ -171,6 +171,16 @@ def test_strided_reductions_stay_exact_when_hot():
     assert [line for line in hot if line not in expected] == []
 
 
+def test_comparisons_extremes_and_sorts_of_special_values():
+    # NaN, infinities and signed zeros in comparisons (th's branch-free loops
+    # hand NaN to the exact ones), max/min (NaN wins, the first zero's sign)
+    # and sorts (NaN compares with nothing), cold and hot
+    out, expected = fixture("parity_extremes")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_extremes.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected

@@ -111,6 +111,56 @@ local function target(r, x)
    return TD[t], t
 end
 
+-- lines side by side: a contiguous tensor's lines along its last dimension,
+-- WAYS at a time, each its own chain of additions in order (one line's chain
+-- waits on each addition; several fill the CPU's pipelines), generated per
+-- (op, type, store) with the op's expression renamed per line
+local WAYS = 4
+local env = {C = require 'torch.maths.libm', f32 = kernels.f32, abs = math.abs, sqrt = math.sqrt}
+local function rename(expr, k)
+   return (expr:gsub('%f[%w_]acc%f[^%w_]', 'a' .. k):gsub('%f[%w_]x%f[^%w_]', 'x' .. k))
+end
+local function sidebyside(op, T, store)
+   local byT = op.sidebyside
+   if not byT then
+      byT = {}
+      op.sidebyside = byT
+   end
+   local key = T.name .. ' ' .. store
+   local f = byT[key]
+   if f then return f end
+   local expr = op.exprs[T.name]
+   local acc, reads, steps, stores = {}, {}, {}, {}
+   for k = 0, WAYS - 1 do
+      acc[#acc + 1] = 'a' .. k
+      reads[#reads + 1] = ('local x%d = xp[i + %d * size]'):format(k, k)
+      steps[#steps + 1] = ('a%d = %s'):format(k, rename(expr, k))
+      stores[#stores + 1] = ('rp[o + %d] = %s'):format(k, rename(store, k))
+   end
+   local text = ([[local E = ...
+local C, f32, abs, sqrt = E.C, E.f32, E.abs, E.sqrt
+return function(rp, xp, count, size, init, c, e)
+   for o = 0, count - %d, %d do
+      local %s = init%s
+      local first = o * size
+      for i = first, first + size - 1 do
+         %s
+         %s
+      end
+      %s
+   end
+   for o = count - count %% %d, count - 1 do
+      local acc, first = init, o * size
+      for i = first, first + size - 1 do local x = xp[i]; acc = %s end
+      rp[o] = %s
+   end
+end]]):format(WAYS, WAYS, table.concat(acc, ', '), (', init'):rep(WAYS - 1), table.concat(reads, '; '),
+              table.concat(steps, '; '), table.concat(stores, '; '), WAYS, expr, store)
+   f = assert(loadstring(text, '=(th lines ' .. op.name .. ')'))(env)
+   byT[key] = f
+   return f
+end
+
 -- fold(op, r, x, dim, init, c, e, store) -> true when done: r (x's sizes with
 -- 1 at dim) = store(acc, e) of each line's fold from init (the op's
 -- expression of acc, x, c), in a double; an op with `rows` accumulates in
@@ -127,7 +177,9 @@ function lines.fold(op, r, x, dim, init, c, e, store)
    internal.checkbounds(xd)
    internal.checkbounds(rd)
    local rp, xp = kernels.origin(rd), kernels.origin(xd)
-   if op.rows and inner > 1 and abs(xk) >= abs(xi) then
+   if inner == 1 and xk == 1 and xo == size then
+      sidebyside(op, x.T, store or 'acc')(rp, xp, outer, size, init, c, e)
+   elseif op.rows and inner > 1 and abs(xk) >= abs(xi) then
       kernels.run('rows', op, x.T, nil, rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c)
    else
       kernels.run('lines', op, x.T, store or 'acc', rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c, e)

@@ -42,7 +42,31 @@ local fastsum = kernels.op('sum', LIMIT, kernels.alltypes('acc + x', 'acc + x'))
 -- adds in pairs: another last bit)
 local floatsum = kernels.op('floatsum', math.huge, kernels.floats('acc + x'))
 local fastprod = kernels.op('prod', math.huge, kernels.floats('acc * x'))
-local EXTREME = 8192    -- (a branch per element: beyond, numpy wins)
+local EXTREME = 8192    -- (beyond, numpy's vector loops win)
+-- max and min without a branch per element (math.max and min), four
+-- running values side by side; nil when a NaN is met or the result is a
+-- zero (whose sign depends on which of +0 and -0 came first): the loop
+-- above then gives TH's answer
+kernels.template('extreme4', [[local pick = %s
+return function(xp, n, acc)
+   local a0, a1, a2, a3 = acc, acc, acc, acc
+   local last = n - n %% 4
+   for i = 0, last - 1, 4 do
+      local x0, x1, x2, x3 = xp[i], xp[i + 1], xp[i + 2], xp[i + 3]
+      if x0 ~= x0 or x1 ~= x1 or x2 ~= x2 or x3 ~= x3 then return nil end
+      a0 = pick(a0, x0); a1 = pick(a1, x1); a2 = pick(a2, x2); a3 = pick(a3, x3)
+   end
+   for i = last, n - 1 do
+      local x = xp[i]
+      if x ~= x then return nil end
+      a0 = pick(a0, x)
+   end
+   acc = pick(pick(a0, a1), pick(a2, a3))
+   if acc == 0 then return nil end
+   return acc
+end]])
+local extreme4 = {max = kernels.op('max4', EXTREME, kernels.alltypes('max', 'max')),
+                  min = kernels.op('min4', EXTREME, kernels.alltypes('min', 'min'))}
 local fastextreme = {
    max = kernels.op('max', EXTREME, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
    min = kernels.op('min', EXTREME, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
@@ -409,12 +433,16 @@ local function extremum(name)
       local dim = A[i + 1]
       if dim == nil and not rv then
          local first = nelement(xd) > 0 and internal.element(xd, 0)
-         local v = first and kernels.fold(fastextreme[name], xd, first)
+         local p = first and nelement(xd) <= EXTREME and kernels.flat(xd)
+         local v = p and extreme4[name].exprs[xd.T.name]
+                     and kernels.run('extreme4', extreme4[name], xd.T, nil, p, nelement(xd), first)
+         v = v or first and kernels.fold(fastextreme[name], xd, first)
          if v then return v end
-         if nelement(xd) <= SMALL then
-            return fold(xd, better, nil)
+         if nelement(xd) > SMALL then
+            v = pycall(py.math_reduceall, name, ndview(xd))
+            if v ~= 0 then return v end   -- (a zero's sign: the first of +0 and -0, below)
          end
-         return pycall(py.math_reduceall, name, ndview(xd))
+         return fold(xd, better, nil)
       end
       dim = checkdim(xd, dim, i + 1, name)
       local vd, id
