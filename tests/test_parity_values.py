@@ -181,6 +181,16 @@ def test_comparisons_extremes_and_sorts_of_special_values():
     assert hot == expected
 
 
+def test_overlapping_matrix_copies_as_the_original():
+    # A:copy(A:t()) and other copies between matrices sharing memory: element
+    # by element in row-major order, a transposed source from 3600 elements in
+    # tiles through a buffer (60x60, a ByteTensor's 120x120); cold and hot
+    out, expected = fixture("parity_copy_overlap")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_copy_overlap.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected

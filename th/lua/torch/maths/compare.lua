@@ -37,12 +37,13 @@ end
 
 -- the same without a branch per element (a branch that data decides costs a
 -- misprediction in every other element): the sign of d = x - c (or x - y)
--- as a 0/1 through math.max, ceil and min; false when a NaN comes up (x or
+-- as a 0/1 through math.max and min (d scaled by 2^1200: the smallest
+-- positive double becomes more than 1); false when a NaN comes up (x or
 -- c NaN, inf - inf: the loops above then answer, as TH compared)
 local positive = {gt = 'P(d)', lt = 'P(-d)', ge = '1 - P(-d)', le = '1 - P(d)',
                   ne = 'P(d) + P(-d)', eq = '1 - P(d) - P(-d)'}
 for name, e in pairs(positive) do
-   positive[name] = e:gsub('P%(([^()]*)%)', 'min(ceil(max(%1, 0)), 1)')
+   positive[name] = e:gsub('P%(([^()]*)%)', 'min(max(%1 * 0x1p600 * 0x1p600, 0), 1)')
 end
 for kind, operand in pairs{sign1 = 'c', sign2 = 'yp[i]'} do
    kernels.template(kind, [[return function(rp, xp, yp, n, c)

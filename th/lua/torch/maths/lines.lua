@@ -25,19 +25,6 @@ kernels.template('lines', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, s
    end
 end]])
 
--- the accumulators in the result (of the accumulator's type), a row of lines
--- at a time: x is read in its memory order when the lines run across it
-kernels.template('rows', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c)
-   for o = 0, outer - 1 do
-      local q = o * ro
-      for _ = 1, inner do rp[q] = init; q = q + ri end
-      for k = 0, size - 1 do
-         local p, q = o * xo + k * xk, o * ro
-         for _ = 1, inner do local acc, x = rp[q], xp[p]; rp[q] = %s; p = p + xi; q = q + ri end
-      end
-   end
-end]])
-
 -- the running fold of each line (cumsum, cumprod), stored at every step
 kernels.template('linescan', [[return function(rp, ro, rk, ri, xp, xo, xk, xi, outer, size, inner, init)
    for o = 0, outer - 1 do
@@ -161,10 +148,53 @@ end]]):format(WAYS, WAYS, table.concat(acc, ', '), (', init'):rep(WAYS - 1), tab
    return f
 end
 
+-- the accumulators in the result, a row of lines at a time (x read in its
+-- memory order when the lines run across it), four rows of x at a time:
+-- each accumulator takes four steps in order (the op's expression, rounding
+-- as the result's type at every step) per load and store
+local function fourrows(op, T)
+   local byT = op.fourrows
+   if not byT then
+      byT = {}
+      op.fourrows = byT
+   end
+   local f = byT[T.name]
+   if f then return f end
+   local expr = op.exprs[T.name]
+   local text = ([[local E = ...
+local C, f32, abs, sqrt = E.C, E.f32, E.abs, E.sqrt
+return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c)
+   for o = 0, outer - 1 do
+      local q = o * ro
+      for _ = 1, inner do rp[q] = init; q = q + ri end
+      local last = size - size %% 4
+      for k = 0, last - 1, 4 do
+         local p, q = o * xo + k * xk, o * ro
+         for _ = 1, inner do
+            local acc = rp[q]
+            local x = xp[p]; acc = %s
+            x = xp[p + xk]; acc = %s
+            x = xp[p + 2 * xk]; acc = %s
+            x = xp[p + 3 * xk]; acc = %s
+            rp[q] = acc
+            p = p + xi; q = q + ri
+         end
+      end
+      for k = last, size - 1 do
+         local p, q = o * xo + k * xk, o * ro
+         for _ = 1, inner do local acc, x = rp[q], xp[p]; rp[q] = %s; p = p + xi; q = q + ri end
+      end
+   end
+end]]):format(expr, expr, expr, expr, expr)
+   f = assert(loadstring(text, '=(th rows ' .. op.name .. ')'))(env)
+   byT[T.name] = f
+   return f
+end
+
 -- fold(op, r, x, dim, init, c, e, store) -> true when done: r (x's sizes with
 -- 1 at dim) = store(acc, e) of each line's fold from init (the op's
--- expression of acc, x, c), in a double; an op with `rows` accumulates in
--- the result's own type (its expression rounds as that type)
+-- expression of acc, x, c), in a double; an op with `rows` may accumulate
+-- in the result, which is of the accumulator's type (its expression rounds as it)
 function lines.fold(op, r, x, dim, init, c, e, store)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
    local xd, keep = x, nil
@@ -180,7 +210,7 @@ function lines.fold(op, r, x, dim, init, c, e, store)
    if inner == 1 and xk == 1 and xo == size then
       sidebyside(op, x.T, store or 'acc')(rp, xp, outer, size, init, c, e)
    elseif op.rows and inner > 1 and abs(xk) >= abs(xi) then
-      kernels.run('rows', op, x.T, nil, rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c)
+      fourrows(op, x.T)(rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c)
    else
       kernels.run('lines', op, x.T, store or 'acc', rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c, e)
    end
@@ -226,9 +256,72 @@ function lines.var(op, r, x, dim, biased, factor)
    return keep ~= false
 end
 
+-- a strided tensor's elements in order, as rows of evenly spaced elements
+kernels.template('wholes', [[return function(xp, x1, x2, m, n, acc, c)
+   for i = 0, m - 1 do
+      local p = i * x1
+      for _ = 1, n do local x = xp[p]; acc = %s; p = p + x2 end
+   end
+   return acc
+end]])
+
+-- the best of each line (max, min: the op's expression names math.max or
+-- min) and the position of its first occurrence: a pass through math.max
+-- (no branch per element), then a search for the first equal element, whose
+-- value is taken (of +0 and -0, the first); the first NaN wins, as in TH
+kernels.template('linebest', [[local pick = %s
+return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local first = o * xo + i * xi
+         local best, p, at = xp[first], first, -1
+         for k = 0, size - 1 do
+            local x = xp[p]
+            if x ~= x then best, at = x, k; break end
+            best = pick(best, x)
+            p = p + xk
+         end
+         if at < 0 then
+            p = first
+            for k = 0, size - 1 do
+               local x = xp[p]
+               if x == best then best, at = x, k; break end
+               p = p + xk
+            end
+         end
+         rp[o * ro + i] = best
+         ip[o * ro + i] = at + 1
+      end
+   end
+end]])
+
+-- best(op, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
+-- sizes with 1 at dim, both contiguous, new) = each line's best and its
+-- 1-based position
+function lines.best(op, r, ix, x, dim)
+   if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 or not iscontiguous(r) or not iscontiguous(ix)
+      or r.st == x.st then
+      return false
+   end
+   local outer, xo, size, xk, inner, xi = geometry(x, dim)
+   if not outer then return false end
+   internal.checkbounds(x)
+   internal.checkbounds(r)
+   internal.checkbounds(ix)
+   kernels.run('linebest', op, x.T, nil, kernels.origin(r), kernels.origin(ix), inner, kernels.origin(x),
+               xo, xk, xi, outer, size, inner)
+   return true
+end
+
 -- whole(op, d, init, c) -> the fold of all of d's elements in order
 function lines.whole(op, d, init, c)
    if not op.exprs[d.T.name] or nelement(d) == 0 then return nil end
+   if iscontiguous(d) then return kernels.fold(op, d, init, c) end
+   local rows, x1 = span(d, 1, d.nd - 1)
+   if rows then
+      internal.checkbounds(d)
+      return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, d.str[d.nd], rows, d.sz[d.nd], init, c)
+   end
    local xd, keep = dense(d)
    local v = kernels.fold(op, xd, init, c)
    return keep ~= false and v

@@ -447,7 +447,9 @@ local function extremum(name)
       dim = checkdim(xd, dim, i + 1, name)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      if kernels.dimbest(fastbest[name], vd, id, xd, dim) then return rv, ri end
+      if lines.best(extreme4[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
+         return rv, ri
+      end
       pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
       return rv, ri
    end
