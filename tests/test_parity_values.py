@@ -191,6 +191,15 @@ def test_overlapping_matrix_copies_as_the_original():
     assert hot == expected
 
 
+def test_scatter_and_gather_as_the_original():
+    # scatter's loop writes each line in order (a repeated index: the last
+    # wins); gather's at every size; cold and hot
+    out, expected = fixture("parity_scatter")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_scatter.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected
