@@ -6,6 +6,7 @@
 -- returns a tensor whose size in that dimension is 1.  The functions giving
 -- values and indices accept [resval, resind,] first; indices are LongTensors.
 local torch = require 'torch'
+local ffi = require 'ffi'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
@@ -456,12 +457,10 @@ local function extremum(name)
 end
 
 ---------------------------------------------------------------------------
--- TH's quickselect and quicksort, run here on tensors up to EXACT elements so
--- that ties (and topk's unsorted order) come out as Torch7 gave them
+-- TH's quickselect and quicksort, run here at every size so that ties (and
+-- topk's unsorted order, and NaN) come out as Torch7 gave them
 ---------------------------------------------------------------------------
 
-local EXACT = 65536
-local EXACTSORT = 4096  -- sorting is O(n log n): numpy beyond (ties then in its stable order)
 local M_SMALL = 10      -- TH's quicksort leaves partitions this small to its insertion sort
 
 local function swap(v, ix, a, b)
@@ -488,8 +487,9 @@ local function quickselect(v, ix, k, n)
       if v[L + 1] > v[L] then swap(v, ix, L + 1, L) end
       local i, j, piv = L + 1, R, v[L]
       while true do
-         repeat i = i + 1 until not (v[i] < piv)
-         repeat j = j - 1 until not (v[j] > piv)
+         -- (v[R] and v[L] stop these scans; the bounds guard the arrays all the same)
+         repeat i = i + 1 until i >= R or not (v[i] < piv)
+         repeat j = j - 1 until j <= L or not (v[j] > piv)
          if j < i then break end
          swap(v, ix, i, j)
       end
@@ -511,8 +511,8 @@ local function quicksort(v, ix, o, n, later)
       if later(v[L + 1], v[L]) then swap(v, ix, L + 1, L) end
       local i, j, piv = L + 1, R, v[L]
       while true do
-         repeat i = i + 1 until not later(piv, v[i])
-         repeat j = j - 1 until not later(v[j], piv)
+         repeat i = i + 1 until i >= R or not later(piv, v[i])
+         repeat j = j - 1 until j <= L or not later(v[j], piv)
          if j < i then break end
          swap(v, ix, i, j)
       end
@@ -549,16 +549,26 @@ end
 -- rowwise(T, x, dim, rv, ri, m, f): for each row of x along dim, f(v, ix, n)
 -- reorders the values v[0 .. n-1] and their 0-based indices ix and returns the
 -- position of the m entries that go to rv and ri (already of their sizes)
+local rowvalues, rowindices = ffi.typeof('double[?]'), ffi.typeof('int32_t[?]')
+local iscontiguous = internal.iscontiguous
 local function rowwise(T, x, dim, rv, ri, m, f)
-   local nd = TD[x].nd
-   local sd = TD[Tensor.contiguous(Tensor.transpose(x, dim, nd))]
+   local xd, vd, id = TD[x], TD[rv], TD[ri]
+   local nd = xd.nd
+   -- rows along the last dimension of contiguous tensors are read and written
+   -- in place; other layouts go through contiguous copies
+   local direct = dim == nd and iscontiguous(xd) and iscontiguous(vd) and iscontiguous(id) and vd.st ~= xd.st
+   local sd = xd
+   if not direct then
+      sd = TD[Tensor.contiguous(Tensor.transpose(x, dim, nd))]
+      local sizes = {unpack(sd.sz, 1, nd)}
+      sizes[nd] = m
+      vd, id = TD[newtensor(T, sizes, nd)], TD[newtensor(Long, sizes, nd)]
+   end
    local n = sd.sz[nd]
-   local sizes = {unpack(sd.sz, 1, nd)}
-   sizes[nd] = m
-   local vd, id = TD[newtensor(T, sizes, nd)], TD[newtensor(Long, sizes, nd)]
-   checkbounds(sd)
+   checkbounds(sd); checkbounds(vd); checkbounds(id)
    local sp, vp, ip = SD[sd.st].ptr, SD[vd.st].ptr, SD[id.st].ptr
-   local v, ix = {}, {}
+   -- (FFI arrays: a Lua table indexed from 0 keeps its first element in the hash part)
+   local v, ix = rowvalues(n), rowindices(n)
    for r = 0, nelement(sd) / n - 1 do
       local base, out = sd.off + r * n, r * m
       for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
@@ -568,8 +578,10 @@ local function rowwise(T, x, dim, rv, ri, m, f)
          ip[id.off + out + i] = ix[first + i] + 1
       end
    end
-   copy(TD[Tensor.transpose(rv, dim, nd)], vd)
-   copy(TD[Tensor.transpose(ri, dim, nd)], id)
+   if not direct then
+      copy(TD[Tensor.transpose(rv, dim, nd)], vd)
+      copy(TD[Tensor.transpose(ri, dim, nd)], id)
+   end
 end
 
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
@@ -579,16 +591,11 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
    k = k or math.floor((xd.sz[dim] + 1) / 2)
    k = internal.toint(k, i + 1, fname)
    if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (k out of range)", i + 1, fname) end
-   local vd, id
-   rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-   if nelement(xd) <= EXACT then
-      rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
-         quickselect(v, ix, k - 1, n)
-         return k - 1
-      end)
-   else
-      pycall(py.math_kthvalue, ndview(vd), ndview(id), ndview(xd), k, dim - 1)
-   end
+   rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
+   rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
+      quickselect(v, ix, k - 1, n)
+      return k - 1
+   end)
    return rv, ri
 end
 
@@ -614,12 +621,7 @@ local valued = {
       local rv, ri, i = results(T, 'mode', A)
       local xd = source(T, 'mode', A, i)
       local dim = dimarg(xd, A[i + 1], i + 1, 'mode')
-      local vd, id
-      rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      if nelement(xd) > EXACT then
-         pycall(py.math_mode, ndview(vd), ndview(id), ndview(xd), dim - 1)
-         return rv, ri
-      end
+      rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
       -- the last of the longest run in TH's sorted order (the first such run on ties)
       rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
          quicksort(v, ix, 0, n, after)
@@ -644,12 +646,7 @@ local valued = {
       local dim, desc = A[i + 1], A[i + 2]
       if type(dim) == 'boolean' then dim, desc = nil, dim end
       dim = dimarg(xd, dim, i + 1, 'sort')
-      local vd, id
-      rv, ri, vd, id = pair(T, rv, ri, xd.sz, xd.nd)
-      if nelement(xd) > EXACTSORT then
-         pycall(py.math_sort, ndview(vd), ndview(id), ndview(xd), dim - 1, desc == true)
-         return rv, ri
-      end
+      rv, ri = pair(T, rv, ri, xd.sz, xd.nd)
       rowwise(T, A[i], dim, rv, ri, xd.sz[dim], function(v, ix, n)
          quicksort(v, ix, 0, n, desc == true and before or after)
          return 0
@@ -681,12 +678,7 @@ local valued = {
       if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k out of range)", i + 1) end
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
-      local vd, id
-      rv, ri, vd, id = pair(T, rv, ri, sizes, xd.nd)
-      if nelement(xd) > EXACT then
-         pycall(py.math_topk, ndview(vd), ndview(id), ndview(xd), k, dim - 1, largest)
-         return rv, ri
-      end
+      rv, ri = pair(T, rv, ri, sizes, xd.nd)
       rowwise(T, A[i], dim, rv, ri, k, function(v, ix, n)
          if not largest then
             quickselect(v, ix, k - 1, n)
