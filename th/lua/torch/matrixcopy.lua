@@ -12,7 +12,8 @@ local types = require 'torch.types'
 local BLOCKED = 3600
 
 local text = [[
-local TILE = ...
+local TILE, size = ...
+local copy = require('ffi').copy
 return function(rp, r1, r2, xp, x1, x2, m, n)
    for i = 0, m - 1 do
       local pr, px = i * r1, i * x1
@@ -23,13 +24,10 @@ end, function(rp, xp, m, n, buf)
       local rows = m - R < TILE and m - R or TILE
       for C = 0, n - 1, TILE do
          local cols = n - C < TILE and n - C or TILE
-         for c = 0, cols - 1 do
-            local b, p = c * TILE, R + (C + c) * m
-            for r = 0, rows - 1 do buf[b + r] = xp[p + r] end
-         end
+         for c = 0, cols - 1 do copy(buf + c * TILE, xp + (R + (C + c) * m), rows * size) end
          for r = 0, rows - 1 do
-            local p = (R + r) * n + C
-            for c = 0, cols - 1 do rp[p + c] = buf[c * TILE + r] end
+            local p, b = (R + r) * n + C, r
+            for c = 0, cols - 1 do rp[p + c] = buf[b]; b = b + TILE end
          end
       end
    end
@@ -40,7 +38,7 @@ for i = 1, types.count do
    local T = types[i]
    if T ~= types.Long then
       local tile = T == types.Byte and 120 or 60
-      local inorder, tiled = assert(loadstring(text, '=(th matrix copy)'))(tile)
+      local inorder, tiled = assert(loadstring(text, '=(th matrix copy)'))(tile, T.size)
       loops[T] = {inorder = inorder, tiled = tiled, buf = T.vla(tile * tile)}
    end
 end

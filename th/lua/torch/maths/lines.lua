@@ -1,9 +1,10 @@
 -- Reductions of Float and Double tensors of any layout in TH's order: along
 -- a dimension, each line (the elements that differ only in that dimension's
 -- index) is folded from its first element to its last; a whole tensor is
--- folded in its elements' order (a strided one is first copied, which keeps
--- every value).  A line's accumulator is a double unless the operation says
--- otherwise (TH added a FloatTensor's rows into the float result).
+-- folded in its elements' order (as rows of evenly spaced elements, or a
+-- contiguous copy: a copy keeps every value).  A line's accumulator is a
+-- double unless the operation says otherwise (TH added a FloatTensor's rows
+-- into the float result).
 local internal = require 'torch.internal'
 local kernels = require 'torch.maths.kernels'
 
@@ -56,15 +57,14 @@ kernels.template('fold2c', [[return function(xp, yp, n, acc, c)
    return acc
 end]])
 
--- dense(d) -> d, or a contiguous copy of it, and the copy's tensor (kept
--- alive by the caller while it uses the copy)
+-- dense(d) -> d, or a contiguous copy of it (its data table holds its
+-- storage, and so its memory, alive)
 local function dense(d)
    if iscontiguous(d) then return d end
    local t = newtensor(d.T, d.sz, d.nd)
    copy(TD[t], d)
-   return TD[t], t
+   return TD[t]
 end
-lines.dense = dense
 
 -- span(d, from, to) -> the count of dimensions from..to taken as one, and
 -- their stride, or nil when they are not one evenly spaced run
@@ -90,12 +90,19 @@ local function geometry(x, dim)
    return outer, xo, x.sz[dim], x.str[dim], inner, xi
 end
 
--- the pointer to r's first element and r's strides as lines'/rows' results
--- (r contiguous, sharing no memory with x), or a temporary result
+-- laid(x, dim) -> x, or its contiguous copy when its layout has no geometry, and the geometry
+local function laid(x, dim)
+   local outer, xo, size, xk, inner, xi = geometry(x, dim)
+   if outer then return x, outer, xo, size, xk, inner, xi end
+   x = dense(x)
+   return x, geometry(x, dim)
+end
+
+-- target(r, x) -> r when the loops can write it (contiguous, sharing no
+-- memory with x), else a temporary result and true (to be copied to r)
 local function target(r, x)
-   if iscontiguous(r) and r.st ~= x.st then return r, nil end
-   local t = newtensor(r.T, r.sz, r.nd)
-   return TD[t], t
+   if iscontiguous(r) and r.st ~= x.st then return r, false end
+   return TD[newtensor(r.T, r.sz, r.nd)], true
 end
 
 -- lines side by side: a contiguous tensor's lines along its last dimension,
@@ -197,12 +204,7 @@ end
 -- in the result, which is of the accumulator's type (its expression rounds as it)
 function lines.fold(op, r, x, dim, init, c, e, store)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
-   local xd, keep = x, nil
-   local outer, xo, size, xk, inner, xi = geometry(x, dim)
-   if not outer then
-      xd, keep = dense(x)
-      outer, xo, size, xk, inner, xi = geometry(xd, dim)
-   end
+   local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
    local rd, tmp = target(r, xd)
    internal.checkbounds(xd)
    internal.checkbounds(rd)
@@ -215,45 +217,35 @@ function lines.fold(op, r, x, dim, init, c, e, store)
       kernels.run('lines', op, x.T, store or 'acc', rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c, e)
    end
    if tmp then copy(r, rd) end
-   return keep ~= false
+   return true
 end
 
 -- scan(op, r, x, dim, init) -> true when done: r (x's sizes) = the running
 -- fold along dim, accumulated in a double and stored in r's type
 function lines.scan(op, r, x, dim, init)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
-   local xd, keep = x, nil
-   local outer, xo, size, xk, inner, xi = geometry(x, dim)
-   if not outer then
-      xd, keep = dense(x)
-      outer, xo, size, xk, inner, xi = geometry(xd, dim)
-   end
+   local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
    local rd, tmp = target(r, xd)
    internal.checkbounds(xd)
    internal.checkbounds(rd)
    kernels.run('linescan', op, x.T, nil, kernels.origin(rd), size * inner, inner, 1,
                kernels.origin(xd), xo, xk, xi, outer, size, inner, init)
    if tmp then copy(r, rd) end
-   return keep ~= false
+   return true
 end
 
 -- var(op, r, x, dim, biased, factor) -> true when done: TH's variance (or the
 -- op's store of it: std) of each line
 function lines.var(op, r, x, dim, biased, factor)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
-   local xd, keep = x, nil
-   local outer, xo, size, xk, inner, xi = geometry(x, dim)
-   if not outer then
-      xd, keep = dense(x)
-      outer, xo, size, xk, inner, xi = geometry(xd, dim)
-   end
+   local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
    local rd, tmp = target(r, xd)
    internal.checkbounds(xd)
    internal.checkbounds(rd)
    kernels.run('linevar', op, x.T, op.store[x.T.name], kernels.origin(rd), inner, 1,
                kernels.origin(xd), xo, xk, xi, outer, size, inner, biased, factor)
    if tmp then copy(r, rd) end
-   return keep ~= false
+   return true
 end
 
 -- a strided tensor's elements in order, as rows of evenly spaced elements
@@ -322,20 +314,16 @@ function lines.whole(op, d, init, c)
       internal.checkbounds(d)
       return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, d.str[d.nd], rows, d.sz[d.nd], init, c)
    end
-   local xd, keep = dense(d)
-   local v = kernels.fold(op, xd, init, c)
-   return keep ~= false and v
+   return kernels.fold(op, dense(d), init, c)
 end
 
 -- whole2(op, x, y, init, c) -> the fold of pairs of x's and y's elements, each in its order
 function lines.whole2(op, x, y, init, c)
    if not op.exprs[x.T.name] or x.T ~= y.T or nelement(x) == 0 then return nil end
-   local xd, kx = dense(x)
-   local yd, ky = dense(y)
+   local xd, yd = dense(x), dense(y)
    internal.checkbounds(xd)
    internal.checkbounds(yd)
-   local v = kernels.run('fold2c', op, x.T, nil, kernels.origin(xd), kernels.origin(yd), nelement(xd), init, c)
-   return kx ~= false and ky ~= false and v
+   return kernels.run('fold2c', op, x.T, nil, kernels.origin(xd), kernels.origin(yd), nelement(xd), init, c)
 end
 
 return lines
