@@ -200,6 +200,15 @@ def test_scatter_and_gather_as_the_original():
     assert hot == expected
 
 
+def test_masked_select_as_the_original():
+    # the branch-free loop (every element written, the place moved on by the
+    # mask) gives the selected elements in order; cold and hot
+    out, expected = fixture("parity_masked_select")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_masked_select.lua"), "50"], timeout=600))
+    assert hot == expected
+
+
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected

@@ -443,6 +443,27 @@ local function checkmask(v, d, argn, fname, sizemessage)
    return m, ones
 end
 
+-- maskedSelect's LuaJIT loop over contiguous tensors (not LongTensors: 64-bit
+-- values are not Lua numbers): each element is written to the next place
+-- and the place moves on by the mask's 0 or 1 (no branch that data decides;
+-- the test that keeps the writes within the result holds until the last one)
+kernels.template('maskselect', [[return function(rp, sp, mp, n, ones)
+   local k = 0
+   for i = 0, n - 1 do
+      if k < ones then rp[k] = sp[i] end
+      k = k + mp[i]
+   end
+end]])
+local maskselect = kernels.op('maskselect', math.huge, kernels.alltypes('', ''))
+
+local function fastselect(res, src, m, ones)
+   if not maskselect.exprs[src.T.name] or res.T ~= src.T then return false end
+   local rp, sp, mp = kernels.flat(res), kernels.flat(src), kernels.flat(m)
+   if not rp or not sp or not mp then return false end
+   kernels.run('maskselect', maskselect, src.T, nil, rp, sp, mp, nelement(src), ones)
+   return true
+end
+
 -- maskedSelect(mask) -> a new 1-D tensor; res:maskedSelect(src, mask) fills res
 local function maskedSelect(self, a, b)
    local out, src, mask, argn
@@ -457,6 +478,7 @@ local function maskedSelect(self, a, b)
    src = unaliased(res, src)
    resize(res, {ones}, 1)
    if b ~= nil then out = b end   -- res:maskedSelect(src, mask) returned mask in Torch7
+   if ones > 0 and fastselect(res, src, m, ones) then return out end
    if ones > SMALL then
       pycall(py.masked_select, ndview(res), ndview(src), ndview(m))
    elseif ones > 0 then
