@@ -120,8 +120,12 @@ local function sidebyside(op, T, store)
       byT = {}
       op.sidebyside = byT
    end
-   local key = T.name .. ' ' .. store
-   local f = byT[key]
+   local bystore = byT[T]
+   if not bystore then
+      bystore = {}
+      byT[T] = bystore
+   end
+   local f = bystore[store]   -- (no key made per call)
    if f then return f end
    local expr = op.exprs[T.name]
    local acc, reads, steps, stores = {}, {}, {}, {}
@@ -151,7 +155,7 @@ return function(rp, xp, count, size, init, c, e)
 end]]):format(WAYS, WAYS, table.concat(acc, ', '), (', init'):rep(WAYS - 1), table.concat(reads, '; '),
               table.concat(steps, '; '), table.concat(stores, '; '), WAYS, expr, store)
    f = assert(loadstring(text, '=(th lines ' .. op.name .. ')'))(env)
-   byT[key] = f
+   bystore[store] = f
    return f
 end
 
