@@ -243,8 +243,9 @@ def test_median_mode_kthvalue_ties(th):
 
 
 def test_sort_nan_and_stable_short_rows(th):
-    # NaN sorts last ascending and first descending (TH's GT_OR_NAN); short rows
-    # are sorted by insertion, so ties keep their order
+    # NaN compares with nothing, as in the original (it stays where the moves
+    # leave it: printed by the original); short rows are sorted by insertion,
+    # so ties keep their order
     out = lines(th, """
     local v, i = torch.sort(torch.Tensor({3, 0/0, 1, 2}), true)
     print(v[1], v[2], i[1], i[2], i[4])
@@ -253,7 +254,7 @@ def test_sort_nan_and_stable_short_rows(th):
     v, i = torch.sort(torch.Tensor({2, 1, 2, 1}), true)
     print(i[1], i[2], i[3], i[4])
     """)
-    assert out == ["nan\t3\t2\t1\t3", "2\t4\t1\t3", "1\t3\t2\t4"]
+    assert out == ["3\tnan\t1\t2\t3", "2\t4\t1\t3", "1\t3\t2\t4"]
 
 
 def test_sort_long_rows_sorted_with_ties(th):

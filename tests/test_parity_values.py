@@ -159,6 +159,62 @@ def test_reductions_bits_as_the_original():
     assert out == expected
 
 
+def test_strided_reductions_norms_and_variances_bits_as_the_original():
+    # var, std, norm and dist for every p, renorm, and reductions of
+    # transposed, stepped and permuted tensors, whole and along each
+    # dimension, at sizes on both sides of the loops' limits
+    out, expected = fixture("bits_reduce2")
+    assert out == expected
+
+
+def test_strided_reductions_stay_exact_when_hot():
+    # the small cases 2000 times: the last run's lines are the original's
+    proc = run_th([os.path.join(FIXTURES, "bits_reduce2.lua"), "2000"], timeout=600)
+    hot = output(proc)
+    with open(os.path.join(FIXTURES, "bits_reduce2.expected")) as f:
+        expected = [line.rstrip() for line in f.read().splitlines()]
+    assert len(hot) > 40
+    assert [line for line in hot if line not in expected] == []
+
+
+def test_comparisons_extremes_and_sorts_of_special_values():
+    # NaN, infinities and signed zeros in comparisons (th's branch-free loops
+    # hand NaN to the exact ones), max/min (NaN wins, the first zero's sign)
+    # and sorts (NaN compares with nothing), cold and hot
+    out, expected = fixture("parity_extremes")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_extremes.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
+def test_overlapping_matrix_copies_as_the_original():
+    # A:copy(A:t()) and other copies between matrices sharing memory: element
+    # by element in row-major order, a transposed source from 3600 elements in
+    # tiles through a buffer (60x60, a ByteTensor's 120x120); cold and hot
+    out, expected = fixture("parity_copy_overlap")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_copy_overlap.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
+def test_scatter_and_gather_as_the_original():
+    # scatter's loop writes each line in order (a repeated index: the last
+    # wins); gather's at every size; cold and hot
+    out, expected = fixture("parity_scatter")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_scatter.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
+def test_masked_select_as_the_original():
+    # the branch-free loop (every element written, the place moved on by the
+    # mask) gives the selected elements in order; cold and hot
+    out, expected = fixture("parity_masked_select")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_masked_select.lua"), "50"], timeout=600))
+    assert hot == expected
+
+
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected

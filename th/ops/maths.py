@@ -414,58 +414,6 @@ def math_extreme(name, vals, idx, x, axis):
     idx[...] = i + 1
 
 
-def _order(x, axis, descending):
-    """The sorting permutation along axis.  Short rows sort stably, as TH's
-    insertion sort does them; long ones with numpy's fastest sort (TH's
-    quicksort gave no particular order to ties either)."""
-    kind = "stable" if x.shape[axis] <= 64 else None
-    if descending:
-        key = x.astype(np.int64) if x.dtype.kind == "u" else x
-        return np.argsort(-key, axis=axis, kind=kind)
-    return np.argsort(x, axis=axis, kind=kind)
-
-
-@export
-def math_sort(vals, idx, x, axis, descending):
-    order = _order(x, axis, descending)
-    vals[...] = np.take_along_axis(x, order, axis)
-    idx[...] = order + 1
-
-
-@export
-def math_topk(vals, idx, x, k, axis, largest):
-    order = np.take(_order(x, axis, largest), np.arange(int(k)), axis=axis)
-    vals[...] = np.take_along_axis(x, order, axis)
-    idx[...] = order + 1
-
-
-@export
-def math_kthvalue(vals, idx, x, k, axis):
-    """The k-th smallest (1-based) along axis and its index."""
-    order = np.take(_order(x, axis, False), [int(k) - 1], axis=axis)
-    vals[...] = np.take_along_axis(x, order, axis)
-    idx[...] = order + 1
-
-
-@export
-def math_mode(vals, idx, x, axis):
-    """The most frequent value along axis (the smallest among equally frequent ones)."""
-    moved = np.moveaxis(x, axis, -1)
-    flat = moved.reshape(-1, moved.shape[-1])
-    v = np.empty(flat.shape[0], x.dtype)
-    ix = np.empty(flat.shape[0], np.int64)
-    for r, row in enumerate(flat):
-        order = np.argsort(row, kind="stable")
-        sorted_row = row[order]
-        values, starts, counts = np.unique(sorted_row, return_index=True, return_counts=True)
-        best = int(np.argmax(counts))
-        v[r] = values[best]
-        ix[r] = order[starts[best] + counts[best] - 1] + 1
-    shape = list(moved.shape[:-1]) + [1]
-    vals[...] = np.moveaxis(v.reshape(shape), -1, axis)
-    idx[...] = np.moveaxis(ix.reshape(shape), -1, axis)
-
-
 @export
 def math_cross(out, a, b, axis):
     a, b = np.asarray(a), _like(b, a)

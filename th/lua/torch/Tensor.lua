@@ -859,6 +859,17 @@ function torch.zero(t)
    return Tensor.zero(t)
 end
 
+-- matrices of one type (a transpose): TH's order of the element copies, in
+-- LuaJIT at every size when the two share memory (numpy's strided copy
+-- buffers an overlapping copy where TH did not), up to SEPARATE elements
+-- otherwise (beyond, numpy's is faster)
+local matrixcopy = require 'torch.matrixcopy'
+local SEPARATE = 4096
+local function copymatrix(d, s)
+   checkbounds(d); checkbounds(s)
+   return matrixcopy(SD[d.st].ptr + d.off, d, SD[s.st].ptr + s.off, s)
+end
+
 -- copy(src): any type, same number of elements, sizes may differ
 local function copy(d, s)
    local n = nelement(d)
@@ -871,6 +882,9 @@ local function copy(d, s)
       checkbounds(d); checkbounds(s)
       -- views of one storage may overlap: copied as numpy's bulk path does
       ffi.C.memmove(raw(SD[d.st].ptr + d.off), raw(SD[s.st].ptr + s.off), n * d.T.size)
+   elseif d.nd == 2 and s.nd == 2 and d.sz[1] == s.sz[1] and d.sz[2] == s.sz[2] and d.T == s.T
+          and (n <= SEPARATE or d.st == s.st) and copymatrix(d, s) then
+      return
    elseif kernels.copy(d, s) then
       return
    elseif n <= SMALL then

@@ -284,6 +284,44 @@ end
 -- gather, scatter
 ---------------------------------------------------------------------------
 
+-- gather's and scatter's LuaJIT loops, for contiguous tensors (not
+-- LongTensors: 64-bit values are not Lua numbers), a line along dim at a
+-- time (a loop of one element per line would leave its trace every time),
+-- each line in order of k (scatter's repeated index: the last write wins, as
+-- in TH); the position read or written through the index, and the value
+local lineloops = {
+   linegather = {'rp[p]', 'sp[(o * ssize + tonumber(ip[p]) - 1) * inner + i]'},
+   linescatter = {'dp[(o * dsize + tonumber(ip[p]) - 1) * inner + i]', 'sp[(o * ssize + k) * inner + i]'},
+   linescatterfill = {'dp[(o * dsize + tonumber(ip[p]) - 1) * inner + i]', 'c'},
+}
+for kind, e in pairs(lineloops) do
+   kernels.template(kind, ([[return function(dp, rp, ip, sp, outer, isize, dsize, ssize, inner, c)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local p = o * isize * inner + i
+         for k = 0, isize - 1 do
+            %s = %s
+            p = p + inner
+         end
+      end
+   end
+end]]):format(e[1], e[2]))
+end
+local lineop = kernels.op('indexlines', math.huge, kernels.alltypes('', ''))
+
+-- lines(kind, d, idx, s, c, dim) -> true when done: gather (d the result, s
+-- the source) or scatter (d the destination, s the source or nil, c a value)
+local function lines(kind, d, idx, s, c, dim)
+   if not lineop.exprs[d.T.name] then return false end
+   local dp, ip, sp = kernels.flat(d), kernels.flat(idx), s and kernels.flat(s)
+   if not dp or not ip or s and not sp then return false end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * idx.sz[i] end
+   for i = dim + 1, idx.nd do inner = inner * idx.sz[i] end
+   kernels.run(kind, lineop, d.T, nil, dp, dp, ip, sp, outer, idx.sz[dim], d.sz[dim], s and s.sz[dim], inner, c)
+   return true
+end
+
 -- gather(dim, index) -> a new tensor; res:gather(src, dim, index) fills res
 local function gather(self, a, b, c)
    local out, src, dim, index, argn = sourceform('gather', self, a, b, c)
@@ -303,7 +341,9 @@ local function gather(self, a, b, c)
    local res = TD[out]
    src = unaliased(res, src)
    resize(res, idx.sz, idx.nd)
-   if kernels.gather(res, src, idx, dim) then return out end
+   if src.T ~= types.Long and internal.samesize(res, idx) and lines('linegather', res, idx, src, nil, dim) then
+      return out
+   end
    if nelement(idx) > SMALL then
       pycall(py.gather, ndview(res), ndview(src), ndview(idx), dim - 1)
       return out
@@ -341,6 +381,7 @@ local function scatter(self, dim, index, src)
       s = unaliased(d, s)
    end
    checkrange(idx, d.sz[dim], 2, 'scatter', 'Invalid index in scatter')
+   if lines(s and 'linescatter' or 'linescatterfill', d, idx, s, src, dim) then return self end
    if nelement(idx) > SMALL then
       if s then
          pycall(py.scatter, ndview(d), ndview(idx), ndview(s), dim - 1)
@@ -402,6 +443,27 @@ local function checkmask(v, d, argn, fname, sizemessage)
    return m, ones
 end
 
+-- maskedSelect's LuaJIT loop over contiguous tensors (not LongTensors: 64-bit
+-- values are not Lua numbers): each element is written to the next place
+-- and the place moves on by the mask's 0 or 1 (no branch that data decides;
+-- the test that keeps the writes within the result holds until the last one)
+kernels.template('maskselect', [[return function(rp, sp, mp, n, ones)
+   local k = 0
+   for i = 0, n - 1 do
+      if k < ones then rp[k] = sp[i] end
+      k = k + mp[i]
+   end
+end]])
+local maskselect = kernels.op('maskselect', math.huge, kernels.alltypes('', ''))
+
+local function fastselect(res, src, m, ones)
+   if not maskselect.exprs[src.T.name] or res.T ~= src.T then return false end
+   local rp, sp, mp = kernels.flat(res), kernels.flat(src), kernels.flat(m)
+   if not rp or not sp or not mp then return false end
+   kernels.run('maskselect', maskselect, src.T, nil, rp, sp, mp, nelement(src), ones)
+   return true
+end
+
 -- maskedSelect(mask) -> a new 1-D tensor; res:maskedSelect(src, mask) fills res
 local function maskedSelect(self, a, b)
    local out, src, mask, argn
@@ -416,6 +478,7 @@ local function maskedSelect(self, a, b)
    src = unaliased(res, src)
    resize(res, {ones}, 1)
    if b ~= nil then out = b end   -- res:maskedSelect(src, mask) returned mask in Torch7
+   if ones > 0 and fastselect(res, src, m, ones) then return out end
    if ones > SMALL then
       pycall(py.masked_select, ndview(res), ndview(src), ndview(m))
    elseif ones > 0 then

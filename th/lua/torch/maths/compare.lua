@@ -35,6 +35,43 @@ for name, cmp in pairs{lt = '<', le = '<=', gt = '>', ge = '>=', eq = '==', ne =
    fast[name] = {op('c'), op('y')}
 end
 
+-- the same without a branch per element (a branch that data decides costs a
+-- misprediction in every other element): the sign of d = x - c (or x - y)
+-- as a 0/1 through math.max and min (d scaled by 2^1200: the smallest
+-- positive double becomes more than 1); false when a NaN comes up (x or
+-- c NaN, inf - inf: the loops above then answer, as TH compared)
+local positive = {gt = 'P(d)', lt = 'P(-d)', ge = '1 - P(-d)', le = '1 - P(d)',
+                  ne = 'P(d) + P(-d)', eq = '1 - P(d) - P(-d)'}
+for name, e in pairs(positive) do
+   positive[name] = e:gsub('P%(([^()]*)%)', 'min(max(%1 * 0x1p600 * 0x1p600, 0), 1)')
+end
+for kind, operand in pairs{sign1 = 'c', sign2 = 'yp[i]'} do
+   kernels.template(kind, [[return function(rp, xp, yp, n, c)
+   for i = 0, n - 1 do
+      local d = xp[i] - ]] .. operand .. [[
+
+      if d ~= d then return false end
+      rp[i] = %s
+   end
+   return true
+end]])
+end
+local SIGNS = 32768   -- elements: beyond, numpy's vector loops win
+local signs = {}
+for name, e in pairs(positive) do
+   local exprs = kernels.alltypes(e, e)
+   signs[name] = kernels.op('sign' .. name, SIGNS, exprs)
+end
+
+-- signs(name, r, a, b, c) -> true when done: the contiguous loops above, r sharing no memory with a or b
+local function signed(name, r, a, b, c)
+   local op = signs[name]
+   if nelement(a) > SIGNS or not op.exprs[a.T.name] or b and b.T ~= a.T or r.st == a.st or b and r.st == b.st then return false end
+   local rp, ap, bp = kernels.flat(r), kernels.flat(a), b and kernels.flat(b)
+   if not rp or not ap or b and not bp then return false end
+   return kernels.run(b and 'sign2' or 'sign1', op, a.T, nil, rp, ap, bp, nelement(a), c)
+end
+
 for name, f in pairs(comparisons) do
    dispatch.define{
       name = name, variants = {'tn', 'tt'}, res = 'Bt',
@@ -50,6 +87,7 @@ for name, f in pairs(comparisons) do
             res, r = dispatch.result(TD[res].T, res, ad)
          end
          local k = fast[name]
+         if nelement(ad) > 16 and signed(name, r, ad, bd, b) then return res end
          if bd and kernels.map2(k[2], r, ad, bd) or not bd and kernels.map1(k[1], r, ad, b) then
             return res
          end

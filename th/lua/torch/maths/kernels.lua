@@ -463,4 +463,20 @@ function kernels.fold(op, d, acc, c)
    return loop('fold', op, expr, d.T)(p, n, acc, c)
 end
 
+-- template(kind, text): a new kind of loop (text with %s for the expression
+-- and the store), run by kernels.run(kind, op, T, ...); ops of one kind keep
+-- one store each, the store being part of the loop
+function kernels.template(kind, text)
+   assert(not templates[kind], kind)
+   templates[kind] = text
+   kinds[#kinds + 1] = kind
+   kindid[kind] = #kinds
+end
+
+-- run(kind, op, T, store, ...): op's loop of that kind for elements of T, called with ...
+function kernels.run(kind, op, T, store, ...)
+   return loop(kind, op, op.exprs[T.name], T, nil, nil, store)(...)
+end
+kernels.origin = origin
+
 return kernels

@@ -6,9 +6,11 @@
 -- returns a tensor whose size in that dimension is 1.  The functions giving
 -- values and indices accept [resval, resind,] first; indices are LongTensors.
 local torch = require 'torch'
+local ffi = require 'ffi'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
+local lines = require 'torch.maths.lines'
 
 local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
       internal.ndview, internal.fail
@@ -18,6 +20,8 @@ local result, resultsized, reducedsizes, fold, SMALL =
       dispatch.result, dispatch.resultsized, dispatch.reducedsizes, dispatch.fold, dispatch.SMALL
 local type, select, unpack, tonumber, sqrt, floor = type, select, unpack, tonumber, math.sqrt, math.floor
 local Long = types.Long
+local C = require 'torch.maths.libm'
+local f32 = require('torch.maths.kernels').f32
 
 local function nonempty(fname, d)
    if d.nd == 0 then fail("bad argument #1 to '%s' (empty tensor)", fname) end
@@ -39,21 +43,55 @@ local fastsum = kernels.op('sum', LIMIT, kernels.alltypes('acc + x', 'acc + x'))
 -- adds in pairs: another last bit)
 local floatsum = kernels.op('floatsum', math.huge, kernels.floats('acc + x'))
 local fastprod = kernels.op('prod', math.huge, kernels.floats('acc * x'))
-local EXTREME = 8192    -- (a branch per element: beyond, numpy wins)
+local EXTREME = 8192    -- (beyond, numpy's vector loops win)
+-- max and min without a branch per element (math.max and min), four
+-- running values side by side; nil when a NaN is met or the result is a
+-- zero (whose sign depends on which of +0 and -0 came first): the loop
+-- above then gives TH's answer
+kernels.template('extreme4', [[local pick = %s
+return function(xp, n, acc)
+   local a0, a1, a2, a3 = acc, acc, acc, acc
+   local last = n - n %% 4
+   for i = 0, last - 1, 4 do
+      local x0, x1, x2, x3 = xp[i], xp[i + 1], xp[i + 2], xp[i + 3]
+      if x0 ~= x0 or x1 ~= x1 or x2 ~= x2 or x3 ~= x3 then return nil end
+      a0 = pick(a0, x0); a1 = pick(a1, x1); a2 = pick(a2, x2); a3 = pick(a3, x3)
+   end
+   for i = last, n - 1 do
+      local x = xp[i]
+      if x ~= x then return nil end
+      a0 = pick(a0, x)
+   end
+   acc = pick(pick(a0, a1), pick(a2, a3))
+   if acc == 0 then return nil end
+   return acc
+end]])
+local extreme4 = {max = kernels.op('max4', EXTREME, kernels.alltypes('max', 'max')),
+                  min = kernels.op('min4', EXTREME, kernels.alltypes('min', 'min'))}
 local fastextreme = {
    max = kernels.op('max', EXTREME, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
    min = kernels.op('min', EXTREME, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
 }
 
--- along a dimension: the fold and its start; TH's integer products wrap in
--- 64 bits, which a double does not hold: only floating-point ones here
--- (along any dimension but the last, TH added rows into the result: a
--- FloatTensor's sums then round to float at each step)
-local fastdim = {
-   sum = {floatsum, 0, integer = fastsum,
-          rows = kernels.op('sumrows', math.huge, {Double = 'acc + x', Float = 'f32(acc + x)'})},
-   prod = {fastprod, 1, rows = kernels.op('prodrows', math.huge, {Double = 'acc * x', Float = 'f32(acc * x)'})},
-}
+-- along a dimension: the fold and its start, integer sums in the loops
+-- within the limit; TH's integer products wrap in 64 bits, which a double
+-- does not hold (numpy's then).  Floating-point lines add up in order in a
+-- double (lines.lua), except where TH added a FloatTensor's rows into the
+-- float result: along a dimension whose stride is not 1
+local fastdim = {sum = {fastsum, 0}, prod = {nil, 1}}
+local function lineop(name, e)
+   local double = kernels.op(name, math.huge, {Double = e, Float = e})
+   double.rows = true
+   local float = kernels.op(name .. 'float', math.huge, {Float = 'f32(' .. e .. ')'})
+   float.rows = true
+   return {Double = double, Float = kernels.op(name .. 'double', math.huge, {Float = e}), rows = float}
+end
+local lineops = {sum = lineop('linesum', 'acc + x'), prod = lineop('lineprod', 'acc * x')}
+local function linefold(name, r, x, dim)
+   local ops = lineops[name]
+   local op = x.T == types.Float and x.str[dim] ~= 1 and ops.rows or ops[x.T.name]
+   return op and lines.fold(op, r, x, dim, fastdim[name][2])
+end
 
 -- (the best of a line changes seldom: the branch is predictable, and numpy's
 -- argmax and take_along_axis cost several calls)
@@ -62,7 +100,7 @@ local fastbest = {max = kernels.op('maxdim', BEST, kernels.alltypes('not (x <= b
                   min = kernels.op('mindim', BEST, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
 
 local function wholesum(d)
-   local s = kernels.fold(d.T.integer and fastsum or floatsum, d, 0)
+   local s = d.T.integer and kernels.fold(fastsum, d, 0) or lines.whole(floatsum, d, 0)
    if s then return s end
    if nelement(d) <= SMALL then return fold(d, add, 0) end
    return pycall(py.math_reduceall, 'sum', ndview(d))
@@ -78,9 +116,9 @@ local function reduction(name, whole)
          dim = checkdim(xd, dim, 2, name)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
-         local k = fastdim[name == 'mean' and 'sum' or name]
-         local op = k and (xd.T.integer and k.integer or dim < xd.nd and k.rows or k[1])
-         if op and kernels.dimfold(op, r, xd, dim, k[2]) then
+         local base = name == 'mean' and 'sum' or name
+         local k = fastdim[base]
+         if linefold(base, r, xd, dim) or k[1] and kernels.dimfold(k[1], r, xd, dim, k[2]) then
             -- a mean along a dimension is TH's sum along it, divided in the element type
             return name == 'mean' and res:div(xd.sz[dim]) or res
          end
@@ -92,7 +130,7 @@ end
 
 reduction('sum', wholesum)
 reduction('prod', function(d)
-   local p = kernels.fold(fastprod, d, 1)   -- floating types only
+   local p = lines.whole(fastprod, d, 1)   -- floating types only
    if p then return p end
    -- integer products accumulate in int64 with wrap-around (numpy), as TH's long did
    if nelement(d) <= SMALL and not d.T.integer then return fold(d, mul, 1) end
@@ -106,7 +144,8 @@ end)
 -- cumsum/cumprod([res,] x [, dim]) along dim (default 1); the loops add up
 -- in order in a double, as numpy's accumulate in float64 or int64 (exact
 -- for integers within the limit), products of floating types only
-local fastscan = {cumsum = {fastsum, 0}, cumprod = {fastprod, 1}}
+local fastscan = {cumsum = {fastsum, 0, kernels.op('linecumsum', math.huge, kernels.floats('acc + x'))},
+                  cumprod = {fastprod, 1, kernels.op('linecumprod', math.huge, kernels.floats('acc * x'))}}
 for _, name in ipairs{'cumsum', 'cumprod'} do
    dispatch.define{
       name = name, variants = {'t', 'tn'},
@@ -117,7 +156,7 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
          if xd.nd == 0 then return res end
          dim = checkdim(xd, dim or 1, 2, name)
          local k = fastscan[name]
-         if kernels.dimscan(k[1], r, xd, dim, k[2]) then return res end
+         if lines.scan(k[3], r, xd, dim, k[2]) or kernels.dimscan(k[1], r, xd, dim, k[2]) then return res end
          pycall(py.math_reducedim, name, ndview(r), ndview(xd), dim - 1)
          return res
       end,
@@ -129,15 +168,23 @@ end
 ---------------------------------------------------------------------------
 
 -- TH's varall: the squared deviations from the mean added up in order, as a
--- double -> the variance, or nil when the loops do not apply
-local fastsqdev = kernels.op('sqdev', LIMIT, kernels.floats('acc + (x - c) * (x - c)'))
+-- double -> the variance
+local fastsqdev = kernels.op('sqdev', math.huge, kernels.floats('acc + (x - c) * (x - c)'))
 local function wholevar(d, biased)
    local n = nelement(d)
-   local s = kernels.fold(fastsum, d, 0)
-   if not s then return nil end
-   local dev = kernels.fold(fastsqdev, d, 0, s / n)
-   return dev and dev / (biased and n or n - 1)
+   local dev = lines.whole(fastsqdev, d, 0, lines.whole(floatsum, d, 0) / n)
+   return dev / (biased and n or n - 1)
 end
+
+-- along a dimension, TH's variance comes from each line's sum and sum of
+-- squares (a square in the element type); std is the root of the variance
+-- already rounded to it
+local varops = {
+   var = kernels.op('linevar', math.huge, {Double = 'x * x', Float = 'f32(x * x)'}),
+   std = kernels.op('linestd', math.huge, {Double = 'x * x', Float = 'f32(x * x)'}),
+}
+varops.var.store = {Double = 's2', Float = 's2'}
+varops.std.store = {Double = 'sqrt(s2)', Float = 'sqrt(f32(s2))'}
 
 -- var/std([res,] x [, dim] [, biased]): normalised by n - 1 unless biased
 for _, name in ipairs{'var', 'std'} do
@@ -148,46 +195,79 @@ for _, name in ipairs{'var', 'std'} do
          nonempty(name, xd)
          if sig == 't' or sig == 'tb' then
             local v = wholevar(xd, a == true)
-            if v then return name == 'std' and sqrt(v) or v end
-            return pycall(py.math_var, ndview(xd), -1, a == true, name == 'std')
+            return name == 'std' and sqrt(v) or v
          end
          local dim = checkdim(xd, a, 2, name)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
-         pycall(py.math_var, ndview(xd), dim - 1, b == true, name == 'std', ndview(r))
+         local n = xd.sz[dim]
+         local factor = T == types.Float and f32(n / (n - 1)) or n / (n - 1)
+         lines.var(varops[name], r, xd, dim, b == true, factor)
          return res
       end,
    }
 end
 
-local function sumsq(acc, v) return acc + v * v end
-local fastsumsq = kernels.op('sumsq', math.huge, kernels.floats('acc + x * x'))
--- dist's sum of squares in order, as TH: a FloatTensor's in float
-local fastdistsq = kernels.op('distsq', math.huge, {Double = 'acc + (x - y) * (x - y)',
-                                                    Float = 'f32(acc + f32(f32(x - y) * f32(x - y)))'})
+-- p-norms.  TH added |x|^p in order in a double (C's pow, a FloatTensor's
+-- powf) and took the sum to the power 1/p: of all elements, p = 0 counts
+-- the non-zeros, p = 1 and 2 are plain sums (of |x|, of x^2) returned
+-- unrounded; along a dimension every p but 0 goes through pow.
+local normops = {
+   [0] = kernels.op('normcount', math.huge, kernels.floats('acc + (x ~= 0 and 1 or 0)')),
+   [1] = kernels.op('normabs', math.huge, kernels.floats('acc + abs(x)')),
+   [2] = kernels.op('sumsq', math.huge, kernels.floats('acc + x * x')),
+   p = kernels.op('normpow', math.huge, {Double = 'acc + C.pow(abs(x), c)', Float = 'acc + C.powf(abs(x), c)'}),
+}
+local power = {Double = C.pow, Float = C.powf}
+local normstore = {Double = 'C.pow(acc, e)', Float = 'C.powf(acc, e)'}
+
+-- p and 1/p, a FloatTensor's as floats
+local function exponent(T, p)
+   if T == types.Float then
+      p = f32(p)
+      return p, f32(1 / p)
+   end
+   return p, 1 / p
+end
 
 -- norm(x [, p]) a number; norm([res,] x, p, dim) along dim
 dispatch.define{
    name = 'norm', variants = {'t', 'tn', 'tnn'}, only = dispatch.floating,
    impl = function(T, sig, res, x, p, dim)
       local xd = TD[x]
-      p = p or 2
+      local e
+      p, e = exponent(T, p or 2)
       if sig ~= 'tnn' then
-         if nelement(xd) == 0 then return 0 ^ (1 / p) end   -- TH's pow(0, 1/p): inf for p < 0
-         local sq = p == 2 and kernels.fold(fastsumsq, xd, 0)
-         if sq then return sqrt(sq) end
-         if p == 2 and nelement(xd) <= SMALL then return sqrt(fold(xd, sumsq, 0)) end
-         return pycall(py.math_norm, ndview(xd), p, -1)
+         if nelement(xd) == 0 then return 0 ^ e end   -- TH's pow(0, 1/p): inf for p < 0
+         local op = normops[p]
+         if not op then return power[T.name](lines.whole(normops.p, xd, 0, p), e) end
+         local s = lines.whole(op, xd, 0)
+         return p == 2 and sqrt(s) or s
       end
       dim = checkdim(xd, dim, 3, 'norm')
       local r
       res, r = resultsized(T, res, reducedsizes(xd, dim))
-      pycall(py.math_norm, ndview(xd), p, dim - 1, ndview(r))
+      if p == 0 then
+         lines.fold(normops[0], r, xd, dim, 0)
+      else
+         lines.fold(normops.p, r, xd, dim, 0, p, e, normstore[T.name])
+      end
       return res
    end,
 }
 
--- renorm([res,] x, p, dim, maxnorm): slices along dim scaled to p-norms <= maxnorm
+-- renorm's slice norms: a FloatTensor's add up in float, |x|^p through
+-- powf but for p = 1 and 2 (x^2 in double), the sum to the power 1/p
+-- through pow and rounded to float
+local sliceops = {
+   [1] = kernels.op('slicenorm1', math.huge, {Double = 'acc + abs(x)', Float = 'f32(acc + abs(x))'}),
+   [2] = kernels.op('slicenorm2', math.huge, {Double = 'acc + x * x', Float = 'f32(acc + x * x)'}),
+   p = kernels.op('slicenormp', math.huge, {Double = 'acc + C.pow(abs(x), c)',
+                                             Float = 'f32(acc + C.powf(abs(x), c))'}),
+}
+
+-- renorm([res,] x, p, dim, maxnorm): slices along dim scaled to p-norms <=
+-- maxnorm, by maxnorm / (norm + 1e-7) in the element type
 dispatch.define{
    name = 'renorm', inplace = true, variants = {'tnnn'}, only = dispatch.floating,
    impl = function(T, _, res, x, p, dim, maxnorm)
@@ -197,11 +277,35 @@ dispatch.define{
       if xd.nd < 2 then
          fail("bad argument #1 to 'renorm' (need at least 2 dimensions, got %d dimensions)", xd.nd)
       end
+      local e
+      p, e = exponent(T, p)
+      local float = T == types.Float
+      if float then maxnorm = f32(maxnorm) end   -- (the norms too, below)
+      local op = sliceops[p] or sliceops.p
+      local scales = {}
+      for i = 1, xd.sz[dim] do
+         local nrm = C.pow(lines.whole(op, TD[x:select(dim, i)], 0, p), e)   -- (pow, not powf)
+         if float then nrm = f32(nrm) end
+         if nrm > maxnorm then
+            scales[i] = maxnorm / (nrm + 1e-7)
+            if float then scales[i] = f32(scales[i]) end
+         end
+      end
       local r
       res, r = result(T, res, xd)
-      pycall(py.math_renorm, ndview(r), ndview(xd), p, dim - 1, maxnorm)
+      if r ~= xd then copy(r, xd) end
+      for i, v in pairs(scales) do res:select(dim, i):mul(v) end
       return res
    end,
+}
+
+-- dist's sum of |x - y|^p in order, a FloatTensor's in float (x - y and the
+-- powers rounded to float), then to the power 1/p (p = 0 gives 1 or inf)
+local distops = {
+   [2] = kernels.op('distsq', math.huge, {Double = 'acc + (x - y) * (x - y)',
+                                          Float = 'f32(acc + f32(f32(x - y) * f32(x - y)))'}),
+   p = kernels.op('distpow', math.huge, {Double = 'acc + C.pow(abs(x - y), c)',
+                                         Float = 'f32(acc + C.powf(abs(f32(x - y)), c))'}),
 }
 
 -- dist(x, y [, p]): the p-norm of x - y
@@ -210,10 +314,12 @@ dispatch.define{
    impl = function(T, _, _, x, y, p)
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('dist', xd, yd)
-      if nelement(xd) == 0 then return 0 ^ (1 / (p or 2)) end
-      local sq = (p or 2) == 2 and kernels.fold2(fastdistsq, xd, yd, 0)
-      if sq then return T == types.Float and kernels.f32(sqrt(sq)) or sqrt(sq) end
-      return pycall(py.math_dist, ndview(xd), ndview(yd), p or 2)
+      local e
+      p, e = exponent(T, p or 2)
+      if nelement(xd) == 0 then return 0 ^ e end
+      local s = lines.whole2(distops[p] or distops.p, xd, yd, 0, p)
+      if p ~= 2 then return power[T.name](s, e) end
+      return T == types.Float and f32(sqrt(s)) or sqrt(s)
    end,
 }
 
@@ -328,29 +434,33 @@ local function extremum(name)
       local dim = A[i + 1]
       if dim == nil and not rv then
          local first = nelement(xd) > 0 and internal.element(xd, 0)
-         local v = first and kernels.fold(fastextreme[name], xd, first)
+         local p = first and nelement(xd) <= EXTREME and kernels.flat(xd)
+         local v = p and extreme4[name].exprs[xd.T.name]
+                     and kernels.run('extreme4', extreme4[name], xd.T, nil, p, nelement(xd), first)
+         v = v or first and kernels.fold(fastextreme[name], xd, first)
          if v then return v end
-         if nelement(xd) <= SMALL then
-            return fold(xd, better, nil)
+         if nelement(xd) > SMALL then
+            v = pycall(py.math_reduceall, name, ndview(xd))
+            if v ~= 0 then return v end   -- (a zero's sign: the first of +0 and -0, below)
          end
-         return pycall(py.math_reduceall, name, ndview(xd))
+         return fold(xd, better, nil)
       end
       dim = checkdim(xd, dim, i + 1, name)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      if kernels.dimbest(fastbest[name], vd, id, xd, dim) then return rv, ri end
+      if lines.best(extreme4[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
+         return rv, ri
+      end
       pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
       return rv, ri
    end
 end
 
 ---------------------------------------------------------------------------
--- TH's quickselect and quicksort, run here on tensors up to EXACT elements so
--- that ties (and topk's unsorted order) come out as Torch7 gave them
+-- TH's quickselect and quicksort, run here at every size so that ties (and
+-- topk's unsorted order, and NaN) come out as Torch7 gave them
 ---------------------------------------------------------------------------
 
-local EXACT = 65536
-local EXACTSORT = 4096  -- sorting is O(n log n): numpy beyond (ties then in its stable order)
 local M_SMALL = 10      -- TH's quicksort leaves partitions this small to its insertion sort
 
 local function swap(v, ix, a, b)
@@ -358,8 +468,9 @@ local function swap(v, ix, a, b)
    ix[a], ix[b] = ix[b], ix[a]
 end
 
--- after(a, b): a sorts after b in ascending order, a NaN after any number (GT_OR_NAN)
-local function after(a, b) return (a ~= a and b == b) or a > b end
+-- after(a, b): a sorts after b in ascending order (plain comparisons, as
+-- the original's: a NaN compares with nothing and stays where the moves leave it)
+local function after(a, b) return a > b end
 local function before(a, b) return after(b, a) end
 
 -- moves the k-th smallest (0-based) of v[0 .. n-1] to v[k], smaller ones before it
@@ -376,8 +487,9 @@ local function quickselect(v, ix, k, n)
       if v[L + 1] > v[L] then swap(v, ix, L + 1, L) end
       local i, j, piv = L + 1, R, v[L]
       while true do
-         repeat i = i + 1 until not (v[i] < piv)
-         repeat j = j - 1 until not (v[j] > piv)
+         -- (v[R] and v[L] stop these scans; the bounds guard the arrays all the same)
+         repeat i = i + 1 until i >= R or not (v[i] < piv)
+         repeat j = j - 1 until j <= L or not (v[j] > piv)
          if j < i then break end
          swap(v, ix, i, j)
       end
@@ -399,8 +511,8 @@ local function quicksort(v, ix, o, n, later)
       if later(v[L + 1], v[L]) then swap(v, ix, L + 1, L) end
       local i, j, piv = L + 1, R, v[L]
       while true do
-         repeat i = i + 1 until not later(piv, v[i])
-         repeat j = j - 1 until not later(v[j], piv)
+         repeat i = i + 1 until i >= R or not later(piv, v[i])
+         repeat j = j - 1 until j <= L or not later(v[j], piv)
          if j < i then break end
          swap(v, ix, i, j)
       end
@@ -437,16 +549,26 @@ end
 -- rowwise(T, x, dim, rv, ri, m, f): for each row of x along dim, f(v, ix, n)
 -- reorders the values v[0 .. n-1] and their 0-based indices ix and returns the
 -- position of the m entries that go to rv and ri (already of their sizes)
+local rowvalues, rowindices = ffi.typeof('double[?]'), ffi.typeof('int32_t[?]')
+local iscontiguous = internal.iscontiguous
 local function rowwise(T, x, dim, rv, ri, m, f)
-   local nd = TD[x].nd
-   local sd = TD[Tensor.contiguous(Tensor.transpose(x, dim, nd))]
+   local xd, vd, id = TD[x], TD[rv], TD[ri]
+   local nd = xd.nd
+   -- rows along the last dimension of contiguous tensors are read and written
+   -- in place; other layouts go through contiguous copies
+   local direct = dim == nd and iscontiguous(xd) and iscontiguous(vd) and iscontiguous(id) and vd.st ~= xd.st
+   local sd = xd
+   if not direct then
+      sd = TD[Tensor.contiguous(Tensor.transpose(x, dim, nd))]
+      local sizes = {unpack(sd.sz, 1, nd)}
+      sizes[nd] = m
+      vd, id = TD[newtensor(T, sizes, nd)], TD[newtensor(Long, sizes, nd)]
+   end
    local n = sd.sz[nd]
-   local sizes = {unpack(sd.sz, 1, nd)}
-   sizes[nd] = m
-   local vd, id = TD[newtensor(T, sizes, nd)], TD[newtensor(Long, sizes, nd)]
-   checkbounds(sd)
+   checkbounds(sd); checkbounds(vd); checkbounds(id)
    local sp, vp, ip = SD[sd.st].ptr, SD[vd.st].ptr, SD[id.st].ptr
-   local v, ix = {}, {}
+   -- (FFI arrays: a Lua table indexed from 0 keeps its first element in the hash part)
+   local v, ix = rowvalues(n), rowindices(n)
    for r = 0, nelement(sd) / n - 1 do
       local base, out = sd.off + r * n, r * m
       for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
@@ -456,8 +578,10 @@ local function rowwise(T, x, dim, rv, ri, m, f)
          ip[id.off + out + i] = ix[first + i] + 1
       end
    end
-   copy(TD[Tensor.transpose(rv, dim, nd)], vd)
-   copy(TD[Tensor.transpose(ri, dim, nd)], id)
+   if not direct then
+      copy(TD[Tensor.transpose(rv, dim, nd)], vd)
+      copy(TD[Tensor.transpose(ri, dim, nd)], id)
+   end
 end
 
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
@@ -467,16 +591,11 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
    k = k or math.floor((xd.sz[dim] + 1) / 2)
    k = internal.toint(k, i + 1, fname)
    if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (k out of range)", i + 1, fname) end
-   local vd, id
-   rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-   if nelement(xd) <= EXACT then
-      rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
-         quickselect(v, ix, k - 1, n)
-         return k - 1
-      end)
-   else
-      pycall(py.math_kthvalue, ndview(vd), ndview(id), ndview(xd), k, dim - 1)
-   end
+   rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
+   rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
+      quickselect(v, ix, k - 1, n)
+      return k - 1
+   end)
    return rv, ri
 end
 
@@ -502,12 +621,7 @@ local valued = {
       local rv, ri, i = results(T, 'mode', A)
       local xd = source(T, 'mode', A, i)
       local dim = dimarg(xd, A[i + 1], i + 1, 'mode')
-      local vd, id
-      rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      if nelement(xd) > EXACT then
-         pycall(py.math_mode, ndview(vd), ndview(id), ndview(xd), dim - 1)
-         return rv, ri
-      end
+      rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
       -- the last of the longest run in TH's sorted order (the first such run on ties)
       rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
          quicksort(v, ix, 0, n, after)
@@ -532,12 +646,7 @@ local valued = {
       local dim, desc = A[i + 1], A[i + 2]
       if type(dim) == 'boolean' then dim, desc = nil, dim end
       dim = dimarg(xd, dim, i + 1, 'sort')
-      local vd, id
-      rv, ri, vd, id = pair(T, rv, ri, xd.sz, xd.nd)
-      if nelement(xd) > EXACTSORT then
-         pycall(py.math_sort, ndview(vd), ndview(id), ndview(xd), dim - 1, desc == true)
-         return rv, ri
-      end
+      rv, ri = pair(T, rv, ri, xd.sz, xd.nd)
       rowwise(T, A[i], dim, rv, ri, xd.sz[dim], function(v, ix, n)
          quicksort(v, ix, 0, n, desc == true and before or after)
          return 0
@@ -569,12 +678,7 @@ local valued = {
       if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k out of range)", i + 1) end
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
-      local vd, id
-      rv, ri, vd, id = pair(T, rv, ri, sizes, xd.nd)
-      if nelement(xd) > EXACT then
-         pycall(py.math_topk, ndview(vd), ndview(id), ndview(xd), k, dim - 1, largest)
-         return rv, ri
-      end
+      rv, ri = pair(T, rv, ri, sizes, xd.nd)
       rowwise(T, A[i], dim, rv, ri, k, function(v, ix, n)
          if not largest then
             quickselect(v, ix, k - 1, n)

@@ -1,0 +1,333 @@
+-- Reductions of Float and Double tensors of any layout in TH's order: along
+-- a dimension, each line (the elements that differ only in that dimension's
+-- index) is folded from its first element to its last; a whole tensor is
+-- folded in its elements' order (as rows of evenly spaced elements, or a
+-- contiguous copy: a copy keeps every value).  A line's accumulator is a
+-- double unless the operation says otherwise (TH added a FloatTensor's rows
+-- into the float result).
+local internal = require 'torch.internal'
+local kernels = require 'torch.maths.kernels'
+
+local TD = internal.tensors
+local nelement, iscontiguous, newtensor, copy = internal.nelement, internal.iscontiguous,
+      internal.newtensor, internal.copy
+local abs = math.abs
+
+local lines = {}
+
+-- one accumulator per line, in a register: any strides of x, r
+kernels.template('lines', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c, e)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local acc, p = init, o * xo + i * xi
+         for _ = 1, size do local x = xp[p]; acc = %s; p = p + xk end
+         rp[o * ro + i * ri] = %s
+      end
+   end
+end]])
+
+-- the running fold of each line (cumsum, cumprod), stored at every step
+kernels.template('linescan', [[return function(rp, ro, rk, ri, xp, xo, xk, xi, outer, size, inner, init)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local acc, p, q = init, o * xo + i * xi, o * ro + i * ri
+         for _ = 1, size do local x = xp[p]; acc = %s; rp[q] = acc; p = p + xk; q = q + rk end
+      end
+   end
+end]])
+
+-- the sum and the sum of squares of each line, then TH's variance from them
+-- (c: biased, e: n / (n - 1) in the element type); %s the square, %s the store
+kernels.template('linevar', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, c, e)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local s, s2, p = 0, 0, o * xo + i * xi
+         for _ = 1, size do local x = xp[p]; s = s + x; s2 = s2 + %s; p = p + xk end
+         s = s / size
+         if c then s2 = s2 / size - s * s else s2 = s2 / (size - 1) - e * s * s end
+         if s2 < 0 then s2 = 0 end
+         rp[o * ro + i * ri] = %s
+      end
+   end
+end]])
+
+-- a fold of pairs of elements with a number c (dist)
+kernels.template('fold2c', [[return function(xp, yp, n, acc, c)
+   for i = 0, n - 1 do local x, y = xp[i], yp[i]; acc = %s end
+   return acc
+end]])
+
+-- dense(d) -> d, or a contiguous copy of it (its data table holds its
+-- storage, and so its memory, alive)
+local function dense(d)
+   if iscontiguous(d) then return d end
+   local t = newtensor(d.T, d.sz, d.nd)
+   copy(TD[t], d)
+   return TD[t]
+end
+
+-- span(d, from, to) -> the count of dimensions from..to taken as one, and
+-- their stride, or nil when they are not one evenly spaced run
+local function span(d, from, to)
+   local n, st, last = 1, 0, nil
+   for i = to, from, -1 do
+      local s = d.sz[i]
+      if s ~= 1 then
+         if last and d.str[i] ~= d.str[last] * d.sz[last] then return nil end
+         if not last then st = d.str[i] end
+         n, last = n * s, i
+      end
+   end
+   return n, st
+end
+
+-- geometry(x, dim) -> outer, its stride, size, stride along dim, inner, its
+-- stride; nil when x's other dimensions are not two evenly spaced runs
+local function geometry(x, dim)
+   local outer, xo = span(x, 1, dim - 1)
+   local inner, xi = span(x, dim + 1, x.nd)
+   if not outer or not inner then return nil end
+   return outer, xo, x.sz[dim], x.str[dim], inner, xi
+end
+
+-- laid(x, dim) -> x, or its contiguous copy when its layout has no geometry, and the geometry
+local function laid(x, dim)
+   local outer, xo, size, xk, inner, xi = geometry(x, dim)
+   if outer then return x, outer, xo, size, xk, inner, xi end
+   x = dense(x)
+   return x, geometry(x, dim)
+end
+
+-- target(r, x) -> r when the loops can write it (contiguous, sharing no
+-- memory with x), else a temporary result and true (to be copied to r)
+local function target(r, x)
+   if iscontiguous(r) and r.st ~= x.st then return r, false end
+   return TD[newtensor(r.T, r.sz, r.nd)], true
+end
+
+-- lines side by side: a contiguous tensor's lines along its last dimension,
+-- WAYS at a time, each its own chain of additions in order (one line's chain
+-- waits on each addition; several fill the CPU's pipelines), generated per
+-- (op, type, store) with the op's expression renamed per line
+local WAYS = 4
+local env = {C = require 'torch.maths.libm', f32 = kernels.f32, abs = math.abs, sqrt = math.sqrt}
+local function rename(expr, k)
+   return (expr:gsub('%f[%w_]acc%f[^%w_]', 'a' .. k):gsub('%f[%w_]x%f[^%w_]', 'x' .. k))
+end
+local function sidebyside(op, T, store)
+   local byT = op.sidebyside
+   if not byT then
+      byT = {}
+      op.sidebyside = byT
+   end
+   local bystore = byT[T]
+   if not bystore then
+      bystore = {}
+      byT[T] = bystore
+   end
+   local f = bystore[store]   -- (no key made per call)
+   if f then return f end
+   local expr = op.exprs[T.name]
+   local acc, reads, steps, stores = {}, {}, {}, {}
+   for k = 0, WAYS - 1 do
+      acc[#acc + 1] = 'a' .. k
+      reads[#reads + 1] = ('local x%d = xp[i + %d * size]'):format(k, k)
+      steps[#steps + 1] = ('a%d = %s'):format(k, rename(expr, k))
+      stores[#stores + 1] = ('rp[o + %d] = %s'):format(k, rename(store, k))
+   end
+   local text = ([[local E = ...
+local C, f32, abs, sqrt = E.C, E.f32, E.abs, E.sqrt
+return function(rp, xp, count, size, init, c, e)
+   for o = 0, count - %d, %d do
+      local %s = init%s
+      local first = o * size
+      for i = first, first + size - 1 do
+         %s
+         %s
+      end
+      %s
+   end
+   for o = count - count %% %d, count - 1 do
+      local acc, first = init, o * size
+      for i = first, first + size - 1 do local x = xp[i]; acc = %s end
+      rp[o] = %s
+   end
+end]]):format(WAYS, WAYS, table.concat(acc, ', '), (', init'):rep(WAYS - 1), table.concat(reads, '; '),
+              table.concat(steps, '; '), table.concat(stores, '; '), WAYS, expr, store)
+   f = assert(loadstring(text, '=(th lines ' .. op.name .. ')'))(env)
+   bystore[store] = f
+   return f
+end
+
+-- the accumulators in the result, a row of lines at a time (x read in its
+-- memory order when the lines run across it), four rows of x at a time:
+-- each accumulator takes four steps in order (the op's expression, rounding
+-- as the result's type at every step) per load and store
+local function fourrows(op, T)
+   local byT = op.fourrows
+   if not byT then
+      byT = {}
+      op.fourrows = byT
+   end
+   local f = byT[T.name]
+   if f then return f end
+   local expr = op.exprs[T.name]
+   local text = ([[local E = ...
+local C, f32, abs, sqrt = E.C, E.f32, E.abs, E.sqrt
+return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c)
+   for o = 0, outer - 1 do
+      local q = o * ro
+      for _ = 1, inner do rp[q] = init; q = q + ri end
+      local last = size - size %% 4
+      for k = 0, last - 1, 4 do
+         local p, q = o * xo + k * xk, o * ro
+         for _ = 1, inner do
+            local acc = rp[q]
+            local x = xp[p]; acc = %s
+            x = xp[p + xk]; acc = %s
+            x = xp[p + 2 * xk]; acc = %s
+            x = xp[p + 3 * xk]; acc = %s
+            rp[q] = acc
+            p = p + xi; q = q + ri
+         end
+      end
+      for k = last, size - 1 do
+         local p, q = o * xo + k * xk, o * ro
+         for _ = 1, inner do local acc, x = rp[q], xp[p]; rp[q] = %s; p = p + xi; q = q + ri end
+      end
+   end
+end]]):format(expr, expr, expr, expr, expr)
+   f = assert(loadstring(text, '=(th rows ' .. op.name .. ')'))(env)
+   byT[T.name] = f
+   return f
+end
+
+-- fold(op, r, x, dim, init, c, e, store) -> true when done: r (x's sizes with
+-- 1 at dim) = store(acc, e) of each line's fold from init (the op's
+-- expression of acc, x, c), in a double; an op with `rows` may accumulate
+-- in the result, which is of the accumulator's type (its expression rounds as it)
+function lines.fold(op, r, x, dim, init, c, e, store)
+   if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
+   local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
+   local rd, tmp = target(r, xd)
+   internal.checkbounds(xd)
+   internal.checkbounds(rd)
+   local rp, xp = kernels.origin(rd), kernels.origin(xd)
+   if inner == 1 and xk == 1 and xo == size then
+      sidebyside(op, x.T, store or 'acc')(rp, xp, outer, size, init, c, e)
+   elseif op.rows and inner > 1 and abs(xk) >= abs(xi) then
+      fourrows(op, x.T)(rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c)
+   else
+      kernels.run('lines', op, x.T, store or 'acc', rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c, e)
+   end
+   if tmp then copy(r, rd) end
+   return true
+end
+
+-- scan(op, r, x, dim, init) -> true when done: r (x's sizes) = the running
+-- fold along dim, accumulated in a double and stored in r's type
+function lines.scan(op, r, x, dim, init)
+   if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
+   local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
+   local rd, tmp = target(r, xd)
+   internal.checkbounds(xd)
+   internal.checkbounds(rd)
+   kernels.run('linescan', op, x.T, nil, kernels.origin(rd), size * inner, inner, 1,
+               kernels.origin(xd), xo, xk, xi, outer, size, inner, init)
+   if tmp then copy(r, rd) end
+   return true
+end
+
+-- var(op, r, x, dim, biased, factor) -> true when done: TH's variance (or the
+-- op's store of it: std) of each line
+function lines.var(op, r, x, dim, biased, factor)
+   if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
+   local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
+   local rd, tmp = target(r, xd)
+   internal.checkbounds(xd)
+   internal.checkbounds(rd)
+   kernels.run('linevar', op, x.T, op.store[x.T.name], kernels.origin(rd), inner, 1,
+               kernels.origin(xd), xo, xk, xi, outer, size, inner, biased, factor)
+   if tmp then copy(r, rd) end
+   return true
+end
+
+-- a strided tensor's elements in order, as rows of evenly spaced elements
+kernels.template('wholes', [[return function(xp, x1, x2, m, n, acc, c)
+   for i = 0, m - 1 do
+      local p = i * x1
+      for _ = 1, n do local x = xp[p]; acc = %s; p = p + x2 end
+   end
+   return acc
+end]])
+
+-- the best of each line (max, min: the op's expression names math.max or
+-- min) and the position of its first occurrence: a pass through math.max
+-- (no branch per element), then a search for the first equal element, whose
+-- value is taken (of +0 and -0, the first); the first NaN wins, as in TH
+kernels.template('linebest', [[local pick = %s
+return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local first = o * xo + i * xi
+         local best, p, at = xp[first], first, -1
+         for k = 0, size - 1 do
+            local x = xp[p]
+            if x ~= x then best, at = x, k; break end
+            best = pick(best, x)
+            p = p + xk
+         end
+         if at < 0 then
+            p = first
+            for k = 0, size - 1 do
+               local x = xp[p]
+               if x == best then best, at = x, k; break end
+               p = p + xk
+            end
+         end
+         rp[o * ro + i] = best
+         ip[o * ro + i] = at + 1
+      end
+   end
+end]])
+
+-- best(op, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
+-- sizes with 1 at dim, both contiguous, new) = each line's best and its
+-- 1-based position
+function lines.best(op, r, ix, x, dim)
+   if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 or not iscontiguous(r) or not iscontiguous(ix)
+      or r.st == x.st then
+      return false
+   end
+   local outer, xo, size, xk, inner, xi = geometry(x, dim)
+   if not outer then return false end
+   internal.checkbounds(x)
+   internal.checkbounds(r)
+   internal.checkbounds(ix)
+   kernels.run('linebest', op, x.T, nil, kernels.origin(r), kernels.origin(ix), inner, kernels.origin(x),
+               xo, xk, xi, outer, size, inner)
+   return true
+end
+
+-- whole(op, d, init, c) -> the fold of all of d's elements in order
+function lines.whole(op, d, init, c)
+   if not op.exprs[d.T.name] or nelement(d) == 0 then return nil end
+   if iscontiguous(d) then return kernels.fold(op, d, init, c) end
+   local rows, x1 = span(d, 1, d.nd - 1)
+   if rows then
+      internal.checkbounds(d)
+      return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, d.str[d.nd], rows, d.sz[d.nd], init, c)
+   end
+   return kernels.fold(op, dense(d), init, c)
+end
+
+-- whole2(op, x, y, init, c) -> the fold of pairs of x's and y's elements, each in its order
+function lines.whole2(op, x, y, init, c)
+   if not op.exprs[x.T.name] or x.T ~= y.T or nelement(x) == 0 then return nil end
+   local xd, yd = dense(x), dense(y)
+   internal.checkbounds(xd)
+   internal.checkbounds(yd)
+   return kernels.run('fold2c', op, x.T, nil, kernels.origin(xd), kernels.origin(yd), nelement(xd), init, c)
+end
+
+return lines

@@ -1,0 +1,58 @@
+-- Copies between matrices of one type and any strides, in TH's order: the
+-- elements go one by one in row-major order (when the two share memory, a
+-- later element reads what an earlier one wrote, as in Torch7), except that
+-- a contiguous result of at least BLOCKED elements taken from a transposed
+-- contiguous matrix goes in square tiles through a buffer, tile by tile
+-- along the source's rows (what Torch7 gave for an overlapping A:copy(A:t()):
+-- tiles of 60, a ByteTensor's of 120).
+-- One loop per element type (LuaJIT keeps each trace monomorphic); LongTensors
+-- are left to the general path (64-bit values are not Lua numbers).
+local types = require 'torch.types'
+
+local BLOCKED = 3600
+
+local text = [[
+local TILE, size = ...
+local copy = require('ffi').copy
+return function(rp, r1, r2, xp, x1, x2, m, n)
+   for i = 0, m - 1 do
+      local pr, px = i * r1, i * x1
+      for _ = 1, n do rp[pr] = xp[px]; pr = pr + r2; px = px + x2 end
+   end
+end, function(rp, xp, m, n, buf)
+   for R = 0, m - 1, TILE do
+      local rows = m - R < TILE and m - R or TILE
+      for C = 0, n - 1, TILE do
+         local cols = n - C < TILE and n - C or TILE
+         for c = 0, cols - 1 do copy(buf + c * TILE, xp + (R + (C + c) * m), rows * size) end
+         for r = 0, rows - 1 do
+            local p, b = (R + r) * n + C, r
+            for c = 0, cols - 1 do rp[p + c] = buf[b]; b = b + TILE end
+         end
+      end
+   end
+end]]
+
+local loops = {}
+for i = 1, types.count do
+   local T = types[i]
+   if T ~= types.Long then
+      local tile = T == types.Byte and 120 or 60
+      local inorder, tiled = assert(loadstring(text, '=(th matrix copy)'))(tile, T.size)
+      loops[T] = {inorder = inorder, tiled = tiled, buf = T.vla(tile * tile)}
+   end
+end
+
+-- copy(rp, d, xp, s) -> true when done: d = s for matrices d and s of one
+-- type and the same sizes, rp and xp pointers to their first elements
+return function(rp, d, xp, s)
+   local k = loops[d.T]
+   if not k or s.T ~= d.T then return false end
+   local m, n = d.sz[1], d.sz[2]
+   if m * n >= BLOCKED and s.str[1] == 1 and s.str[2] == m and d.str[2] == 1 and d.str[1] == n then
+      k.tiled(rp, xp, m, n, k.buf)
+   else
+      k.inorder(rp, d.str[1], d.str[2], xp, s.str[1], s.str[2], m, n)
+   end
+   return true
+end
