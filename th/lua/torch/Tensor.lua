@@ -415,14 +415,23 @@ internal.longstorage = longstorage
 function Tensor.nDimension(self) return TD[self].nd end
 Tensor.dim = Tensor.nDimension
 
+-- size(dim) / stride(dim): an argument that is not a number (nor a numeric
+-- string) asks for them all, as in Torch7 (x:size(y) is x:size())
+local function dimornil(dim)
+   if type(dim) == 'number' then return dim end
+   return type(dim) == 'string' and tonumber(dim) or nil
+end
+
 function Tensor.size(self, dim)
    local d = TD[self]
+   dim = dimornil(dim)
    if dim == nil then return longstorage(d.sz, d.nd) end
    return d.sz[checkdim(d, dim, 1, 'size')]
 end
 
 function Tensor.stride(self, dim)
    local d = TD[self]
+   dim = dimornil(dim)
    if dim == nil then return longstorage(d.str, d.nd) end
    return d.str[checkdim(d, dim, 1, 'stride')]
 end

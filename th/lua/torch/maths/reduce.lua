@@ -70,7 +70,7 @@ end
 
 local function reduction(name, whole)
    dispatch.define{
-      name = name, variants = {'t', 'tn'},
+      name = name, variants = {'t', 'tn'}, scalar = {'t'},
       only = name == 'mean' and dispatch.floating or nil,
       impl = function(T, sig, res, x, dim)
          local xd = TD[x]
@@ -142,7 +142,7 @@ end
 -- var/std([res,] x [, dim] [, biased]): normalised by n - 1 unless biased
 for _, name in ipairs{'var', 'std'} do
    dispatch.define{
-      name = name, variants = {'t', 'tb', 'tn', 'tnb'}, only = dispatch.floating,
+      name = name, variants = {'t', 'tb', 'tn', 'tnb'}, scalar = {'t', 'tb'}, only = dispatch.floating,
       impl = function(T, sig, res, x, a, b)
          local xd = TD[x]
          nonempty(name, xd)
@@ -168,7 +168,7 @@ local fastdistsq = kernels.op('distsq', math.huge, {Double = 'acc + (x - y) * (x
 
 -- norm(x [, p]) a number; norm([res,] x, p, dim) along dim
 dispatch.define{
-   name = 'norm', variants = {'t', 'tn', 'tnn'}, only = dispatch.floating,
+   name = 'norm', variants = {'t', 'tn', 'tnn'}, scalar = {'t', 'tn'}, only = dispatch.floating,
    impl = function(T, sig, res, x, p, dim)
       local xd = TD[x]
       p = p or 2
@@ -206,7 +206,7 @@ dispatch.define{
 
 -- dist(x, y [, p]): the p-norm of x - y
 dispatch.define{
-   name = 'dist', variants = {'tt', 'ttn'}, only = dispatch.floating,
+   name = 'dist', variants = {'tt', 'ttn'}, scalar = {'tt', 'ttn'}, only = dispatch.floating,
    impl = function(T, _, _, x, y, p)
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('dist', xd, yd)
@@ -219,7 +219,7 @@ dispatch.define{
 
 -- trace(x): the sum of the diagonal of a matrix
 dispatch.define{
-   name = 'trace', variants = {'t'},
+   name = 'trace', variants = {'t'}, scalar = {'t'},
    impl = function(T, _, _, x)
       local xd = TD[x]
       if xd.nd ~= 2 then fail("bad argument #1 to 'trace' (matrix expected, got %dD tensor)", xd.nd) end
