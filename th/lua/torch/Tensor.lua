@@ -438,8 +438,21 @@ end
 
 function Tensor.storage(self) return TD[self].st end
 function Tensor.storageOffset(self) return TD[self].off + 1 end
+-- a call of numel, fill or zero that fits none of their signatures:
+-- Torch7's error (these check their own arguments: see maths/argcheck.lua)
+local function invalid(name, ...)
+   local d = TD[(...)]
+   local T = d and d.T or types[torch.getdefaulttensortype():match('^torch%.(%a+)Tensor$')]
+   require('torch.maths.dispatch').argerror(name, T, 'method', ...)
+end
+
 function Tensor.nElement(self) return nelement(TD[self]) end
-Tensor.numel = Tensor.nElement
+-- numel was one of Torch7's maths functions: it took nothing more
+function Tensor.numel(self, extra)
+   local d = TD[self]
+   if extra ~= nil or not d then invalid('numel', self, extra) end
+   return nelement(d)
+end
 function Tensor.elementSize(self) return TD[self].T.size end
 function Tensor.isContiguous(self) return iscontiguous(TD[self]) end
 
@@ -836,13 +849,8 @@ end
 -- fill, zero, copy, clone, contiguous, type conversion
 ---------------------------------------------------------------------------
 
-function Tensor.fill(self, value)
-   local d = TD[self]
-   local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as lua_isnumber had it
-   if not v then
-      fail("bad argument #1 to 'fill' (number expected, got %s)", type(value))
-   end
-   v = ccast(d.T, v)
+-- every element of d (self's data) set to v, of d's type already
+local function fillwith(self, d, v)
    kernels = kernels or require 'torch.maths.kernels'
    if kernels.fill(d, v) then return self end
    if nelement(d) <= SMALL then
@@ -853,8 +861,18 @@ function Tensor.fill(self, value)
    return self
 end
 
-function Tensor.zero(self)
-   return Tensor.fill(self, 0)
+function Tensor.fill(self, value, ...)
+   local d = TD[self]
+   local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as lua_isnumber had it
+   if not v or not d or select('#', ...) > 0 then invalid('fill', self, value, ...) end
+   return fillwith(self, d, ccast(d.T, v))
+end
+
+-- (a fixed argument rather than varargs: zero is hot, and x:zero(nil) is rare)
+function Tensor.zero(self, extra)
+   local d = TD[self]
+   if extra ~= nil or not d then invalid('zero', self, extra) end
+   return fillwith(self, d, 0)
 end
 
 -- TensorMath wrapped fill and zero for the torch table too

@@ -312,8 +312,9 @@ end
 -- the predicate an argument must satisfy for token c (T: the function's type)
 local function predicate(c, T)
    if c == 'T' or type(c) == 'table' then
-      local U = c == 'T' and T or c
-      return function(v) local d = TD[v]; return d ~= nil and d.T == U end
+      -- a tensor of type U is the userdata with U's metatable (cheaper than its data's type)
+      local mt = torch.getmetatable((c == 'T' and T or c).tensorname)
+      return function(v) return getmetatable(v) == mt and type(v) == 'userdata' end
    end
    if c == 'n' then
       return function(v) return type(v) == 'number' or type(v) == 'string' and tonumber(v) ~= nil end
@@ -324,12 +325,13 @@ local function predicate(c, T)
    return function(v) return torch.typename(v) == 'torch.Generator' end
 end
 
--- checker(lists, T) -> check(n, a1, a2, ...): do these n arguments fit one of
--- the lists?  Generated code, the arguments in named parameters, so that
+-- The checks are generated code: the arguments in named variables, so that
 -- LuaJIT compiles a valid call's check into its trace (select(k, ...) with a
--- varying k would not be)
-local function checker(lists, T)
-   local preds, index, maxn, cases = {}, {}, 0, {}
+-- varying k would not be).  conditions(lists, T) -> for each count n, the
+-- source of "these n arguments fit one of the lists", the predicates it
+-- calls (P[i]), the largest count
+local function conditions(lists, T)
+   local preds, index, maxn, cond = {}, {}, 0, {}
    local function pred(c)
       local key = type(c) == 'table' and c.name or c
       if not index[key] then preds[#preds + 1] = predicate(c, T); index[key] = #preds end
@@ -343,13 +345,43 @@ local function checker(lists, T)
          for k, c in ipairs(list) do terms[k] = pred(c) .. '(a' .. k .. ')' end
          alts[i] = '(' .. concat(terms, ' and ') .. ')'
       end
-      cases[#cases + 1] = ('if n == %d then return %s end'):format(n, concat(alts, ' or '))
+      cond[n] = concat(alts, ' or ')
    end
-   local params = {'n'}
-   for k = 1, maxn do params[k + 1] = 'a' .. k end
-   local src = ('local P = ...\nreturn function(%s)\n%s\nreturn false\nend')
-      :format(concat(params, ', '), concat(cases, '\n'))
+   return cond, preds, maxn
+end
+
+local function names(n)
+   local a = {}
+   for k = 1, n do a[k] = 'a' .. k end
+   return concat(a, ', ')
+end
+
+-- checker(lists, T) -> check(n, a1, a2, ...): do these n arguments fit?
+local function checker(lists, T)
+   local cond, preds, maxn = conditions(lists, T)
+   local cases = {}
+   for n = 0, maxn do
+      if cond[n] then cases[#cases + 1] = ('if n == %d then return %s end'):format(n, cond[n]) end
+   end
+   local src = ('local P = ...\nreturn function(n%s%s)\n%s\nreturn false\nend')
+      :format(maxn > 0 and ', ' or '', names(maxn), concat(cases, '\n'))
    return assert(loadstring(src, '=checker'))(preds)
+end
+
+-- guarded(lists, T, f, invalid) -> a function that calls f with arguments
+-- that fit, invalid(...) with others (f gets them as fixed arguments: no
+-- second vararg call on the way of a valid call)
+local function guarded(lists, T, f, invalid)
+   local cond, preds, maxn = conditions(lists, T)
+   local cases = {}
+   for n = 0, maxn do
+      if cond[n] then
+         cases[#cases + 1] = ('if n == %d then if %s then return f(%s) end end'):format(n, cond[n], names(n))
+      end
+   end
+   local src = ('local P, f, invalid = ...\nreturn function(...)\nlocal n = select("#", ...)\n%s\n%s\nreturn invalid(...)\nend')
+      :format(maxn > 0 and ('local ' .. names(maxn) .. ' = ...') or '', concat(cases, '\n'))
+   return assert(loadstring(src, '=guarded'))(preds, f, invalid)
 end
 
 -- the type torch.f works in -> it, the count of arguments it checks: the first
@@ -367,20 +399,35 @@ local function typeof(n, ...)
    return dispatch.defaulttype(), n
 end
 
+-- torch.f(..., 'torch.IntTensor') without a tensor argument is f of that type
+-- (the original's dispatcher chose it so): f, whose tensors are then of the
+-- default type, runs with that type as the default, without the type's name
+local function intype(name, T, missing, f, m, ...)
+   if missing then error(('%s does not implement the torch.%s() function'):format(T.tensorname, name), 0) end
+   local saved = torch.getdefaulttensortype()
+   torch.setdefaulttensortype(T.tensorname)
+   local results = {pcall(f, unpack({...}, 1, m))}
+   torch.setdefaulttensortype(saved)
+   if not results[1] then error(results[2], 0) end
+   return unpack(results, 2, table.maxn(results))
+end
+
 -- guard(name): torch[name] and the methods `name` raise the original's
 -- "invalid arguments" error for a call that fits none of its signatures
--- (recorded in argsignatures.lua); a valid call goes on to th's function
-function dispatch.guard(name)
+-- (recorded in argsignatures.lua); a valid call goes on to th's function.
+-- methods = false: the methods check their arguments themselves
+function dispatch.guard(name, methods)
    local entry = signatures[name]
    if not entry then return end
+   -- (no check where a signature has a form these checks do not know)
    local lists = {method = {}, torch = {}}
    for i = 1, types.count do
       local T = types[i]
       for form, l in pairs(lists) do
          local text = recorded(name, T, form)
-         local bylen = text and arglists(text, T)
-         l[T] = bylen and checker(bylen, T) or false
+         l[T] = text and arglists(text, T) or false
       end
+      lists.torch[T] = lists.torch[T] and checker(lists.torch[T], T)
    end
    local f = torch[name]
    if f and entry.torch then
@@ -389,19 +436,17 @@ function dispatch.guard(name)
          local n = select('#', ...)
          local T, m = typeof(n, ...)
          local check = l[T]
-         if check and not check(m, ...) then argerror(name, T, 'torch', ...) end
+         if check and not check(m, ...) then argerror(name, T, 'torch', unpack({...}, 1, m)) end
+         if m < n then return intype(name, T, entry.torch[T.name] == false, f, m, ...) end
          return f(...)
       end
    end
    for i = 1, types.count do
       local T = types[i]
       local mt = torch.getmetatable(T.tensorname)
-      local m, check = rawget(mt, name), lists.method[T]
-      if m and check then
-         mt[name] = function(...)
-            if not check(select('#', ...), ...) then argerror(name, T, 'method', ...) end
-            return m(...)
-         end
+      local m, bylen = rawget(mt, name), lists.method[T]
+      if m and bylen and methods ~= false then
+         mt[name] = guarded(bylen, T, m, function(...) return argerror(name, T, 'method', ...) end)
       end
    end
 end

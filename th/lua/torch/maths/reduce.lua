@@ -324,6 +324,11 @@ local function extremum(name)
    return function(T, ...)
       local A = {...}
       local rv, ri, i = results(T, name, A)
+      -- Torch7's forms: (x) and ([values,] [indices,] x, dim), nothing more
+      local n, last = select('#', ...), A[i + 1]
+      if not (n == 1 or n == i + 1 and (type(last) == 'number' or type(last) == 'string' and tonumber(last))) then
+         dispatch.argerror(name, T, 'method', ...)
+      end
       local xd = source(T, name, A, i)
       local dim = A[i + 1]
       if dim == nil and not rv then
