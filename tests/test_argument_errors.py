@@ -116,3 +116,22 @@ def test_errors_run_hot_leave_the_process_and_data_intact(runtime):
 def test_python_sees_a_lua_error(runtime):
     with pytest.raises(LuaError, match="invalid arguments: DoubleTensor number number"):
         runtime.execute("torch.Tensor(3):fill(1, 2)")
+
+
+@pytest.mark.parametrize("code, message", [
+    # Tensor.c's checks (not generated): the original's text, less its C source position
+    ("x:index(1, torch.LongTensor{1}, 3)", "bad argument #2 to 'index'"),
+    ("x:index(1)", "torch.DoubleTensor, number, torch.LongTensor | "
+                   "torch.DoubleTensor, torch.DoubleTensor, number, torch.LongTensor expected"),
+    ("x:index(x, 1, torch.LongTensor{1}, 5)", "torch.DoubleTensor, number, torch.LongTensor | "),
+    ("torch.Tensor(nil)", "bad argument #1"),
+    ("torch.Tensor(nil, nil)", "bad argument #1"),
+    ("torch.Tensor(2, nil)", "bad argument #2"),
+    ("x:resize(2, nil)", "bad argument #2"),
+    ("x:set(nil)", "bad argument #1"),
+])
+def test_tensor_methods_reject_what_the_original_rejected(runtime, code, message):
+    runtime.execute("x = torch.Tensor{1, 2, 3}")
+    ok, msg = runtime.execute(f"return pcall(function() return {code} end)")
+    assert ok is False and message in msg
+    assert runtime.execute("return x:nElement(), x[1], x[3]") == (3, 1, 3)

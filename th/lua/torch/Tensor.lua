@@ -144,9 +144,10 @@ local function readsizes(fname, first, ...)
    if islongstorage(first) then
       return storagearray(first)
    end
+   -- every argument is a size: a nil one too (resize(2, nil) is an error, as in Torch7)
    local n = select('#', ...) + 1
    local sizes = {first, ...}
-   while n > 0 and sizes[n] == nil do n = n - 1 end
+   if n == 1 and first == nil then n = 0 end
    for i = 1, n do sizes[i] = toint(sizes[i], i, fname) end
    return sizes, n
 end
@@ -374,20 +375,21 @@ local function setfrom(d, fname, a, ...)
    end
 end
 
-local function construct(T, a, ...)
-   if type(a) == 'table' then
-      if select('#', ...) > 0 then fail("bad argument #2 to '%s' (no argument expected after a table)", T.tensorname) end
-      return fromtable(T, a)
-   end
+local function construct(T, ...)
+   local a = ...
+   if type(a) == 'table' then return fromtable(T, a) end   -- (Torch7 ignored what followed a table)
    if type(a) == 'number' then
-      local sizes, n = readsizes(T.tensorname, a, ...)
+      local sizes, n = readsizes(T.tensorname, ...)
       for i = 1, n do
          if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, T.tensorname) end
       end
       return new(T, sizes, n, false, true)
    end
+   if a == nil and select('#', ...) > 0 then   -- torch.Tensor(nil): Torch7 took no nil
+      fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got nil)", T.tensorname)
+   end
    local t = empty(T)
-   setfrom(TD[t], T.tensorname, a, ...)
+   setfrom(TD[t], T.tensorname, ...)
    return t
 end
 
@@ -810,6 +812,9 @@ end
 ---------------------------------------------------------------------------
 
 function Tensor.set(self, ...)
+   if ... == nil and select('#', ...) > 0 then
+      fail("bad argument #1 to 'set' (sizes, table, storage or tensor expected, got nil)")
+   end
    setfrom(TD[self], 'set', ...)
    return self
 end

@@ -123,6 +123,9 @@ local function described(variants, T)
    return (concat(forms, ' | '):gsub('@', T.name))
 end
 
+-- the directory of th's Lua sources (th/lua/torch/maths/dispatch.lua is here)
+local thdir = debug.getinfo(1, 'S').source:match('^@(.*)torch[/\\]maths[/\\][^/\\]*$') or '\0'
+
 -- argerror(name, T, form, ...) raises the original's error for these arguments
 -- (form: 'method' for x:f, 'torch' for torch.f, or a spec of define with its
 -- form); torch.f's error had no position (C called by C), x:f's the caller's
@@ -139,7 +142,15 @@ function dispatch.argerror(name, T, form, ...)
    local text = recorded(name, T, form) or variants and described(variants, T) or '?'
    local msg = 'invalid arguments: ' .. given .. '\nexpected arguments: ' .. text
    if form == 'torch' then error(msg, 0) end
-   fail(msg)
+   -- at the line of the Lua code that called the method; none when C
+   -- called it (pcall(x.max, x, 1, 2)), as luaL_error gave it
+   local level = 2
+   while true do
+      local info = debug.getinfo(level, 'S')
+      if not info or info.what == 'C' then error(msg, 0) end
+      if info.source ~= '=guarded' and info.source:sub(2, #thdir + 1) ~= thdir then error(msg, level) end
+      level = level + 1
+   end
 end
 local argerror = dispatch.argerror
 
@@ -283,12 +294,22 @@ end
 
 -- the concrete argument lists of a signature text (each optional argument
 -- present or not), by their length; nil when a token is unknown
+-- sizes, "(LongStorage | dim1 [dim2...])": a LongStorage ('S') or 1 to
+-- MAXSIZES numbers
+local SIZES, MAXSIZES = '(LongStorage | dim1 [dim2...])', 16
+local sizeforms = {{'S'}}
+for k = 1, MAXSIZES do
+   sizeforms[k + 1] = {}
+   for j = 1, k do sizeforms[k + 1][j] = 'n' end
+end
+
 local function arglists(text, T)
    local bylen = {}
+   text = text:gsub(SIZES:gsub('%p', '%%%0'), '<sizes>')
    for sig in (text .. ' | '):gmatch('(.-) | ') do
       local toks = {}
       for opt, tok in sig:gsub('unsigned char', 'unsigned_char'):gmatch('(%[?)([^%s%]]+)%]?') do
-         local c = token(tok:gsub('_', ' '), T)
+         local c = tok == '<sizes>' and sizeforms or token(tok:gsub('_', ' '), T)
          if not c then return nil end
          toks[#toks + 1] = {c = c, optional = opt == '['}
       end
@@ -299,10 +320,13 @@ local function arglists(text, T)
             bylen[n][#bylen[n] + 1] = {unpack(acc)}
             return
          end
+         local c = toks[k].c
          if toks[k].optional then expand(k + 1, acc) end
-         acc[#acc + 1] = toks[k].c
-         expand(k + 1, acc)
-         acc[#acc] = nil
+         for _, form in ipairs(c == sizeforms and sizeforms or {{c}}) do
+            for j = 1, #form do acc[#acc + 1] = form[j] end
+            expand(k + 1, acc)
+            for _ = 1, #form do acc[#acc] = nil end
+         end
       end
       expand(1, {})
    end
@@ -322,6 +346,7 @@ local function predicate(c, T)
    if c == 'b' then return function(v) return type(v) == 'boolean' end end
    if c == 's' then return function(v) return type(v) == 'string' end end
    if c == 'l' then return function(v) return type(v) == 'table' and TD[v] == nil end end
+   if c == 'S' then return function(v) return torch.typename(v) == 'torch.LongStorage' end end
    return function(v) return torch.typename(v) == 'torch.Generator' end
 end
 
