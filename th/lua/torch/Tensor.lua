@@ -873,10 +873,9 @@ function Tensor.fill(self, value, ...)
    return fillwith(self, d, ccast(d.T, v))
 end
 
--- (a fixed argument rather than varargs: zero is hot, and x:zero(nil) is rare)
-function Tensor.zero(self, extra)
+function Tensor.zero(self, ...)
    local d = TD[self]
-   if extra ~= nil or not d then invalid('zero', self, extra) end
+   if select('#', ...) > 0 or not d then invalid('zero', self, ...) end
    return fillwith(self, d, 0)
 end
 

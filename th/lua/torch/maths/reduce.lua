@@ -271,8 +271,7 @@ dispatch.define{
 local function results(T, fname, A)
    local a, b = TD[A[1]], TD[A[2]]
    if a and b and TD[A[3]] then
-      if a.T ~= T then fail("bad argument #1 to '%s' (%s expected)", fname, T.tensorname) end
-      if b.T ~= Long then fail("bad argument #2 to '%s' (torch.LongTensor expected)", fname) end
+      if a.T ~= T or b.T ~= Long then dispatch.argerror(fname, T, 'method', unpack(A, 1, table.maxn(A))) end
       return A[1], A[2], 3
    end
    if a and b and b.T == T then
