@@ -278,8 +278,10 @@ def test_comparison_forms_and_results(th):
     lines = out(th, code)
     assert lines[:24] == (column(1, 1, 0, 1, name="ByteTensor") + column(0, 0, 1, 1, name="ByteTensor")
                           + column(1, 0, 0, 1, name="ByteTensor") + column(0, 0, 1, 0))
-    assert lines[24].startswith("false\t")
-    assert lines[25:] == (column(1, 0, 0, name="ByteTensor") + column(0, 1, name="ByteTensor")
+    # the original's error: the arguments given, then its signatures on a line of their own
+    assert lines[24] == "false\tinvalid arguments: ByteTensor DoubleTensor DoubleTensor "
+    assert lines[25].startswith("expected arguments: [*ByteTensor*] ByteTensor unsigned char | ")
+    assert lines[26:] == (column(1, 0, 0, name="ByteTensor") + column(0, 1, name="ByteTensor")
                           + column(1, 0, name="ByteTensor") + ["false\ttrue\tfalse\t"])
 
 

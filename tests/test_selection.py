@@ -191,7 +191,8 @@ ERRORS = [
     ("x:gather(2, torch.LongTensor{{1, 4}, {1, 1}})", "Invalid index in gather"),
     ("x:gather(2, torch.LongTensor{{1}, {1}, {1}})", "index has size 3"),
     ("x:scatter(2, torch.LongTensor{{1, 4}, {1, 1}}, 0)", "Invalid index in scatter"),
-    ("x:scatter(2, torch.LongTensor{{1}, {2}}, torch.IntTensor{{1}, {2}})", "torch.DoubleTensor expected"),
+    ("x:scatter(2, torch.LongTensor{{1}, {2}}, torch.IntTensor{{1}, {2}})",
+     "invalid arguments: DoubleTensor number LongTensor IntTensor"),
     ("x:indexCopy(1, torch.LongTensor{1}, torch.Tensor(2, 3))", "slices"),
     ("x:indexAdd(1, torch.LongTensor{1, 5}, torch.Tensor(2, 3))", "index 5 out of range"),
     ("x:indexFill(2, torch.LongTensor{1, 9}, 0)", "index 9 out of range"),
@@ -200,7 +201,7 @@ ERRORS = [
     ("x:maskedFill(torch.ByteTensor({0, 2, 0, 0, 0, 0}), 1)", "0 and 1 values only"),
     ("x:maskedCopy(torch.ByteTensor({1, 1, 1, 0, 0, 0}), torch.Tensor{1, 2})", "Number of elements of src < number of ones"),
     ("local _ = x[torch.IntTensor{1, 0, 1, 0, 1, 0}]", "invalid"),
-    ("torch.nonzero(torch.LongTensor(), x)", "torch.LongTensor expected"),
+    ("torch.nonzero(torch.LongTensor(), x)", "invalid arguments: LongTensor DoubleTensor"),
 ]
 
 

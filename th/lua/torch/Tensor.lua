@@ -144,9 +144,10 @@ local function readsizes(fname, first, ...)
    if islongstorage(first) then
       return storagearray(first)
    end
+   -- every argument is a size: a nil one too (resize(2, nil) is an error, as in Torch7)
    local n = select('#', ...) + 1
    local sizes = {first, ...}
-   while n > 0 and sizes[n] == nil do n = n - 1 end
+   if n == 1 and first == nil then n = 0 end
    for i = 1, n do sizes[i] = toint(sizes[i], i, fname) end
    return sizes, n
 end
@@ -374,20 +375,21 @@ local function setfrom(d, fname, a, ...)
    end
 end
 
-local function construct(T, a, ...)
-   if type(a) == 'table' then
-      if select('#', ...) > 0 then fail("bad argument #2 to '%s' (no argument expected after a table)", T.tensorname) end
-      return fromtable(T, a)
-   end
+local function construct(T, ...)
+   local a = ...
+   if type(a) == 'table' then return fromtable(T, a) end   -- (Torch7 ignored what followed a table)
    if type(a) == 'number' then
-      local sizes, n = readsizes(T.tensorname, a, ...)
+      local sizes, n = readsizes(T.tensorname, ...)
       for i = 1, n do
          if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, T.tensorname) end
       end
       return new(T, sizes, n, false, true)
    end
+   if a == nil and select('#', ...) > 0 then   -- torch.Tensor(nil): Torch7 took no nil
+      fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got nil)", T.tensorname)
+   end
    local t = empty(T)
-   setfrom(TD[t], T.tensorname, a, ...)
+   setfrom(TD[t], T.tensorname, ...)
    return t
 end
 
@@ -415,22 +417,44 @@ internal.longstorage = longstorage
 function Tensor.nDimension(self) return TD[self].nd end
 Tensor.dim = Tensor.nDimension
 
+-- size(dim) / stride(dim): an argument that is not a number (nor a numeric
+-- string) asks for them all, as in Torch7 (x:size(y) is x:size())
+local function dimornil(dim)
+   if type(dim) == 'number' then return dim end
+   return type(dim) == 'string' and tonumber(dim) or nil
+end
+
 function Tensor.size(self, dim)
    local d = TD[self]
+   dim = dimornil(dim)
    if dim == nil then return longstorage(d.sz, d.nd) end
    return d.sz[checkdim(d, dim, 1, 'size')]
 end
 
 function Tensor.stride(self, dim)
    local d = TD[self]
+   dim = dimornil(dim)
    if dim == nil then return longstorage(d.str, d.nd) end
    return d.str[checkdim(d, dim, 1, 'stride')]
 end
 
 function Tensor.storage(self) return TD[self].st end
 function Tensor.storageOffset(self) return TD[self].off + 1 end
+-- a call of numel, fill or zero that fits none of their signatures:
+-- Torch7's error (these check their own arguments: see maths/argcheck.lua)
+local function invalid(name, ...)
+   local d = TD[(...)]
+   local T = d and d.T or types[torch.getdefaulttensortype():match('^torch%.(%a+)Tensor$')]
+   require('torch.maths.dispatch').argerror(name, T, 'method', ...)
+end
+
 function Tensor.nElement(self) return nelement(TD[self]) end
-Tensor.numel = Tensor.nElement
+-- numel was one of Torch7's maths functions: it took nothing more
+function Tensor.numel(self, extra)
+   local d = TD[self]
+   if extra ~= nil or not d then invalid('numel', self, extra) end
+   return nelement(d)
+end
 function Tensor.elementSize(self) return TD[self].T.size end
 function Tensor.isContiguous(self) return iscontiguous(TD[self]) end
 
@@ -788,6 +812,9 @@ end
 ---------------------------------------------------------------------------
 
 function Tensor.set(self, ...)
+   if ... == nil and select('#', ...) > 0 then
+      fail("bad argument #1 to 'set' (sizes, table, storage or tensor expected, got nil)")
+   end
    setfrom(TD[self], 'set', ...)
    return self
 end
@@ -827,13 +854,8 @@ end
 -- fill, zero, copy, clone, contiguous, type conversion
 ---------------------------------------------------------------------------
 
-function Tensor.fill(self, value)
-   local d = TD[self]
-   local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as lua_isnumber had it
-   if not v then
-      fail("bad argument #1 to 'fill' (number expected, got %s)", type(value))
-   end
-   v = ccast(d.T, v)
+-- every element of d (self's data) set to v, of d's type already
+local function fillwith(self, d, v)
    kernels = kernels or require 'torch.maths.kernels'
    if kernels.fill(d, v) then return self end
    if nelement(d) <= SMALL then
@@ -844,8 +866,17 @@ function Tensor.fill(self, value)
    return self
 end
 
-function Tensor.zero(self)
-   return Tensor.fill(self, 0)
+function Tensor.fill(self, value, ...)
+   local d = TD[self]
+   local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as lua_isnumber had it
+   if not v or not d or select('#', ...) > 0 then invalid('fill', self, value, ...) end
+   return fillwith(self, d, ccast(d.T, v))
+end
+
+function Tensor.zero(self, ...)
+   local d = TD[self]
+   if select('#', ...) > 0 or not d then invalid('zero', self, ...) end
+   return fillwith(self, d, 0)
 end
 
 -- TensorMath wrapped fill and zero for the torch table too

@@ -16,4 +16,5 @@ return {
    'torch.File',           -- File, DiskFile, MemoryFile, PipeFile
    'torch.serialization',  -- save, load, serialize, deserialize
    'torch.Tester',         -- Tester and TestSuite
+   'torch.maths.argcheck', -- the original's argument checks, for the maths functions defined above
 }

@@ -177,7 +177,16 @@ end
 
 -- index(dim, index) -> a new tensor; res:index(src, dim, index) fills res and
 -- returns index (what Torch7's binding returned: its last argument)
-local function index(self, a, b, c)
+local function index(self, ...)
+   -- Torch7's binding told its two forms apart by the count of arguments
+   local n, a, b, c = select('#', ...), ...
+   local T = TD[self] and TD[self].T
+   if n == 3 and not (TD[a] and TD[a].T == T) then
+      fail("bad argument #2 to 'index' (%s expected, got %s)", T and T.tensorname or 'tensor', torch.type(a))
+   elseif n ~= 2 and n ~= 3 then
+      local tn = T and T.tensorname or 'torch.Tensor'
+      fail("%s, number, torch.LongTensor | %s, %s, number, torch.LongTensor expected", tn, tn, tn)
+   end
    local out, src, dim, idx, argn = sourceform('index', self, a, b, c)
    local id = checkvector(idx, argn + 1, 'index')
    checkrange(id, src.sz[dim], argn + 1, 'index')

@@ -339,7 +339,7 @@ end
 
 -- equal(x, y): same sizes and the same values
 dispatch.define{
-   name = 'equal', variants = {'tt'},
+   name = 'equal', variants = {'tt'}, scalar = {'tt'},
    impl = function(T, _, _, x, y)
       local xd, yd = TD[x], TD[y]
       if not samesize(xd, yd) then return false end

@@ -69,7 +69,7 @@ end
 
 -- dot(x, y): both seen as vectors of the same length
 dispatch.define{
-   name = 'dot', variants = {'tt'},
+   name = 'dot', variants = {'tt'}, scalar = {'tt'},
    impl = function(T, _, _, x, y)
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('dot', xd, yd)
@@ -95,7 +95,7 @@ dispatch.define{
 local plain = {mv = {2, 1}, mm = {2, 2}, bmm = {3, 3}, ger = {1, 1}}
 for name, dims in pairs(plain) do
    dispatch.define{
-      name = name, inplace = true, variants = {'tt'},
+      name = name, inplace = true, explicit = true, variants = {'tt'},
       impl = function(T, _, res, a, b)
          local ad, bd = TD[a], TD[b]
          checkdims(name, ad, dims[1], 1)

@@ -110,7 +110,7 @@ local fastlogical = {all = kernels.op('all', LIMIT, {Byte = 'acc and x ~= 0'}),
 
 for name, f in pairs{all = both, any = either} do
    dispatch.define{
-      name = name, variants = {'t'}, only = isbyte,
+      name = name, variants = {'t'}, scalar = {'t'}, only = isbyte,
       impl = function(T, _, _, x)
          local d = TD[x]
          local v = kernels.fold(fastlogical[name], d, name == 'all')

@@ -108,7 +108,7 @@ end
 
 local function reduction(name, whole)
    dispatch.define{
-      name = name, variants = {'t', 'tn'},
+      name = name, variants = {'t', 'tn'}, scalar = {'t'},
       only = name == 'mean' and dispatch.floating or nil,
       impl = function(T, sig, res, x, dim)
          local xd = TD[x]
@@ -189,7 +189,7 @@ varops.std.store = {Double = 'sqrt(s2)', Float = 'sqrt(f32(s2))'}
 -- var/std([res,] x [, dim] [, biased]): normalised by n - 1 unless biased
 for _, name in ipairs{'var', 'std'} do
    dispatch.define{
-      name = name, variants = {'t', 'tb', 'tn', 'tnb'}, only = dispatch.floating,
+      name = name, variants = {'t', 'tb', 'tn', 'tnb'}, scalar = {'t', 'tb'}, only = dispatch.floating,
       impl = function(T, sig, res, x, a, b)
          local xd = TD[x]
          nonempty(name, xd)
@@ -232,7 +232,7 @@ end
 
 -- norm(x [, p]) a number; norm([res,] x, p, dim) along dim
 dispatch.define{
-   name = 'norm', variants = {'t', 'tn', 'tnn'}, only = dispatch.floating,
+   name = 'norm', variants = {'t', 'tn', 'tnn'}, scalar = {'t', 'tn'}, only = dispatch.floating,
    impl = function(T, sig, res, x, p, dim)
       local xd = TD[x]
       local e
@@ -310,7 +310,7 @@ local distops = {
 
 -- dist(x, y [, p]): the p-norm of x - y
 dispatch.define{
-   name = 'dist', variants = {'tt', 'ttn'}, only = dispatch.floating,
+   name = 'dist', variants = {'tt', 'ttn'}, scalar = {'tt', 'ttn'}, only = dispatch.floating,
    impl = function(T, _, _, x, y, p)
       local xd, yd = TD[x], TD[y]
       dispatch.samecount('dist', xd, yd)
@@ -325,7 +325,7 @@ dispatch.define{
 
 -- trace(x): the sum of the diagonal of a matrix
 dispatch.define{
-   name = 'trace', variants = {'t'},
+   name = 'trace', variants = {'t'}, scalar = {'t'},
    impl = function(T, _, _, x)
       local xd = TD[x]
       if xd.nd ~= 2 then fail("bad argument #1 to 'trace' (matrix expected, got %dD tensor)", xd.nd) end
@@ -377,8 +377,7 @@ dispatch.define{
 local function results(T, fname, A)
    local a, b = TD[A[1]], TD[A[2]]
    if a and b and TD[A[3]] then
-      if a.T ~= T then fail("bad argument #1 to '%s' (%s expected)", fname, T.tensorname) end
-      if b.T ~= Long then fail("bad argument #2 to '%s' (torch.LongTensor expected)", fname) end
+      if a.T ~= T or b.T ~= Long then dispatch.argerror(fname, T, 'method', unpack(A, 1, table.maxn(A))) end
       return A[1], A[2], 3
    end
    if a and b and b.T == T then
@@ -430,6 +429,11 @@ local function extremum(name)
    return function(T, ...)
       local A = {...}
       local rv, ri, i = results(T, name, A)
+      -- Torch7's forms: (x) and ([values,] [indices,] x, dim), nothing more
+      local n, last = select('#', ...), A[i + 1]
+      if not (n == 1 or n == i + 1 and (type(last) == 'number' or type(last) == 'string' and tonumber(last))) then
+         dispatch.argerror(name, T, 'method', ...)
+      end
       local xd = source(T, name, A, i)
       local dim = A[i + 1]
       if dim == nil and not rv then

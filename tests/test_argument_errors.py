@@ -1,0 +1,137 @@
+"""Calls with wrong arguments fail where Torch7 failed, with its message: the
+types given, then the signatures its generated bindings accepted (recorded
+from the original: tests/fixtures/argument_errors.expected and the literal
+strings below).  Messages are compared without their file:line prefix, as
+the conformance cases strip it; the process and the data stay intact."""
+import os
+
+import pytest
+from lupa.luajit21 import LuaError
+
+from conftest import run_th
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+
+def test_wrong_calls_give_the_original_errors_and_leave_the_data_intact():
+    proc = run_th([os.path.join(FIXTURES, "argument_errors.lua")])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with open(os.path.join(FIXTURES, "argument_errors.expected")) as f:
+        expected = f.read().splitlines()
+    got = proc.stdout.splitlines()
+    assert len(got) == len(expected)
+    for line, want in zip(got, expected):
+        assert line == want
+
+
+def first_line(runtime, code):
+    ok, msg = runtime.execute(f"return pcall(function() {code} end)")
+    assert ok is False
+    return msg.split("\n")[0]
+
+
+def test_a_method_error_is_at_the_callers_line_torch_f_has_no_position(tmp_path):
+    # as the original printed it: luaL_error in a method called from Lua, in
+    # torch.f a C function called by the C dispatcher (no line to give)
+    script = tmp_path / "pos.lua"
+    script.write_text("""local x = torch.Tensor(3)
+local function first(f) local ok, m = pcall(f) return (m:gsub('\\n.*', '')) end
+print(first(function() x:max(1, 2) end))
+print(first(function() torch.max(x, 1, 2) end))
+print(first(function() local s = x:sum(nil) end))
+print(first(function() torch.add(x, 'a') end))
+print(first(function() torch.FloatTensor.cumsum(x, 1) end))
+print(first(function() torch.randperm(3, 'torch.LongTensor', 1) end))
+""")
+    proc = run_th([script.name], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "pos.lua:3: invalid arguments: DoubleTensor number number \t",
+        "invalid arguments: DoubleTensor number number \t",
+        "pos.lua:5: invalid arguments: DoubleTensor nil \t",
+        "invalid arguments: DoubleTensor string \t",
+        "pos.lua:7: invalid arguments: DoubleTensor number \t",
+        "invalid arguments: number string number \t",
+    ]
+
+
+def test_an_uncaught_argument_error_stops_the_script_with_the_message(tmp_path):
+    script = tmp_path / "bad.lua"
+    script.write_text("local x = torch.Tensor(3)\n\n\nx:max(1,2)\n")
+    proc = run_th([script.name], cwd=str(tmp_path))
+    assert proc.returncode == 1
+    assert ("bad.lua:4: invalid arguments: DoubleTensor number number \n"
+            "expected arguments: DoubleTensor | [*DoubleTensor*] [*LongTensor*] DoubleTensor index\n"
+            ) in proc.stderr
+
+
+@pytest.mark.parametrize("code, message", [
+    # the signatures per type: C element types, a Long tensor's own text
+    ("torch.ByteTensor(2):add('a')",
+     "expected arguments: *ByteTensor* [ByteTensor] unsigned char | "
+     "*ByteTensor* [ByteTensor] [unsigned char] ByteTensor"),
+    ("torch.IntTensor(2):clamp(1)", "expected arguments: *IntTensor* [IntTensor] int int"),
+    ("torch.LongTensor(2):random(1, 2, 3)",
+     "expected arguments: [Generator] long long | [Generator] long | [Generator] | "
+     "*LongTensor* [Generator] long long | *LongTensor* [Generator] long | *LongTensor* [Generator]"),
+    ("torch.FloatTensor(2):cauchy(1, 2, 3)",
+     "expected arguments: [Generator] [double] [double] | *FloatTensor* [Generator] [float] [float]"),
+    ("torch.sum(torch.ShortTensor(2), 'a')",
+     "expected arguments: ShortTensor | [*ShortTensor*] ShortTensor index"),
+    ("torch.Tensor(2):cmul(2)", "expected arguments: *DoubleTensor* [DoubleTensor] DoubleTensor"),
+])
+def test_the_expected_arguments_are_the_originals_for_each_type(runtime, code, message):
+    ok, msg = runtime.execute(f"return pcall(function() return {code} end)")
+    assert ok is False
+    assert msg.split("\n")[1] == message
+
+
+def test_valid_calls_keep_working(runtime):
+    runtime.execute("x = torch.Tensor{3, 1, 2}; y = torch.Tensor{1, 1, 1}")
+    assert runtime.execute("return x:clone():add(y):sum(), x:clone():add(2, y):sum(), x:max()") == (9, 12, 3)
+    assert runtime.execute("return torch.max(x, 1)[1], select(2, x:max(1))[1], x:sort(1, true)[1]") == (3, 1, 3)
+    assert runtime.execute("return torch.cat(x, y, 1):size(1), torch.cat({x, y}):size(1)") == (6, 6)
+    assert runtime.execute("return x:clone():fill('2'):sum(), x:sum('1')[1], x:clone():add('1'):sum()") == (6, 6, 9)
+    assert runtime.execute("return torch.Tensor(1, 3):squeeze():dim(), torch.Tensor(1, 3):squeeze(1):dim()") == (1, 1)
+    assert runtime.execute("return torch.Tensor(2, 2):zero():sum(), torch.Generator and x:clone():uniform(torch.Generator(), 0, 1):size(1)") == (0, 3)
+    # torch.f with a tensor type named last works in that type (no tensor argument)
+    assert runtime.execute("return torch.randperm(3, 'torch.LongTensor'):size(1)") == 3
+    # x:size / x:stride with anything but a number: all of them, as Torch7
+    assert runtime.execute("return x:size(y)[1], x:stride('a')[1], x:size('1')") == (3, 1, 3)
+
+
+def test_errors_run_hot_leave_the_process_and_data_intact(runtime):
+    runtime.execute("""x = torch.Tensor{1, 2, 3}
+    errors = 0
+    for i = 1, 3000 do
+       for _, f in ipairs{function() x:max(1, 2) end, function() x:add('a') end,
+                          function() torch.cat(x, x, 1, 2) end, function() x:sum(nil) end} do
+          if not pcall(f) then errors = errors + 1 end
+       end
+       x:add(1):add(-1)
+    end""")
+    assert runtime.execute("return errors, x[1], x[2], x[3], x:sum()") == (12000, 1, 2, 3, 6)
+
+
+def test_python_sees_a_lua_error(runtime):
+    with pytest.raises(LuaError, match="invalid arguments: DoubleTensor number number"):
+        runtime.execute("torch.Tensor(3):fill(1, 2)")
+
+
+@pytest.mark.parametrize("code, message", [
+    # Tensor.c's checks (not generated): the original's text, less its C source position
+    ("x:index(1, torch.LongTensor{1}, 3)", "bad argument #2 to 'index'"),
+    ("x:index(1)", "torch.DoubleTensor, number, torch.LongTensor | "
+                   "torch.DoubleTensor, torch.DoubleTensor, number, torch.LongTensor expected"),
+    ("x:index(x, 1, torch.LongTensor{1}, 5)", "torch.DoubleTensor, number, torch.LongTensor | "),
+    ("torch.Tensor(nil)", "bad argument #1"),
+    ("torch.Tensor(nil, nil)", "bad argument #1"),
+    ("torch.Tensor(2, nil)", "bad argument #2"),
+    ("x:resize(2, nil)", "bad argument #2"),
+    ("x:set(nil)", "bad argument #1"),
+])
+def test_tensor_methods_reject_what_the_original_rejected(runtime, code, message):
+    runtime.execute("x = torch.Tensor{1, 2, 3}")
+    ok, msg = runtime.execute(f"return pcall(function() return {code} end)")
+    assert ok is False and message in msg
+    assert runtime.execute("return x:nElement(), x[1], x[3]") == (3, 1, 3)
