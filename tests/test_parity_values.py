@@ -250,3 +250,9 @@ def test_convolution_bits_as_the_original():
     # wide or more, rounded steps otherwise and for volumes; Float in float
     out, expected = fixture("bits_conv")
     assert out == expected
+
+
+def test_long_sorts_as_the_original():
+    # distinct values take numpy's sort, lines with ties or NaN TH's quicksort
+    out, expected = fixture("parity_sort_long")
+    assert out == expected

@@ -415,6 +415,26 @@ def math_extreme(name, vals, idx, x, axis):
 
 
 @export
+def math_sort_distinct(vals, idx, x, axis, descending):
+    """Sorts floating x along axis into vals and 1-based idx when no two of a
+    line's values are equal and none is NaN (its sorted order is then the
+    only one: TH's quicksort gives it too) -> True; else writes nothing and
+    -> False (ties and NaN come out in TH's order only from its algorithm).
+    The values are sorted first: a failed try costs a tenth of the sort."""
+    ordered = np.sort(x, axis=axis)
+    lines = np.moveaxis(ordered, axis, -1)
+    # (numpy sorts NaN last; -0 == 0 is a tie too)
+    if np.isnan(lines[..., -1]).any() or (lines[..., 1:] == lines[..., :-1]).any():
+        return False
+    order = np.argsort(x, axis=axis)
+    if descending:
+        order, ordered = np.flip(order, axis), np.flip(ordered, axis)
+    vals[...] = ordered
+    idx[...] = order + 1
+    return True
+
+
+@export
 def math_cross(out, a, b, axis):
     a, b = np.asarray(a), _like(b, a)
     np.copyto(out, np.cross(a, b, axis=axis), casting="unsafe")
