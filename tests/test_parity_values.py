@@ -168,6 +168,17 @@ def test_training_run_prints_the_original_losses(tname):
         assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
 
 
+@pytest.mark.parametrize("tname", ["Double", "Float"])
+def test_convnet_training_run_prints_the_original_losses(tname):
+    # convolutions' products image by image through Torch7's BLAS, their
+    # bias gradients summed per image in the element type: a LeNet's SGD
+    # steps, batched and single-image, print the same losses
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "bits_lenet.lua"), tname], env=nn_env(), timeout=300)
+    with open(os.path.join(FIXTURES, "bits_lenet_%s.expected" % tname)) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_nn_float_kernels_bits_as_the_original():
     from nn_paths import nn_env
     proc = run_th([os.path.join(FIXTURES, "bits_nn_float.lua")], env=nn_env(), timeout=300)

@@ -75,4 +75,18 @@ function checks.real(t, v)
    return v
 end
 
+-- run(c) on a contiguous tensor c of t's sizes: t itself when contiguous,
+-- else a new one copied into t afterwards (element loops write through FFI)
+function checks.into(t, run)
+   if t:isContiguous() then return run(t) end
+   local c = t.new():resizeAs(t)
+   run(c)
+   t:copy(c)
+end
+
+-- t's first element's FFI pointer (t contiguous), nil when t is empty
+function checks.ptr(t)
+   if t:nElement() > 0 then return t:data() end
+end
+
 return checks

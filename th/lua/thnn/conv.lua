@@ -4,10 +4,15 @@
 -- kernel).  Window geometry is {k = {...}, s = {...}, pad = {...}, dil = {...}}
 -- in the tensor's axis order.  The arithmetic is th/ops/nn_spatial.py.
 local ffi = require 'ffi'
+local torch = require 'torch'
+local internal = require 'torch.internal'
+local cblas = require 'torch.maths.cblas'
+local f32 = require('torch.maths.kernels').f32
 local S = require 'thnn.spatial'
 local I = require 'thnn.im2col'
 
 local py, nd, call, flat = S.py, S.nd, S.call, S.flat
+local TD = internal.tensors
 
 local C = {}
 
@@ -80,18 +85,84 @@ local function columns(x, cols, batch, g, C, H, W, oH, oW, N, K, P)
    for n = 0, N - 1 do I.im2col(xp, n * C * H * W, cp, n * K * P, C, H, W, oH, oW, g) end
 end
 
+-- The matrix products, image by image as THNN ran them, through the BLAS
+-- Torch7 called (torch/maths/cblas.lua: its addmm's routine, shapes and
+-- flags give its bits); numpy's (th/ops/nn_conv.py) when there is none.
+
+-- a rows x cols matrix descriptor over t's memory (strides s1, s2), moved
+-- from image to image by its offset
+local function matrix(t, rows, cols, s1, s2)
+   local d = TD[t]
+   return {T = d.T, st = d.st, off = d.off, nd = 2, sz = {rows, cols}, str = {s1, s2}}
+end
+
+-- r = beta r + alpha a b for each image n (r, a, b advancing by rstep,
+-- astep, bstep elements); false when BLAS does not take them
+local function products(N, r, rstep, beta, alpha, a, astep, b, bstep)
+   if not cblas.usable(r, a, b) then return false end
+   local r0, a0, b0 = r.off, a.off, b.off
+   for n = 0, N - 1 do
+      r.off, a.off, b.off = r0 + n * rstep, a0 + n * astep, b0 + n * bstep
+      if not cblas.product('addmm', r, beta, alpha, a, b) then return false end
+   end
+   return true
+end
+
+-- each output plane of each image = its bias (zeros without one), as THNN
+-- set it before adding the product
+local function fillbias(out, bias, N, O, P)
+   local y = out:data()
+   if bias == nil then return ffi.fill(y, N * O * P * out:elementSize()) end
+   local b = dense(bias, true):data()
+   for n = 0, N - 1 do
+      for k = 0, O - 1 do
+         local v, o = b[k], (n * O + k) * P
+         for j = o, o + P - 1 do y[j] = v end
+      end
+   end
+end
+
+-- gb[k] += scale * (the sum of plane k of the image), image by image, each
+-- sum added up in order in the element type (float steps for a FloatTensor)
+local function biasgrad(gb, gout, N, O, P, scale, float)
+   local b, g = gb:data(), gout:data()
+   for n = 0, N - 1 do
+      for k = 0, O - 1 do
+         local s, o = 0, (n * O + k) * P
+         if float then
+            for j = o, o + P - 1 do s = f32(s + g[j]) end
+            b[k] = b[k] + f32(scale * s)
+         else
+            for j = o, o + P - 1 do s = s + g[j] end
+            b[k] = b[k] + scale * s
+         end
+      end
+   end
+end
+
 local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
-   local out = dense(output)
-   call(py.nn_cols_forward, nd(out), nd(dense(weight, true)), nd(cols), nd(bias))
+   local out, w = dense(output), dense(weight, true)
+   local O = S.size(w, 1)
+   fillbias(out, bias, N, O, P)
+   if not products(N, matrix(out, O, P, P, 1), O * P, 1, 1, matrix(w, O, K, K, 1), 0,
+                   matrix(cols, K, P, P, 1), K * P) then
+      call(py.nn_cols_forward, nd(out), nd(w), nd(cols))
+   end
    if out ~= output then output:copy(out) end
 end
 
 local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, osz, batch)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    resizecolumns(gcols, batch, N, K, P)
-   call(py.nn_cols_backward, nd(gcols), nd(dense(weight, true)), nd(dense(gradOutput, true)))
+   local w, gout = dense(weight, true), dense(gradOutput, true)
+   local O = S.size(w, 1)
+   -- the columns' gradient = weight^T gradOutput
+   if not products(N, matrix(gcols, K, P, P, 1), K * P, 0, 1, matrix(w, K, O, 1, K), 0,
+                   matrix(gout, O, P, P, 1), O * P) then
+      call(py.nn_cols_backward, nd(gcols), nd(w), nd(gout))
+   end
    local gin = dense(gradInput)
    local gp, cp = gin:data(), gcols:data()
    ffi.fill(gp, gin:nElement() * gin:elementSize())
@@ -105,8 +176,16 @@ local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, 
    if gradWeight and (cols:nElement() ~= N * K * P or not cols:isContiguous()) then
       columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
    end
-   local gw, gb = dense(gradWeight, true), dense(gradBias, true)
-   call(py.nn_cols_accgrad, nd(gw), nd(gb), nd(cols), nd(dense(gradOutput, true)), scale)
+   local gw, gb, gout = dense(gradWeight, true), dense(gradBias, true), dense(gradOutput, true)
+   local O = S.size(gw or gb, 1)
+   local float = torch.type(gout) == 'torch.FloatTensor'
+   if float then scale = f32(scale) end
+   -- gradWeight += scale * gradOutput cols^T, image by image
+   if gw and not products(N, matrix(gw, O, K, K, 1), 0, 1, scale, matrix(gout, O, P, P, 1), O * P,
+                          matrix(cols, P, K, 1, P), K * P) then
+      call(py.nn_cols_accgrad, nd(gw), nd(cols), nd(gout), scale)
+   end
+   if gb then biasgrad(gb, gout, N, O, P, scale, float) end
    if gw ~= gradWeight then gradWeight:copy(gw) end
    if gb ~= gradBias then gradBias:copy(gb) end
 end
