@@ -179,6 +179,16 @@ def test_convnet_training_run_prints_the_original_losses(tname):
         assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
 
 
+@pytest.mark.parametrize("tname", ["Double", "Float"])
+def test_batchnorm_bits_as_the_original(tname):
+    # THNN's steps: sums in double, a FloatTensor's mean, squares, invstd and
+    # output steps in float, the unbiased running variance from the sum
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "bits_nn_batchnorm.lua"), tname], env=nn_env(), timeout=300)
+    with open(os.path.join(FIXTURES, "bits_nn_batchnorm_%s.expected" % tname)) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_nn_float_kernels_bits_as_the_original():
     from nn_paths import nn_env
     proc = run_th([os.path.join(FIXTURES, "bits_nn_float.lua")], env=nn_env(), timeout=300)
