@@ -122,41 +122,39 @@ local function fillbias(out, bias, N, O, P)
    end
 end
 
--- the sums of the planes g[o ...], g[o + P ...], ... (4 of them), each added
--- up in order in float steps: four chains at once, as one chain's float
--- roundings (a store and a load each) wait on each other
+-- the sums of the planes of P elements at g[o0], g[o1], g[o2], g[o3], each
+-- added up in order in float steps: four chains at once, as one chain's
+-- float roundings (a store and a load each) wait on each other
 local cells = ffi.new('float[4]')
-local function floatsums4(g, o, P)
+local function floatsums4(g, o0, o1, o2, o3, P)
    local c, s0, s1, s2, s3 = cells, 0, 0, 0, 0
-   for j = o, o + P - 1 do
-      c[0], c[1], c[2], c[3] = s0 + g[j], s1 + g[j + P], s2 + g[j + 2 * P], s3 + g[j + 3 * P]
+   for j = 0, P - 1 do
+      c[0], c[1], c[2], c[3] = s0 + g[o0 + j], s1 + g[o1 + j], s2 + g[o2 + j], s3 + g[o3 + j]
       s0, s1, s2, s3 = c[0], c[1], c[2], c[3]
    end
    return s0, s1, s2, s3
 end
 
 -- gb[k] += scale * (the sum of plane k of the image), image by image, each
--- sum added up in order in the element type (float steps for a FloatTensor)
+-- sum added up in order in the element type (float steps for a FloatTensor;
+-- planes four at a time, the last group padded with repeats of its last)
 local function biasgrad(gb, gout, N, O, P, scale, float)
    local b, g = gb:data(), gout:data()
-   local rows, r = N * O, 0
+   local rows = N * O
    if float then
-      for q = 0, rows - 4, 4 do       -- planes q .. q + 3 (images in order)
-         local s0, s1, s2, s3 = floatsums4(g, q * P, P)
-         local k = q % O
-         b[k] = b[k] + f32(scale * s0); k = (k + 1) % O
-         b[k] = b[k] + f32(scale * s1); k = (k + 1) % O
-         b[k] = b[k] + f32(scale * s2); k = (k + 1) % O
-         b[k] = b[k] + f32(scale * s3)
-         r = q + 4
+      local sums = {}
+      for q = 0, rows - 1, 4 do
+         local last = rows - 1
+         local q1, q2, q3 = math.min(q + 1, last), math.min(q + 2, last), math.min(q + 3, last)
+         sums[1], sums[2], sums[3], sums[4] = floatsums4(g, q * P, q1 * P, q2 * P, q3 * P, P)
+         for r = q, math.min(q + 3, last) do
+            local k = r % O
+            b[k] = b[k] + f32(scale * sums[r - q + 1])
+         end
       end
-   end
-   for q = r, rows - 1 do
-      local s, o, k = 0, q * P, q % O
-      if float then
-         for j = o, o + P - 1 do s = f32(s + g[j]) end
-         b[k] = b[k] + f32(scale * s)
-      else
+   else
+      for q = 0, rows - 1 do
+         local s, o, k = 0, q * P, q % O
          for j = o, o + P - 1 do s = s + g[j] end
          b[k] = b[k] + scale * s
       end
