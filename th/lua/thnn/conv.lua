@@ -89,11 +89,15 @@ end
 -- Torch7 called (torch/maths/cblas.lua: its addmm's routine, shapes and
 -- flags give its bits); numpy's (th/ops/nn_conv.py) when there is none.
 
--- a rows x cols matrix descriptor over t's memory (strides s1, s2), moved
--- from image to image by its offset
-local function matrix(t, rows, cols, s1, s2)
+-- descriptor m set to a rows x cols matrix over t's memory (strides s1, s2),
+-- moved from image to image by its offset.  Three descriptors, reused (the
+-- BLAS call keeps none): a training step makes no garbage for them.
+local R, A, B = {sz = {}, str = {}}, {sz = {}, str = {}}, {sz = {}, str = {}}
+local function matrix(m, t, rows, cols, s1, s2)
    local d = TD[t]
-   return {T = d.T, st = d.st, off = d.off, nd = 2, sz = {rows, cols}, str = {s1, s2}}
+   m.T, m.st, m.off, m.nd = d.T, d.st, d.off, 2
+   m.sz[1], m.sz[2], m.str[1], m.str[2] = rows, cols, s1, s2
+   return m
 end
 
 -- r = beta r + alpha a b for each image n (r, a, b advancing by rstep,
@@ -138,11 +142,12 @@ end
 -- gb[k] += scale * (the sum of plane k of the image), image by image, each
 -- sum added up in order in the element type (float steps for a FloatTensor;
 -- planes four at a time, the last group padded with repeats of its last)
+local SUMS = {}
 local function biasgrad(gb, gout, N, O, P, scale, float)
    local b, g = gb:data(), gout:data()
    local rows = N * O
    if float then
-      local sums = {}
+      local sums = SUMS
       for q = 0, rows - 1, 4 do
          local last = rows - 1
          local q1, q2, q3 = math.min(q + 1, last), math.min(q + 2, last), math.min(q + 3, last)
@@ -167,8 +172,8 @@ local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch)
    local out, w = dense(output), dense(weight, true)
    local O = S.size(w, 1)
    fillbias(out, bias, N, O, P)
-   if not products(N, matrix(out, O, P, P, 1), O * P, 1, 1, matrix(w, O, K, K, 1), 0,
-                   matrix(cols, K, P, P, 1), K * P) then
+   if not products(N, matrix(R, out, O, P, P, 1), O * P, 1, 1, matrix(A, w, O, K, K, 1), 0,
+                   matrix(B, cols, K, P, P, 1), K * P) then
       call(py.nn_cols_forward, nd(out), nd(w), nd(cols))
    end
    if out ~= output then output:copy(out) end
@@ -180,8 +185,8 @@ local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, o
    local w, gout = dense(weight, true), dense(gradOutput, true)
    local O = S.size(w, 1)
    -- the columns' gradient = weight^T gradOutput
-   if not products(N, matrix(gcols, K, P, P, 1), K * P, 0, 1, matrix(w, K, O, 1, K), 0,
-                   matrix(gout, O, P, P, 1), O * P) then
+   if not products(N, matrix(R, gcols, K, P, P, 1), K * P, 0, 1, matrix(A, w, K, O, 1, K), 0,
+                   matrix(B, gout, O, P, P, 1), O * P) then
       call(py.nn_cols_backward, nd(gcols), nd(w), nd(gout))
    end
    local gin = dense(gradInput)
@@ -202,8 +207,8 @@ local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, 
    local float = torch.type(gout) == 'torch.FloatTensor'
    if float then scale = f32(scale) end
    -- gradWeight += scale * gradOutput cols^T, image by image
-   if gw and not products(N, matrix(gw, O, K, K, 1), 0, 1, scale, matrix(gout, O, P, P, 1), O * P,
-                          matrix(cols, P, K, 1, P), K * P) then
+   if gw and not products(N, matrix(R, gw, O, K, K, 1), 0, 1, scale, matrix(A, gout, O, P, P, 1), O * P,
+                          matrix(B, cols, P, K, 1, P), K * P) then
       call(py.nn_cols_accgrad, nd(gw), nd(cols), nd(gout), scale)
    end
    if gb then biasgrad(gb, gout, N, O, P, scale, float) end
