@@ -196,8 +196,26 @@ local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, o
    if gin ~= gradInput then gradInput:copy(gin) end
 end
 
+-- a dilated convolution's bias gradient as THNN made it: gb += scale *
+-- gradOutput's planes times a vector of ones (one gemv per image; ones
+-- resized to oH x oW and filled as THNN did); false when BLAS does not take it
+local function biasgemv(gb, gout, ones, N, O, oH, oW, scale)
+   local P = oH * oW
+   if ones:dim() ~= 2 or ones:nElement() < P then ones:resize(oH, oW):fill(1) end
+   local r, a = TD[gb], matrix(A, gout, O, P, P, 1)
+   local v = TD[ones]
+   B.T, B.st, B.off, B.nd, B.sz[1], B.str[1] = v.T, v.st, v.off, 1, P, 1
+   if not r or r.nd ~= 1 or not gb:isContiguous() or not cblas.usable(r, a, B) then return false end
+   local a0 = a.off
+   for n = 0, N - 1 do
+      a.off = a0 + n * O * P
+      if not cblas.product('addmv', r, 1, scale, a, B) then return false end
+   end
+   return true
+end
+
 -- the forward's columns are used when they still fit (as THNN did), made again otherwise
-local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, osz, batch, scale)
+local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, osz, batch, scale, ones)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    if gradWeight and (cols:nElement() ~= N * K * P or not cols:isContiguous()) then
       columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
@@ -211,7 +229,9 @@ local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, 
                           matrix(B, cols, P, K, 1, P), K * P) then
       call(py.nn_cols_accgrad, nd(gw), nd(cols), nd(gout), scale)
    end
-   if gb then biasgrad(gb, gout, N, O, P, scale, float) end
+   if gb and not (ones and biasgemv(gb, gout, ones, N, O, oH, oW, scale)) then
+      biasgrad(gb, gout, N, O, P, scale, float)
+   end
    if gw ~= gradWeight then gradWeight:copy(gw) end
    if gb ~= gradBias then gradBias:copy(gb) end
 end
@@ -238,11 +258,13 @@ function C.backward(input, gradOutput, gradInput, weight, gcols, g)
    call(py.nn_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(gcols), flat(g))
 end
 
-function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale)
+-- (ones: the dilated convolutions' buffer, whose bias gradient THNN made by gemv)
+function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale, ones)
    local nout, nin = planes(gradWeight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
    if #g.k == 2 then
-      return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1)
+      return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1,
+                       ones)
    end
    call(py.nn_conv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(cols), flat(g), scale or 1)
 end
