@@ -1,7 +1,8 @@
-"""The matrix products of nn's 2D convolutions whose columns LuaJIT built
-(th/lua/thnn/im2col.lua): columns in THNN's layout, (N, C*kH*kW, oH*oW) for a
-batch, one image's columns (C*kH*kW, oH*oW) otherwise.  One boundary crossing
-per kernel call; BLAS on one thread (th/ops/threads.py says why)."""
+"""The matrix products of nn's 2D convolutions when no CBLAS library is
+there (th/lua/thnn/conv.lua calls the system OpenBLAS otherwise, as THNN
+did): columns that LuaJIT built (th/lua/thnn/im2col.lua) in THNN's layout,
+(N, C*kH*kW, oH*oW) for a batch, one image's (C*kH*kW, oH*oW) otherwise.
+BLAS on one thread (th/ops/threads.py says why)."""
 import numpy as np
 
 from th.ops import export, threads
