@@ -42,22 +42,17 @@ local function geometry(input)
    return {c = c, runs = runs, len = len, es = es, rs = rs, count = count, s = s}
 end
 
--- sum over channel f of x
-local function chsum(x, f, G)
-   local sum = 0
-   for r = 0, G.runs - 1 do
-      local o = f * G.s + r * G.rs
-      for i = o, o + (G.len - 1) * G.es, G.es do sum = sum + x[i] end
-   end
-   return sum
-end
-
 local function forward(x, y, G, w, b, rm, rv, sm, ss_, train, momentum, eps, rd)
    local count = G.count
    for f = 0, G.c - 1 do
       local mean, invstd
       if train then
-         mean = rd(chsum(x, f, G) / count)
+         local sum = 0
+         for r = 0, G.runs - 1 do
+            local o = f * G.s + r * G.rs
+            for i = o, o + (G.len - 1) * G.es, G.es do sum = sum + x[i] end
+         end
+         mean = rd(sum / count)
          local ss = 0
          for r = 0, G.runs - 1 do
             local o = f * G.s + r * G.rs
@@ -83,6 +78,9 @@ local function forward(x, y, G, w, b, rm, rv, sm, ss_, train, momentum, eps, rd)
    end
 end
 
+-- one copy of the loops per element type (checks.pertype)
+local FORWARD = checks.pertype(forward)
+
 function K.BatchNormalization_updateOutput(state, input, output, weight, bias, running_mean,
                                            running_var, save_mean, save_std, train, momentum, eps)
    output:resizeAs(input)
@@ -96,7 +94,7 @@ function K.BatchNormalization_updateOutput(state, input, output, weight, bias, r
    local x, w, b = dense(input), dense(weight), dense(bias)
    local rm, rv, sm, ss = dense(running_mean), dense(running_var), dense(save_mean), dense(save_std)
    checks.into(output, function(y)
-      forward(x:data(), y:data(), G, ptr(w), ptr(b), rm:data(), rv:data(), ptr(train and sm),
+      FORWARD(input:type())(x:data(), y:data(), G, ptr(w), ptr(b), rm:data(), rv:data(), ptr(train and sm),
               ptr(train and ss), train, momentum, eps, rd)
    end)
    for _, p in ipairs{{rm, running_mean}, {rv, running_var}, {sm, save_mean}, {ss, save_std}} do
@@ -144,6 +142,8 @@ local function backward(x, g, gi, G, gw, gb, w, rm, rv, sm, ss_, train, scale, e
    end
 end
 
+local BACKWARD = checks.pertype(backward)
+
 function K.BatchNormalization_backward(state, input, gradOutput, gradInput, gradWeight, gradBias,
                                        weight, running_mean, running_var, save_mean, save_std,
                                        train, scale, eps)
@@ -156,7 +156,7 @@ function K.BatchNormalization_backward(state, input, gradOutput, gradInput, grad
    local gw, gb = dense(gradWeight), dense(gradBias)
    local rm, rv, sm, ss = dense(running_mean), dense(running_var), dense(save_mean), dense(save_std)
    local function run(gi)
-      backward(x:data(), g:data(), ptr(gi), G, ptr(gw), ptr(gb), ptr(w), ptr(rm), ptr(rv),
+      BACKWARD(input:type())(x:data(), g:data(), ptr(gi), G, ptr(gw), ptr(gb), ptr(w), ptr(rm), ptr(rv),
                ptr(train and sm), ptr(train and ss), train, scale, eps, rd)
    end
    if gradInput then checks.into(gradInput, run) else run(nil) end

@@ -31,23 +31,28 @@ local function backward(gi, g, x, z, n, rd)
    end
 end
 
+-- one copy of the loops per element type (checks.pertype)
+local FORWARD = checks.pertype(forward)
+
 function K.LogSigmoid_updateOutput(state, input, output, buffer)
    local x = input:contiguous()
    local rd = input:type() == 'torch.FloatTensor' and f32 or same
    buffer:resizeAs(input)
    local z = buffer:isContiguous() and buffer or buffer.new():resizeAs(input)
    checks.into(output:resizeAs(input), function(y)
-      forward(checks.ptr(y), checks.ptr(z), checks.ptr(x), x:nElement(), rd)
+      FORWARD(input:type())(checks.ptr(y), checks.ptr(z), checks.ptr(x), x:nElement(), rd)
    end)
    if z ~= buffer then buffer:copy(z) end
 end
+
+local BACKWARD = checks.pertype(backward)
 
 function K.LogSigmoid_updateGradInput(state, input, gradOutput, gradInput, buffer)
    checks.samecount(input, gradOutput, 'input', 'gradOutput')
    local x, g, z = input:contiguous(), gradOutput:contiguous(), buffer:contiguous()
    local rd = input:type() == 'torch.FloatTensor' and f32 or same
    checks.into(gradInput:resizeAs(input), function(gi)
-      backward(checks.ptr(gi), checks.ptr(g), checks.ptr(x), checks.ptr(z), x:nElement(), rd)
+      BACKWARD(input:type())(checks.ptr(gi), checks.ptr(g), checks.ptr(x), checks.ptr(z), x:nElement(), rd)
    end)
 end
 

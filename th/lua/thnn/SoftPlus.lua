@@ -33,18 +33,23 @@ local function backward(gi, g, y, n, beta, threshold, float)
    end
 end
 
+-- one copy of the loops per element type (checks.pertype)
+local FORWARD = checks.pertype(forward)
+
 function K.SoftPlus_updateOutput(state, input, output, beta, threshold)
    local x = input:contiguous()
    checks.into(output:resizeAs(input), function(y)
-      forward(checks.ptr(y), checks.ptr(x), x:nElement(), beta, threshold, input:type() == 'torch.FloatTensor')
+      FORWARD(input:type())(checks.ptr(y), checks.ptr(x), x:nElement(), beta, threshold, input:type() == 'torch.FloatTensor')
    end)
 end
+
+local BACKWARD = checks.pertype(backward)
 
 function K.SoftPlus_updateGradInput(state, input, gradOutput, gradInput, output, beta, threshold)
    checks.samecount(input, gradOutput, 'input', 'gradOutput')
    local y, g = output:contiguous(), gradOutput:contiguous()
    checks.into(gradInput:resizeAs(output), function(gi)
-      backward(checks.ptr(gi), checks.ptr(g), checks.ptr(y), y:nElement(), beta, threshold,
+      BACKWARD(input:type())(checks.ptr(gi), checks.ptr(g), checks.ptr(y), y:nElement(), beta, threshold,
                output:type() == 'torch.FloatTensor')
    end)
 end

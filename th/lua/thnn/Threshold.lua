@@ -13,25 +13,30 @@ local function replaced(input, threshold, inplace)
    return input:gt(threshold):eq(0)
 end
 
+-- y = the output of x (n elements; y is x in place)
+local function forward(y, x, n, threshold, val, inplace)
+   if inplace then
+      for i = 0, n - 1 do
+         if x[i] <= threshold then x[i] = val end
+      end
+   elseif val == threshold then
+      -- ReLU: branch-free (max(NaN, t) is t, compiled or not, as the original gave val)
+      for i = 0, n - 1 do y[i] = max(x[i], threshold) end
+   else
+      for i = 0, n - 1 do
+         local v = x[i]
+         y[i] = v > threshold and v or val
+      end
+   end
+end
+local FORWARD = checks.pertype(forward)
+
 function K.Threshold_updateOutput(state, input, output, threshold, val, inplace)
    if inplace then output:set(input) else output:resizeAs(input) end
    local x, n = data(input)
    local y = data(output)
    if x and y then
-      threshold = real(input, threshold)
-      if inplace then
-         for i = 0, n - 1 do
-            if x[i] <= threshold then x[i] = val end
-         end
-      elseif val == threshold then
-         -- ReLU: branch-free (max(NaN, t) is t, compiled or not, as the original gave val)
-         for i = 0, n - 1 do y[i] = max(x[i], threshold) end
-      else
-         for i = 0, n - 1 do
-            local v = x[i]
-            y[i] = v > threshold and v or val
-         end
-      end
+      FORWARD(input:type())(y, x, n, real(input, threshold), val, inplace)
    elseif inplace then
       input:maskedFill(replaced(input, threshold, true), val)
    else
@@ -62,13 +67,15 @@ local function gradloop(gi, x, g, n, t, inplace)
    end
 end
 
+local GRADLOOP = checks.pertype(gradloop)
+
 function K.Threshold_updateGradInput(state, input, gradOutput, gradInput, threshold, val, inplace)
    if inplace then gradInput:set(gradOutput) else gradInput:resizeAs(input) end
    local x, n = data(input)
    local g, gn = data(gradOutput)
    local gi = data(gradInput)
    if x and g and gi and gn == n then
-      gradloop(gi, x, g, n, real(input, threshold), inplace)
+      GRADLOOP(input:type())(gi, x, g, n, real(input, threshold), inplace)
    elseif inplace then
       gradOutput:maskedFill(replaced(input, threshold, true), 0)
    else

@@ -9,6 +9,7 @@ local internal = require 'torch.internal'
 local cblas = require 'torch.maths.cblas'
 local f32 = require('torch.maths.kernels').f32
 local S = require 'thnn.spatial'
+local checks = require 'thnn.checks'
 local I = require 'thnn.im2col'
 
 local py, nd, call, flat = S.py, S.nd, S.call, S.flat
@@ -166,12 +167,14 @@ local function biasgrad(gb, gout, N, O, P, scale, float)
    end
 end
 
+local FILLBIAS, BIASGRAD = checks.pertype(fillbias), checks.pertype(biasgrad)
+
 local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
    local out, w = dense(output), dense(weight, true)
    local O = S.size(w, 1)
-   fillbias(out, bias, N, O, P)
+   FILLBIAS(torch.type(out))(out, bias, N, O, P)
    if not products(N, matrix(R, out, O, P, P, 1), O * P, 1, 1, matrix(A, w, O, K, K, 1), 0,
                    matrix(B, cols, K, P, P, 1), K * P) then
       call(py.nn_cols_forward, nd(out), nd(w), nd(cols))
@@ -230,7 +233,7 @@ local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, 
       call(py.nn_cols_accgrad, nd(gw), nd(cols), nd(gout), scale)
    end
    if gb and not (ones and biasgemv(gb, gout, ones, N, O, oH, oW, scale)) then
-      biasgrad(gb, gout, N, O, P, scale, float)
+      BIASGRAD(torch.type(gout))(gb, gout, N, O, P, scale, float)
    end
    if gw ~= gradWeight then gradWeight:copy(gw) end
    if gb ~= gradBias then gradBias:copy(gb) end

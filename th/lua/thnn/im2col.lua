@@ -9,6 +9,7 @@
 -- (dil optional), as thnn/conv.lua; x and cols are element pointers, xo and
 -- co the offsets of the image and of its columns.
 local ffi = require 'ffi'
+local checks = require 'thnn.checks'
 local floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
 local copy = ffi.copy
 local bytes = ffi.typeof('char*')
@@ -157,10 +158,10 @@ local function zeros(b0, b1, oW, P)
    return table.concat(out, '\n')
 end
 
--- the generated function of kind 'im2col' or 'col2im' for this geometry, nil
--- when its rows are too long
-local function specialised(kind, kW, sW, pW, dW, W, oW, P)
-   local key = table.concat({kind, kW, sW, pW, dW, W, oW, P}, ',')
+-- the generated function of kind 'im2col' or 'col2im' for this geometry and
+-- element size (one per type: see checks.pertype), nil when its rows are too long
+local function specialised(kind, size, kW, sW, pW, dW, W, oW, P)
+   local key = table.concat({kind, size, kW, sW, pW, dW, W, oW, P}, ',')
    local f = generated[key]
    if f ~= nil then return f or nil end
    local inside, outside
@@ -182,18 +183,22 @@ end
 
 -- (im2col's runs of a tap along a row are ffi.copy's when longer: faster
 -- than the written-out copies)
+local IM2COL, COL2IM = checks.pertype(im2col), checks.pertype(col2im)
+
 function M.im2col(x, xo, cols, co, C, H, W, oH, oW, g)
    local kH, kW, sH, sW, pH, pW, dH, dW = geometry(g)
-   local f = (sW ~= 1 or kW * oW <= UNROLL) and specialised('im2col', kW, sW, pW, dW, W, oW, oH * oW)
+   local size = elementsize(x)
+   local f = (sW ~= 1 or kW * oW <= UNROLL) and specialised('im2col', size, kW, sW, pW, dW, W, oW, oH * oW)
    if f then return f(cols, co, x, xo, C, H, oH, kH, sH, pH, dH) end
-   im2col(x, xo, cols, co, C, H, W, oH, oW, g)
+   IM2COL(size)(x, xo, cols, co, C, H, W, oH, oW, g)
 end
 
 function M.col2im(cols, co, x, xo, C, H, W, oH, oW, g)
    local kH, kW, sH, sW, pH, pW, dH, dW = geometry(g)
-   local f = specialised('col2im', kW, sW, pW, dW, W, oW, oH * oW)
+   local size = elementsize(x)
+   local f = specialised('col2im', size, kW, sW, pW, dW, W, oW, oH * oW)
    if f then return f(cols, co, x, xo, C, H, oH, kH, sH, pH, dH) end
-   col2im(cols, co, x, xo, C, H, W, oH, oW, g)
+   COL2IM(size)(cols, co, x, xo, C, H, W, oH, oW, g)
 end
 
 return M

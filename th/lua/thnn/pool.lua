@@ -170,6 +170,10 @@ local function planes(input, sizes)
           sizes[n - 1], sizes[n]
 end
 
+-- the loops, one copy per element type (checks.pertype says why)
+local checks = require 'thnn.checks'
+local MAX2X2, MAXLOOP, MAXBACK = checks.pertype(max2x2), checks.pertype(maxloop), checks.pertype(maxbackloop)
+
 function P.maxforward(input, output, indices, g, ceilmode, fmt)
    local sizes = P.shapes(input, nil, g, ceilmode)
    S.resize(output, sizes)
@@ -179,9 +183,9 @@ function P.maxforward(input, output, indices, g, ceilmode, fmt)
       local np, H, W, oH, oW = planes(input, sizes)
       local lowest = LOWEST[torch.type(input)]
       if is2x2(g, H, W, oH, oW) then
-         max2x2(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g.s[1], g.s[2], lowest)
+         MAX2X2(lowest)(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g.s[1], g.s[2], lowest)
       else
-         maxloop(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g, lowest)
+         MAXLOOP(lowest)(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g, lowest)
       end
    else
       call(py.nn_maxpool_forward, nd(output), nd(indices), nd(input), flat(g), fmt, #g.k)
@@ -195,7 +199,7 @@ function P.maxbackward(input, gradOutput, gradInput, indices, g, ceilmode, fmt)
    if ptr then
       local np, H, W, oH, oW = planes(input, sizes)
       gradInput:zero()
-      if not maxbackloop(ptr[1], ptr[2], ptr[3], np, H * W, oH * oW) then
+      if not MAXBACK(torch.type(input))(ptr[1], ptr[2], ptr[3], np, H * W, oH * oW) then
          S.fail('Found an invalid max index (input planes are of size %dx%d)', H, W)
       end
    else
