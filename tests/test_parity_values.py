@@ -236,6 +236,38 @@ def test_training_run_prints_the_original_losses(tname):
         assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
 
 
+@pytest.mark.parametrize("tname", ["Double", "Float"])
+def test_convnet_training_run_prints_the_original_losses(tname):
+    # convolutions' products image by image through Torch7's BLAS, their
+    # bias gradients summed per image in the element type: a LeNet's SGD
+    # steps, batched and single-image, print the same losses
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "bits_lenet.lua"), tname], env=nn_env(), timeout=300)
+    with open(os.path.join(FIXTURES, "bits_lenet_%s.expected" % tname)) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
+@pytest.mark.parametrize("tname", ["Double", "Float"])
+def test_batchnorm_bits_as_the_original(tname):
+    # THNN's steps: sums in double, a FloatTensor's mean, squares, invstd and
+    # output steps in float, the unbiased running variance from the sum
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "bits_nn_batchnorm.lua"), tname], env=nn_env(), timeout=300)
+    with open(os.path.join(FIXTURES, "bits_nn_batchnorm_%s.expected" % tname)) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
+@pytest.mark.parametrize("tname", ["Double", "Float"])
+def test_nn_fast_paths_edges_bits_as_the_original(tname):
+    # the generated im2col/col2im of every geometry, dilated convolutions'
+    # bias gradients by gemv, branch-free pooling and ReLU gradients handing
+    # NaNs, infinities and signed zeros to comparisons, all run hot
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "bits_nn_edges.lua"), tname], env=nn_env(), timeout=300)
+    with open(os.path.join(FIXTURES, "bits_nn_edges_%s.expected" % tname)) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_nn_float_kernels_bits_as_the_original():
     from nn_paths import nn_env
     proc = run_th([os.path.join(FIXTURES, "bits_nn_float.lua")], env=nn_env(), timeout=300)

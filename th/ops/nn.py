@@ -14,20 +14,6 @@ def nn_numcores():
     return len(os.sched_getaffinity(0))
 
 
-@export
-def nn_threshold_backward(gin, x, gout, threshold, inplace):
-    """gin = gout, 0 where x <= threshold (in place: gin is gout) or where
-    not x > threshold (NaN inputs too).  For large tensors: LuaJIT's loop
-    branches on every element, mispredicted half the time on random signs."""
-    if inplace:
-        off = np.less_equal(x, threshold)
-    else:
-        off = np.greater(x, threshold)
-        np.logical_not(off, out=off)
-        np.copyto(gin, gout)
-    np.copyto(gin, 0, where=off)
-
-
 def _grid_corners(grid, ih, iw):
     """The bilinear corners of each grid point (N, H, W): the input's
     coordinates of grid's [-1, 1] (x along the width, y along the height,

@@ -1,7 +1,8 @@
-"""The matrix products of nn's 2D convolutions whose columns LuaJIT built
-(th/lua/thnn/im2col.lua): columns in THNN's layout, (N, C*kH*kW, oH*oW) for a
-batch, one image's columns (C*kH*kW, oH*oW) otherwise.  One boundary crossing
-per kernel call; BLAS on one thread (th/ops/threads.py says why)."""
+"""The matrix products of nn's 2D convolutions when no CBLAS library is
+there (th/lua/thnn/conv.lua calls the system OpenBLAS otherwise, as THNN
+did): columns that LuaJIT built (th/lua/thnn/im2col.lua) in THNN's layout,
+(N, C*kH*kW, oH*oW) for a batch, one image's (C*kH*kW, oH*oW) otherwise.
+BLAS on one thread (th/ops/threads.py says why)."""
 import numpy as np
 
 from th.ops import export, threads
@@ -13,15 +14,13 @@ def _per_image(a, rows, cols):
 
 
 @export
-def nn_cols_forward(out, w, cols, b):
-    """out (N, O, P) = w (O, K) . cols (N, K, P) + b."""
+def nn_cols_forward(out, w, cols):
+    """out (N, O, P) += w (O, K) . cols (N, K, P) (out holds the biases)."""
     threads.single_threaded_blas()
     o, p = w.shape[0], cols.shape[-1]
     w = w.reshape(o, -1)
     res = _per_image(out, o, p)
-    np.matmul(w, _per_image(cols, w.shape[1], p), out=res)
-    if b is not None:
-        res += b[:, None]
+    res += np.matmul(w, _per_image(cols, w.shape[1], p))
 
 
 @export
@@ -34,24 +33,12 @@ def nn_cols_backward(gcols, w, gout):
 
 
 @export
-def nn_cols_accgrad(gw, gb, cols, gout, scale):
-    """gw (O, K) += scale * sum over images of gout (O, P) . cols^T (P, K);
-    gb += scale * the sums of gout's planes."""
+def nn_cols_accgrad(gw, cols, gout, scale):
+    """gw (O, K) += scale * gout (O, P) . cols^T (P, K), image by image."""
     threads.single_threaded_blas()
-    o = gw.shape[0] if gw is not None else gb.shape[0]
-    p = cols.shape[-1]
+    o, p = gw.shape[0], cols.shape[-1]
     g = _per_image(gout, o, p)
-    if gw is not None:
-        gw2 = gw.reshape(o, -1)
-        c = _per_image(cols, gw2.shape[1], p)
-        if g.shape[0] == 1:
-            # (c . g^T)^T: OpenBLAS took several times longer over g . c^T
-            prod = np.dot(c[0], g[0].T).T
-        else:
-            prod = np.matmul(g, c.transpose(0, 2, 1)).sum(0)
-        if scale == 1:
-            gw2 += prod
-        else:
-            gw2 += scale * prod
-    if gb is not None:
-        gb += scale * g.sum((0, 2))
+    gw2 = gw.reshape(o, -1)
+    c = _per_image(cols, gw2.shape[1], p)
+    for n in range(g.shape[0]):
+        gw2 += scale * np.dot(g[n], c[n].T)

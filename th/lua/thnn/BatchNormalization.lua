@@ -1,190 +1,167 @@
--- BatchNormalization over dimension 2 of a contiguous N x C (x ...) input:
--- per channel, statistics over the batch and the remaining dimensions.  In
+-- BatchNormalization over dimension 2 of an N x C (x ...) input: per
+-- channel, statistics over the batch and the remaining dimensions.  In
 -- training the batch's mean and (biased) variance normalise, save_mean and
 -- save_std (1 / sqrt(var + eps)) keep them for the backward pass, and the
 -- running statistics move by momentum (the running variance is unbiased); in
 -- evaluation the running statistics normalise.
+--
+-- LuaJIT loops over FFI data, each channel's values as runs (a 2D input's
+-- channel is one strided run of N, a longer loop than N runs of one).  The
+-- arithmetic is THNN's, recorded from the original: sums in double in
+-- order; for a FloatTensor the mean, x - mean, the squares, invstd and the
+-- output's steps rounded to float, the gradient's projection factor from
+-- the float-rounded dot product, the gradient itself in double, rounded once.
 local checks = require 'thnn.checks'
-local data, sqrt = checks.data, math.sqrt
+local f32 = require('torch.maths.kernels').f32
+local sqrt = math.sqrt
 local K = {}
 
--- input as N x C x S, and the count of values per channel
-local function channels(t)
-   local n, c = t:size(1), t:size(2)
-   local s = t:nElement() / (n * c)
-   return t:view(n, c, s), n * s
+local function same(v) return v end
+
+-- t's contiguous self or copy (nil stays nil)
+local function dense(t)
+   if t == nil or t:isContiguous() then return t end
+   return t:contiguous()
 end
 
--- a per-channel vector broadcast over x (N x C x S)
-local function spread(v, x)
-   return v:view(1, x:size(2), 1):expandAs(x)
+local function ptr(t) return t and t:data() end
+
+-- the channels' layout: runs per channel, their length, the stride of
+-- their elements and between runs, the element count per channel
+local function layout(input)
+   local n, c = input:size(1), input:size(2)
+   local s = input:nElement() / (n * c)
+   if s == 1 then return c, 1, n, c, 0, n end
+   return c, n, s, 1, c * s, n * s
 end
 
--- sum over N and S: a vector of C
-local function channelsum(x)
-   return x:sum(1):sum(3):view(x:size(2))
+-- the geometry as a table of the loops' bounds
+local function geometry(input)
+   local c, runs, len, es, rs, count = layout(input)
+   local s = input:nElement() / (input:size(1) * c)
+   return {c = c, runs = runs, len = len, es = es, rs = rs, count = count, s = s}
 end
 
--- mean and 1 / sqrt(var + eps) of the channels, as the mode asks
-local function statistics(x, count, running_mean, running_var, train, eps)
-   if not train then
-      return running_mean, running_var.new():resizeAs(running_var):copy(running_var):add(eps):sqrt():pow(-1)
-   end
-   local mean = channelsum(x):div(count)
-   local centred = x.new():resizeAs(x):copy(x):add(-1, spread(mean, x))
-   local var = channelsum(centred:cmul(centred)):div(count)
-   return mean, var.new():resizeAs(var):copy(var):add(eps):sqrt():pow(-1), var
-end
-
--- The same in LuaJIT loops, for contiguous tensors (optional per-channel
--- tensors may be nil): x, y point to N x C x S data.
-local function updateOutputLoop(x, y, n, c, s, weight, bias, running_mean, running_var,
-                                save_mean, save_std, train, momentum, eps)
-   local count = n * s
-   for ch = 0, c - 1 do
+local function forward(x, y, G, w, b, rm, rv, sm, ss_, train, momentum, eps, rd)
+   local count = G.count
+   for f = 0, G.c - 1 do
       local mean, invstd
       if train then
          local sum = 0
-         for b = 0, n - 1 do
-            local base = (b * c + ch) * s
-            for i = base, base + s - 1 do sum = sum + x[i] end
+         for r = 0, G.runs - 1 do
+            local o = f * G.s + r * G.rs
+            for i = o, o + (G.len - 1) * G.es, G.es do sum = sum + x[i] end
          end
-         mean = sum / count
+         mean = rd(sum / count)
          local ss = 0
-         for b = 0, n - 1 do
-            local base = (b * c + ch) * s
-            for i = base, base + s - 1 do
-               local d = x[i] - mean
-               ss = ss + d * d
+         for r = 0, G.runs - 1 do
+            local o = f * G.s + r * G.rs
+            for i = o, o + (G.len - 1) * G.es, G.es do
+               local d = rd(x[i] - mean)
+               ss = ss + rd(d * d)
             end
          end
-         local var = ss / count
-         invstd = 1 / sqrt(var + eps)
-         save_mean[ch + 1] = mean
-         save_std[ch + 1] = invstd
-         running_mean[ch + 1] = momentum * mean + (1 - momentum) * running_mean[ch + 1]
-         running_var[ch + 1] = momentum * var * count / (count - 1) + (1 - momentum) * running_var[ch + 1]
+         invstd = (ss == 0 and eps == 0) and 0 or rd(1 / sqrt(ss / count + eps))
+         sm[f], ss_[f] = mean, invstd
+         rm[f] = momentum * mean + (1 - momentum) * rm[f]
+         rv[f] = momentum * (ss / (count - 1)) + (1 - momentum) * rv[f]
       else
-         mean = running_mean[ch + 1]
-         invstd = 1 / sqrt(running_var[ch + 1] + eps)
+         mean, invstd = rm[f], rd(1 / sqrt(rv[f] + eps))
       end
-      local w = weight and weight[ch + 1] or 1
-      local bb = bias and bias[ch + 1] or 0
-      for b = 0, n - 1 do
-         local base = (b * c + ch) * s
-         for i = base, base + s - 1 do y[i] = (x[i] - mean) * invstd * w + bb end
+      local wf, bf = w and w[f] or 1, b and b[f] or 0
+      for r = 0, G.runs - 1 do
+         local o = f * G.s + r * G.rs
+         for i = o, o + (G.len - 1) * G.es, G.es do
+            y[i] = rd(rd(rd(rd(x[i] - mean) * invstd) * wf) + bf)
+         end
       end
    end
 end
+
+-- one copy of the loops per element type (checks.pertype)
+local FORWARD = checks.pertype(forward)
 
 function K.BatchNormalization_updateOutput(state, input, output, weight, bias, running_mean,
                                            running_var, save_mean, save_std, train, momentum, eps)
    output:resizeAs(input)
-   local xp = data(input)
-   local yp = data(output)
-   if xp and yp then
-      local n, c = input:size(1), input:size(2)
-      if train then
-         save_mean:resize(c)
-         save_std:resize(c)
-      end
-      updateOutputLoop(xp, yp, n, c, input:nElement() / (n * c), weight, bias, running_mean,
-                       running_var, save_mean, save_std, train, momentum, eps)
-      return
-   end
-   local x, count = channels(input)
-   local mean, invstd, var = statistics(x, count, running_mean, running_var, train, eps)
+   if input:nElement() == 0 then return end
+   local G = geometry(input)
    if train then
-      save_mean:resizeAs(mean):copy(mean)
-      save_std:resizeAs(invstd):copy(invstd)
-      running_mean:mul(1 - momentum):add(momentum, mean)
-      running_var:mul(1 - momentum):add(momentum * count / (count - 1), var)
+      save_mean:resize(G.c)
+      save_std:resize(G.c)
    end
-   output:resizeAs(input)
-   local y = channels(output)
-   y:copy(x):add(-1, spread(mean, x)):cmul(spread(invstd, x))
-   if weight then y:cmul(spread(weight, x)) end
-   if bias then y:add(spread(bias, x)) end
+   local rd = input:type() == 'torch.FloatTensor' and f32 or same
+   local x, w, b = dense(input), dense(weight), dense(bias)
+   local rm, rv, sm, ss = dense(running_mean), dense(running_var), dense(save_mean), dense(save_std)
+   checks.into(output, function(y)
+      FORWARD(input:type())(x:data(), y:data(), G, ptr(w), ptr(b), rm:data(), rv:data(), ptr(train and sm),
+              ptr(train and ss), train, momentum, eps, rd)
+   end)
+   for _, p in ipairs{{rm, running_mean}, {rv, running_var}, {sm, save_mean}, {ss, save_std}} do
+      if p[1] ~= p[2] then p[2]:copy(p[1]) end
+   end
 end
 
-local function backwardLoop(x, g, gi, n, c, s, gradWeight, gradBias, weight, running_mean,
-                            running_var, save_mean, save_std, train, scale, eps)
-   local count = n * s
-   for ch = 0, c - 1 do
+local function backward(x, g, gi, G, gw, gb, w, rm, rv, sm, ss_, train, scale, eps, rd)
+   local count = G.count
+   for f = 0, G.c - 1 do
       local mean, invstd
       if train then
-         mean, invstd = save_mean[ch + 1], save_std[ch + 1]
+         mean, invstd = sm[f], ss_[f]
       else
-         mean, invstd = running_mean[ch + 1], 1 / sqrt(running_var[ch + 1] + eps)
+         mean, invstd = rm[f], rd(1 / sqrt(rv[f] + eps))
       end
       local gsum, dotp = 0, 0
-      for b = 0, n - 1 do
-         local base = (b * c + ch) * s
-         for i = base, base + s - 1 do
+      for r = 0, G.runs - 1 do
+         local o = f * G.s + r * G.rs
+         for i = o, o + (G.len - 1) * G.es, G.es do
             gsum = gsum + g[i]
-            dotp = dotp + g[i] * (x[i] - mean)
+            dotp = dotp + rd(rd(x[i] - mean) * g[i])
          end
       end
       if gi then
-         local w = (weight and weight[ch + 1] or 1) * invstd
+         local wf = w and w[f] or 1
          if train then
-            local k = dotp * invstd * invstd / count
+            local k = rd(rd(rd(rd(dotp) * invstd) * invstd) / count)
             local gmean = gsum / count
-            for b = 0, n - 1 do
-               local base = (b * c + ch) * s
-               for i = base, base + s - 1 do gi[i] = (g[i] - gmean - (x[i] - mean) * k) * w end
+            for r = 0, G.runs - 1 do
+               local o = f * G.s + r * G.rs
+               for i = o, o + (G.len - 1) * G.es, G.es do
+                  gi[i] = rd((g[i] - gmean - rd(rd(x[i] - mean) * k)) * invstd * wf)
+               end
             end
          else
-            for b = 0, n - 1 do
-               local base = (b * c + ch) * s
-               for i = base, base + s - 1 do gi[i] = g[i] * w end
+            for r = 0, G.runs - 1 do
+               local o = f * G.s + r * G.rs
+               for i = o, o + (G.len - 1) * G.es, G.es do gi[i] = rd(rd(g[i] * invstd) * wf) end
             end
          end
       end
-      if gradWeight then gradWeight[ch + 1] = gradWeight[ch + 1] + scale * dotp * invstd end
-      if gradBias then gradBias[ch + 1] = gradBias[ch + 1] + scale * gsum end
+      if gw then gw[f] = gw[f] + scale * dotp * invstd end
+      if gb then gb[f] = gb[f] + scale * gsum end
    end
 end
+
+local BACKWARD = checks.pertype(backward)
 
 function K.BatchNormalization_backward(state, input, gradOutput, gradInput, gradWeight, gradBias,
                                        weight, running_mean, running_var, save_mean, save_std,
                                        train, scale, eps)
+   checks.samecount(input, gradOutput, 'input', 'gradOutput')
    if gradInput then gradInput:resizeAs(gradOutput) end
-   local xp, np_ = data(input)
-   local gp, gn = data(gradOutput)
-   local gip = gradInput and data(gradInput)
-   if xp and gp and gn == np_ and (gip or not gradInput) then
-      local n, c = input:size(1), input:size(2)
-      backwardLoop(xp, gp, gip, n, c, input:nElement() / (n * c), gradWeight, gradBias, weight,
-                   running_mean, running_var, save_mean, save_std, train, scale, eps)
-      return
+   if input:nElement() == 0 then return end
+   local G = geometry(input)
+   local rd = input:type() == 'torch.FloatTensor' and f32 or same
+   local x, g, w = dense(input), dense(gradOutput), dense(weight)
+   local gw, gb = dense(gradWeight), dense(gradBias)
+   local rm, rv, sm, ss = dense(running_mean), dense(running_var), dense(save_mean), dense(save_std)
+   local function run(gi)
+      BACKWARD(input:type())(x:data(), g:data(), ptr(gi), G, ptr(gw), ptr(gb), ptr(w), ptr(rm), ptr(rv),
+               ptr(train and sm), ptr(train and ss), train, scale, eps, rd)
    end
-   local x, count = channels(input)
-   local g = channels(gradOutput)
-   local mean, invstd
-   if train then
-      mean, invstd = save_mean, save_std
-   else
-      mean, invstd = statistics(x, count, running_mean, running_var, false, eps)
-   end
-   local centred = x.new():resizeAs(x):copy(x):add(-1, spread(mean, x))
-   local gsum = channelsum(g)
-   local dotp = channelsum(centred.new():resizeAs(centred):cmul(centred, g))
-   if gradInput then
-      gradInput:resizeAs(gradOutput)
-      local gi = channels(gradInput)
-      local w = invstd.new():resizeAs(invstd):copy(invstd)
-      if weight then w:cmul(weight) end
-      if train then
-         local k = dotp.new():resizeAs(dotp):cmul(dotp, invstd):cmul(invstd):div(count)
-         centred:cmul(spread(k, x))
-         gi:copy(g):add(-1, spread(gsum:clone():div(count), x)):add(-1, centred):cmul(spread(w, x))
-      else
-         gi:copy(g):cmul(spread(w, x))
-      end
-   end
-   if gradWeight then gradWeight:add(scale, dotp:cmul(invstd)) end
-   if gradBias then gradBias:add(scale, gsum) end
+   if gradInput then checks.into(gradInput, run) else run(nil) end
+   if gw ~= gradWeight then gradWeight:copy(gw) end
+   if gb ~= gradBias then gradBias:copy(gb) end
 end
 
 return K

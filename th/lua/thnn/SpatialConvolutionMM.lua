@@ -5,8 +5,23 @@ local C = require 'thnn.conv'
 
 local K = {}
 
+-- the geometry tables, made once per set of arguments (a training step
+-- calls the kernels thousands of times with the same ones), found through
+-- nested tables (a string key would be garbage at each call)
+local cache = {}
 local function geom(kW, kH, dW, dH, padW, padH)
-   return {k = {kH, kW}, s = {dH, dW}, pad = {padH, padW}}
+   local t = cache
+   t = t[kW] or rawset(t, kW, {})[kW]
+   t = t[kH] or rawset(t, kH, {})[kH]
+   t = t[dW] or rawset(t, dW, {})[dW]
+   t = t[dH] or rawset(t, dH, {})[dH]
+   t = t[padW] or rawset(t, padW, {})[padW]
+   local g = t[padH]
+   if not g then
+      g = {k = {kH, kW}, s = {dH, dW}, pad = {padH, padW}}
+      t[padH] = g
+   end
+   return g
 end
 
 function K.SpatialConvolutionMM_updateOutput(state, input, output, weight, bias, finput, fgradInput,

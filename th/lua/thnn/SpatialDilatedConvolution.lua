@@ -21,7 +21,8 @@ end
 
 function K.SpatialDilatedConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, columns, ones,
                                                        kW, kH, dW, dH, padW, padH, dilW, dilH, scale)
-   C.accgrad(input, gradOutput, gradWeight, gradBias, columns, geom(kW, kH, dW, dH, padW, padH, dilW, dilH), scale)
+   C.accgrad(input, gradOutput, gradWeight, gradBias, columns, geom(kW, kH, dW, dH, padW, padH, dilW, dilH), scale,
+             ones)
 end
 
 return K

@@ -75,4 +75,40 @@ function checks.real(t, v)
    return v
 end
 
+-- run(c) on a contiguous tensor c of t's sizes: t itself when contiguous,
+-- else a new one copied into t afterwards (element loops write through FFI)
+function checks.into(t, run)
+   if t:isContiguous() then return run(t) end
+   local c = t.new():resizeAs(t)
+   run(c)
+   t:copy(c)
+end
+
+-- pertype(f) -> copy(key): a copy of the loop function f for each key (an
+-- element type): LuaJIT compiles a loop once per bytecode, and a trace made
+-- for double* data fails its guards on float* data (a FloatTensor's loop
+-- after a DoubleTensor's ran up to 6x slower); each copy is f's bytecode
+-- loaded again, with f's upvalues, and gets traces of its own
+function checks.pertype(f)
+   local copies = {}
+   return function(key)
+      local c = copies[key]
+      if not c then
+         c = assert(loadstring(string.dump(f)))
+         local i = 1
+         while debug.getupvalue(f, i) ~= nil do
+            debug.upvaluejoin(c, i, f, i)
+            i = i + 1
+         end
+         copies[key] = c
+      end
+      return c
+   end
+end
+
+-- t's first element's FFI pointer (t contiguous), nil when t is empty
+function checks.ptr(t)
+   if t:nElement() > 0 then return t:data() end
+end
+
 return checks

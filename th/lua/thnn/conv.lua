@@ -4,10 +4,16 @@
 -- kernel).  Window geometry is {k = {...}, s = {...}, pad = {...}, dil = {...}}
 -- in the tensor's axis order.  The arithmetic is th/ops/nn_spatial.py.
 local ffi = require 'ffi'
+local torch = require 'torch'
+local internal = require 'torch.internal'
+local cblas = require 'torch.maths.cblas'
+local f32 = require('torch.maths.kernels').f32
 local S = require 'thnn.spatial'
+local checks = require 'thnn.checks'
 local I = require 'thnn.im2col'
 
 local py, nd, call, flat = S.py, S.nd, S.call, S.flat
+local TD = internal.tensors
 
 local C = {}
 
@@ -80,18 +86,112 @@ local function columns(x, cols, batch, g, C, H, W, oH, oW, N, K, P)
    for n = 0, N - 1 do I.im2col(xp, n * C * H * W, cp, n * K * P, C, H, W, oH, oW, g) end
 end
 
+-- The matrix products, image by image as THNN ran them, through the BLAS
+-- Torch7 called (torch/maths/cblas.lua: its addmm's routine, shapes and
+-- flags give its bits); numpy's (th/ops/nn_conv.py) when there is none.
+
+-- descriptor m set to a rows x cols matrix over t's memory (strides s1, s2),
+-- moved from image to image by its offset.  Three descriptors, reused (the
+-- BLAS call keeps none): a training step makes no garbage for them.
+local R, A, B = {sz = {}, str = {}}, {sz = {}, str = {}}, {sz = {}, str = {}}
+local function matrix(m, t, rows, cols, s1, s2)
+   local d = TD[t]
+   m.T, m.st, m.off, m.nd = d.T, d.st, d.off, 2
+   m.sz[1], m.sz[2], m.str[1], m.str[2] = rows, cols, s1, s2
+   return m
+end
+
+-- r = beta r + alpha a b for each image n (r, a, b advancing by rstep,
+-- astep, bstep elements); false when BLAS does not take them
+local function products(N, r, rstep, beta, alpha, a, astep, b, bstep)
+   if not cblas.usable(r, a, b) then return false end
+   local r0, a0, b0 = r.off, a.off, b.off
+   for n = 0, N - 1 do
+      r.off, a.off, b.off = r0 + n * rstep, a0 + n * astep, b0 + n * bstep
+      if not cblas.product('addmm', r, beta, alpha, a, b) then return false end
+   end
+   return true
+end
+
+-- each output plane of each image = its bias (zeros without one), as THNN
+-- set it before adding the product
+local function fillbias(out, bias, N, O, P)
+   local y = out:data()
+   if bias == nil then return ffi.fill(y, N * O * P * out:elementSize()) end
+   local b = dense(bias, true):data()
+   for n = 0, N - 1 do
+      for k = 0, O - 1 do
+         local v, o = b[k], (n * O + k) * P
+         for j = o, o + P - 1 do y[j] = v end
+      end
+   end
+end
+
+-- the sums of the planes of P elements at g[o0], g[o1], g[o2], g[o3], each
+-- added up in order in float steps: four chains at once, as one chain's
+-- float roundings (a store and a load each) wait on each other
+local cells = ffi.new('float[4]')
+local function floatsums4(g, o0, o1, o2, o3, P)
+   local c, s0, s1, s2, s3 = cells, 0, 0, 0, 0
+   for j = 0, P - 1 do
+      c[0], c[1], c[2], c[3] = s0 + g[o0 + j], s1 + g[o1 + j], s2 + g[o2 + j], s3 + g[o3 + j]
+      s0, s1, s2, s3 = c[0], c[1], c[2], c[3]
+   end
+   return s0, s1, s2, s3
+end
+
+-- gb[k] += scale * (the sum of plane k of the image), image by image, each
+-- sum added up in order in the element type (float steps for a FloatTensor;
+-- planes four at a time, the last group padded with repeats of its last)
+local SUMS = {}
+local function biasgrad(gb, gout, N, O, P, scale, float)
+   local b, g = gb:data(), gout:data()
+   local rows = N * O
+   if float then
+      local sums = SUMS
+      for q = 0, rows - 1, 4 do
+         local last = rows - 1
+         local q1, q2, q3 = math.min(q + 1, last), math.min(q + 2, last), math.min(q + 3, last)
+         sums[1], sums[2], sums[3], sums[4] = floatsums4(g, q * P, q1 * P, q2 * P, q3 * P, P)
+         for r = q, math.min(q + 3, last) do
+            local k = r % O
+            b[k] = b[k] + f32(scale * sums[r - q + 1])
+         end
+      end
+   else
+      for q = 0, rows - 1 do
+         local s, o, k = 0, q * P, q % O
+         for j = o, o + P - 1 do s = s + g[j] end
+         b[k] = b[k] + scale * s
+      end
+   end
+end
+
+local FILLBIAS, BIASGRAD = checks.pertype(fillbias), checks.pertype(biasgrad)
+
 local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
-   local out = dense(output)
-   call(py.nn_cols_forward, nd(out), nd(dense(weight, true)), nd(cols), nd(bias))
+   local out, w = dense(output), dense(weight, true)
+   local O = S.size(w, 1)
+   FILLBIAS(torch.type(out))(out, bias, N, O, P)
+   if not products(N, matrix(R, out, O, P, P, 1), O * P, 1, 1, matrix(A, w, O, K, K, 1), 0,
+                   matrix(B, cols, K, P, P, 1), K * P) then
+      call(py.nn_cols_forward, nd(out), nd(w), nd(cols))
+   end
    if out ~= output then output:copy(out) end
 end
 
 local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, osz, batch)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    resizecolumns(gcols, batch, N, K, P)
-   call(py.nn_cols_backward, nd(gcols), nd(dense(weight, true)), nd(dense(gradOutput, true)))
+   local w, gout = dense(weight, true), dense(gradOutput, true)
+   local O = S.size(w, 1)
+   -- the columns' gradient = weight^T gradOutput
+   if not products(N, matrix(R, gcols, K, P, P, 1), K * P, 0, 1, matrix(A, w, K, O, 1, K), 0,
+                   matrix(B, gout, O, P, P, 1), O * P) then
+      call(py.nn_cols_backward, nd(gcols), nd(w), nd(gout))
+   end
    local gin = dense(gradInput)
    local gp, cp = gin:data(), gcols:data()
    ffi.fill(gp, gin:nElement() * gin:elementSize())
@@ -99,14 +199,42 @@ local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, o
    if gin ~= gradInput then gradInput:copy(gin) end
 end
 
+-- a dilated convolution's bias gradient as THNN made it: gb += scale *
+-- gradOutput's planes times a vector of ones (one gemv per image; ones
+-- resized to oH x oW and filled as THNN did); false when BLAS does not take it
+local function biasgemv(gb, gout, ones, N, O, oH, oW, scale)
+   local P = oH * oW
+   if ones:dim() ~= 2 or ones:nElement() < P then ones:resize(oH, oW):fill(1) end
+   local r, a = TD[gb], matrix(A, gout, O, P, P, 1)
+   local v = TD[ones]
+   B.T, B.st, B.off, B.nd, B.sz[1], B.str[1] = v.T, v.st, v.off, 1, P, 1
+   if not r or r.nd ~= 1 or not gb:isContiguous() or not cblas.usable(r, a, B) then return false end
+   local a0 = a.off
+   for n = 0, N - 1 do
+      a.off = a0 + n * O * P
+      if not cblas.product('addmv', r, 1, scale, a, B) then return false end
+   end
+   return true
+end
+
 -- the forward's columns are used when they still fit (as THNN did), made again otherwise
-local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, osz, batch, scale)
+local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, osz, batch, scale, ones)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    if gradWeight and (cols:nElement() ~= N * K * P or not cols:isContiguous()) then
       columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
    end
-   local gw, gb = dense(gradWeight, true), dense(gradBias, true)
-   call(py.nn_cols_accgrad, nd(gw), nd(gb), nd(cols), nd(dense(gradOutput, true)), scale)
+   local gw, gb, gout = dense(gradWeight, true), dense(gradBias, true), dense(gradOutput, true)
+   local O = S.size(gw or gb, 1)
+   local float = torch.type(gout) == 'torch.FloatTensor'
+   if float then scale = f32(scale) end
+   -- gradWeight += scale * gradOutput cols^T, image by image
+   if gw and not products(N, matrix(R, gw, O, K, K, 1), 0, 1, scale, matrix(A, gout, O, P, P, 1), O * P,
+                          matrix(B, cols, P, K, 1, P), K * P) then
+      call(py.nn_cols_accgrad, nd(gw), nd(cols), nd(gout), scale)
+   end
+   if gb and not (ones and biasgemv(gb, gout, ones, N, O, oH, oW, scale)) then
+      BIASGRAD(torch.type(gout))(gb, gout, N, O, P, scale, float)
+   end
    if gw ~= gradWeight then gradWeight:copy(gw) end
    if gb ~= gradBias then gradBias:copy(gb) end
 end
@@ -133,11 +261,13 @@ function C.backward(input, gradOutput, gradInput, weight, gcols, g)
    call(py.nn_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(gcols), flat(g))
 end
 
-function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale)
+-- (ones: the dilated convolutions' buffer, whose bias gradient THNN made by gemv)
+function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale, ones)
    local nout, nin = planes(gradWeight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
    if #g.k == 2 then
-      return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1)
+      return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1,
+                       ones)
    end
    call(py.nn_conv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(cols), flat(g), scale or 1)
 end
