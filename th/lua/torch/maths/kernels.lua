@@ -283,9 +283,11 @@ end
 
 -- fill(r, c): every element of r set to the number c (of r's type already):
 -- +0 is a memset; another number is written by the loop into the first
--- FILL elements, which then double by memcpy (memory speed at every size,
--- no Python call; -0 reaches this as a number, not as a zero)
-local FILL = 256
+-- FILL elements, which then double by memcpy up to FILLBLOCK bytes, copied
+-- on from there block by block (a source that stays in the L1 cache: half
+-- the memory traffic of doubling to the end; memory speed at every size, no
+-- Python call; -0 reaches this as a number, not as a zero)
+local FILL, FILLBLOCK = 256, 32768
 local min = math.min
 function kernels.fill(r, c)
    local rp = flat(r)
@@ -297,8 +299,14 @@ function kernels.fill(r, c)
    end
    local done = min(n, FILL)
    loop('fill', 'fill', 'c', r.T)(rp, done, c)
-   while done < n do
+   local block = FILLBLOCK / size
+   while done < n and done < block do
       local k = min(done, n - done)
+      ffi.copy(rp + done, rp, k * size)
+      done = done + k
+   end
+   while done < n do
+      local k = min(block, n - done)
       ffi.copy(rp + done, rp, k * size)
       done = done + k
    end
