@@ -31,10 +31,12 @@ def numpy_loaded(th, code):
 
 
 def test_numpy_is_imported_only_for_large_operations(th):
-    # up to 4096 elements the LuaJIT loops run without numpy
-    assert numpy_loaded(th, "local x = torch.rand(4096); for _ = 1, 100 do x:add(x):mul(0.5) end") \
+    # within the LuaJIT loops' limits (8192 doubles with a tensor operand,
+    # 32768 with a number, 4096 floats) they run without numpy
+    assert numpy_loaded(th, "local x = torch.rand(8192); for _ = 1, 100 do x:add(x):mul(0.5) end") \
         == "false"
-    assert numpy_loaded(th, "local x = torch.rand(4097); x:add(x)") == "true"
+    assert numpy_loaded(th, "local x = torch.rand(8193); x:add(x)") == "true"
+    assert numpy_loaded(th, "local x = torch.FloatTensor(4097):zero(); x:add(1)") == "true"
 
 
 def test_simd_loops_run_once_numpy_is_there(th):

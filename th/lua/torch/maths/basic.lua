@@ -154,8 +154,10 @@ local function elementwise(T, fname, op, res, x, y)
    if dividing[op] then checkdivisor(T, fname, xd, y, yd) end
    local r
    res, r = result(T, res, xd, true)
-   if simdops[op] and simd.map(op, r, xd, yd or y, SIMDFROM) then return res end
    local k = fast[op]
+   if simdops[op] and simd.map(op, r, xd, yd or y, SIMDFROM, kernels.limit(k[yd and 2 or 1], T)) then
+      return res
+   end
    if k and (yd and kernels.map2(k[2], r, xd, yd) or not yd and kernels.map1(k[1], r, xd, y)) then
       return res
    end

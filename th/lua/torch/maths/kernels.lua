@@ -218,11 +218,13 @@ function kernels.op(name, limit, exprs, floatlimit)
    return op
 end
 
+-- the most elements op's loop takes on T
 local Float = types.Float
 local function limit(op, T)
    if T == Float then return op.floatlimit end
    return op.limit
 end
+kernels.limit = limit
 
 -- expressions for every type but Long; `wide` is the one for IntTensors
 -- (nil when an int32 result could leave the exactly held range)

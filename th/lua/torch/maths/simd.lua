@@ -33,7 +33,6 @@ end
 -- loops[op][T] = {function pointer, its data pointer}; nil until loaded,
 -- false when numpy's ufuncs did not have the expected layout
 local loops
-local IMPORT = 4096       -- elements: an operation this large imports numpy for them
 
 local function load()
    loops = false
@@ -48,9 +47,9 @@ local function load()
    if next(found) then loops = found end
 end
 
--- the loops, once numpy is there (or n elements make it worth importing)
-local function ready(n)
-   if loops == nil and (n > IMPORT or rawget(py, 'ufunc_loops')) then load() end
+-- the loops, once numpy is there (or importing it is due anyway)
+local function ready(importing)
+   if loops == nil and (importing or rawget(py, 'ufunc_loops')) then load() end
    return loops
 end
 
@@ -89,13 +88,16 @@ local function rows(d)
    if d.nd == 2 then return d.str[1], d.str[2], d.sz[1], d.sz[2] end
 end
 
--- simd.map(op, r, x, y) -> true when done: r = x <op> y elementwise, y a
--- tensor or a number already cast to the element type; false when no loop
--- applies (numpy not loaded, another type, views this does not take)
-function simd.map(op, r, x, y, limit)
+-- simd.map(op, r, x, y, from, import) -> true when done: r = x <op> y
+-- elementwise, y a tensor or a number already cast to the element type,
+-- when r has more than `from` elements; numpy is imported for it beyond
+-- `import` elements (where th's numpy path would have imported it), else
+-- false until it is loaded; false too when no loop applies (another type,
+-- views this does not take)
+function simd.map(op, r, x, y, from, import)
    local n = nelement(r)
    local T = r.T
-   if n <= limit or x.T ~= T or not ready(n) then return false end
+   if n <= from or x.T ~= T or not ready(n > import) then return false end
    local loop = loops[op] and loops[op][T]
    if not loop then return false end
    local number = type(y) == 'number'
