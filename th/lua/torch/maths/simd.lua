@@ -13,7 +13,6 @@ local SD, nelement, iscontiguous, checkbounds = internal.storages, internal.nele
    internal.iscontiguous, internal.checkbounds
 local py = internal.py
 local ceil = math.ceil
-local PIECES = 4
 
 local simd = {}
 
@@ -51,6 +50,33 @@ end
 local function ready(importing)
    if loops == nil and (importing or rawget(py, 'ufunc_loops')) then load() end
    return loops
+end
+
+-- the call of a contiguous operation, in PIECES calls by a loop: it becomes
+-- the root trace that the rest of the operation (dispatch...) compiles
+-- around as side traces, as the LuaJIT kernels' element loops do (else that
+-- stays interpreted; a loop of two iterations never becomes a trace).  One
+-- generated function per loop and operand kind, so that each gets a trace
+-- of its own, as each of kernels.lua's loops
+local PIECES = 4
+local PIECESCODE = [[
+local args, dims, steps, ceil, PIECES = ...
+return function(f, data, xp, yp, rp, n, size, ystep)
+   local piece = ceil(n / PIECES)
+   for from = 0, n - 1, piece do
+      dims[0] = n - from < piece and n - from or piece
+      args[0], args[1], args[2] = xp + from * size, yp + from * ystep, rp + from * size
+      f(args, dims, steps, data)
+   end
+end]]
+local piecesof = {[true] = {}, [false] = {}}
+local function pieces(loop, number)
+   local run = piecesof[number][loop]
+   if not run then
+      run = assert(loadstring(PIECESCODE, '=(th simd loop)'))(args, dims, steps, ceil, PIECES)
+      piecesof[number][loop] = run
+   end
+   return run
 end
 
 local function origin(d)
@@ -113,19 +139,9 @@ function simd.map(op, r, x, y, from, import)
       and (number or apart(y, r)) then
       checkbounds(r); checkbounds(x)
       if not number then checkbounds(y); yp = origin(y) end
-      -- in PIECES calls, by a loop: it becomes the root trace that the rest
-      -- of the operation (dispatch...) compiles around as side traces, as
-      -- the LuaJIT kernels' element loops do (else that stays interpreted;
-      -- a loop of two iterations never becomes a trace)
-      local rp, xp, f, data = origin(r), origin(x), loop[1], loop[2]
       local ystep = number and 0 or size
       steps[0], steps[1], steps[2] = size, ystep, size
-      local piece = ceil(n / PIECES)
-      for from = 0, n - 1, piece do
-         dims[0] = n - from < piece and n - from or piece
-         args[0], args[1], args[2] = xp + from * size, yp + from * ystep, rp + from * size
-         f(args, dims, steps, data)
-      end
+      pieces(loop, number)(loop[1], loop[2], origin(x), yp, origin(r), n, size, ystep)
       return true
    end
    -- views of r's sizes, one or two dimensions; r repeats no element (an
