@@ -116,14 +116,19 @@ end
 
 -- simd.map(op, r, x, y, from, import) -> true when done: r = x <op> y
 -- elementwise, y a tensor or a number already cast to the element type,
--- when r has more than `from` elements; numpy is imported for it beyond
+-- when r has more than `from` elements or is a strided vector (the LuaJIT
+-- loops take contiguous tensors and matrices only); numpy is imported for it beyond
 -- `import` elements (where th's numpy path would have imported it), else
 -- false until it is loaded; false too when no loop applies (another type,
 -- views this does not take)
 function simd.map(op, r, x, y, from, import)
    local n = nelement(r)
    local T = r.T
-   if n <= from or x.T ~= T or not ready(n > import) then return false end
+   if n == 0 or x.T ~= T then return false end
+   if n <= from and not (r.nd == 1 and (r.str[1] ~= 1 or x.str[1] ~= 1 or type(y) ~= 'number' and y.str[1] ~= 1)) then
+      return false
+   end
+   if not ready(n > import) then return false end
    local loop = loops[op] and loops[op][T]
    if not loop then return false end
    local number = type(y) == 'number'
