@@ -1,8 +1,12 @@
--- Element-wise arithmetic per call across sizes, best of 5 wall-clock
--- measurements (a busy machine only ever adds time): prints "op size us".
+-- Element-wise arithmetic per call across sizes, best of 5 measurements (a
+-- busy machine only ever adds time): prints "op size us".
+--   th scripts/bench/arith.lua [budget_seconds [cpu]]
+-- wall-clock time, or with `cpu` the process's CPU time (steadier on a busy
+-- machine; the original's OpenMP threads add theirs from 10^5 elements).
 -- Runs under th and the original Torch7 alike; compare the two with
 --   paste <(th scripts/bench/arith.lua) <(/opt/torch7-ref/bin/th scripts/bench/arith.lua)
 local budget = tonumber(arg and arg[1]) or 0.01   -- seconds per measurement
+local cpu = arg and arg[2] == 'cpu'
 local sizes = {10, 100, 300, 1000, 3000, 10000, 100000, 1000000}
 
 local function time(f)
@@ -12,8 +16,9 @@ local function time(f)
       local reps, t = 1, torch.Timer()
       while true do
          t:reset()
+         local c = os.clock()
          for _ = 1, reps do f() end
-         local e = t:time().real
+         local e = cpu and os.clock() - c or t:time().real
          if e > budget or reps >= 1e6 then best = math.min(best, e / reps * 1e6) break end
          reps = reps * 2
       end
