@@ -16,13 +16,23 @@ def output(proc):
     return [line.rstrip() for line in proc.stdout.splitlines()]
 
 
+def fixture(name):
+    """The output of tests/fixtures/name.lua, and what the original printed for it."""
+    out = output(run_th([os.path.join(FIXTURES, name + ".lua")], timeout=300))
+    with open(os.path.join(FIXTURES, name + ".expected")) as f:
+        return out, [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_arithmetic_bits_as_the_original_on_every_path():
-    out = output(run_th([os.path.join(FIXTURES, "bits_simd.lua")], timeout=300))
-    with open(os.path.join(FIXTURES, "bits_simd.expected")) as f:
-        expected = [line.rstrip() for line in f.read().splitlines()]
+    out, expected = fixture("bits_simd")
     assert len(out) == len(expected)
     for got, want in zip(out, expected):
         assert got == want
+
+
+def test_fill_values_as_the_original():
+    out, expected = fixture("fill_values")
+    assert out == expected
 
 
 def numpy_loaded(th, code):

@@ -142,8 +142,9 @@ fast.remainder = {op('remainderc', LIMIT, floats('x - c * floor(x / c)')),
                   op('remaindery', LIMIT, floats('x - y * floor(x / y)'))}
 
 -- numpy's SIMD loops (simd.lua) beyond this many elements, where the
--- LuaJIT loops' scalar code falls behind their fixed cost
-local SIMDFROM = 256
+-- LuaJIT loops' scalar code falls behind their fixed cost (a float loop,
+-- converting each element to double and back, sooner)
+local SIMDFROM, FLOATSIMDFROM = 512, 256
 local simdops = {add = true, sub = true, mul = true, div = true}
 
 -- res = x <op> y for y a tensor or a number
@@ -155,7 +156,8 @@ local function elementwise(T, fname, op, res, x, y)
    local r
    res, r = result(T, res, xd, true)
    local k = fast[op]
-   if simdops[op] and simd.map(op, r, xd, yd or y, SIMDFROM, kernels.limit(k[yd and 2 or 1], T)) then
+   if simdops[op] and simd.map(op, r, xd, yd or y, T == types.Float and FLOATSIMDFROM or SIMDFROM,
+                               kernels.limit(k[yd and 2 or 1], T)) then
       return res
    end
    if k and (yd and kernels.map2(k[2], r, xd, yd) or not yd and kernels.map1(k[1], r, xd, y)) then
