@@ -182,6 +182,7 @@ local function origin(d)
    end
    return d.fptr
 end
+kernels.origin = origin
 
 -- the pointer to d's first element, when d is contiguous
 -- (types outside the seven numeric ones, Half, have no loops)

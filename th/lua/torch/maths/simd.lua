@@ -16,11 +16,13 @@ local ceil = math.ceil
 
 local simd = {}
 
-local looptype = ffi.typeof('void (*)(char **, const intptr_t *, const intptr_t *, void *)')
-local args = ffi.new('char *[3]')
+-- (numpy's char **args declared void **: any element pointer is stored in
+-- it as it is, no cast; a cast would allocate a cdata at every call where
+-- the JIT does not compile it away, and allocation sinking is off)
+local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
+local args = ffi.new('void *[3]')
 local dims = ffi.new('intptr_t[1]')
 local steps = ffi.new('intptr_t[3]')
-local charp = ffi.typeof('char *')
 
 -- the cell a number operand is read from (a stride of 0), per element type
 local cells = {}
@@ -61,11 +63,11 @@ end
 local PIECES = 4
 local PIECESCODE = [[
 local args, dims, steps, ceil, PIECES = ...
-return function(f, data, xp, yp, rp, n, size, ystep)
+return function(f, data, xp, yp, rp, n, ystep)
    local piece = ceil(n / PIECES)
    for from = 0, n - 1, piece do
       dims[0] = n - from < piece and n - from or piece
-      args[0], args[1], args[2] = xp + from * size, yp + from * ystep, rp + from * size
+      args[0], args[1], args[2] = xp + from, yp + from * ystep, rp + from
       f(args, dims, steps, data)
    end
 end]]
@@ -79,9 +81,7 @@ local function pieces(loop, number)
    return run
 end
 
-local function origin(d)
-   return ffi.cast(charp, SD[d.st].ptr + d.off)
-end
+local origin = require('torch.maths.kernels').origin   -- kept in d: no cdata per call
 
 -- can d (of r's element count) be read while r is written, element by
 -- element, without a difference from TH's loop?  Not when it is another
@@ -96,13 +96,14 @@ local function apart(d, r)
 end
 
 -- one call of the loop over m rows of n elements: row strides (elements)
--- r1, x1, y1, element strides r2, x2, y2 (y2 = 0 and y the cell of a number)
+-- r1, x1, y1, element strides r2, x2, y2 (y2 = 0 and y the cell of a number);
+-- the pointers are of the element type
 local function run(loop, size, rp, r1, r2, xp, x1, x2, yp, y1, y2, m, n)
    local f, data = loop[1], loop[2]
    dims[0] = n
    steps[0], steps[1], steps[2] = x2 * size, y2 * size, r2 * size
    for i = 0, m - 1 do
-      args[0], args[1], args[2] = xp + i * x1 * size, yp + i * y1 * size, rp + i * r1 * size
+      args[0], args[1], args[2] = xp + i * x1, yp + i * y1, rp + i * r1
       f(args, dims, steps, data)
    end
 end
@@ -134,19 +135,17 @@ function simd.map(op, r, x, y, from, import)
    local number = type(y) == 'number'
    if not number and y.T ~= T then return false end
    local size = T.size
-   local yp, cell
+   local yp
    if number then
-      cell = cells[T]
-      cell[0] = y
-      yp = ffi.cast(charp, cell)
+      yp = cells[T]
+      yp[0] = y
    end
    if iscontiguous(r) and iscontiguous(x) and (number or iscontiguous(y)) and apart(x, r)
       and (number or apart(y, r)) then
       checkbounds(r); checkbounds(x)
       if not number then checkbounds(y); yp = origin(y) end
-      local ystep = number and 0 or size
-      steps[0], steps[1], steps[2] = size, ystep, size
-      pieces(loop, number)(loop[1], loop[2], origin(x), yp, origin(r), n, size, ystep)
+      steps[0], steps[1], steps[2] = size, number and 0 or size, size
+      pieces(loop, number)(loop[1], loop[2], origin(x), yp, origin(r), n, number and 0 or 1)
       return true
    end
    -- views of r's sizes, one or two dimensions; r repeats no element (an
