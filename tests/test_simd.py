@@ -55,7 +55,11 @@ def test_simd_loops_run_once_numpy_is_there(th):
     local x = torch.rand(5000); x:add(x)
     local simd = require 'torch.maths.simd'
     local map, used = simd.map, 0
-    simd.map = function(...) local done = map(...); if done then used = used + 1 end; return done end
+    simd.map = function(...)
+       local done = map(...)
+       if done then used = used + 1 end
+       return done
+    end
     local a = torch.range(1, 1000)
     a:add(a):mul(3):csub(torch.ones(1000)):div(2)
     print(used, a[1], a[1000], a:sum())

@@ -156,8 +156,9 @@ local function elementwise(T, fname, op, res, x, y)
    local r
    res, r = result(T, res, xd, true)
    local k = fast[op]
-   if simdops[op] and simd.map(op, r, xd, yd or y, T == types.Float and FLOATSIMDFROM or SIMDFROM,
-                               kernels.limit(k[yd and 2 or 1], T)) then
+   if simdops[op] and (nelement(r) > FLOATSIMDFROM or r.nd == 1 and r.str[1] ~= 1)
+      and simd.map(op, r, xd, yd or y, T == types.Float and FLOATSIMDFROM or SIMDFROM,
+                   kernels.limit(k[yd and 2 or 1], T)) then
       return res
    end
    if k and (yd and kernels.map2(k[2], r, xd, yd) or not yd and kernels.map1(k[1], r, xd, y)) then

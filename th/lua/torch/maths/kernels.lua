@@ -285,11 +285,12 @@ function kernels.map3(op, r, x, y, z, c)
 end
 
 -- fill(r, c): every element of r set to the number c (of r's type already):
--- +0 is a memset, 4-byte elements a wmemset; another number is written by the loop into the first
--- FILL elements, which then double by memcpy up to FILLBLOCK bytes, copied
--- on from there block by block (a source that stays in the L1 cache: half
--- the memory traffic of doubling to the end; memory speed at every size, no
--- Python call; -0 reaches this as a number, not as a zero)
+-- +0 is a memset, more than FILL 4-byte elements a wmemset; another number
+-- is written by the loop into the first FILL elements, which then double by
+-- memcpy up to FILLBLOCK bytes, copied on from there block by block (a source
+-- that stays in the L1 cache: half the memory traffic of doubling to the end;
+-- memory speed at every size, no Python call; -0 reaches this as a number,
+-- not as a zero)
 local FILL, FILLBLOCK = 256, 32768
 local min = math.min
 -- 4-byte elements: glibc's wmemset stores their bit pattern with vector
@@ -312,7 +313,7 @@ function kernels.fill(r, c)
       ffi.fill(rp, n * size)
       return true
    end
-   if size == 4 and wmemset then
+   if size == 4 and wmemset and n > FILL then
       local cell = fillcells[r.T]
       loop('fill', 'fill', 'c', r.T)(cell, 1, c)
       wmemset(ffi.cast(int32p, rp), ffi.cast(int32p, cell)[0], n)

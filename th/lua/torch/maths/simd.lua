@@ -126,7 +126,8 @@ function simd.map(op, r, x, y, from, import)
    local n = nelement(r)
    local T = r.T
    if n == 0 or x.T ~= T then return false end
-   if n <= from and not (r.nd == 1 and (r.str[1] ~= 1 or x.str[1] ~= 1 or type(y) ~= 'number' and y.str[1] ~= 1)) then
+   local strided = r.nd == 1 and (r.str[1] ~= 1 or x.str[1] ~= 1 or type(y) ~= 'number' and y.str[1] ~= 1)
+   if n <= from and not strided then
       return false
    end
    if not ready(n > import) then return false end
