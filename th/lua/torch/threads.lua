@@ -4,6 +4,7 @@ local torch = require 'torch'
 local internal = require 'torch.internal'
 
 local py, type, tonumber, floor, tobit = internal.py, type, tonumber, math.floor, bit.tobit
+local count   -- the thread count, once asked
 
 -- n as luaL_checkint read it: a number or numeric string, cut toward zero,
 -- wrapped into a C int; fewer than one thread is one
@@ -14,9 +15,12 @@ function torch.setnumthreads(n)
    end
    v = tobit(v < 0 and -floor(-v) or floor(v))
    py.setnumthreads(v)
+   count = nil
    require('torch.maths.cblas').setthreads(torch.getnumthreads())
 end
 
+-- (kept in Lua: the fused add asks at every call)
 function torch.getnumthreads()
-   return py.getnumthreads()
+   if not count then count = py.getnumthreads() end
+   return count
 end

@@ -15,6 +15,7 @@ local result, cast, samecount, SMALL = dispatch.result, dispatch.cast, dispatch.
 local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
 local kernels = require 'torch.maths.kernels'
 local fused = require 'torch.maths.fused'
+local simd = require 'torch.maths.simd'
 local f32 = kernels.f32
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
@@ -140,6 +141,12 @@ fast.pow = {nil, op('powy', math.huge, floats('C.pow(x, y)'))}
 fast.remainder = {op('remainderc', LIMIT, floats('x - c * floor(x / c)')),
                   op('remaindery', LIMIT, floats('x - y * floor(x / y)'))}
 
+-- numpy's SIMD loops (simd.lua) beyond this many elements, where the
+-- LuaJIT loops' scalar code falls behind their fixed cost (a float loop,
+-- converting each element to double and back, sooner)
+local SIMDFROM, FLOATSIMDFROM = 512, 256
+local simdops = {add = true, sub = true, mul = true, div = true}
+
 -- res = x <op> y for y a tensor or a number
 local function elementwise(T, fname, op, res, x, y)
    local xd = TD[x]
@@ -149,6 +156,11 @@ local function elementwise(T, fname, op, res, x, y)
    local r
    res, r = result(T, res, xd, true)
    local k = fast[op]
+   if simdops[op] and (nelement(r) > FLOATSIMDFROM or r.nd == 1 and r.str[1] ~= 1)
+      and simd.map(op, r, xd, yd or y, T == types.Float and FLOATSIMDFROM or SIMDFROM,
+                   kernels.limit(k[yd and 2 or 1], T)) then
+      return res
+   end
    if k and (yd and kernels.map2(k[2], r, xd, yd) or not yd and kernels.map1(k[1], r, xd, y)) then
       return res
    end

@@ -91,8 +91,7 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
       fusedrange(T, axpy, rp, yp, 0, m, v)
       return fmaloop(T, rp, rp, yp, m, n, v)
    end
-   local nthreads = torch.getnumthreads()
-   local parts = (n > SPLIT and nthreads > 1) and nthreads or 1
+   local parts = n > SPLIT and torch.getnumthreads() or 1
    local q, extra = floor(n / parts), n % parts
    local from = 0
    for p = 0, parts - 1 do

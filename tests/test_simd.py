@@ -1,0 +1,84 @@
+"""numpy's SIMD loops called from LuaJIT (th/lua/torch/maths/simd.lua) give
+the original's bits: add, csub, mul, div with a number or a tensor, every
+element type, contiguous, strided, transposed, aliased and expanded, at the
+sizes around th's thresholds, hot (tests/fixtures/bits_simd.lua; its expected
+output was printed by the original Torch7).  Also: numpy is imported for
+them only when an operation is large enough, and fill writes every element."""
+import os
+
+from conftest import run_th
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+
+def output(proc):
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [line.rstrip() for line in proc.stdout.splitlines()]
+
+
+def fixture(name):
+    """The output of tests/fixtures/name.lua, and what the original printed for it."""
+    out = output(run_th([os.path.join(FIXTURES, name + ".lua")], timeout=300))
+    with open(os.path.join(FIXTURES, name + ".expected")) as f:
+        return out, [line.rstrip() for line in f.read().splitlines()]
+
+
+def test_arithmetic_bits_as_the_original_on_every_path():
+    out, expected = fixture("bits_simd")
+    assert len(out) == len(expected)
+    for got, want in zip(out, expected):
+        assert got == want
+
+
+def test_fill_values_as_the_original():
+    out, expected = fixture("fill_values")
+    assert out == expected
+
+
+def numpy_loaded(th, code):
+    proc = th(code + "\nprint(rawget(require('torch.internal').py, 'ufunc_loops') ~= nil)")
+    return output(proc)[-1]
+
+
+def test_numpy_is_imported_only_for_large_operations(th):
+    # within the LuaJIT loops' limits (8192 doubles with a tensor operand,
+    # 32768 with a number, 4096 floats) they run without numpy
+    assert numpy_loaded(th, "local x = torch.rand(8192); for _ = 1, 100 do x:add(x):mul(0.5) end") \
+        == "false"
+    assert numpy_loaded(th, "local x = torch.rand(8193); x:add(x)") == "true"
+    assert numpy_loaded(th, "local x = torch.FloatTensor(4097):zero(); x:add(1)") == "true"
+
+
+def test_simd_loops_run_once_numpy_is_there(th):
+    # after an import, a 1000-element add takes numpy's loop: the same values
+    code = """
+    local x = torch.rand(5000); x:add(x)
+    local simd = require 'torch.maths.simd'
+    local map, used = simd.map, 0
+    simd.map = function(...)
+       local done = map(...)
+       if done then used = used + 1 end
+       return done
+    end
+    local a = torch.range(1, 1000)
+    a:add(a):mul(3):csub(torch.ones(1000)):div(2)
+    print(used, a[1], a[1000], a:sum())
+    local i = torch.IntTensor(1000):fill(2 ^ 30):mul(4)
+    print(i[1], i[1000])
+    """
+    assert output(th(code)) == ["3\t2.5\t2999.5\t1501000", "0\t0"]
+
+
+def test_fill_writes_every_element_at_every_size(th):
+    code = """
+    for _, T in ipairs{'Byte', 'Short', 'Float', 'Double'} do
+       for _, n in ipairs{1, 255, 256, 257, 4095, 4096, 4097, 32769, 100003, 1000001} do
+          local x = torch[T .. 'Tensor'](n + 2):fill(7)
+          x:narrow(1, 2, n):fill(3)
+          local ok = x[1] == 7 and x[n + 2] == 7 and x:narrow(1, 2, n):eq(3):sum() == n
+          if not ok then print(T, n, 'wrong') end
+       end
+    end
+    print('done')
+    """
+    assert output(th(code)) == ["done"]

@@ -1,0 +1,173 @@
+-- numpy's SIMD loops of add, sub, mul and div, called from LuaJIT through
+-- the FFI on tensor memory: no Python call per operation (th/ops/ufuncloops.py
+-- finds their addresses once).  They are IEEE operations on Float and Double
+-- elements and wrapping C arithmetic on integers, the results TH's C loops
+-- gave, bit for bit; division takes floats only (an integer one truncates in
+-- C, numpy's floors).  numpy is imported for them only when an operation is
+-- large enough to have needed it anyway, or once something else has.
+local ffi = require 'ffi'
+local internal = require 'torch.internal'
+local types = require 'torch.types'
+
+local SD, nelement, iscontiguous, checkbounds = internal.storages, internal.nelement,
+   internal.iscontiguous, internal.checkbounds
+local py = internal.py
+local ceil = math.ceil
+
+local simd = {}
+
+-- (numpy's char **args declared void **: any element pointer is stored in
+-- it as it is, no cast; a cast would allocate a cdata at every call where
+-- the JIT does not compile it away, and allocation sinking is off)
+local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
+local args = ffi.new('void *[3]')
+local dims = ffi.new('intptr_t[1]')
+local steps = ffi.new('intptr_t[3]')
+
+-- the cell a number operand is read from (a stride of 0), per element type
+local cells = {}
+for i = 1, types.count do
+   local T = types[i]
+   if T.vla then cells[T] = T.vla(1) end
+end
+
+-- loops[op][T] = {function pointer, its data pointer}; nil until loaded,
+-- false when numpy's ufuncs did not have the expected layout
+local loops
+
+local function load()
+   loops = false
+   local ok, text = pcall(py.ufunc_loops)
+   if not ok then return end
+   local found = {}
+   for op, tname, f, data in tostring(text):gmatch('(%a+) (%a+) (%d+) (%d+)') do
+      found[op] = found[op] or {}
+      found[op][types[tname]] = {ffi.cast(looptype, ffi.cast('intptr_t', tonumber(f))),
+                                 ffi.cast('void *', ffi.cast('intptr_t', tonumber(data)))}
+   end
+   if next(found) then loops = found end
+end
+
+-- the loops, once numpy is there (or importing it is due anyway)
+local function ready(importing)
+   if loops == nil and (importing or rawget(py, 'ufunc_loops')) then load() end
+   return loops
+end
+
+-- the call of a contiguous operation, in PIECES calls by a loop: it becomes
+-- the root trace that the rest of the operation (dispatch...) compiles
+-- around as side traces, as the LuaJIT kernels' element loops do (else that
+-- stays interpreted; a loop of two iterations never becomes a trace).  One
+-- generated function per loop and operand kind, so that each gets a trace
+-- of its own, as each of kernels.lua's loops
+local PIECES = 4
+local PIECESCODE = [[
+local args, dims, steps, ceil, PIECES = ...
+return function(f, data, xp, yp, rp, n, ystep)
+   local piece = ceil(n / PIECES)
+   for from = 0, n - 1, piece do
+      dims[0] = n - from < piece and n - from or piece
+      args[0], args[1], args[2] = xp + from, yp + from * ystep, rp + from
+      f(args, dims, steps, data)
+   end
+end]]
+local piecesof = {[true] = {}, [false] = {}}
+local function pieces(loop, number)
+   local run = piecesof[number][loop]
+   if not run then
+      run = assert(loadstring(PIECESCODE, '=(th simd loop)'))(args, dims, steps, ceil, PIECES)
+      piecesof[number][loop] = run
+   end
+   return run
+end
+
+local origin = require('torch.maths.kernels').origin   -- kept in d: no cdata per call
+
+-- can d (of r's element count) be read while r is written, element by
+-- element, without a difference from TH's loop?  Not when it is another
+-- view of r's memory (numpy's vector loads would read ahead of the writes)
+local function apart(d, r)
+   if d.st ~= r.st or d == r then return true end
+   if d.off ~= r.off or d.nd ~= r.nd then return false end
+   for i = 1, r.nd do
+      if d.str[i] ~= r.str[i] or d.sz[i] ~= r.sz[i] then return false end
+   end
+   return true
+end
+
+-- one call of the loop over m rows of n elements: row strides (elements)
+-- r1, x1, y1, element strides r2, x2, y2 (y2 = 0 and y the cell of a number);
+-- the pointers are of the element type
+local function run(loop, size, rp, r1, r2, xp, x1, x2, yp, y1, y2, m, n)
+   local f, data = loop[1], loop[2]
+   dims[0] = n
+   steps[0], steps[1], steps[2] = x2 * size, y2 * size, r2 * size
+   for i = 0, m - 1 do
+      args[0], args[1], args[2] = xp + i * x1, yp + i * y1, rp + i * r1
+      f(args, dims, steps, data)
+   end
+end
+
+-- the row layout of a view with r's sizes, at most two dimensions: (row
+-- stride, element stride, rows, elements per row); nil for more dimensions
+local function rows(d)
+   if d.nd == 1 then return 0, d.str[1], 1, d.sz[1] end
+   if d.nd == 2 then return d.str[1], d.str[2], d.sz[1], d.sz[2] end
+end
+
+-- simd.map(op, r, x, y, from, import) -> true when done: r = x <op> y
+-- elementwise, y a tensor or a number already cast to the element type,
+-- when r has more than `from` elements or is a strided vector (the LuaJIT
+-- loops take contiguous tensors and matrices only); numpy is imported for it beyond
+-- `import` elements (where th's numpy path would have imported it), else
+-- false until it is loaded; false too when no loop applies (another type,
+-- views this does not take)
+function simd.map(op, r, x, y, from, import)
+   local n = nelement(r)
+   local T = r.T
+   if n == 0 or x.T ~= T then return false end
+   local strided = r.nd == 1 and (r.str[1] ~= 1 or x.str[1] ~= 1 or type(y) ~= 'number' and y.str[1] ~= 1)
+   if n <= from and not strided then
+      return false
+   end
+   if not ready(n > import) then return false end
+   local loop = loops[op] and loops[op][T]
+   if not loop then return false end
+   local number = type(y) == 'number'
+   if not number and y.T ~= T then return false end
+   local size = T.size
+   local yp
+   if number then
+      yp = cells[T]
+      yp[0] = y
+   end
+   if iscontiguous(r) and iscontiguous(x) and (number or iscontiguous(y)) and apart(x, r)
+      and (number or apart(y, r)) then
+      checkbounds(r); checkbounds(x)
+      if not number then checkbounds(y); yp = origin(y) end
+      steps[0], steps[1], steps[2] = size, number and 0 or size, size
+      pieces(loop, number)(loop[1], loop[2], origin(x), yp, origin(r), n, number and 0 or 1)
+      return true
+   end
+   -- views of r's sizes, one or two dimensions; r repeats no element (an
+   -- expanded result accumulates, as TH's loop did: numpy's would reduce)
+   if x.nd ~= r.nd or not number and y.nd ~= r.nd then return false end
+   local r1, r2, m, k = rows(r)
+   if not r1 or r2 == 0 or m > 1 and r1 == 0 then return false end
+   for i = 1, r.nd do
+      if x.sz[i] ~= r.sz[i] or not number and y.sz[i] ~= r.sz[i] then return false end
+   end
+   if not apart(x, r) or not number and not apart(y, r) then return false end
+   checkbounds(r); checkbounds(x)
+   local x1, x2 = rows(x)
+   local y1, y2 = 0, 0
+   if not number then
+      checkbounds(y)
+      y1, y2 = rows(y)
+      yp = origin(y)
+   end
+   run(loop, size, origin(r), r1, r2, origin(x), x1, x2, yp, y1, y2, m, k)
+   return true
+end
+
+return simd
