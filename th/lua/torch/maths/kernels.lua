@@ -103,16 +103,6 @@ end]],
       end
    end
 end]],
-   gather = [[return function(rp, sp, ip, outer, isize, ssize, inner)
-   for o = 0, outer - 1 do
-      for k = 0, isize - 1 do
-         local q = (o * isize + k) * inner
-         for i = 0, inner - 1 do
-            rp[q + i] = sp[(o * ssize + tonumber(ip[q + i]) - 1) * inner + i]
-         end
-      end
-   end
-end]],
    fold2 = [[return function(xp, yp, n, acc)
    for i = 0, n - 1 do local x, y = xp[i], yp[i]; acc = %s end
    return acc
@@ -428,23 +418,6 @@ function kernels.dimbest(op, r, ix, x, dim)
    return true
 end
 
--- gather(r, src, idx, dim) -> true when done: r[..., k, ...] = src[..., idx[..., k, ...], ...]
--- along dim, for contiguous tensors whose other sizes agree (idx checked in range)
-local gatherop = {name = 'gather', limit = 16384, exprs = {}}
-function kernels.gather(r, src, idx, dim)
-   if nelement(idx) > gatherop.limit or src.T == types.Long then return false end
-   local rp, sp, ip = flat(r), flat(src), flat(idx)
-   if not rp or not sp or not ip then return false end
-   local outer, inner = 1, 1
-   for i = 1, dim - 1 do outer = outer * idx.sz[i] end
-   for i = dim + 1, idx.nd do inner = inner * idx.sz[i] end
-   for i = 1, idx.nd do
-      if i ~= dim and idx.sz[i] ~= src.sz[i] then return false end
-   end
-   loop('gather', gatherop, '', src.T)(rp, sp, ip, outer, idx.sz[dim], src.sz[dim], inner)
-   return true
-end
-
 -- fold2(op, x, y, acc) -> the fold over pairs of elements of x and y (of one
 -- type), or nil when the kernel does not apply
 function kernels.fold2(op, x, y, acc)
@@ -507,6 +480,5 @@ end
 function kernels.run(kind, op, T, store, ...)
    return loop(kind, op, op.exprs[T.name], T, nil, nil, store)(...)
 end
-kernels.origin = origin
 
 return kernels
