@@ -256,6 +256,22 @@ internal.offsets = offsets
 -- constructors
 ---------------------------------------------------------------------------
 
+-- the elements of v, the nested table of dimension dim (of n, of the given
+-- sizes), stored from ptr[pos] on -> the position after them (a function of
+-- its own, not a closure made per call: LuaJIT does not compile that)
+local function walk(T, ptr, sizes, n, v, dim, pos)
+   if dim > n then
+      local x = internal.elementvalue(T, v)   -- numeric strings count, as lua_isnumber had it
+      if x == nil then fail('invalid element (not a number)') end
+      ptr[pos] = x
+      return pos + 1
+   end
+   if type(v) ~= 'table' then fail('invalid tensor definition') end
+   if #v ~= sizes[dim] then fail('invalid tensor sizes') end
+   for i = 1, sizes[dim] do pos = walk(T, ptr, sizes, n, v[i], dim + 1, pos) end
+   return pos
+end
+
 -- fill a new tensor from a nested Lua table, checking it is rectangular
 local function fromtable(T, tbl)
    local sizes, n = {}, 0
@@ -266,26 +282,12 @@ local function fromtable(T, tbl)
       sub = sub[1]
    end
    local t = new(T, sizes, n)
-   local ptr = SD[TD[t].st] and SD[TD[t].st].ptr
-   local pos = 0
-   local function walk(v, dim)
-      if dim > n then
-         local x = internal.elementvalue(T, v)   -- numeric strings count, as lua_isnumber had it
-         if x == nil then fail('invalid element (not a number)') end
-         ptr[pos] = x
-         pos = pos + 1
-         return
-      end
-      if type(v) ~= 'table' then fail('invalid tensor definition') end
-      if #v ~= sizes[dim] then fail('invalid tensor sizes') end
-      for i = 1, sizes[dim] do walk(v[i], dim + 1) end
-   end
    if nelement(TD[t]) > 0 then
       -- {{}}: a size 0 cut the dimensions after it, and Torch7 read a missing element
       for k = 1, n do
          if sizes[k] == 0 then fail('invalid element (not a number)') end
       end
-      walk(tbl, 1)
+      walk(T, SD[TD[t].st].ptr, sizes, n, tbl, 1, 0)
    end
    return t
 end

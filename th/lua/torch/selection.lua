@@ -47,6 +47,19 @@ end
 local indexlo = kernels.op('indexlo', 16384, {Long = 'min(acc, tonumber(x))'})   -- (no branch per element)
 local indexhi = kernels.op('indexhi', 16384, {Long = 'max(acc, tonumber(x))'})
 
+-- the smallest and largest of a small strided index (its own function: a
+-- closure in checkrange would make LuaJIT close upvalues on its every
+-- return, which it does not compile)
+local function stridedrange(d)
+   local lo, top = huge, -huge
+   each(d, function(p, i)
+      local v = tonumber(p[i])
+      if v < lo then lo = v end
+      if v > top then top = v end
+   end)
+   return lo, top
+end
+
 -- every value of the LongTensor d lies in 1..hi (else `message`, when given, is the error)
 local function checkrange(d, hi, argn, fname, message)
    local n = nelement(d)
@@ -55,12 +68,7 @@ local function checkrange(d, hi, argn, fname, message)
    if lo and top then
       -- (the LuaJIT loops, for a contiguous index)
    elseif n <= SMALL then
-      lo, top = huge, -huge
-      each(d, function(p, i)
-         local v = tonumber(p[i])
-         if v < lo then lo = v end
-         if v > top then top = v end
-      end)
+      lo, top = stridedrange(d)
    else
       lo, top = pycall(py.value_range, ndview(d))
    end

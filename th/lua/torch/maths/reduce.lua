@@ -552,12 +552,15 @@ local function quicksort(v, ix, o, n, later)
    end
 end
 
--- rowwise(T, x, dim, rv, ri, m, f): for each row of x along dim, f(v, ix, n)
--- reorders the values v[0 .. n-1] and their 0-based indices ix and returns the
--- position of the m entries that go to rv and ri (already of their sizes)
+-- rowwise(T, x, dim, rv, ri, m, f, ...): for each row of x along dim,
+-- f(v, ix, n, ...) reorders the values v[0 .. n-1] and their 0-based indices
+-- ix and returns the position of the m entries that go to rv and ri (already
+-- of their sizes).  The f are functions of this file, not closures made per
+-- call: LuaJIT does not compile the making of a closure, and a loop calling
+-- sort would run interpreted.
 local rowvalues, rowindices = ffi.typeof('double[?]'), ffi.typeof('int32_t[?]')
 local iscontiguous = internal.iscontiguous
-local function rowwise(T, x, dim, rv, ri, m, f)
+local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    local xd, vd, id = TD[x], TD[rv], TD[ri]
    local nd = xd.nd
    -- rows along the last dimension of contiguous tensors are read and written
@@ -578,7 +581,7 @@ local function rowwise(T, x, dim, rv, ri, m, f)
    for r = 0, nelement(sd) / n - 1 do
       local base, out = sd.off + r * n, r * m
       for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
-      local first = f(v, ix, n)
+      local first = f(v, ix, n, a, b, c)
       for i = 0, m - 1 do
          vp[vd.off + out + i] = v[first + i]
          ip[id.off + out + i] = ix[first + i] + 1
@@ -590,6 +593,43 @@ local function rowwise(T, x, dim, rv, ri, m, f)
    end
 end
 
+local function kthrow(v, ix, n, k)
+   quickselect(v, ix, k - 1, n)
+   return k - 1
+end
+
+-- the last of the longest run in TH's sorted order (the first such run on ties)
+local function moderow(v, ix, n)
+   quicksort(v, ix, 0, n, after)
+   local best, bestrun, run = 0, 0, 0
+   for k = 0, n - 1 do
+      run = run + 1
+      if k == n - 1 or v[k] ~= v[k + 1] then
+         if run > bestrun then best, bestrun = k, run end
+         run = 0
+      end
+   end
+   return best
+end
+
+local function sortrow(v, ix, n, later)
+   quicksort(v, ix, 0, n, later)
+   return 0
+end
+
+-- topk's k entries: quickselect's order, sorted if asked
+local function topkrow(v, ix, n, k, largest, sorted)
+   if not largest then
+      quickselect(v, ix, k - 1, n)
+      if sorted then quicksort(v, ix, 0, k - 1, after) end
+      return 0
+   end
+   local first = n - k
+   if first > 0 then quickselect(v, ix, first - 1, n) end
+   if sorted then quicksort(v, ix, first, k, before) end
+   return first
+end
+
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
 local function kth(fname, T, A, rv, ri, i, k, dim)
    local xd = source(T, fname, A, i)
@@ -598,10 +638,7 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
    k = internal.toint(k, i + 1, fname)
    if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (k out of range)", i + 1, fname) end
    rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
-   rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
-      quickselect(v, ix, k - 1, n)
-      return k - 1
-   end)
+   rowwise(T, A[i], dim, rv, ri, 1, kthrow, k)
    return rv, ri
 end
 
@@ -628,19 +665,7 @@ local valued = {
       local xd = source(T, 'mode', A, i)
       local dim = dimarg(xd, A[i + 1], i + 1, 'mode')
       rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
-      -- the last of the longest run in TH's sorted order (the first such run on ties)
-      rowwise(T, A[i], dim, rv, ri, 1, function(v, ix, n)
-         quicksort(v, ix, 0, n, after)
-         local best, bestrun, run = 0, 0, 0
-         for k = 0, n - 1 do
-            run = run + 1
-            if k == n - 1 or v[k] ~= v[k + 1] then
-               if run > bestrun then best, bestrun = k, run end
-               run = 0
-            end
-         end
-         return best
-      end)
+      rowwise(T, A[i], dim, rv, ri, 1, moderow)
       return rv, ri
    end,
 
@@ -658,10 +683,7 @@ local valued = {
          and pycall(py.math_sort_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1, desc == true) then
          return rv, ri
       end
-      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], function(v, ix, n)
-         quicksort(v, ix, 0, n, desc == true and before or after)
-         return 0
-      end)
+      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], sortrow, desc == true and before or after)
       return rv, ri
    end,
 
@@ -690,17 +712,7 @@ local valued = {
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
       rv, ri = pair(T, rv, ri, sizes, xd.nd)
-      rowwise(T, A[i], dim, rv, ri, k, function(v, ix, n)
-         if not largest then
-            quickselect(v, ix, k - 1, n)
-            if sorted then quicksort(v, ix, 0, k - 1, after) end
-            return 0
-         end
-         local first = n - k
-         if first > 0 then quickselect(v, ix, first - 1, n) end
-         if sorted then quicksort(v, ix, first, k, before) end
-         return first
-      end)
+      rowwise(T, A[i], dim, rv, ri, k, topkrow, k, largest, sorted)
       return rv, ri
    end,
 }
