@@ -115,6 +115,7 @@ function(path, cpath, nativedir, memoryfns, lightops, allops)
       return assert(loadfile(nativedir .. '/memory.lua'))(lazy({}, memoryfns))
    end
    package.preload['th.native.ops'] = function() return lazy(lightops, allops) end
+   package.preload['th.native.pool'] = function() return assert(loadfile(nativedir .. '/pool.lua'))() end
    -- room for the many specialised loops th generates (kernels.lua): with
    -- LuaJIT's default limits, a program using many operations made it flush
    -- all its compiled code again and again.  Allocation sinking off: in

@@ -41,6 +41,15 @@ def getnumthreads():
     return _requested
 
 
+@export
+def start_helpers():
+    """The helper threads of th's large element loops (th/native/workers.py),
+    one per core but this one, made once per process: -> the shared job's
+    address, how many helpers run (0, 0 when they cannot be made)."""
+    from th.native import workers
+    return workers.start(CORES - 1)
+
+
 def single_threaded_blas():
     """Keep BLAS to one thread (once, at the first BLAS call: threadpoolctl
     finds the BLAS libraries numpy and scipy loaded)."""

@@ -110,12 +110,30 @@ local stopflag = ffi.new('int32_t[1]')
 local POLLS, polls = 10000, 0
 local sethook = debug.sethook
 
+local holding = 0   -- inside sections an error must not leave (see hold)
+
 -- raise `interrupted` (also the interrupter's hook): the hook and the flag are
--- both cleared first, so the error's own handling is not interrupted again
+-- both cleared first, so the error's own handling is not interrupted again;
+-- inside a held section, the flag stays for release to raise
 function internal.interrupted()
    sethook()
+   if holding > 0 then
+      stopflag[0] = 1
+      return
+   end
    stopflag[0] = 0
    error('interrupted', 0)
+end
+
+-- a section Ctrl-C does not leave halfway (a job shared with helper threads,
+-- torch.parallel, holds their locks): its interruption waits for release
+function internal.hold()
+   holding = holding + 1
+end
+
+function internal.release()
+   holding = holding - 1
+   if holding == 0 and stopflag[0] ~= 0 then internal.interrupted() end
 end
 
 function internal.poll()

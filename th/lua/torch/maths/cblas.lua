@@ -17,7 +17,7 @@ local types = require 'torch.types'
 local SD, fail, pollnow = internal.storages, internal.fail, internal.pollnow
 local max = math.max
 
-local cblas = {exact = false}
+local cblas = {exact = false, ints = 32}   -- ints: the library's integer bits
 
 -- the two libraries' declarations, the same but for the names and the
 -- integer type (the system's: 32-bit; numpy's: 64-bit)
@@ -73,7 +73,7 @@ local function load()
                fns[types.Double][op] = found[l.prefix .. 'd' .. op .. l.suffix]
                fns[types.Float][op] = found[l.prefix .. 's' .. op .. l.suffix]
             end
-            lib, cblas.exact = found, l.exact or false
+            lib, cblas.exact, cblas.ints = found, l.exact or false, l.int == 'int' and 32 or 64
             break
          end
       end

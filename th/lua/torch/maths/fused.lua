@@ -10,6 +10,7 @@ local ffi = require 'ffi'
 local torch = require 'torch'
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
+local parallel = require 'torch.parallel'
 
 local C = require 'torch.maths.libm'
 local floor = math.floor
@@ -22,6 +23,9 @@ local SPLIT = 10000
 -- BLAS axpy is called on at most this many elements (a multiple of both
 -- blocks): on longer ones a threaded OpenBLAS splits it, with tails of its own
 local CHUNK = 8192
+-- from this many bytes, the axpy chunks are shared with helper threads
+-- (torch.parallel; the parts above are Torch7's rounding, not the threads)
+local PARALLEL = 2^19
 local f32cell = ffi.new('float[1]')
 
 -- rp[i] = xp[i] + v * yp[i], i in [from, to), two roundings
@@ -53,6 +57,13 @@ local function fusedrange(T, axpy, rp, yp, from, to, v)
       local len = to - i < CHUNK and to - i or CHUNK
       axpy(len, v, yp + i, 1, rp + i, 1)
    end
+end
+
+-- fusedrange over the job's segments, with helper threads
+local function shared(job, T, axpy, rp, yp, v)
+   job.fn, job.alpha = axpy, v
+   job.p[0], job.p[1] = yp, rp
+   parallel.run(job, (T == Float and 'saxpy' or 'daxpy') .. cblas.ints, CHUNK)
 end
 
 -- the BLAS axpy of T when it fuses every element of a length that is a
@@ -88,19 +99,27 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
       if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
       if rp ~= xp then ffi.copy(rp, xp, n * T.size) end
       local m = n - n % block
-      fusedrange(T, axpy, rp, yp, 0, m, v)
+      local job = axpy and parallel.job(n * T.size, PARALLEL)
+      if job then
+         parallel.segment(job, 0, m)
+         shared(job, T, axpy, rp, yp, v)
+      else
+         fusedrange(T, axpy, rp, yp, 0, m, v)
+      end
       return fmaloop(T, rp, rp, yp, m, n, v)
    end
    local parts = n > SPLIT and torch.getnumthreads() or 1
    local q, extra = floor(n / parts), n % parts
+   local job = axpy and parts <= 4 and parallel.job(n * T.size, PARALLEL)
    local from = 0
    for p = 0, parts - 1 do
       local to = from + q + (p < extra and 1 or 0)
       local m = to - (to - from) % block
-      fusedrange(T, axpy, rp, yp, from, m, v)
+      if job then parallel.segment(job, from, m) else fusedrange(T, axpy, rp, yp, from, m, v) end
       plain(T, rp, rp, yp, m, to, v)
       from = to
    end
+   if job then shared(job, T, axpy, rp, yp, v) end
 end
 
 fused.plain = plain

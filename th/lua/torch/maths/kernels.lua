@@ -14,6 +14,7 @@
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
+local parallel = require 'torch.parallel'
 
 local SD = internal.storages
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
@@ -280,8 +281,11 @@ end
 -- memcpy up to FILLBLOCK bytes, copied on from there block by block (a source
 -- that stays in the L1 cache: half the memory traffic of doubling to the end;
 -- memory speed at every size, no Python call; -0 reaches this as a number,
--- not as a zero)
+-- not as a zero); from FILLSPLIT bytes, the zeroing or the copies are shared
+-- with helper threads
 local FILL, FILLBLOCK = 256, 32768
+-- from this many bytes, a fill is shared with helper threads (torch.parallel)
+local FILLSPLIT = 2^20
 local min = math.min
 -- 4-byte elements: glibc's wmemset stores their bit pattern with vector
 -- stores, no reads (wchar_t is a 32-bit int on Linux)
@@ -300,10 +304,17 @@ function kernels.fill(r, c)
    if not rp then return false end
    local n, size = nelement(r), r.T.size
    if c == 0 and 1 / c > 0 then
-      ffi.fill(rp, n * size)
+      local job = parallel.job(n * size, FILLSPLIT)
+      if not job then
+         ffi.fill(rp, n * size)
+         return true
+      end
+      job.p[0], job.steps[0] = rp, size
+      parallel.segment(job, 0, n)
+      parallel.run(job, 'zero', parallel.chunk(n, FILLBLOCK / size, 4))
       return true
    end
-   if size == 4 and wmemset and n > FILL then
+   if size == 4 and wmemset and n > FILL and n * size < FILLSPLIT then
       local cell = fillcells[r.T]
       loop('fill', 'fill', 'c', r.T)(cell, 1, c)
       wmemset(ffi.cast(int32p, rp), ffi.cast(int32p, cell)[0], n)
@@ -316,6 +327,14 @@ function kernels.fill(r, c)
       local k = min(done, n - done)
       ffi.copy(rp + done, rp, k * size)
       done = done + k
+   end
+   local job = parallel.job(n * size, FILLSPLIT)
+   if job then
+      -- the rest copied from the first block by this thread and helpers
+      job.p[0], job.p[1], job.steps[0], job.steps[1] = rp, rp, size, block
+      parallel.segment(job, done, n)
+      parallel.run(job, 'pattern', parallel.chunk(n, block, 4))
+      return true
    end
    while done < n do
       local k = min(block, n - done)

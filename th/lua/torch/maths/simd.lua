@@ -8,6 +8,7 @@
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
+local parallel = require 'torch.parallel'
 
 local SD, nelement, iscontiguous, checkbounds = internal.storages, internal.nelement,
    internal.iscontiguous, internal.checkbounds
@@ -83,6 +84,11 @@ end
 
 local origin = require('torch.maths.kernels').origin   -- kept in d: no cdata per call
 
+-- from SPLIT bytes of result, a contiguous operation is shared with helper
+-- threads (torch.parallel), in chunks of at least CHUNK elements (measured:
+-- below, the threads' hand-over costs more than the halved loop gives)
+local SPLIT, CHUNK = 2^19, 8192
+
 -- can d (of r's element count) be read while r is written, element by
 -- element, without a difference from TH's loop?  Not when it is another
 -- view of r's memory (numpy's vector loads would read ahead of the writes)
@@ -145,7 +151,17 @@ function simd.map(op, r, x, y, from, import)
       and (number or apart(y, r)) then
       checkbounds(r); checkbounds(x)
       if not number then checkbounds(y); yp = origin(y) end
-      steps[0], steps[1], steps[2] = size, number and 0 or size, size
+      local ystep = number and 0 or size
+      local job = parallel.job(n * size, SPLIT)
+      if job then
+         job.fn, job.data = loop[1], loop[2]
+         job.p[0], job.p[1], job.p[2] = origin(x), yp, origin(r)
+         job.steps[0], job.steps[1], job.steps[2] = size, ystep, size
+         parallel.segment(job, 0, n)
+         parallel.run(job, 'loop', parallel.chunk(n, CHUNK, 4))
+         return true
+      end
+      steps[0], steps[1], steps[2] = size, ystep, size
       pieces(loop, number)(loop[1], loop[2], origin(x), yp, origin(r), n, number and 0 or 1)
       return true
    end

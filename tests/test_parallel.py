@@ -1,0 +1,105 @@
+"""Large element loops shared with helper threads (th/lua/torch/parallel.lua,
+th/native/pool.lua): the same results as one thread, hot, for every type and
+kind of work; a forked child and a second runtime of the process still work;
+Ctrl-C in a shared job leaves the helpers usable.  (The original's bits at
+these sizes: tests/fixtures/bits_simd, bits_cadd, fill_values.)"""
+import os
+import signal
+import subprocess
+import threading
+import time
+
+from conftest import th_command
+
+# every operation shared with helpers, at sizes past the thresholds (512 KB
+# of result; 1 MB for fill), run `reps` times on one thread then on two:
+# prints whether each type's results agree
+SAME_RESULTS = r"""
+local function run(T, n, reps)
+   torch.manualSeed(n)
+   local x = torch[T .. 'Tensor'](n):random(1, 50)
+   local y = torch[T .. 'Tensor'](n):random(1, 3)
+   local floating = T == 'Double' or T == 'Float'
+   if floating then x:uniform(0.5, 2); y:uniform(0.9, 1.1) end
+   local r = x:clone()
+   for _ = 1, reps do
+      r:add(y):mul(3):add(-2):csub(y):cmul(y)
+      if floating then r:div(2.9):add(0.5, y):cdiv(y) else r:fill(7):add(x) end
+   end
+   local f, z = x:clone():fill(floating and -1.25 or 9), x:clone():zero()
+   return {r, torch.add(x, y), torch.cmul(x, y), f, z}
+end
+for _, T in ipairs{'Double', 'Float', 'Long', 'Int', 'Short', 'Byte'} do
+   for _, n in ipairs{140003, 600001} do
+      local reps = n < 2e5 and 300 or 20
+      torch.setnumthreads(1)
+      local one = run(T, n, reps)
+      torch.setnumthreads(2)
+      local two = run(T, n, reps)
+      local same = true
+      for i = 1, #one do same = same and one[i]:eq(two[i]):all() end
+      print(T, n, same)
+   end
+end
+"""
+
+
+def test_helpers_give_one_threads_results(th):
+    proc = th(SAME_RESULTS)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 12
+    assert all(line.endswith("\ttrue\t") for line in lines), lines
+
+
+def test_a_forked_child_works_alone(runtime):
+    # the helpers are threads of the parent: the child must not wait for them
+    assert runtime.execute("x = torch.ones(1e6) x:add(x) return x:sum()") == 2e6
+    pid = os.fork()
+    if pid == 0:                                  # pragma: no cover - the child
+        signal.alarm(30)
+        ok = runtime.execute("x:mul(3) x:fill(2) x:add(x) return x:sum()") == 4e6
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_two_runtimes_at_once():
+    # one set of helpers per process, one job at a time: the other runtime's
+    # operations run on their own thread meanwhile
+    from th.runtime import Runtime
+    results, errors = [], []
+
+    def work(seed):
+        try:
+            rt = Runtime()
+            results.append(rt.execute(f"""
+                local x = torch.Tensor(1e6):fill({seed})
+                for _ = 1, 200 do x:add(1):mul(1):cmul(torch.ones(1e6)) end
+                return x:sum()"""))
+        except Exception as e:                     # pragma: no cover - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors
+    assert sorted(results) == [201e6, 202e6]
+
+
+def test_ctrl_c_in_shared_jobs_leaves_them_usable(tmp_path):
+    (tmp_path / "spin.lua").write_text(
+        "local x, y = torch.zeros(1e6), torch.ones(1e6)\n"
+        "print('started') io.stdout:flush()\n"
+        "print(pcall(function() while true do x:add(y):mul(0.5) end end))\n"
+        "x:fill(1) x:add(x):cmul(y)\n"
+        "print(x:sum())\n")
+    child = subprocess.Popen(th_command() + ["spin.lua"], cwd=str(tmp_path),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout.readline() == b"started\t\n"
+    time.sleep(1)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=20)
+    assert child.returncode == 0, err
+    assert out == b"false\tinterrupted\t\n2000000\t\n"

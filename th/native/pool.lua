@@ -1,0 +1,176 @@
+-- One job shared by the main thread and helper threads (Torch7 ran its large
+-- element loops on OpenMP threads).  Each helper runs a LuaJIT state of its
+-- own (th/native/worker.lua), so no Lua state is ever shared between
+-- threads: what they share is this C structure.  A job is a few segments of
+-- elements cut into chunks, and each participant (0: the main thread,
+-- helper i: i + 1) owns a run of them, claimed one by one under a spin
+-- lock: the same run at every call of the same size, so that each core
+-- keeps its part in its own cache, as OpenMP's static schedule did.  Its own
+-- done, a participant takes the others' last chunks, so a helper that wakes
+-- late (or not at all, on a busy machine) only does less of the work, never
+-- holds the main thread up.  Loaded by both kinds of state: the layout, the
+-- kinds of work and the claiming loop.
+local ffi = require 'ffi'
+
+ffi.cdef[[
+typedef union { char size[32]; long align; } th_sem;  /* glibc's sem_t, 64-bit */
+int sem_init(th_sem *, int, unsigned);
+int sem_post(th_sem *);
+int sem_wait(th_sem *);
+int sem_trywait(th_sem *);
+int pthread_spin_init(volatile int *, int);
+int pthread_spin_lock(volatile int *);
+int pthread_spin_trylock(volatile int *);
+int pthread_spin_unlock(volatile int *);
+int sched_yield(void);
+typedef struct { long sec, nsec; } th_pool_timespec;
+int th_pool_clock(int, th_pool_timespec *) __asm__("clock_gettime");
+typedef struct {
+   volatile int lock[1];         /* guards next, stop and busy */
+   volatile int owner[1];        /* held by the Lua state running a job */
+   volatile int32_t next[17], stop[17];  /* participant k's chunks left: [next, stop) */
+   volatile int32_t busy;        /* chunks being done */
+   int32_t kind, nseg, parts;    /* parts: participants owning chunks */
+   double from[4], to[4], len;   /* segments [from, to) in chunks of len elements */
+   void *fn, *data;              /* the C function of the work, its data */
+   void *p[3];                   /* operands at element 0 */
+   intptr_t steps[3];            /* their element steps, in bytes */
+   double alpha;
+   th_sem go[16];                /* one per helper: posted for each job */
+} th_pool;
+]]
+
+local C = ffi.C
+local min = math.min
+
+local pool = {MAXHELPERS = 16}   -- (the arrays above: one more participant)
+
+-- seconds on a monotonic clock (a vDSO call: tens of nanoseconds)
+local timespec = ffi.new('th_pool_timespec')
+function pool.now()
+   C.th_pool_clock(1, timespec)
+   return tonumber(timespec.sec) + tonumber(timespec.nsec) * 1e-9
+end
+
+-- per participant: the argument arrays of a numpy loop call
+function pool.scratch()
+   return {args = ffi.new('void *[3]'), dims = ffi.new('intptr_t[1]')}
+end
+
+local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
+local daxpy32 = ffi.typeof('void (*)(int, double, const double *, int, double *, int)')
+local saxpy32 = ffi.typeof('void (*)(int, float, const float *, int, float *, int)')
+local daxpy64 = ffi.typeof('void (*)(int64_t, double, const double *, int64_t, double *, int64_t)')
+local saxpy64 = ffi.typeof('void (*)(int64_t, float, const float *, int64_t, float *, int64_t)')
+local doublep, floatp, bytep = ffi.typeof('double *'), ffi.typeof('float *'), ffi.typeof('uint8_t *')
+
+-- the kinds of work: each does elements [a, b) of the job
+local kinds = {}
+
+-- a numpy ufunc inner loop: p[2][i] = p[0][i] <op> p[1][i], byte steps
+function kinds.loop(job, a, b, s)
+   local args, steps = s.args, job.steps
+   args[0] = ffi.cast(bytep, job.p[0]) + a * steps[0]
+   args[1] = ffi.cast(bytep, job.p[1]) + a * steps[1]
+   args[2] = ffi.cast(bytep, job.p[2]) + a * steps[2]
+   s.dims[0] = b - a
+   ffi.cast(looptype, job.fn)(args, s.dims, steps, job.data)
+end
+
+-- BLAS axpy, p[1][i] += alpha * p[0][i], of the library's integer width
+function kinds.daxpy32(job, a, b)
+   ffi.cast(daxpy32, job.fn)(b - a, job.alpha, ffi.cast(doublep, job.p[0]) + a, 1, ffi.cast(doublep, job.p[1]) + a, 1)
+end
+function kinds.saxpy32(job, a, b)
+   ffi.cast(saxpy32, job.fn)(b - a, job.alpha, ffi.cast(floatp, job.p[0]) + a, 1, ffi.cast(floatp, job.p[1]) + a, 1)
+end
+function kinds.daxpy64(job, a, b)
+   ffi.cast(daxpy64, job.fn)(b - a, job.alpha, ffi.cast(doublep, job.p[0]) + a, 1, ffi.cast(doublep, job.p[1]) + a, 1)
+end
+function kinds.saxpy64(job, a, b)
+   ffi.cast(saxpy64, job.fn)(b - a, job.alpha, ffi.cast(floatp, job.p[0]) + a, 1, ffi.cast(floatp, job.p[1]) + a, 1)
+end
+
+-- p[0][a, b) copied from the pattern p[1], steps[1] elements of steps[0]
+-- bytes, copy by copy
+function kinds.pattern(job, a, b)
+   local size, len = tonumber(job.steps[0]), tonumber(job.steps[1])
+   local r = ffi.cast(bytep, job.p[0])
+   for i = a, b - 1, len do ffi.copy(r + i * size, job.p[1], min(len, b - i) * size) end
+end
+
+-- p[0][a, b) zeroed
+function kinds.zero(job, a, b)
+   local size = tonumber(job.steps[0])
+   ffi.fill(ffi.cast(bytep, job.p[0]) + a * size, (b - a) * size)
+end
+
+-- kinds by number (what a job carries) and numbers by name, the same in
+-- every state: the names in sorted order
+local names = {}
+for name in pairs(kinds) do names[#names + 1] = name end
+table.sort(names)
+local byid = {}
+pool.kind = {}
+for i, name in ipairs(names) do
+   byid[i] = kinds[name]
+   pool.kind[name] = i
+end
+
+-- the elements of chunk c: [a, b)
+local function chunk(job, c)
+   local len = job.len
+   for s = 0, job.nseg - 1 do
+      local from, to = job.from[s], job.to[s]
+      local m = math.ceil((to - from) / len)
+      if c < m then
+         local a = from + c * len
+         return a, min(to, a + len)
+      end
+      c = c - m
+   end
+end
+
+-- the next chunk for participant `me` (the lock held): its own next one,
+-- else another's last one; nil when none is left
+local function claim(job, me)
+   local c = job.next[me]
+   if c < job.stop[me] then
+      job.next[me] = c + 1
+      return c
+   end
+   for k = 0, job.parts - 1 do
+      c = job.stop[k] - 1
+      if c >= job.next[k] then
+         job.stop[k] = c
+         return c
+      end
+   end
+end
+
+-- participant `me` claims and does chunks of the job until none is left:
+-- -> how many it did (the job's kind is read after each claim: the main
+-- thread may have posted another job meanwhile, never while a claimed
+-- chunk is busy)
+function pool.work(job, me, s)
+   local lock = job.lock
+   local done = 0
+   while true do
+      C.pthread_spin_lock(lock)
+      local c = claim(job, me)
+      if not c then
+         C.pthread_spin_unlock(lock)
+         return done
+      end
+      job.busy = job.busy + 1
+      C.pthread_spin_unlock(lock)
+      local a, b = chunk(job, c)
+      byid[job.kind](job, a, b, s)
+      C.pthread_spin_lock(lock)
+      job.busy = job.busy - 1
+      C.pthread_spin_unlock(lock)
+      done = done + 1
+   end
+end
+
+return pool
