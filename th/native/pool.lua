@@ -37,6 +37,8 @@ typedef struct {
    intptr_t steps[3];            /* their element steps, in bytes */
    double alpha;
    th_sem go[16];                /* one per helper: posted for each job */
+   volatile int32_t rest;        /* set: helpers sleep at once after a job */
+   volatile int32_t polling[16]; /* helper i runs, polling for jobs (else it sleeps) */
 } th_pool;
 ]]
 

@@ -24,20 +24,25 @@ else
 end
 
 -- how long a helper polls for the next job before it sleeps (a wake-up
--- costs tens of microseconds), as OpenMP's threads spun a while
-local SPIN = 100e-6
+-- takes tens of microseconds on a VM), as OpenMP's threads spun a while
+local SPIN = 1e-3
 local go = job.go + index
 local scratch = pool.scratch()
 
 -- (the chunks run C functions on memory the main thread checked: nothing
 -- here raises a Lua error, which a callback could not return)
 local function serve()
+   job.polling[index] = 1
    while true do
       local spins, since = 0, pool.now()
       while C.sem_trywait(go) ~= 0 do
          spins = spins + 1
-         if spins % 64 == 0 and pool.now() - since > SPIN then
+         -- (yielding now and then: on a busy core, polling is not to hold
+         -- up the main thread or other programs)
+         if spins % 64 == 0 and (C.sched_yield() ~= 0 or job.rest ~= 0 or pool.now() - since > SPIN) then
+            job.polling[index] = 0
             while C.sem_wait(go) ~= 0 do end   -- (EINTR)
+            job.polling[index] = 1
             break
          end
       end

@@ -25,14 +25,20 @@ local scratch = pool.scratch()
 local kinds = pool.kind
 local now = pool.now
 
--- Helpers that did not help twice in a row (none of the work done, or this
--- thread kept waiting for their chunks longer than it worked): they sleep
--- between jobs too far apart, or the machine is busy, and sharing costs
--- more than it gives (a helper woken once may just have been asleep).  The
--- jobs of the next `cool` seconds are then done in this thread alone, and
--- that time doubles while they keep failing, halves when they help again
-local COOL, MAXCOOL = 1e-3, 0.1
-local cool, alone, strikes = COOL, 0, 0   -- alone: no helpers until this time
+-- Whether helpers help: a job helped when this thread took less than 0.8 of
+-- what doing it alone would have (at the pace of its own chunks; the posts
+-- count).  `failing` adds up the failures of jobs posted to polling
+-- helpers, each counting less as jobs go by: past FAILING (eight in a row,
+-- not one in two; a new helper compiles its loops in its first jobs) the
+-- machine is busy, and the jobs of the next `cool`
+-- seconds run on this thread alone while the helpers sleep; that time
+-- doubles while jobs keep failing, halves when they help again.  A helper
+-- woken from its sleep takes tens of microseconds to come (on a VM, 100),
+-- too late for a short job: those failures count only when 8 come in a
+-- row (jobs too far apart for the helpers to be polling)
+local COOL, MAXCOOL, FAILING, WOKEN = 1e-3, 0.05, 3.5, 8
+local cool, alone = COOL, 0        -- alone: no helpers until this time
+local failing, woken = 0, 0
 
 local function start()
    local address, running = internal.py.start_helpers()
@@ -87,7 +93,13 @@ function parallel.run(j, kind, len)
       from = to
    end
    C.pthread_spin_unlock(j.lock)
-   for i = 0, parts - 2 do C.sem_post(j.go + i) end
+   local posted = now()
+   j.rest = 0
+   local polling = true
+   for i = 0, parts - 2 do
+      polling = polling and j.polling[i] ~= 0
+      C.sem_post(j.go + i)
+   end
    local t0 = now()
    local mine = pool.work(j, 0, scratch)
    local t1 = now()
@@ -102,11 +114,14 @@ function parallel.run(j, kind, len)
    C.pthread_spin_unlock(j.owner)
    internal.release()
    local t2 = now()
-   if mine == count or t2 - t1 > t1 - t0 then
-      strikes = strikes + 1
-      if strikes >= 2 then alone, cool, strikes = t2 + cool, min(2 * cool, MAXCOOL), 0 end
-   else
-      strikes, cool = 0, max(COOL, cool / 2)
+   if mine > 0 and mine < count and t2 - posted < 0.8 * (t1 - t0) / mine * count then
+      failing, woken, cool = 0.75 * failing, 0, max(COOL, cool / 2)
+      return
+   end
+   if polling then failing = 0.75 * failing + 1 else woken = woken + 1 end
+   if failing > FAILING or woken >= WOKEN then
+      alone, cool, failing, woken = t2 + cool, min(2 * cool, MAXCOOL), FAILING - 1, 0
+      j.rest = 1      -- (polling helpers would take the cores this thread needs)
    end
 end
 
