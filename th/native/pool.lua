@@ -60,11 +60,7 @@ function pool.scratch()
 end
 
 local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
-local daxpy32 = ffi.typeof('void (*)(int, double, const double *, int, double *, int)')
-local saxpy32 = ffi.typeof('void (*)(int, float, const float *, int, float *, int)')
-local daxpy64 = ffi.typeof('void (*)(int64_t, double, const double *, int64_t, double *, int64_t)')
-local saxpy64 = ffi.typeof('void (*)(int64_t, float, const float *, int64_t, float *, int64_t)')
-local doublep, floatp, bytep = ffi.typeof('double *'), ffi.typeof('float *'), ffi.typeof('uint8_t *')
+local bytep = ffi.typeof('uint8_t *')
 
 -- the kinds of work: each does elements [a, b) of the job
 local kinds = {}
@@ -79,18 +75,19 @@ function kinds.loop(job, a, b, s)
    ffi.cast(looptype, job.fn)(args, s.dims, steps, job.data)
 end
 
--- BLAS axpy, p[1][i] += alpha * p[0][i], of the library's integer width
-function kinds.daxpy32(job, a, b)
-   ffi.cast(daxpy32, job.fn)(b - a, job.alpha, ffi.cast(doublep, job.p[0]) + a, 1, ffi.cast(doublep, job.p[1]) + a, 1)
+-- BLAS axpy, p[1][i] += alpha * p[0][i], of each element type and integer
+-- width of the libraries
+local function axpy(fntype, elementp)
+   return function(job, a, b)
+      ffi.cast(fntype, job.fn)(b - a, job.alpha, ffi.cast(elementp, job.p[0]) + a, 1,
+                               ffi.cast(elementp, job.p[1]) + a, 1)
+   end
 end
-function kinds.saxpy32(job, a, b)
-   ffi.cast(saxpy32, job.fn)(b - a, job.alpha, ffi.cast(floatp, job.p[0]) + a, 1, ffi.cast(floatp, job.p[1]) + a, 1)
-end
-function kinds.daxpy64(job, a, b)
-   ffi.cast(daxpy64, job.fn)(b - a, job.alpha, ffi.cast(doublep, job.p[0]) + a, 1, ffi.cast(doublep, job.p[1]) + a, 1)
-end
-function kinds.saxpy64(job, a, b)
-   ffi.cast(saxpy64, job.fn)(b - a, job.alpha, ffi.cast(floatp, job.p[0]) + a, 1, ffi.cast(floatp, job.p[1]) + a, 1)
+for bits, int in pairs{[32] = 'int', [64] = 'int64_t'} do
+   for prefix, element in pairs{d = 'double', s = 'float'} do
+      local fntype = ffi.typeof((('void (*)(INT, E, const E *, INT, E *, INT)'):gsub('INT', int):gsub('E', element)))
+      kinds[prefix .. 'axpy' .. bits] = axpy(fntype, ffi.typeof(element .. ' *'))
+   end
 end
 
 -- p[0][a, b) copied from the pattern p[1], steps[1] elements of steps[0]
