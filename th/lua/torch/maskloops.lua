@@ -52,17 +52,27 @@ end
 loops.line = line
 
 -- generate(key, text, bodies, T, strided) -> the loop of text for elements
--- of T: $U is the count of units per element, $Sname multiplies by the
--- stride `name` (nothing when contiguous), $C is true when contiguous, and
--- $NAME the code bodies.NAME repeated for each unit of an element (@ made
--- the unit's offset, # its number)
+-- of T: $Sname multiplies by the stride `name` (nothing when contiguous), $C
+-- is true when contiguous, $DOUBLE{a, b} doubles the places a and b when an
+-- element is two units (by an addition: an integer multiplication is made a
+-- double's in the trace), and $NAME is the code bodies.NAME repeated for
+-- each unit of an element (@ made the unit's offset, # its number)
+-- (counts are kept as band(k + x, INT), and read as tobit(k), as any
+-- number from before the loop: integers in the trace, where the first
+-- iteration recorded would make them doubles, whose additions chain at 4
+-- cycles each and convert to integers to index)
 local cache = {}
-local prelude = 'local bit, ffi = ...\nlocal band, bor, bxor, bnot, rshift, lshift = bit.band, bit.bor, bit.bxor, bit.bnot, bit.rshift, bit.lshift\n'
-   .. 'local min = math.min\n'
+local prelude = 'local bit, ffi = ...\nlocal band, bor, bxor, bnot, rshift, lshift, tobit = bit.band, bit.bor, bit.bxor, bit.bnot, bit.rshift, bit.lshift, bit.tobit\n'
+   .. 'local INT = 0x7fffffff\n'
 local function build(key, text, bodies, T, strided)
    local width = units[T.name][2]
-   local src = text:gsub('%$(%u+)', function(name)
-      if name == 'U' then return tostring(width) end
+   local src = text:gsub('%$DOUBLE{([%w, ]+)}', function(names)
+      if width == 1 then return '' end
+      local twice = {}
+      for v in names:gmatch('%w+') do twice[#twice + 1] = v .. ' + ' .. v end
+      return names .. ' = ' .. table.concat(twice, ', ')
+   end)
+   src = src:gsub('%$(%u+)', function(name)
       if name == 'C' then return strided and 'false' or 'true' end
       if name == 'S' then return nil end
       local parts = {}
@@ -106,14 +116,14 @@ local countbody = [[return function(mp, n, ms)
          local w = wp[j]
          top = bor(top, w)
          local s = w + rshift(w, 16)
-         ones = ones + band(s + rshift(s, 8), 255)
+         ones = band(ones + band(s + rshift(s, 8), 255), INT)
       end
       top = bor(band(top, 255), band(rshift(top, 8), 255), band(rshift(top, 16), 255), rshift(top, 24))
       i = n - band(n, 3)
    end
    for j = i, n - 1 do
       local x = mp[j$Sms]
-      ones = ones + x
+      ones = band(ones + x, INT)
       top = bor(top, x)
    end
    return ones, top
@@ -143,7 +153,8 @@ local fillbody = [[return function(rp, mp, n, rs, ms, c0, c1)
    for i = 0, n - 1 do
       local m1 = mp[i$Sms] - 1
       last = bor(band(i, bnot(m1)), band(last, m1))
-      local o = last$Srs*$U
+      local o = last$Srs
+      $DOUBLE{o}
       $BODY
    end
    if first == 0 then
@@ -177,16 +188,19 @@ end
 -- while k is past the end (t: 1 then), which moves on by the mask's 0 or 1;
 -- the last 1's element is written there again at the end
 local selectbody = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
-   local k, last, top = 0, 0, ones - 1
+   local k, last, top = 0, 0, band(ones - 1, INT)
    for i = 0, n - 1 do
+      k = tobit(k)
       local m = mp[i$Sms]
-      local o, p = (k - rshift(top - k, 31))$Srs*$U, i$Sss*$U
+      local o, p = (k - rshift(tobit(top) - k, 31))$Srs, i$Sss
+      $DOUBLE{o, p}
       $BODY
       local m1 = m - 1
       last = bor(band(i, bnot(m1)), band(last, m1))
-      k = k + m
+      k = band(k + m, INT)
    end
-   local o, p = top$Srs*$U, last$Sss*$U
+   local o, p = top$Srs, last$Sss
+   $DOUBLE{o, p}
    $BODY
 end]]
 
@@ -209,12 +223,14 @@ local copybody = [[return function(rp, sp, mp, n, rs, ss, ms)
    local first, last, k = mp[0], 0, 0
    $SAVE
    for i = 0, n - 1 do
+      k = tobit(k)
       local m = mp[i$Sms]
       local m1 = m - 1
       last = bor(band(i, bnot(m1)), band(last, m1))
-      local o, p = last$Srs*$U, (k + m - 1 + rshift(k + m - 1, 31))$Sss*$U
+      local o, p = last$Srs, (k + m - 1 + rshift(k + m - 1, 31))$Sss
+      $DOUBLE{o, p}
       $BODY
-      k = k + m
+      k = band(k + m, INT)
    end
    if first == 0 then
       $RESTORE
@@ -246,17 +262,18 @@ local nonzeroof = {
    Byte = 'rshift(xp[p] + 255, 8)',
    Char = 'nz(xp[p])', Short = 'nz(xp[p])', Int = 'nz(xp[p])',
    Float = 'nz(lshift(xp[p], 1))',
-   Double = 'nz(bor(xp[p * 2], lshift(xp[p * 2 + 1], 1)))',
-   Long = 'nz(bor(xp[p * 2], xp[p * 2 + 1]))',
+   Double = 'nz(bor(xp[p + p], lshift(xp[p + p + 1], 1)))',
+   Long = 'nz(bor(xp[p + p], xp[p + p + 1]))',
 }
 
 -- count(xp, rows, cols, rs, cs) -> the elements that are not 0 of a matrix
 local countnz = [[return function(xp, rows, cols, rs, cs)
    local k = 0
+   cs = tobit(cs)
    for r = 0, rows - 1 do
-      local p = r * rs
+      local p = tobit(r * rs)
       for _ = 1, cols do
-         k = k + NZ
+         k = band(k + NZ, INT)
          p = p + cs
       end
    end
@@ -267,21 +284,25 @@ end]]
 -- last row while k is past the end), k moving on by 1 where it is not 0; the
 -- last one's subscripts are written there again at the end
 local writenz = [[return function(rp, xp, rows, cols, rs, cs, count)
-   local k, top, lastr, lastc = 0, count - 1, 0, 0
+   local k, top, lastr, lastc = 0, band(count - 1, INT), 0, 0
+   cs = tobit(cs)
    for r = 0, rows - 1 do
-      local p = r * rs
+      local p = tobit(r * rs)
       for c = 1, cols do
-         local o = (k - rshift(top - k, 31)) * ND
+         k = tobit(k)
+         local o = k - rshift(tobit(top) - k, 31)
+         ONCE
          SUBSCRIPTS
          local b = NZ
          local b1 = b - 1
          lastr = bor(band(r, bnot(b1)), band(lastr, b1))
          lastc = bor(band(c, bnot(b1)), band(lastc, b1))
-         k = k + b
+         k = band(k + b, INT)
          p = p + cs
       end
    end
-   local o, r, c = top * ND, lastr, lastc
+   local o, r, c = top, lastr, lastc
+   ONCE
    SUBSCRIPTS
 end]]
 local subscripts = {'rp[o] = c', 'rp[o] = r + 1; rp[o + 1] = c'}
@@ -292,7 +313,7 @@ local function nzloop(kind, T, nd)
    local f = nzcache[key]
    if not f then
       local text = (kind == 'count' and countnz or writenz):gsub('NZ', nonzeroof[T.name])
-                   :gsub('ND', nd):gsub('SUBSCRIPTS', subscripts[nd])
+                   :gsub('ONCE', nd == 2 and 'o = o + o' or ''):gsub('SUBSCRIPTS', subscripts[nd])
       f = assert(loadstring(prelude .. 'local function nz(y) return rshift(bor(y, 0 - y), 31) end\n' .. text,
                             '=(th nonzero loop)'))(bit, ffi)
       nzcache[key] = f
