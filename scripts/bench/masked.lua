@@ -47,7 +47,8 @@ for _, n in ipairs(sizes) do
       report('maskedFill/' .. tn .. '_strided', n, function() rs:maskedFill(mask, 1) end)
       report('maskedCopy/' .. tn, n, function() r:maskedCopy(mask, y) end)
       report('maskedCopy/' .. tn .. '_strided', n, function() rs:maskedCopy(mask, y) end)
-      report('nonzero/' .. tn, n, function() local _ = torch.nonzero(x:gt(50)) end)
+      local z = T(n):random(0, 1)       -- about half zeros
+      report('nonzero/' .. tn, n, function() local _ = torch.nonzero(z) end)
    end
    report('nonzero/mask', n, function() local _ = torch.nonzero(mask) end)
    report('nonzero/mask2d', n, function() local _ = torch.nonzero(mask2) end)

@@ -1,17 +1,17 @@
--- LuaJIT loops of the mask operations (maskedFill, maskedSelect, maskedCopy,
--- the mask's check) and of nonzero, for operands that are each one line of
--- memory (contiguous, or a single stride once dimensions of size 1 are left
--- out), of every type and size: a Lua->Python crossing costs more than these
--- loops up to about 10^4 elements, and beyond they beat numpy's boolean
--- indexing, which makes index arrays first.
+-- LuaJIT loops of the mask operations (the mask's check, maskedFill,
+-- maskedSelect, maskedCopy) for operands that are each one line of memory
+-- (contiguous, or one stride once dimensions of size 1 are left out), and of
+-- nonzero for vectors and matrices of any strides, of every type and size:
+-- no Lua->Python crossing (which costs more than these loops up to 10^4
+-- elements; beyond, numpy's boolean indexing makes index arrays first).
 --
--- Elements are handled as the bits of their type, through int32 units (two
+-- Elements are moved as the bits of their type, through int32 units (two
 -- per element of 8 bytes: a Long is no Lua number, and a double loaded into
--- a Lua number may have its NaN made the canonical one): a value is chosen by
--- the mask with bit operations, not a branch, which a mask of random zeros
--- and ones mispredicts half the time.  One loop is generated per operation,
--- element type and contiguity (monomorphic traces; no closure or vararg in
--- a call).
+-- a Lua number may have its NaN made the canonical one).  No branch on the
+-- mask (a mask of random zeros and ones mispredicts half of them): where an
+-- element goes is computed with bit operations.  One loop is generated per
+-- operation, element type and contiguity (monomorphic traces; no closure or
+-- vararg in a call).
 local ffi = require 'ffi'
 local bit = require 'bit'
 local internal = require 'torch.internal'
@@ -19,7 +19,7 @@ local types = require 'torch.types'
 local kernels = require 'torch.maths.kernels'
 
 local checkbounds, origin = internal.checkbounds, kernels.origin
-local cast, min = ffi.cast, math.min
+local cast = ffi.cast
 
 local loops = {}
 
@@ -49,7 +49,6 @@ local function line(d)
    checkbounds(d)
    return origin(d), stride
 end
-loops.line = line
 
 -- generate(key, text, bodies, T, strided) -> the loop of text for elements
 -- of T: $Sname multiplies by the stride `name` (nothing when contiguous), $C
@@ -175,7 +174,7 @@ end
 function loops.fill(d, m, n, c)
    local rp, rs = line(d)
    local mp, ms = line(m)
-   if not rp or not mp then return false end
+   if not rp or not mp or rs == 0 then return false end   -- (0: see copy)
    local cell = cells[d.T.name]
    cell[1][0] = c
    local f = generate('fill', fillbody, {BODY = 'rp[o@] = c#', SAVE = save, RESTORE = restore},
@@ -243,7 +242,8 @@ function loops.copy(d, m, s, n)
    local rp, rs = line(d)
    local sp, ss = line(s)
    local mp, ms = line(m)
-   if not rp or not sp or not mp or d.T ~= s.T then return false end
+   -- (an expanded destination, of stride 0, would have its one element put back)
+   if not rp or not sp or not mp or d.T ~= s.T or rs == 0 then return false end
    local f = generate('copy', copybody, {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore},
                       d.T, rs ~= 1 or ss ~= 1 or ms ~= 1)
    local ptr = unitptr[d.T.name]
@@ -269,12 +269,11 @@ local nonzeroof = {
 -- count(xp, rows, cols, rs, cs) -> the elements that are not 0 of a matrix
 local countnz = [[return function(xp, rows, cols, rs, cs)
    local k = 0
-   cs = tobit(cs)
    for r = 0, rows - 1 do
       local p = tobit(r * rs)
       for _ = 1, cols do
-         k = band(k + NZ, INT)
-         p = p + cs
+         k = band(tobit(k) + NZ, INT)
+         p = tobit(p) + tobit(cs)
       end
    end
    return k
@@ -284,8 +283,7 @@ end]]
 -- last row while k is past the end), k moving on by 1 where it is not 0; the
 -- last one's subscripts are written there again at the end
 local writenz = [[return function(rp, xp, rows, cols, rs, cs, count)
-   local k, top, lastr, lastc = 0, band(count - 1, INT), 0, 0
-   cs = tobit(cs)
+   local k, top, lastr, lastc = 0, count - 1, 0, 0
    for r = 0, rows - 1 do
       local p = tobit(r * rs)
       for c = 1, cols do
@@ -298,21 +296,46 @@ local writenz = [[return function(rp, xp, rows, cols, rs, cs, count)
          lastr = bor(band(r, bnot(b1)), band(lastr, b1))
          lastc = bor(band(c, bnot(b1)), band(lastc, b1))
          k = band(k + b, INT)
-         p = p + cs
+         p = tobit(p) + tobit(cs)
       end
    end
    local o, r, c = top, lastr, lastc
    ONCE
    SUBSCRIPTS
 end]]
+
+-- the same over a matrix whose rows follow each other at the one stride:
+-- one loop, the column c moving on to 1 of the next row r past cols
+local writeflat = [[return function(rp, xp, rows, cols, rs, cs, count)
+   local k, top, lastr, lastc, r, c, p = 0, count - 1, 0, 0, 0, 1, 0
+   for _ = 1, rows * cols do
+      k, r, c = tobit(k), tobit(r), tobit(c)
+      local o = k - rshift(tobit(top) - k, 31)
+      ONCE
+      SUBSCRIPTS
+      local b = NZ
+      local b1 = b - 1
+      lastr = bor(band(r, bnot(b1)), band(lastr, b1))
+      lastc = bor(band(c, bnot(b1)), band(lastc, b1))
+      k = band(k + b, INT)
+      local wrap = rshift(tobit(cols) - c - 1, 31)
+      c = c + 1 - band(tobit(cols), 0 - wrap)
+      r = r + wrap
+      p = tobit(p) + tobit(cs)
+   end
+   local o, r, c = top, lastr, lastc
+   ONCE
+   SUBSCRIPTS
+end]]
 local subscripts = {'rp[o] = c', 'rp[o] = r + 1; rp[o + 1] = c'}
+local templates = {count = countnz, write = writenz, flat = writeflat}
 
 local nzcache = {}
 local function nzloop(kind, T, nd)
    local key = kind .. T.name .. nd
    local f = nzcache[key]
    if not f then
-      local text = (kind == 'count' and countnz or writenz):gsub('NZ', nonzeroof[T.name])
+      local text = templates[kind]:gsub('NZ', nonzeroof[T.name])
                    :gsub('ONCE', nd == 2 and 'o = o + o' or ''):gsub('SUBSCRIPTS', subscripts[nd])
       f = assert(loadstring(prelude .. 'local function nz(y) return rshift(bor(y, 0 - y), 31) end\n' .. text,
                             '=(th nonzero loop)'))(bit, ffi)
@@ -321,10 +344,12 @@ local function nzloop(kind, T, nd)
    return f
 end
 
--- the source as a matrix: rows, columns and their strides (a vector: one row)
+-- the source as a matrix: rows, columns and their strides (a vector: one
+-- row), and whether its rows follow each other at the one stride
 local function matrix(d)
-   if d.nd == 1 then return 1, d.sz[1], 0, d.str[1] end
-   return d.sz[1], d.sz[2], d.str[1], d.str[2]
+   if d.nd == 1 then return 1, d.sz[1], 0, d.str[1], true end
+   local rows, cols, rs, cs = d.sz[1], d.sz[2], d.str[1], d.str[2]
+   return rows, cols, rs, cs, rs == cols * cs or rows == 1
 end
 
 -- countnonzero(d) -> the count of d's elements that are not 0, or nil when
@@ -332,8 +357,9 @@ end
 function loops.countnonzero(d)
    if d.nd < 1 or d.nd > 2 or not units[d.T.name] then return nil end
    checkbounds(d)
-   local rows, cols, rs, cs = matrix(d)
-   return nzloop('count', d.T, d.nd)(cast(unitptr[d.T.name], origin(d)), rows, cols, rs, cs)
+   local rows, cols, rs, cs, flat = matrix(d)
+   if flat then rows, cols = 1, rows * cols end
+   return nzloop('count', d.T, 1)(cast(unitptr[d.T.name], origin(d)), rows, cols, rs, cs)
 end
 
 -- nonzero(r, d, count) -> r (a contiguous count x nd LongTensor, count > 0)
@@ -342,8 +368,8 @@ end
 function loops.nonzero(r, d, count)
    checkbounds(d)
    checkbounds(r)
-   local rows, cols, rs, cs = matrix(d)
-   nzloop('write', d.T, d.nd)(origin(r), cast(unitptr[d.T.name], origin(d)), rows, cols, rs, cs, count)
+   local rows, cols, rs, cs, flat = matrix(d)
+   nzloop(flat and d.nd == 2 and 'flat' or 'write', d.T, d.nd)(origin(r), cast(unitptr[d.T.name], origin(d)), rows, cols, rs, cs, count)
 end
 
 return loops
