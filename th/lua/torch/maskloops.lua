@@ -150,9 +150,9 @@ local fillbody = [[return function(rp, mp, n, rs, ms, c0, c1)
    local first, last = mp[0], 0
    $SAVE
    for i = 0, n - 1 do
-      local m1 = mp[i$Sms] - 1
+      local m1 = mp[i] - 1
       last = bor(band(i, bnot(m1)), band(last, m1))
-      local o = last$Srs
+      local o = last
       $DOUBLE{o}
       $BODY
    end
@@ -161,6 +161,25 @@ local fillbody = [[return function(rp, mp, n, rs, ms, c0, c1)
    end
 end]]
 local save, restore = 'local s# = rp[0@]', 'rp[0@] = s#'
+
+-- the same over strided lines: every place an offset, moved on by its stride
+-- (an addition, no multiplication per element)
+local fillstrided = [[return function(rp, mp, n, rs, ms, c0, c1)
+   local first, last, im, io = mp[0], 0, 0, 0
+   $SAVE
+   for _ = 1, n do
+      im, io = tobit(im), tobit(io)
+      local m1 = mp[im] - 1
+      last = bor(band(io, bnot(m1)), band(last, m1))
+      local o = last
+      $DOUBLE{o}
+      $BODY
+      im, io = im + tobit(ms), io + tobit(rs)
+   end
+   if first == 0 then
+      $RESTORE
+   end
+end]]
 
 -- the bits of a value stored as each type
 local cells = {}
@@ -177,8 +196,9 @@ function loops.fill(d, m, n, c)
    if not rp or not mp or rs == 0 then return false end   -- (0: see copy)
    local cell = cells[d.T.name]
    cell[1][0] = c
-   local f = generate('fill', fillbody, {BODY = 'rp[o@] = c#', SAVE = save, RESTORE = restore},
-                      d.T, rs ~= 1 or ms ~= 1)
+   local strided = rs ~= 1 or ms ~= 1
+   local f = generate('fill', strided and fillstrided or fillbody,
+                      {BODY = 'rp[o@] = c#', SAVE = save, RESTORE = restore}, d.T, strided)
    f(cast(unitptr[d.T.name], rp), mp, n, rs, ms, cell[2][0], cell[2][1])
    return true
 end
@@ -190,15 +210,35 @@ local selectbody = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
    local k, last, top = 0, 0, band(ones - 1, INT)
    for i = 0, n - 1 do
       k = tobit(k)
-      local m = mp[i$Sms]
-      local o, p = (k - rshift(tobit(top) - k, 31))$Srs, i$Sss
+      local m = mp[i]
+      local o, p = k - rshift(tobit(top) - k, 31), i
       $DOUBLE{o, p}
       $BODY
       local m1 = m - 1
       last = bor(band(i, bnot(m1)), band(last, m1))
       k = band(k + m, INT)
    end
-   local o, p = top$Srs, last$Sss
+   local o, p = top, last
+   $DOUBLE{o, p}
+   $BODY
+end]]
+
+-- (strided: ko the offset of the result's place k, ip the source's element i)
+local selectstrided = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
+   local k, last, top, ko, im, ip = 0, 0, band(ones - 1, INT), 0, 0, 0
+   for _ = 1, n do
+      k, ko, im, ip = tobit(k), tobit(ko), tobit(im), tobit(ip)
+      local m = mp[im]
+      local o, p = ko - band(tobit(rs), 0 - rshift(tobit(top) - k, 31)), ip
+      $DOUBLE{o, p}
+      $BODY
+      local m1 = m - 1
+      last = bor(band(ip, bnot(m1)), band(last, m1))
+      k = band(k + m, INT)
+      ko = ko + band(tobit(rs), bnot(m1))
+      im, ip = im + tobit(ms), ip + tobit(ss)
+   end
+   local o, p = top * rs, last
    $DOUBLE{o, p}
    $BODY
 end]]
@@ -210,7 +250,8 @@ function loops.select(r, s, m, n, ones)
    local sp, ss = line(s)
    local mp, ms = line(m)
    if not rp or not sp or not mp or r.T ~= s.T then return false end
-   local f = generate('select', selectbody, {BODY = 'rp[o@] = sp[p@]'}, s.T, rs ~= 1 or ss ~= 1 or ms ~= 1)
+   local strided = rs ~= 1 or ss ~= 1 or ms ~= 1
+   local f = generate('select', strided and selectstrided or selectbody, {BODY = 'rp[o@] = sp[p@]'}, s.T, strided)
    local ptr = unitptr[s.T.name]
    f(cast(ptr, rp), cast(ptr, sp), mp, n, ones, rs, ss, ms)
    return true
@@ -223,13 +264,34 @@ local copybody = [[return function(rp, sp, mp, n, rs, ss, ms)
    $SAVE
    for i = 0, n - 1 do
       k = tobit(k)
-      local m = mp[i$Sms]
+      local m = mp[i]
       local m1 = m - 1
       last = bor(band(i, bnot(m1)), band(last, m1))
-      local o, p = last$Srs, (k + m - 1 + rshift(k + m - 1, 31))$Sss
+      local o, p = last, k + m - 1 + rshift(k + m - 1, 31)
       $DOUBLE{o, p}
       $BODY
       k = band(k + m, INT)
+   end
+   if first == 0 then
+      $RESTORE
+   end
+end]]
+
+-- (strided: the source's offset of the 1 seen last, and of the next one)
+local copystrided = [[return function(rp, sp, mp, n, rs, ss, ms)
+   local first, last, im, io, ps, ks = mp[0], 0, 0, 0, 0, 0
+   $SAVE
+   for _ = 1, n do
+      im, io, ks = tobit(im), tobit(io), tobit(ks)
+      local m = mp[im]
+      local m1 = m - 1
+      last = bor(band(io, bnot(m1)), band(last, m1))
+      ps = bor(band(ks, bnot(m1)), band(ps, m1))
+      local o, p = last, ps
+      $DOUBLE{o, p}
+      $BODY
+      ks = ks + band(tobit(ss), bnot(m1))
+      im, io = im + tobit(ms), io + tobit(rs)
    end
    if first == 0 then
       $RESTORE
@@ -244,8 +306,9 @@ function loops.copy(d, m, s, n)
    local mp, ms = line(m)
    -- (an expanded destination, of stride 0, would have its one element put back)
    if not rp or not sp or not mp or d.T ~= s.T or rs == 0 then return false end
-   local f = generate('copy', copybody, {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore},
-                      d.T, rs ~= 1 or ss ~= 1 or ms ~= 1)
+   local strided = rs ~= 1 or ss ~= 1 or ms ~= 1
+   local f = generate('copy', strided and copystrided or copybody,
+                      {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore}, d.T, strided)
    local ptr = unitptr[d.T.name]
    f(cast(ptr, rp), cast(ptr, sp), mp, n, rs, ss, ms)
    return true
