@@ -215,6 +215,15 @@ def test_masked_select_as_the_original():
     assert hot == expected
 
 
+def test_masked_operations_and_nonzero_as_the_original():
+    # the branch-free LuaJIT loops (th/lua/torch/maskloops.lua) on every type,
+    # contiguous and strided, empty and all-true masks, and their errors; cold and hot
+    out, expected = fixture("parity_masked")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_masked.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected

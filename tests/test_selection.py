@@ -197,7 +197,7 @@ ERRORS = [
     ("x:indexAdd(1, torch.LongTensor{1, 5}, torch.Tensor(2, 3))", "index 5 out of range"),
     ("x:indexFill(2, torch.LongTensor{1, 9}, 0)", "index 9 out of range"),
     ("x:maskedSelect(torch.DoubleTensor(6))", "torch.ByteTensor expected"),
-    ("x:maskedSelect(torch.ByteTensor(5))", "the mask has 5 elements"),
+    ("x:maskedSelect(torch.ByteTensor(5))", "but got 6 and 5 elements respectively"),
     ("x:maskedFill(torch.ByteTensor({0, 2, 0, 0, 0, 0}), 1)", "0 and 1 values only"),
     ("x:maskedCopy(torch.ByteTensor({1, 1, 1, 0, 0, 0}), torch.Tensor{1, 2})", "Number of elements of src < number of ones"),
     ("local _ = x[torch.IntTensor{1, 0, 1, 0, 1, 0}]", "invalid"),

@@ -19,6 +19,7 @@ local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
 
 local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
 local kernels = require 'torch.maths.kernels'
+local maskloops = require 'torch.maskloops'
 
 ---------------------------------------------------------------------------
 -- argument checks
@@ -425,32 +426,40 @@ end
 -- masks
 ---------------------------------------------------------------------------
 
--- checkmask(v, d, argn, fname [, sizemessage]) -> mask data, number of ones
--- LuaJIT loops over masks: their count of ones and largest value, and
--- maskedFill (a data-dependent branch per element: numpy wins beyond MASKED)
-local MASKED = 2048
-local maskones = kernels.op('maskones', 16384, {Byte = 'acc + x'})
-local masktop = kernels.op('masktop', 16384, {Byte = 'x > acc and x or acc'})
-local maskfill = kernels.op('maskfill', MASKED, kernels.alltypes('y == 1 and c or x', 'y == 1 and c or x'))
+-- the count of ones and the largest value of a mask that is no line of memory
+local function stridedcount(m)
+   local ones, top = 0, 0
+   each(m, function(p, i)
+      local v = p[i]
+      if v > top then top = v end
+      if v == 1 then ones = ones + 1 end
+   end)
+   return ones, top
+end
 
+-- d's sizes as TH's messages give them: [2 x 3]
+local function sizes(d)
+   local t = {}
+   for i = 1, d.nd do t[i] = d.sz[i] end
+   return '[' .. table.concat(t, ' x ') .. ']'
+end
+
+-- checkmask(v, d, argn, fname [, sizemessage]) -> mask data, number of ones
 local function checkmask(v, d, argn, fname, sizemessage)
    local m = checkof(v, types.Byte, argn, fname)
    local n = nelement(m)
    if n ~= nelement(d) and sizemessage then fail(sizemessage) end
    if n ~= nelement(d) then
-      fail("bad argument #%d to '%s' (the mask has %d elements, the tensor %d)", argn, fname, n, nelement(d))
+      fail('inconsistent tensor size, expected %s %s and mask %s to have the same number of elements, '
+           .. 'but got %d and %d elements respectively', fname == 'maskedSelect' and 'src' or 'tensor',
+           sizes(d), sizes(m), nelement(d), n)
    end
    if n == 0 then return m, 0 end
-   local ones, top = kernels.fold(maskones, m, 0), kernels.fold(masktop, m, 0)
-   if ones and top then
+   local ones, top = maskloops.maskcount(m, n)
+   if ones then
       -- (with no value above 1, the sum is the count of ones)
    elseif n <= SMALL then
-      ones, top = 0, 0
-      each(m, function(p, i)
-         local v = p[i]
-         if v > top then top = v end
-         if v == 1 then ones = ones + 1 end
-      end)
+      ones, top = stridedcount(m)
    else
       ones, top = pycall(py.mask_count, ndview(m))
    end
@@ -458,27 +467,6 @@ local function checkmask(v, d, argn, fname, sizemessage)
       fail('Mask tensor can take 0 and 1 values only')
    end
    return m, ones
-end
-
--- maskedSelect's LuaJIT loop over contiguous tensors (not LongTensors: 64-bit
--- values are not Lua numbers): each element is written to the next place
--- and the place moves on by the mask's 0 or 1 (no branch that data decides;
--- the test that keeps the writes within the result holds until the last one)
-kernels.template('maskselect', [[return function(rp, sp, mp, n, ones)
-   local k = 0
-   for i = 0, n - 1 do
-      if k < ones then rp[k] = sp[i] end
-      k = k + mp[i]
-   end
-end]])
-local maskselect = kernels.op('maskselect', math.huge, kernels.alltypes('', ''))
-
-local function fastselect(res, src, m, ones)
-   if not maskselect.exprs[src.T.name] or res.T ~= src.T then return false end
-   local rp, sp, mp = kernels.flat(res), kernels.flat(src), kernels.flat(m)
-   if not rp or not sp or not mp then return false end
-   kernels.run('maskselect', maskselect, src.T, nil, rp, sp, mp, nelement(src), ones)
-   return true
 end
 
 -- maskedSelect(mask) -> a new 1-D tensor; res:maskedSelect(src, mask) fills res
@@ -495,7 +483,7 @@ local function maskedSelect(self, a, b)
    src = unaliased(res, src)
    resize(res, {ones}, 1)
    if b ~= nil then out = b end   -- res:maskedSelect(src, mask) returned mask in Torch7
-   if ones > 0 and fastselect(res, src, m, ones) then return out end
+   if ones > 0 and maskloops.select(res, src, m, nelement(src), ones) then return out end
    if ones > SMALL then
       pycall(py.masked_select, ndview(res), ndview(src), ndview(m))
    elseif ones > 0 then
@@ -518,9 +506,10 @@ local function maskedCopy(self, mask, src)
    local m, ones = checkmask(mask, d, 1, 'maskedCopy',
                              'Number of elements of destination tensor != Number of elements in mask')
    local s = checkof(src, d.T, 2, 'maskedCopy')
-   if nelement(s) < ones then fail('Number of elements of src < number of ones') end
+   if nelement(s) < ones then fail('Number of elements of src < number of ones in mask') end
    if ones == 0 then return self end
    s = unaliased(d, s)
+   if maskloops.copy(d, m, s, nelement(d)) then return self end
    if nelement(d) > SMALL then
       pycall(py.masked_copy, ndview(d), ndview(m), ndview(s), ones)
       return self
@@ -542,7 +531,7 @@ local function maskedFill(self, mask, value)
    local m, ones = checkmask(mask, d, 1, 'maskedFill')
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 2, 'maskedFill')
    if ones == 0 then return value end   -- as Torch7's binding: its last argument
-   if kernels.map2(maskfill, d, d, m, value) then return value end
+   if maskloops.fill(d, m, nelement(d), value) then return value end
    if nelement(d) > SMALL then
       pycall(py.masked_fill, ndview(d), ndview(m), value)
       return value
@@ -559,20 +548,8 @@ end
 -- nonzero
 ---------------------------------------------------------------------------
 
-local function nonzerointo(res, src)
-   local n, nd = nelement(src), src.nd
-   local count
-   if n > SMALL then
-      count = pycall(py.count_nonzero, ndview(src))
-   else
-      count = 0
-      each(src, function(p, i) if p[i] ~= 0 then count = count + 1 end end)
-   end
-   resize(res, {count, nd}, 2)
-   if count == 0 then return end
-   if n > SMALL then
-      return pycall(py.nonzero, ndview(res), ndview(src))
-   end
+-- the subscripts of src's elements that are not 0, in the rows of res
+local function subscripts(res, src, nd)
    local ro = offsets(res)
    local rp, k, flat = SD[res.st].ptr, 0, -1
    each(src, function(p, i)
@@ -585,6 +562,32 @@ local function nonzerointo(res, src)
       end
       k = k + nd
    end)
+end
+
+local function countsmall(src)
+   local count = 0
+   each(src, function(p, i) if p[i] ~= 0 then count = count + 1 end end)
+   return count
+end
+
+local function nonzerointo(res, src)
+   local n, nd = nelement(src), src.nd
+   local count = maskloops.countnonzero(src)
+   local loop = count ~= nil
+   if loop then
+      -- (a vector or matrix: the LuaJIT loops)
+   elseif n > SMALL then
+      count = pycall(py.count_nonzero, ndview(src))
+   else
+      count = countsmall(src)
+   end
+   resize(res, {count, nd}, 2)
+   if count == 0 then return end
+   if loop and internal.iscontiguous(res) then return maskloops.nonzero(res, src, count) end
+   if n > SMALL then
+      return pycall(py.nonzero, ndview(res), ndview(src))
+   end
+   subscripts(res, src, nd)
 end
 
 -- nonzero() -> a LongTensor of subscripts; t.nonzero(res, src) fills res

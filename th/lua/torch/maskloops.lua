@@ -1,0 +1,438 @@
+-- LuaJIT loops of the mask operations (the mask's check, maskedFill,
+-- maskedSelect, maskedCopy) for operands that are each one line of memory
+-- (contiguous, or one stride once dimensions of size 1 are left out), and of
+-- nonzero for vectors and matrices of any strides, of every type and size:
+-- no Lua->Python crossing (which costs more than these loops up to 10^4
+-- elements; beyond, numpy's boolean indexing makes index arrays first).
+--
+-- Elements are moved as the bits of their type, through int32 units (two
+-- per element of 8 bytes: a Long is no Lua number, and a double loaded into
+-- a Lua number may have its NaN made the canonical one).  No branch on the
+-- mask (a mask of random zeros and ones mispredicts half of them): where an
+-- element goes is computed with bit operations.  One loop is generated per
+-- operation, element type and contiguity (monomorphic traces; no closure or
+-- vararg in a call).
+local ffi = require 'ffi'
+local bit = require 'bit'
+local internal = require 'torch.internal'
+local types = require 'torch.types'
+local kernels = require 'torch.maths.kernels'
+
+local checkbounds, origin = internal.checkbounds, kernels.origin
+local cast = ffi.cast
+
+local loops = {}
+
+-- the unit each type is read and written through, and the units per element
+local units = {
+   Byte = {'uint8_t', 1}, Char = {'int8_t', 1}, Short = {'int16_t', 1}, Int = {'int32_t', 1},
+   Float = {'int32_t', 1}, Double = {'int32_t', 2}, Long = {'int32_t', 2},
+}
+local unitptr = {}
+for name, u in pairs(units) do unitptr[name] = ffi.typeof(u[1] .. '*') end
+
+-- line(d) -> a pointer to d's first element and the stride between its
+-- elements in row-major order, when d is one line of memory; nil otherwise
+local function line(d)
+   local nd = d.nd
+   if nd == 0 or not units[d.T.name] then return nil end
+   local sz, str = d.sz, d.str
+   local stride, span = 1, nil
+   for i = nd, 1, -1 do
+      local n = sz[i]
+      if n ~= 1 then
+         if span and str[i] ~= span then return nil end
+         if not span then stride = str[i] end
+         span = str[i] * n
+      end
+   end
+   checkbounds(d)
+   return origin(d), stride
+end
+
+-- generate(key, text, bodies, T, strided) -> the loop of text for elements
+-- of T: $Sname multiplies by the stride `name` (nothing when contiguous), $C
+-- is true when contiguous, $DOUBLE{a, b} doubles the places a and b when an
+-- element is two units (by an addition: an integer multiplication is made a
+-- double's in the trace), and $NAME is the code bodies.NAME repeated for
+-- each unit of an element (@ made the unit's offset, # its number)
+-- (counts are kept as band(k + x, INT), and read as tobit(k), as any
+-- number from before the loop: integers in the trace, where the first
+-- iteration recorded would make them doubles, whose additions chain at 4
+-- cycles each and convert to integers to index)
+local cache = {}
+local prelude = 'local bit, ffi = ...\nlocal band, bor, bxor, bnot, rshift, lshift, tobit = bit.band, bit.bor, bit.bxor, bit.bnot, bit.rshift, bit.lshift, bit.tobit\n'
+   .. 'local INT = 0x7fffffff\n'
+local function build(key, text, bodies, T, strided)
+   local width = units[T.name][2]
+   local src = text:gsub('%$DOUBLE{([%w, ]+)}', function(names)
+      if width == 1 then return '' end
+      local twice = {}
+      for v in names:gmatch('%w+') do twice[#twice + 1] = v .. ' + ' .. v end
+      return names .. ' = ' .. table.concat(twice, ', ')
+   end)
+   src = src:gsub('%$(%u+)', function(name)
+      if name == 'C' then return strided and 'false' or 'true' end
+      if name == 'S' then return nil end
+      local parts = {}
+      for u = 0, width - 1 do parts[#parts + 1] = bodies[name]:gsub('@', '+' .. u):gsub('#', u) end
+      return table.concat(parts, '\n')
+   end)
+   src = src:gsub('%$S(%w+)', strided and '*%1' or '')
+   return assert(loadstring(prelude .. src, '=(th mask loop ' .. key .. ')'))(bit, ffi)
+end
+
+-- (the loops made once, found by key and type: a call makes no closure,
+-- which would stop the trace around it)
+local function generate(key, text, bodies, T, strided)
+   local byT = cache[key]
+   if not byT then
+      byT = {}
+      cache[key] = byT
+   end
+   local slot = strided and T.name .. '/s' or T.name
+   local f = byT[slot]
+   if not f then
+      f = build(key, text, bodies, T, strided)
+      byT[slot] = f
+   end
+   return f
+end
+
+---------------------------------------------------------------------------
+-- the mask's check
+---------------------------------------------------------------------------
+
+-- the count of the mask's ones and the OR of all its bytes (above 1: a
+-- value neither 0 nor 1); a contiguous mask is read 4 bytes at a time (as an
+-- int32: integer operations in the trace), the low byte of s + (s >> 8),
+-- with s = w + (w >> 16), being the sum of w's bytes when each is 0 or 1
+local countbody = [[return function(mp, n, ms)
+   local ones, top, i = 0, 0, 0
+   if $C then
+      local wp = ffi.cast('int32_t *', mp)
+      for j = 0, rshift(n, 2) - 1 do
+         local w = wp[j]
+         top = bor(top, w)
+         local s = w + rshift(w, 16)
+         ones = band(ones + band(s + rshift(s, 8), 255), INT)
+      end
+      top = bor(band(top, 255), band(rshift(top, 8), 255), band(rshift(top, 16), 255), rshift(top, 24))
+      i = n - band(n, 3)
+   end
+   for j = i, n - 1 do
+      local x = mp[j$Sms]
+      ones = band(ones + x, INT)
+      top = bor(top, x)
+   end
+   return ones, top
+end]]
+
+-- maskcount(m, n) -> number of ones, the OR of the mask; nil when m is no line
+function loops.maskcount(m, n)
+   local mp, ms = line(m)
+   if not mp then return nil end
+   return generate('count', countbody, {}, types.Byte, ms ~= 1)(mp, n, ms)
+end
+
+---------------------------------------------------------------------------
+-- maskedFill, maskedSelect, maskedCopy
+---------------------------------------------------------------------------
+-- No branch on the mask: `last`, the place of the last 1 seen, is chosen
+-- from i and itself by bit operations (m1 = mask - 1: 0 or -1; no negation
+-- of a number that may be 0, which LuaJIT guards against making -0 of an
+-- integer).  maskedFill and maskedCopy write at `last` at every step (where
+-- the mask is 0, what they wrote there before); up to the first 1, `last`
+-- is the place 0, whose element is put back afterwards unless its mask is 1.
+
+-- the value's units c0 (c1) written at the place of the 1 seen last
+local fillbody = [[return function(rp, mp, n, rs, ms, c0, c1)
+   local first, last = mp[0], 0
+   $SAVE
+   for i = 0, n - 1 do
+      local m1 = mp[i] - 1
+      last = bor(band(i, bnot(m1)), band(last, m1))
+      local o = last
+      $DOUBLE{o}
+      $BODY
+   end
+   if first == 0 then
+      $RESTORE
+   end
+end]]
+local save, restore = 'local s# = rp[0@]', 'rp[0@] = s#'
+
+-- the same over strided lines: every place an offset, moved on by its stride
+-- (an addition, no multiplication per element)
+local fillstrided = [[return function(rp, mp, n, rs, ms, c0, c1)
+   local first, last, im, io = mp[0], 0, 0, 0
+   $SAVE
+   for _ = 1, n do
+      im, io = tobit(im), tobit(io)
+      local m1 = mp[im] - 1
+      last = bor(band(io, bnot(m1)), band(last, m1))
+      local o = last
+      $DOUBLE{o}
+      $BODY
+      im, io = im + tobit(ms), io + tobit(rs)
+   end
+   if first == 0 then
+      $RESTORE
+   end
+end]]
+
+-- the bits of a value stored as each type
+local cells = {}
+for name in pairs(units) do
+   local cell = types[name].vla(8)   -- (8 bytes at least: read as units)
+   cells[name] = {cell, cast(unitptr[name], cell)}
+end
+
+-- fill(d, m, n, c) -> true when done: d's n elements where m (with a 1) is 1
+-- set to c (a value already converted to d's type)
+function loops.fill(d, m, n, c)
+   local rp, rs = line(d)
+   local mp, ms = line(m)
+   if not rp or not mp or rs == 0 then return false end   -- (0: see copy)
+   local cell = cells[d.T.name]
+   cell[1][0] = c
+   local strided = rs ~= 1 or ms ~= 1
+   local f = generate('fill', strided and fillstrided or fillbody,
+                      {BODY = 'rp[o@] = c#', SAVE = save, RESTORE = restore}, d.T, strided)
+   f(cast(unitptr[d.T.name], rp), mp, n, rs, ms, cell[2][0], cell[2][1])
+   return true
+end
+
+-- every element is written to the result's next place (k), the last one
+-- while k is past the end (t: 1 then), which moves on by the mask's 0 or 1;
+-- the last 1's element is written there again at the end
+local selectbody = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
+   local k, last, top = 0, 0, band(ones - 1, INT)
+   for i = 0, n - 1 do
+      k = tobit(k)
+      local m = mp[i]
+      local o, p = k - rshift(tobit(top) - k, 31), i
+      $DOUBLE{o, p}
+      $BODY
+      local m1 = m - 1
+      last = bor(band(i, bnot(m1)), band(last, m1))
+      k = band(k + m, INT)
+   end
+   local o, p = top, last
+   $DOUBLE{o, p}
+   $BODY
+end]]
+
+-- (strided: ko the offset of the result's place k, ip the source's element i)
+local selectstrided = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
+   local k, last, top, ko, im, ip = 0, 0, band(ones - 1, INT), 0, 0, 0
+   for _ = 1, n do
+      k, ko, im, ip = tobit(k), tobit(ko), tobit(im), tobit(ip)
+      local m = mp[im]
+      local o, p = ko - band(tobit(rs), 0 - rshift(tobit(top) - k, 31)), ip
+      $DOUBLE{o, p}
+      $BODY
+      local m1 = m - 1
+      last = bor(band(ip, bnot(m1)), band(last, m1))
+      k = band(k + m, INT)
+      ko = ko + band(tobit(rs), bnot(m1))
+      im, ip = im + tobit(ms), ip + tobit(ss)
+   end
+   local o, p = top * rs, last
+   $DOUBLE{o, p}
+   $BODY
+end]]
+
+-- select(r, s, m, n, ones) -> true when done: r (ones elements, at least
+-- one) = the elements of s (n) where m is 1, in order
+function loops.select(r, s, m, n, ones)
+   local rp, rs = line(r)
+   local sp, ss = line(s)
+   local mp, ms = line(m)
+   if not rp or not sp or not mp or r.T ~= s.T then return false end
+   local strided = rs ~= 1 or ss ~= 1 or ms ~= 1
+   local f = generate('select', strided and selectstrided or selectbody, {BODY = 'rp[o@] = sp[p@]'}, s.T, strided)
+   local ptr = unitptr[s.T.name]
+   f(cast(ptr, rp), cast(ptr, sp), mp, n, ones, rs, ss, ms)
+   return true
+end
+
+-- the place of the k-th 1 takes the source's element k (read at 0 before
+-- the first 1)
+local copybody = [[return function(rp, sp, mp, n, rs, ss, ms)
+   local first, last, k = mp[0], 0, 0
+   $SAVE
+   for i = 0, n - 1 do
+      k = tobit(k)
+      local m = mp[i]
+      local m1 = m - 1
+      last = bor(band(i, bnot(m1)), band(last, m1))
+      local o, p = last, k + m - 1 + rshift(k + m - 1, 31)
+      $DOUBLE{o, p}
+      $BODY
+      k = band(k + m, INT)
+   end
+   if first == 0 then
+      $RESTORE
+   end
+end]]
+
+-- (strided: the source's offset of the 1 seen last, and of the next one)
+local copystrided = [[return function(rp, sp, mp, n, rs, ss, ms)
+   local first, last, im, io, ps, ks = mp[0], 0, 0, 0, 0, 0
+   $SAVE
+   for _ = 1, n do
+      im, io, ks = tobit(im), tobit(io), tobit(ks)
+      local m = mp[im]
+      local m1 = m - 1
+      last = bor(band(io, bnot(m1)), band(last, m1))
+      ps = bor(band(ks, bnot(m1)), band(ps, m1))
+      local o, p = last, ps
+      $DOUBLE{o, p}
+      $BODY
+      ks = ks + band(tobit(ss), bnot(m1))
+      im, io = im + tobit(ms), io + tobit(rs)
+   end
+   if first == 0 then
+      $RESTORE
+   end
+end]]
+
+-- copy(d, m, s, n) -> true when done: the elements of d (n) where m (with a
+-- 1) is 1 take the elements of s (enough of them) in order
+function loops.copy(d, m, s, n)
+   local rp, rs = line(d)
+   local sp, ss = line(s)
+   local mp, ms = line(m)
+   -- (an expanded destination, of stride 0, would have its one element put back)
+   if not rp or not sp or not mp or d.T ~= s.T or rs == 0 then return false end
+   local strided = rs ~= 1 or ss ~= 1 or ms ~= 1
+   local f = generate('copy', strided and copystrided or copybody,
+                      {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore}, d.T, strided)
+   local ptr = unitptr[d.T.name]
+   f(cast(ptr, rp), cast(ptr, sp), mp, n, rs, ss, ms)
+   return true
+end
+
+---------------------------------------------------------------------------
+-- nonzero
+---------------------------------------------------------------------------
+
+-- whether the element at p is not 0, as 0 or 1, from its units' bits
+-- (nz(y) = 1 when the int32 y is not 0; a float's sign bit left out: -0 is
+-- 0, NaN is not; LuaJIT guards against making -0, hence 0 - y, not -y)
+local nonzeroof = {
+   Byte = 'rshift(xp[p] + 255, 8)',
+   Char = 'nz(xp[p])', Short = 'nz(xp[p])', Int = 'nz(xp[p])',
+   Float = 'nz(lshift(xp[p], 1))',
+   Double = 'nz(bor(xp[p + p], lshift(xp[p + p + 1], 1)))',
+   Long = 'nz(bor(xp[p + p], xp[p + p + 1]))',
+}
+
+-- count(xp, rows, cols, rs, cs) -> the elements that are not 0 of a matrix
+local countnz = [[return function(xp, rows, cols, rs, cs)
+   local k = 0
+   for r = 0, rows - 1 do
+      local p = tobit(r * rs)
+      for _ = 1, cols do
+         k = band(tobit(k) + NZ, INT)
+         p = tobit(p) + tobit(cs)
+      end
+   end
+   return k
+end]]
+
+-- every element writes its subscripts (1-based) at the result's row k (the
+-- last row while k is past the end), k moving on by 1 where it is not 0; the
+-- last one's subscripts are written there again at the end
+local writenz = [[return function(rp, xp, rows, cols, rs, cs, count)
+   local k, top, lastr, lastc = 0, count - 1, 0, 0
+   for r = 0, rows - 1 do
+      local p = tobit(r * rs)
+      for c = 1, cols do
+         k = tobit(k)
+         local o = k - rshift(tobit(top) - k, 31)
+         ONCE
+         SUBSCRIPTS
+         local b = NZ
+         local b1 = b - 1
+         lastr = bor(band(r, bnot(b1)), band(lastr, b1))
+         lastc = bor(band(c, bnot(b1)), band(lastc, b1))
+         k = band(k + b, INT)
+         p = tobit(p) + tobit(cs)
+      end
+   end
+   local o, r, c = top, lastr, lastc
+   ONCE
+   SUBSCRIPTS
+end]]
+
+-- the same over a matrix whose rows follow each other at the one stride:
+-- one loop, the column c moving on to 1 of the next row r past cols
+local writeflat = [[return function(rp, xp, rows, cols, rs, cs, count)
+   local k, top, lastr, lastc, r, c, p = 0, count - 1, 0, 0, 0, 1, 0
+   for _ = 1, rows * cols do
+      k, r, c = tobit(k), tobit(r), tobit(c)
+      local o = k - rshift(tobit(top) - k, 31)
+      ONCE
+      SUBSCRIPTS
+      local b = NZ
+      local b1 = b - 1
+      lastr = bor(band(r, bnot(b1)), band(lastr, b1))
+      lastc = bor(band(c, bnot(b1)), band(lastc, b1))
+      k = band(k + b, INT)
+      local wrap = rshift(tobit(cols) - c - 1, 31)
+      c = c + 1 - band(tobit(cols), 0 - wrap)
+      r = r + wrap
+      p = tobit(p) + tobit(cs)
+   end
+   local o, r, c = top, lastr, lastc
+   ONCE
+   SUBSCRIPTS
+end]]
+local subscripts = {'rp[o] = c', 'rp[o] = r + 1; rp[o + 1] = c'}
+local templates = {count = countnz, write = writenz, flat = writeflat}
+
+local nzcache = {}
+local function nzloop(kind, T, nd)
+   local key = kind .. T.name .. nd
+   local f = nzcache[key]
+   if not f then
+      local text = templates[kind]:gsub('NZ', nonzeroof[T.name])
+                   :gsub('ONCE', nd == 2 and 'o = o + o' or ''):gsub('SUBSCRIPTS', subscripts[nd])
+      f = assert(loadstring(prelude .. 'local function nz(y) return rshift(bor(y, 0 - y), 31) end\n' .. text,
+                            '=(th nonzero loop)'))(bit, ffi)
+      nzcache[key] = f
+   end
+   return f
+end
+
+-- the source as a matrix: rows, columns and their strides (a vector: one
+-- row), and whether its rows follow each other at the one stride
+local function matrix(d)
+   if d.nd == 1 then return 1, d.sz[1], 0, d.str[1], true end
+   local rows, cols, rs, cs = d.sz[1], d.sz[2], d.str[1], d.str[2]
+   return rows, cols, rs, cs, rs == cols * cs or rows == 1
+end
+
+-- countnonzero(d) -> the count of d's elements that are not 0, or nil when
+-- d is not a vector or matrix of the seven types
+function loops.countnonzero(d)
+   if d.nd < 1 or d.nd > 2 or not units[d.T.name] then return nil end
+   checkbounds(d)
+   local rows, cols, rs, cs, flat = matrix(d)
+   if flat then rows, cols = 1, rows * cols end
+   return nzloop('count', d.T, 1)(cast(unitptr[d.T.name], origin(d)), rows, cols, rs, cs)
+end
+
+-- nonzero(r, d, count) -> r (a contiguous count x nd LongTensor, count > 0)
+-- = the subscripts of the elements of d that are not 0 (counted by
+-- countnonzero), in row-major order
+function loops.nonzero(r, d, count)
+   checkbounds(d)
+   checkbounds(r)
+   local rows, cols, rs, cs, flat = matrix(d)
+   nzloop(flat and d.nd == 2 and 'flat' or 'write', d.T, d.nd)(origin(r), cast(unitptr[d.T.name], origin(d)), rows, cols, rs, cs, count)
+end
+
+return loops
