@@ -116,10 +116,12 @@ def test_bad_input_is_a_lua_error(runtime, code):
 
 def test_paths_stay_exact_when_hot(runtime):
     # every path (fused blocks, zero weights, narrow sums, full scatter and
-    # gather, volumes) thousands of times, on both types: its JIT-compiled
-    # traces give the bits of its first, interpreted, calls
+    # gather, volumes: LuaJIT's rounded steps and, long, numpy's) thousands of
+    # times, on both types: its JIT-compiled traces give the bits of its
+    # first, interpreted, calls
     assert runtime.execute("""
         local ok = true
+        for pass = 1, 2 do
         for _, T in ipairs{'Double', 'Float'} do
            torch.manualSeed(5)
            local cases = {
@@ -128,7 +130,8 @@ def test_paths_stay_exact_when_hot(runtime):
               {torch[T .. 'Tensor'](2, 6, 5):uniform(-1e3, 1e3), torch[T .. 'Tensor'](3, 2, 2, 2):uniform(-1, 1)},
            }
            cases[1][2][2][2] = 0
-           local vol = {torch[T .. 'Tensor'](4, 4, 5):uniform(-1e3, 1e3), torch[T .. 'Tensor'](2, 2, 2):uniform(-1, 1)}
+           local vols = {{torch[T .. 'Tensor'](4, 4, 5):uniform(-1e3, 1e3), torch[T .. 'Tensor'](2, 2, 2):uniform(-1, 1)},
+                         {torch[T .. 'Tensor'](9, 10, 11):uniform(-1e3, 1e3), torch[T .. 'Tensor'](3, 2, 3):uniform(-1, 1)}}
            for _, c in ipairs(cases) do
               for _, f in ipairs{'conv2', 'xcorr2'} do
                  for _, m in ipairs{'V', 'F'} do
@@ -137,10 +140,14 @@ def test_paths_stay_exact_when_hot(runtime):
                  end
               end
            end
-           for _, m in ipairs{'V', 'F'} do
-              local first = torch.conv3(vol[1], vol[2], m)
-              for _ = 1, 1500 do ok = ok and torch.conv3(vol[1], vol[2], m):equal(first) end
+           for _, vol in ipairs(vols) do
+              for _, m in ipairs{'V', 'F'} do
+                 local first = torch.conv3(vol[1], vol[2], m)
+                 for _ = 1, 1500 do ok = ok and torch.conv3(vol[1], vol[2], m):equal(first) end
+              end
            end
+        end
+        torch.DoubleTensor(2 ^ 20):add(1)   -- numpy loaded: its loops for long steps
         end
         return ok""") is True
 

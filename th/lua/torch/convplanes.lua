@@ -29,7 +29,8 @@ local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
 local C = require 'torch.maths.libm'
 
-local TD, SD, nelement, checkbounds = internal.tensors, internal.storages, internal.nelement, internal.checkbounds
+local TD, SD, nelement, checkbounds, py = internal.tensors, internal.storages, internal.nelement, internal.checkbounds,
+   internal.py
 local min, max, ceil, floor = math.min, math.max, math.ceil, math.floor
 local huge = math.huge
 
@@ -258,101 +259,168 @@ function full2.taps(flip)
    return t, ceil(G.oh * fw / ALIGN) * ALIGN, fw
 end
 
--- The rest, in LuaJIT loops over output rows: Torch7 summed these in ways a
--- BLAS cannot (each step rounded), and they are seldom big.
+-- The rest round every product and sum (Torch7 summed these in ways no BLAS
+-- does), in blocks of CHUNK outputs: per block, input planes (volumes) in
+-- order, their products in order, each product a pass of rounded steps over
+-- the block.
+
+-- Rounded steps: addproducts(u, o, w, x, n, tmp): o[0, n) = o + w x, the
+-- product rounded to the type, then the sum; add(u, o, y, n): o = o + y.
+-- Given u (numpy's SIMD loops of multiply and add for the type, called
+-- through the FFI: th/ops/ufuncloops.py finds them), from VECFROM elements
+-- the products go into tmp, then one pass adds them; else a LuaJIT loop.
+-- The same IEEE operations either way.  One chunk per type: a trace each.
+local VECFROM = 48         -- elements from which a numpy loop beats LuaJIT's (its call's cost)
+local IMPORTWORK = 2 ^ 20  -- products from which a call is worth importing numpy for
+local STEPCODE = [[
+local ctype, VECFROM = ...
+local ffi = require 'ffi'
+local args, dims, steps = ffi.new('void *[3]'), ffi.new('intptr_t[1]'), ffi.new('intptr_t[3]')
+local wcell, cell = ffi.new(ctype .. '[1]'), ffi.new(ctype .. '[1]')
+local size = ffi.sizeof(ctype)
+local rounded = {}
+function rounded.addproducts(u, o, w, x, n, tmp)
+   if u and n >= VECFROM then
+      wcell[0], dims[0] = w, n
+      steps[0], steps[1], steps[2] = 0, size, size
+      args[0], args[1], args[2] = wcell, x, tmp
+      u.mul(args, dims, steps, u.muldata)
+      steps[0] = size
+      args[0], args[1], args[2] = o, tmp, o
+      u.add(args, dims, steps, u.adddata)
+   else
+      for i = 0, n - 1 do $STEP end
+   end
+end
+function rounded.add(u, o, y, n)
+   if u and n >= VECFROM then
+      dims[0] = n
+      steps[0], steps[1], steps[2] = size, size, size
+      args[0], args[1], args[2] = o, y, o
+      u.add(args, dims, steps, u.adddata)
+   else
+      for i = 0, n - 1 do o[i] = o[i] + y[i] end
+   end
+end
+return rounded]]
+local ROUNDED = {}
+for T, step in pairs{[types.Double] = 'o[i] = o[i] + w * x[i]',
+                     [types.Float] = 'cell[0] = w * x[i]; o[i] = o[i] + cell[0]'} do   -- (the product rounded first)
+   ROUNDED[T] = assert(loadstring(STEPCODE:gsub('%$STEP', step), '=(th conv steps)'))(T.ctype, VECFROM)
+end
+
+-- numpy's loops for T ({mul, muldata, add, adddata}) once numpy is loaded, or
+-- when importing (the call is worth it); else false
+local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
+local ufuncs      -- per type; nil until loaded
+local function getufuncs(T, importing)
+   if ufuncs == nil and (importing or rawget(py, 'ufunc_loops')) then
+      ufuncs = {}
+      local ok, text = pcall(py.ufunc_loops)
+      for op, tname, f, data in (ok and tostring(text) or ''):gmatch('(%a+) (%a+) (%d+) (%d+)') do
+         local u = ufuncs[types[tname]] or {}
+         u[op], u[op .. 'data'] = ffi.cast(looptype, ffi.cast('intptr_t', tonumber(f))),
+                                  ffi.cast('void *', ffi.cast('intptr_t', tonumber(data)))
+         ufuncs[types[tname]] = u
+      end
+   end
+   local u = ufuncs and ufuncs[T]
+   return u and u.mul and u.add and u or false
+end
 
 -- Valid, 3-D, or 2-D with outputs narrower than 4: an output element adds,
 -- per input plane (volume), the sum of its products in input order, each
--- product and sum rounded.  An output slice is seen flat, element (p, q) at
--- p * w + q (the columns past ow collect wrapped-around sums, dropped), so
--- that the sums of all its elements go along together.
+-- product and sum rounded.  Outputs are seen in the input's geometry, flat:
+-- element (e, p, q) at (e h + p) w + q, reading input + (c h + a) w + b (the
+-- elements past the output's rows and slices collect wrapped-around sums,
+-- dropped).
 local sums = {}
 function sums.layout() return G.d * G.h * G.w, G.w, 0, G.h * G.w end
-function sums.run(T, acc, src, size, n, kp, kstep, flip)
-   local h, w, kd, kh, kw, oh = G.h, G.w, G.kd, G.kh, G.kw, G.oh
-   local m = (oh - 1) * w + G.ow          -- up to the slice's last output
-   local sum, cell = buffer(T, 'sum', m), buffer(T, 'cell', 1)
-   local double = T == types.Double      -- (a double's steps round by themselves)
-   for e = 0, G.od - 1 do
-      local out = acc + e * oh * w
-      ffi.fill(out, m * T.size)
-      for s = 0, n - 1 do
-         local x, k = src + s * size, kp + s * kstep
-         ffi.fill(sum, m * T.size)
-         for c = 0, kd - 1 do
-            for a = 0, kh - 1 do
-               for b = 0, kw - 1 do
-                  local wt, xs = k[kat(c, a, b, flip)], x + ((e + c) * h + a) * w + b
-                  if double then
-                     for i = 0, m - 1 do sum[i] = sum[i] + wt * xs[i] end
-                  else
-                     for i = 0, m - 1 do
-                        cell[0] = wt * xs[i]             -- (the product rounded first)
-                        sum[i] = sum[i] + cell[0]
-                     end
-                  end
-               end
-            end
+function sums.run(T, src, size, n, kp, kstep, flip, u)
+   local h, w, ntaps = G.h, G.w, 0
+   for c = 0, G.kd - 1 do
+      for a = 0, G.kh - 1 do
+         for b = 0, G.kw - 1 do
+            ntaps = ntaps + 1
+            OFFS[ntaps], KOFFS[ntaps] = (c * h + a) * w + b, kat(c, a, b, flip)
          end
-         for i = 0, m - 1 do out[i] = out[i] + sum[i] end
       end
    end
-   return w, oh * w
+   local m = ((G.od - 1) * h + G.oh - 1) * w + G.ow      -- up to the last output
+   local acc, sum, tmp, steps = buffer(T, 'acc', m), buffer(T, 'sum', CHUNK), buffer(T, 'tmp', CHUNK), ROUNDED[T]
+   ffi.fill(acc, m * T.size)
+   for c0 = 0, m - 1, CHUNK do
+      internal.pollnow()
+      local len = min(CHUNK, m - c0)
+      for s = 0, n - 1 do
+         local x, k = src + s * size + c0, kp + s * kstep
+         ffi.fill(sum, len * T.size)
+         for t = 1, ntaps do steps.addproducts(u, sum, k[KOFFS[t]], x + OFFS[t], len, tmp) end
+         steps.add(u, acc + c0, sum, len)
+      end
+   end
+   return acc, w, h * w
 end
 
 -- Full, 3-D, or 2-D with inputs narrower than 4 or a kernel holding inf or
--- nan: scattered, input slices and rows in order; each product added in
--- turn to the output, rounded, input columns ascending -- or, 2-D inputs 4
--- wide or more, fused, input columns descending.  Input rows are placed ow
--- apart (zeros after the w elements): with a finite kernel a whole slice
--- scatters at once, seen flat, the zeros adding nothing (an output sum is
--- never -0); kernel rows and columns descending keep the input's order.
+-- nan: scattered, each product added in turn to the output, rounded, in
+-- input order.  Input rows are placed ow apart, slices oh ow apart (zeros
+-- between): with a finite kernel all the input scatters at once, seen flat,
+-- the zeros adding nothing (an output sum is never -0); kernel slices, rows
+-- and columns descending keep the input's order.  Else row by row, input
+-- columns ascending -- or, 2-D inputs 4 wide or more, fused, descending.
 local scatter = {}
 scatter.zeroed = true
-function scatter.layout() return G.d * G.h * G.ow, G.ow, 0, G.h * G.ow end
-function scatter.run(T, acc, src, size, n, kp, kstep, flip, isfinite)
+function scatter.layout() return G.d * G.oh * G.ow, G.ow, 0, G.oh * G.ow end
+function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
    local h, w, kd, kh, kw, oh, ow = G.h, G.w, G.kd, G.kh, G.kw, G.oh, G.ow
-   local isfused, fma, cell = G.d == 1 and w >= 4, CTYPES[T].fma, buffer(T, 'cell', 1)
-   local double = T == types.Double
-   ffi.fill(acc, G.od * oh * ow * T.size)
+   local isfused, m = G.d == 1 and w >= 4, G.od * oh * ow
+   local acc = buffer(T, 'acc', m)
+   ffi.fill(acc, m * T.size)
+   if isfinite and not isfused then
+      local ntaps, extent = 0, ((G.d - 1) * oh + h - 1) * ow + w     -- up to the last input
+      for kc = kd - 1, 0, -1 do
+         for ka = kh - 1, 0, -1 do
+            for kb = kw - 1, 0, -1 do
+               ntaps = ntaps + 1
+               OFFS[ntaps], KOFFS[ntaps] = (kc * oh + ka) * ow + kb, kat(kc, ka, kb, not flip)
+            end
+         end
+      end
+      local tmp, steps = buffer(T, 'tmp', CHUNK), ROUNDED[T]
+      for c0 = 0, m - 1, CHUNK do
+         internal.pollnow()
+         local c1 = min(c0 + CHUNK, m)
+         for s = 0, n - 1 do
+            local x, k = src + s * size, kp + s * kstep
+            for t = 1, ntaps do
+               local off = OFFS[t]
+               local lo, hi = max(c0, off), min(c1, off + extent)
+               if lo < hi then steps.addproducts(u, acc + lo, k[KOFFS[t]], x + lo - off, hi - lo, tmp) end
+            end
+         end
+      end
+      return acc, ow, oh * ow
+   end
+   local fma, cell = CTYPES[T].fma, buffer(T, 'cell', 1)
+   local b0, b1, db = kw - 1, 0, -1
+   if isfused then b0, b1, db = 0, kw - 1, 1 end
    for s = 0, n - 1 do
       local x, k = src + s * size, kp + s * kstep
       for c = 0, G.d - 1 do
-         local xc = x + c * h * ow
-         if isfinite and not isfused then
-            local m = (h - 1) * ow + w                -- up to the slice's last input
+         for i = 0, h - 1 do
+            local row = x + (c * oh + i) * ow
             for kc = 0, kd - 1 do
-               for ka = kh - 1, 0, -1 do
-                  for kb = kw - 1, 0, -1 do
-                     local wt, o = k[kat(kc, ka, kb, not flip)], acc + ((c + kc) * oh + ka) * ow + kb
-                     if double then
-                        for i = 0, m - 1 do o[i] = o[i] + wt * xc[i] end
+               for ka = 0, kh - 1 do
+                  local out = acc + ((c + kc) * oh + i + ka) * ow
+                  for kb = b0, b1, db do
+                     local wt, o = k[kat(kc, ka, kb, not flip)], out + kb
+                     if isfused then
+                        for j = 0, w - 1 do o[j] = fma(wt, row[j], o[j]) end
                      else
-                        for i = 0, m - 1 do
-                           cell[0] = wt * xc[i]          -- (the product rounded first)
-                           o[i] = o[i] + cell[0]
-                        end
-                     end
-                  end
-               end
-            end
-         else
-            local b0, b1, db = kw - 1, 0, -1
-            if isfused then b0, b1, db = 0, kw - 1, 1 end
-            for i = 0, h - 1 do
-               local row = xc + i * ow
-               for kc = 0, kd - 1 do
-                  for ka = 0, kh - 1 do
-                     local out = acc + ((c + kc) * oh + i + ka) * ow
-                     for kb = b0, b1, db do
-                        local wt, o = k[kat(kc, ka, kb, not flip)], out + kb
-                        if isfused then
-                           for j = 0, w - 1 do o[j] = fma(wt, row[j], o[j]) end
-                        else
-                           for j = 0, w - 1 do
-                              cell[0] = wt * row[j]
-                              o[j] = o[j] + cell[0]
-                           end
+                        for j = 0, w - 1 do
+                           cell[0] = wt * row[j]
+                           o[j] = o[j] + cell[0]
                         end
                      end
                   end
@@ -361,7 +429,7 @@ function scatter.run(T, acc, src, size, n, kp, kstep, flip, isfinite)
          end
       end
    end
-   return ow, oh * ow
+   return acc, ow, oh * ow
 end
 
 local function finite(d)
@@ -429,12 +497,11 @@ function planes.apply(r, x, k, isfull, flip, base)
          unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, 0, as1)
       end
    else
-      local acc = buffer(T, 'acc', G.od * G.oh * max(G.w, G.ow))   -- (sums' rows are w apart)
+      local u = getufuncs(T, nelement(x) * G.kd * G.kh * G.kw * (mv and nout or 1) >= IMPORTWORK)
       for o = 0, nout - 1 do
-         internal.pollnow()
-         local as1, as0 = how.run(T, acc, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep,
-                                  flip, isfinite)
-         unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, as0 or 0, as1)
+         local acc, as1, as0 = how.run(T, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep,
+                                       flip, u, isfinite)
+         unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, as0, as1)
       end
    end
    return true, xt, kt      -- (the copies kept alive until now)
