@@ -155,44 +155,13 @@ local function unplace(size, rp, rs0, rs1, rs2, acc, as0, as1)
    end
 end
 
--- acc[0, m) = the fused sums over n planes (the j-th at src + j * size, its
--- kernel at kp + j * kstep) of their ntaps products in order; m a multiple of
--- ALIGN.  Product t reaches acc[LO[t], HI[t]) only (elsewhere it would add
--- w * 0): its axpys cover that, in lengths of multiples of ALIGN.
-local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
-   local axpy, fma = getaxpy(T), CTYPES[T].fma
-   ffi.fill(acc, m * T.size)
-   for c0 = 0, m - 1, CHUNK do
-      internal.pollnow()
-      local c1 = min(c0 + CHUNK, m)
-      for j = 0, n - 1 do
-         local sj, kj = src + j * size, kp + j * kstep
-         for t = 1, ntaps do
-            local lo, hi = max(c0, LO[t]), min(c1, HI[t])
-            if lo < hi then
-               local len = ceil((hi - lo) / ALIGN) * ALIGN
-               lo = min(lo, c1 - len)
-               local w, s, a = kj[KOFFS[t]], sj + OFFS[t] + lo, acc + lo
-               if w == 0 then           -- BLAS skips it; fma(0, x, y) is y + 0 * x
-                  for e = 0, len - 1 do a[e] = a[e] + w * s[e] end
-               elseif axpy then
-                  axpy(len, w, s, 1, a, 1)
-               else
-                  for e = 0, len - 1 do a[e] = fma(w, s[e], a[e]) end
-               end
-            end
-         end
-      end
-   end
-end
-
--- the same for nout outputs at once, rows m apart in acc, the kernels of
--- output o at kp + o * kostep: one ger per plane and product updates every
--- output (OpenBLAS: an axpy per output)
-local function fusedmany(T, acc, m, src, size, n, kp, kstep, ntaps, nout, kostep)
-   local ger = getger(T)
-   ffi.fill(acc, nout * m * T.size)
-   local block = max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN)
+-- Every product's passes over the outputs: per block [c0, c1) of `block`
+-- outputs in [0, m), per input plane j in order (at src + j * size, its
+-- kernel at kp + j * kstep), per product t in order, over the outputs it
+-- reaches in the block, [lo, hi) within [LO[t], HI[t]) (elsewhere it would
+-- add w * 0): pass(P, kj + KOFFS[t], sj + OFFS[t], lo, hi, c1), P the
+-- pass's parameters (tables kept, no closure per call)
+local function passes(pass, P, m, block, src, size, n, kp, kstep, ntaps)
    for c0 = 0, m - 1, block do
       internal.pollnow()
       local c1 = min(c0 + block, m)
@@ -200,14 +169,56 @@ local function fusedmany(T, acc, m, src, size, n, kp, kstep, ntaps, nout, kostep
          local sj, kj = src + j * size, kp + j * kstep
          for t = 1, ntaps do
             local lo, hi = max(c0, LO[t]), min(c1, HI[t])
-            if lo < hi then
-               local len = ceil((hi - lo) / ALIGN) * ALIGN
-               lo = min(lo, c1 - len)
-               ger(ROW, nout, len, 1, kj + KOFFS[t], kostep, sj + OFFS[t] + lo, 1, acc + lo, m)
-            end
+            if lo < hi then pass(P, kj + KOFFS[t], sj + OFFS[t], lo, hi, c1) end
          end
       end
    end
+end
+
+-- the start of a fused pass over [lo, hi) in a block ending at c1: BLAS
+-- fuses lengths of multiples of ALIGN (m is one), the extra outputs computed
+-- and dropped -> start, length
+local function aligned(lo, hi, c1)
+   local len = ceil((hi - lo) / ALIGN) * ALIGN
+   return min(lo, c1 - len), len
+end
+
+-- acc[0, m) = the fused sums over n planes of their ntaps products in
+-- order, an axpy per product and block
+local AXPY = {}
+local function axpypass(P, kw, s, lo, hi, c1)
+   local len
+   lo, len = aligned(lo, hi, c1)
+   local w, a = kw[0], P.acc + lo
+   s = s + lo
+   if w == 0 then           -- BLAS skips it; fma(0, x, y) is y + 0 * x
+      for e = 0, len - 1 do a[e] = a[e] + w * s[e] end
+   elseif P.axpy then
+      P.axpy(len, w, s, 1, a, 1)
+   else
+      local fma = P.fma
+      for e = 0, len - 1 do a[e] = fma(w, s[e], a[e]) end
+   end
+end
+local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
+   AXPY.acc, AXPY.axpy, AXPY.fma = acc, getaxpy(T), CTYPES[T].fma
+   ffi.fill(acc, m * T.size)
+   passes(axpypass, AXPY, m, CHUNK, src, size, n, kp, kstep, ntaps)
+end
+
+-- the same for nout outputs at once, rows m apart in acc, the kernels of
+-- output o at kp + o * kostep: one ger per plane and product updates every
+-- output (OpenBLAS: an axpy per output)
+local GER = {}
+local function gerpass(P, kw, s, lo, hi, c1)
+   local len
+   lo, len = aligned(lo, hi, c1)
+   P.ger(ROW, P.nout, len, 1, kw, P.kostep, s + lo, 1, P.acc + lo, P.m)
+end
+local function fusedmany(T, acc, m, src, size, n, kp, kstep, ntaps, nout, kostep)
+   GER.acc, GER.ger, GER.nout, GER.kostep, GER.m = acc, getger(T), nout, kostep, m
+   ffi.fill(acc, nout * m * T.size)
+   passes(gerpass, GER, m, max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN), src, size, n, kp, kstep, ntaps)
 end
 
 -- the kernel element (c, a, b) as met by a valid operation (a convolution
@@ -371,6 +382,10 @@ end
 -- columns ascending -- or, 2-D inputs 4 wide or more, fused, descending.
 local scatter = {}
 scatter.zeroed = true
+local STEP = {}
+local function steppass(P, kw, s, lo, hi)
+   P.steps.addproducts(P.u, P.acc + lo, kw[0], s + lo, hi - lo, P.tmp)
+end
 function scatter.layout() return G.d * G.oh * G.ow, G.ow, 0, G.oh * G.ow end
 function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
    local h, w, kd, kh, kw, oh, ow = G.h, G.w, G.kd, G.kh, G.kw, G.oh, G.ow
@@ -382,24 +397,14 @@ function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
       for kc = kd - 1, 0, -1 do
          for ka = kh - 1, 0, -1 do
             for kb = kw - 1, 0, -1 do
+               local off = (kc * oh + ka) * ow + kb
                ntaps = ntaps + 1
-               OFFS[ntaps], KOFFS[ntaps] = (kc * oh + ka) * ow + kb, kat(kc, ka, kb, not flip)
+               OFFS[ntaps], KOFFS[ntaps], LO[ntaps], HI[ntaps] = -off, kat(kc, ka, kb, not flip), off, off + extent
             end
          end
       end
-      local tmp, steps = buffer(T, 'tmp', CHUNK), ROUNDED[T]
-      for c0 = 0, m - 1, CHUNK do
-         internal.pollnow()
-         local c1 = min(c0 + CHUNK, m)
-         for s = 0, n - 1 do
-            local x, k = src + s * size, kp + s * kstep
-            for t = 1, ntaps do
-               local off = OFFS[t]
-               local lo, hi = max(c0, off), min(c1, off + extent)
-               if lo < hi then steps.addproducts(u, acc + lo, k[KOFFS[t]], x + lo - off, hi - lo, tmp) end
-            end
-         end
-      end
+      STEP.acc, STEP.u, STEP.tmp, STEP.steps = acc, u, buffer(T, 'tmp', CHUNK), ROUNDED[T]
+      passes(steppass, STEP, m, CHUNK, src, size, n, kp, kstep, ntaps)
       return acc, ow, oh * ow
    end
    local fma, cell = CTYPES[T].fma, buffer(T, 'cell', 1)
