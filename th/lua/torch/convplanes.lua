@@ -22,7 +22,9 @@
 -- would not); the block's extra or wrapped-around elements are dropped.
 -- An 'mv' form updates all its outputs at once with a ger (an axpy per
 -- output inside OpenBLAS).  Both are checked once to fuse as fma does.
--- Integer tensors keep to th/ops/conv.py.
+-- The rounded forms take whole volumes seen flat too, a pass of numpy's
+-- SIMD multiply, then add, per kernel element and block of output (LuaJIT
+-- loops until numpy is loaded).  Integer tensors keep to th/ops/conv.py.
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
