@@ -41,6 +41,9 @@ local planes = {}
 local ALIGN = 32      -- an axpy's length is a multiple of this: BLAS fuses whole blocks
 local GERSIZE = 8192  -- elements a ger updates at most: OpenBLAS runs those in the calling thread
 local ROW = 101       -- CblasRowMajor
+-- the types whose 'mv' forms update every output at once with a ger:
+-- Double's go faster an output at a time, by axpys (measured)
+local GERTYPES = {[types.Float] = true}
 local CHUNK = 2048    -- output elements one axpy updates: a multiple of ALIGN, in L1
 
 local CTYPES = {
@@ -158,17 +161,19 @@ local function unplace(size, rp, rs0, rs1, rs2, acc, as0, as1)
 end
 
 -- Every product's passes over the outputs: per block [c0, c1) of `block`
--- outputs in [0, m), per input plane j in order (at src + j * size, its
--- kernel at kp + j * kstep), per product t in order, over the outputs it
+-- outputs in [0, m), per input plane j in order (at P.src + j * size, its
+-- kernel at P.kp + j * kstep), per product t in order, over the outputs it
 -- reaches in the block, [lo, hi) within [LO[t], HI[t]) (elsewhere it would
 -- add w * 0): pass(P, kj + KOFFS[t], sj + OFFS[t], lo, hi, c1), P the
--- pass's parameters (tables kept, no closure per call)
-local function passes(pass, P, m, block, src, size, n, kp, kstep, ntaps)
+-- pass's parameters (tables kept, no closure per call).  Offsets are
+-- numbers, made pointers only as arguments of a C call: a pointer kept in a
+-- variable is a new cdata at every pass (allocation sinking is off)
+local function passes(pass, P, m, block, size, n, kstep, ntaps)
    for c0 = 0, m - 1, block do
       internal.pollnow()
       local c1 = min(c0 + block, m)
       for j = 0, n - 1 do
-         local sj, kj = src + j * size, kp + j * kstep
+         local sj, kj = j * size, j * kstep
          for t = 1, ntaps do
             local lo, hi = max(c0, LO[t]), min(c1, HI[t])
             if lo < hi then pass(P, kj + KOFFS[t], sj + OFFS[t], lo, hi, c1) end
@@ -188,39 +193,38 @@ end
 -- acc[0, m) = the fused sums over n planes of their ntaps products in
 -- order, an axpy per product and block
 local AXPY = {}
-local function axpypass(P, kw, s, lo, hi, c1)
+local function axpypass(P, koff, soff, lo, hi, c1)
    local len
    lo, len = aligned(lo, hi, c1)
-   local w, a = kw[0], P.acc + lo
-   s = s + lo
+   local w, a, s = P.kp[koff], P.acc, P.src
    if w == 0 then           -- BLAS skips it; fma(0, x, y) is y + 0 * x
-      for e = 0, len - 1 do a[e] = a[e] + w * s[e] end
+      for e = lo, lo + len - 1 do a[e] = a[e] + w * s[soff + e] end
    elseif P.axpy then
-      P.axpy(len, w, s, 1, a, 1)
+      P.axpy(len, w, s + (soff + lo), 1, a + lo, 1)
    else
       local fma = P.fma
-      for e = 0, len - 1 do a[e] = fma(w, s[e], a[e]) end
+      for e = lo, lo + len - 1 do a[e] = fma(w, s[soff + e], a[e]) end
    end
 end
 local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
-   AXPY.acc, AXPY.axpy, AXPY.fma = acc, getaxpy(T), CTYPES[T].fma
+   AXPY.acc, AXPY.src, AXPY.kp, AXPY.axpy, AXPY.fma = acc, src, kp, getaxpy(T), CTYPES[T].fma
    ffi.fill(acc, m * T.size)
-   passes(axpypass, AXPY, m, CHUNK, src, size, n, kp, kstep, ntaps)
+   passes(axpypass, AXPY, m, CHUNK, size, n, kstep, ntaps)
 end
 
 -- the same for nout outputs at once, rows m apart in acc, the kernels of
 -- output o at kp + o * kostep: one ger per plane and product updates every
 -- output (OpenBLAS: an axpy per output)
 local GER = {}
-local function gerpass(P, kw, s, lo, hi, c1)
+local function gerpass(P, koff, soff, lo, hi, c1)
    local len
    lo, len = aligned(lo, hi, c1)
-   P.ger(ROW, P.nout, len, 1, kw, P.kostep, s + lo, 1, P.acc + lo, P.m)
+   P.ger(ROW, P.nout, len, 1, P.kp + koff, P.kostep, P.src + (soff + lo), 1, P.acc + lo, P.m)
 end
 local function fusedmany(T, acc, m, src, size, n, kp, kstep, ntaps, nout, kostep)
-   GER.acc, GER.ger, GER.nout, GER.kostep, GER.m = acc, getger(T), nout, kostep, m
+   GER.acc, GER.src, GER.kp, GER.ger, GER.nout, GER.kostep, GER.m = acc, src, kp, getger(T), nout, kostep, m
    ffi.fill(acc, nout * m * T.size)
-   passes(gerpass, GER, m, max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN), src, size, n, kp, kstep, ntaps)
+   passes(gerpass, GER, m, max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN), size, n, kstep, ntaps)
 end
 
 -- the kernel element (c, a, b) as met by a valid operation (a convolution
@@ -277,8 +281,9 @@ end
 -- order, their products in order, each product a pass of rounded steps over
 -- the block.
 
--- Rounded steps: addproducts(u, o, w, x, n, tmp): o[0, n) = o + w x, the
--- product rounded to the type, then the sum; add(u, o, y, n): o = o + y.
+-- Rounded steps: addproducts(u, o, oi, w, x, xi, n, tmp): o[oi, oi + n) =
+-- o + w x[xi, xi + n), the product rounded to the type, then the sum;
+-- add(u, o, oi, y, n): o[oi, oi + n) = o + y[0, n).
 -- Given u (numpy's SIMD loops of multiply and add for the type, called
 -- through the FFI: th/ops/ufuncloops.py finds them), from VECFROM elements
 -- the products go into tmp, then one pass adds them; else a LuaJIT loop.
@@ -292,33 +297,33 @@ local args, dims, steps = ffi.new('void *[3]'), ffi.new('intptr_t[1]'), ffi.new(
 local wcell, cell = ffi.new(ctype .. '[1]'), ffi.new(ctype .. '[1]')
 local size = ffi.sizeof(ctype)
 local rounded = {}
-function rounded.addproducts(u, o, w, x, n, tmp)
+function rounded.addproducts(u, o, oi, w, x, xi, n, tmp)
    if u and n >= VECFROM then
       wcell[0], dims[0] = w, n
       steps[0], steps[1], steps[2] = 0, size, size
-      args[0], args[1], args[2] = wcell, x, tmp
+      args[0], args[1], args[2] = wcell, x + xi, tmp
       u.mul(args, dims, steps, u.muldata)
       steps[0] = size
-      args[0], args[1], args[2] = o, tmp, o
+      args[0], args[1], args[2] = o + oi, tmp, o + oi
       u.add(args, dims, steps, u.adddata)
    else
       for i = 0, n - 1 do $STEP end
    end
 end
-function rounded.add(u, o, y, n)
+function rounded.add(u, o, oi, y, n)
    if u and n >= VECFROM then
       dims[0] = n
       steps[0], steps[1], steps[2] = size, size, size
-      args[0], args[1], args[2] = o, y, o
+      args[0], args[1], args[2] = o + oi, y, o + oi
       u.add(args, dims, steps, u.adddata)
    else
-      for i = 0, n - 1 do o[i] = o[i] + y[i] end
+      for i = 0, n - 1 do o[oi + i] = o[oi + i] + y[i] end
    end
 end
 return rounded]]
 local ROUNDED = {}
-for T, step in pairs{[types.Double] = 'o[i] = o[i] + w * x[i]',
-                     [types.Float] = 'cell[0] = w * x[i]; o[i] = o[i] + cell[0]'} do   -- (the product rounded first)
+for T, step in pairs{[types.Double] = 'o[oi + i] = o[oi + i] + w * x[xi + i]',
+                     [types.Float] = 'cell[0] = w * x[xi + i]; o[oi + i] = o[oi + i] + cell[0]'} do   -- (the product rounded first)
    ROUNDED[T] = assert(loadstring(STEPCODE:gsub('%$STEP', step), '=(th conv steps)'))(T.ctype, VECFROM)
 end
 
@@ -366,10 +371,10 @@ function sums.run(T, src, size, n, kp, kstep, flip, u)
       internal.pollnow()
       local len = min(CHUNK, m - c0)
       for s = 0, n - 1 do
-         local x, k = src + s * size + c0, kp + s * kstep
+         local x, k = s * size + c0, s * kstep
          ffi.fill(sum, len * T.size)
-         for t = 1, ntaps do steps.addproducts(u, sum, k[KOFFS[t]], x + OFFS[t], len, tmp) end
-         steps.add(u, acc + c0, sum, len)
+         for t = 1, ntaps do steps.addproducts(u, sum, 0, kp[k + KOFFS[t]], src, x + OFFS[t], len, tmp) end
+         steps.add(u, acc, c0, sum, len)
       end
    end
    return acc, w, h * w
@@ -385,8 +390,8 @@ end
 local scatter = {}
 scatter.zeroed = true
 local STEP = {}
-local function steppass(P, kw, s, lo, hi)
-   P.steps.addproducts(P.u, P.acc + lo, kw[0], s + lo, hi - lo, P.tmp)
+local function steppass(P, koff, soff, lo, hi)
+   P.steps.addproducts(P.u, P.acc, lo, P.kp[koff], P.src, soff + lo, hi - lo, P.tmp)
 end
 function scatter.layout() return G.d * G.oh * G.ow, G.ow, 0, G.oh * G.ow end
 function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
@@ -405,8 +410,8 @@ function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
             end
          end
       end
-      STEP.acc, STEP.u, STEP.tmp, STEP.steps = acc, u, buffer(T, 'tmp', CHUNK), ROUNDED[T]
-      passes(steppass, STEP, m, CHUNK, src, size, n, kp, kstep, ntaps)
+      STEP.acc, STEP.src, STEP.kp, STEP.u, STEP.tmp, STEP.steps = acc, src, kp, u, buffer(T, 'tmp', CHUNK), ROUNDED[T]
+      passes(steppass, STEP, m, CHUNK, size, n, kstep, ntaps)
       return acc, ow, oh * ow
    end
    local fma, cell = CTYPES[T].fma, buffer(T, 'cell', 1)
@@ -491,7 +496,7 @@ function planes.apply(r, x, k, isfull, flip, base)
    local ostep, kostep = rn > base and r.str[1] or 0, rn > base and k.str[1] or 0
    local mv = kn > xn
    local kstep = mv and k.str[2] or 0
-   if how.taps and mv and getger(T) then             -- every output at once
+   if how.taps and mv and GERTYPES[T] and getger(T) then   -- every output at once
       local ntaps, m, as1 = how.taps(flip)
       local acc = buffer(T, 'acc', nout * m)
       fusedmany(T, acc, m, xb, size, nx, kp, kstep, ntaps, nout, kostep)
