@@ -130,16 +130,17 @@ local G, OFFS, KOFFS, LO, HI = {}, {}, {}, {}, {}
 
 -- dst[c * ds0 + i * ds1 + j] = the input's element (c, i, j) at src with strides
 -- s0, s1, s2: a copy in a layout of our own, made before the result is
--- written (which may share the input's memory)
+-- written (which may share the input's memory).  (Offsets as numbers, as
+-- in passes below.)
 local function place(size, dst, src, s0, s1, s2, ds0, ds1)
    local w = G.w
    for c = 0, G.d - 1 do
       for i = 0, G.h - 1 do
-         local d, s = dst + c * ds0 + i * ds1, src + c * s0 + i * s1
+         local d, s = c * ds0 + i * ds1, c * s0 + i * s1
          if s2 == 1 then
-            ffi.copy(d, s, w * size)
+            ffi.copy(dst + d, src + s, w * size)
          else
-            for j = 0, w - 1 do d[j] = s[j * s2] end
+            for j = 0, w - 1 do dst[d + j] = src[s + j * s2] end
          end
       end
    end
@@ -150,11 +151,11 @@ local function unplace(size, rp, rs0, rs1, rs2, acc, as0, as1)
    local ow = G.ow
    for c = 0, G.od - 1 do
       for i = 0, G.oh - 1 do
-         local o, a = rp + c * rs0 + i * rs1, acc + c * as0 + i * as1
+         local o, a = c * rs0 + i * rs1, c * as0 + i * as1
          if rs2 == 1 then
-            ffi.copy(o, a, ow * size)
+            ffi.copy(rp + o, acc + a, ow * size)
          else
-            for j = 0, ow - 1 do o[j * rs2] = a[j] end
+            for j = 0, ow - 1 do rp[o + j * rs2] = acc[a + j] end
          end
       end
    end
