@@ -415,26 +415,23 @@ function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
       passes(steppass, STEP, m, CHUNK, size, n, kstep, ntaps)
       return acc, ow, oh * ow
    end
-   local fma, cell = CTYPES[T].fma, buffer(T, 'cell', 1)
+   local steps, tmp, fma = ROUNDED[T], buffer(T, 'tmp', w), CTYPES[T].fma
    local b0, b1, db = kw - 1, 0, -1
    if isfused then b0, b1, db = 0, kw - 1, 1 end
    for s = 0, n - 1 do
-      local x, k = src + s * size, kp + s * kstep
+      local x, k = s * size, s * kstep
       for c = 0, G.d - 1 do
          for i = 0, h - 1 do
             local row = x + (c * oh + i) * ow
             for kc = 0, kd - 1 do
                for ka = 0, kh - 1 do
-                  local out = acc + ((c + kc) * oh + i + ka) * ow
+                  local out = ((c + kc) * oh + i + ka) * ow
                   for kb = b0, b1, db do
-                     local wt, o = k[kat(kc, ka, kb, not flip)], out + kb
+                     local wt, o = kp[k + kat(kc, ka, kb, not flip)], out + kb
                      if isfused then
-                        for j = 0, w - 1 do o[j] = fma(wt, row[j], o[j]) end
+                        for j = 0, w - 1 do acc[o + j] = fma(wt, src[row + j], acc[o + j]) end
                      else
-                        for j = 0, w - 1 do
-                           cell[0] = wt * row[j]
-                           o[j] = o[j] + cell[0]
-                        end
+                        steps.addproducts(u, acc, o, wt, src, row, w, tmp)
                      end
                   end
                end
