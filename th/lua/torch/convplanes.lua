@@ -22,14 +22,17 @@
 -- would not); the block's extra or wrapped-around elements are dropped.
 -- An 'mv' form updates all its outputs at once with a ger (an axpy per
 -- output inside OpenBLAS).  Both are checked once to fuse as fma does.
--- Integer tensors keep to th/ops/conv.py.
+-- The rounded forms take whole volumes seen flat too, a pass of numpy's
+-- SIMD multiply, then add, per kernel element and block of output (LuaJIT
+-- loops until numpy is loaded).  Integer tensors keep to th/ops/conv.py.
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
 local C = require 'torch.maths.libm'
 
-local TD, SD, nelement, checkbounds = internal.tensors, internal.storages, internal.nelement, internal.checkbounds
+local TD, SD, nelement, checkbounds, py = internal.tensors, internal.storages, internal.nelement, internal.checkbounds,
+   internal.py
 local min, max, ceil, floor = math.min, math.max, math.ceil, math.floor
 local huge = math.huge
 
@@ -38,6 +41,9 @@ local planes = {}
 local ALIGN = 32      -- an axpy's length is a multiple of this: BLAS fuses whole blocks
 local GERSIZE = 8192  -- elements a ger updates at most: OpenBLAS runs those in the calling thread
 local ROW = 101       -- CblasRowMajor
+-- the types whose 'mv' forms update every output at once with a ger:
+-- Double's go faster an output at a time, by axpys (measured)
+local GERTYPES = {[types.Float] = true}
 local CHUNK = 2048    -- output elements one axpy updates: a multiple of ALIGN, in L1
 
 local CTYPES = {
@@ -46,16 +52,26 @@ local CTYPES = {
 }
 
 -- scratch arrays kept between calls, per type and use, grown as needed (up
--- to KEEP elements: bigger ones are the garbage collector's after the call)
+-- to KEEP elements: release() drops bigger ones when a call ends), starting
+-- on a cache line: BLAS's axpys ran 12% faster into aligned blocks
 local KEEP = 2 ^ 22
+local LINE = 64
 local scratch = {[types.Double] = {}, [types.Float] = {}}
 local function buffer(T, use, n)
    local s = scratch[T][use]
    if not s or s.n < n then
-      s = {p = CTYPES[T].arr(n), n = n}
-      if n <= KEEP then scratch[T][use] = s end
+      local arr = CTYPES[T].arr(n + LINE / T.size)
+      s = {arr = arr, p = arr + (-tonumber(ffi.cast('uintptr_t', arr))) % LINE / T.size, n = n}
+      scratch[T][use] = s
    end
    return s.p
+end
+local function release()
+   for _, uses in pairs(scratch) do
+      for use, s in pairs(uses) do
+         if s.n > KEEP then uses[use] = nil end
+      end
+   end
 end
 
 -- BLAS's axpy for T when it fuses every multiply-add of a block of ALIGN
@@ -124,16 +140,17 @@ local G, OFFS, KOFFS, LO, HI = {}, {}, {}, {}, {}
 
 -- dst[c * ds0 + i * ds1 + j] = the input's element (c, i, j) at src with strides
 -- s0, s1, s2: a copy in a layout of our own, made before the result is
--- written (which may share the input's memory)
+-- written (which may share the input's memory).  (Offsets as numbers, as
+-- in passes below.)
 local function place(size, dst, src, s0, s1, s2, ds0, ds1)
    local w = G.w
    for c = 0, G.d - 1 do
       for i = 0, G.h - 1 do
-         local d, s = dst + c * ds0 + i * ds1, src + c * s0 + i * s1
+         local d, s = c * ds0 + i * ds1, c * s0 + i * s1
          if s2 == 1 then
-            ffi.copy(d, s, w * size)
+            ffi.copy(dst + d, src + s, w * size)
          else
-            for j = 0, w - 1 do d[j] = s[j * s2] end
+            for j = 0, w - 1 do dst[d + j] = src[s + j * s2] end
          end
       end
    end
@@ -144,69 +161,81 @@ local function unplace(size, rp, rs0, rs1, rs2, acc, as0, as1)
    local ow = G.ow
    for c = 0, G.od - 1 do
       for i = 0, G.oh - 1 do
-         local o, a = rp + c * rs0 + i * rs1, acc + c * as0 + i * as1
+         local o, a = c * rs0 + i * rs1, c * as0 + i * as1
          if rs2 == 1 then
-            ffi.copy(o, a, ow * size)
+            ffi.copy(rp + o, acc + a, ow * size)
          else
-            for j = 0, ow - 1 do o[j * rs2] = a[j] end
+            for j = 0, ow - 1 do rp[o + j * rs2] = acc[a + j] end
          end
       end
    end
 end
 
--- acc[0, m) = the fused sums over n planes (the j-th at src + j * size, its
--- kernel at kp + j * kstep) of their ntaps products in order; m a multiple of
--- ALIGN.  Product t reaches acc[LO[t], HI[t]) only (elsewhere it would add
--- w * 0): its axpys cover that, in lengths of multiples of ALIGN.
-local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
-   local axpy, fma = getaxpy(T), CTYPES[T].fma
-   ffi.fill(acc, m * T.size)
-   for c0 = 0, m - 1, CHUNK do
+-- Every product's passes over the outputs: per block [c0, c1) of `block`
+-- outputs in [0, m), per input plane j in order (at P.src + j * size, its
+-- kernel at P.kp + j * kstep), per product t in order, over the outputs it
+-- reaches in the block, [lo, hi) within [LO[t], HI[t]) (elsewhere it would
+-- add w * 0): pass(P, kj + KOFFS[t], sj + OFFS[t], lo, hi, c1), P the
+-- pass's parameters (tables kept, no closure per call).  Offsets are
+-- numbers, made pointers only as arguments of a C call: a pointer kept in a
+-- variable is a new cdata at every pass (allocation sinking is off)
+local function passes(pass, P, m, block, size, n, kstep, ntaps)
+   for c0 = 0, m - 1, block do
       internal.pollnow()
-      local c1 = min(c0 + CHUNK, m)
+      local c1 = min(c0 + block, m)
       for j = 0, n - 1 do
-         local sj, kj = src + j * size, kp + j * kstep
+         local sj, kj = j * size, j * kstep
          for t = 1, ntaps do
             local lo, hi = max(c0, LO[t]), min(c1, HI[t])
-            if lo < hi then
-               local len = ceil((hi - lo) / ALIGN) * ALIGN
-               lo = min(lo, c1 - len)
-               local w, s, a = kj[KOFFS[t]], sj + OFFS[t] + lo, acc + lo
-               if w == 0 then           -- BLAS skips it; fma(0, x, y) is y + 0 * x
-                  for e = 0, len - 1 do a[e] = a[e] + w * s[e] end
-               elseif axpy then
-                  axpy(len, w, s, 1, a, 1)
-               else
-                  for e = 0, len - 1 do a[e] = fma(w, s[e], a[e]) end
-               end
-            end
+            if lo < hi then pass(P, kj + KOFFS[t], sj + OFFS[t], lo, hi, c1) end
          end
       end
    end
+end
+
+-- the start of a fused pass over [lo, hi) in a block ending at c1: BLAS
+-- fuses lengths of multiples of ALIGN (m is one), the extra outputs computed
+-- and dropped -> start, length
+local function aligned(lo, hi, c1)
+   local len = ceil((hi - lo) / ALIGN) * ALIGN
+   return min(lo, c1 - len), len
+end
+
+-- acc[0, m) = the fused sums over n planes of their ntaps products in
+-- order, an axpy per product and block
+local AXPY = {}
+local function axpypass(P, koff, soff, lo, hi, c1)
+   local len
+   lo, len = aligned(lo, hi, c1)
+   local w, a, s = P.kp[koff], P.acc, P.src
+   if w == 0 then           -- BLAS skips it; fma(0, x, y) is y + 0 * x
+      for e = lo, lo + len - 1 do a[e] = a[e] + w * s[soff + e] end
+   elseif P.axpy then
+      P.axpy(len, w, s + (soff + lo), 1, a + lo, 1)
+   else
+      local fma = P.fma
+      for e = lo, lo + len - 1 do a[e] = fma(w, s[soff + e], a[e]) end
+   end
+end
+local function fused(T, acc, m, src, size, n, kp, kstep, ntaps)
+   AXPY.acc, AXPY.src, AXPY.kp, AXPY.axpy, AXPY.fma = acc, src, kp, getaxpy(T), CTYPES[T].fma
+   ffi.fill(acc, m * T.size)
+   passes(axpypass, AXPY, m, CHUNK, size, n, kstep, ntaps)
 end
 
 -- the same for nout outputs at once, rows m apart in acc, the kernels of
 -- output o at kp + o * kostep: one ger per plane and product updates every
 -- output (OpenBLAS: an axpy per output)
+local GER = {}
+local function gerpass(P, koff, soff, lo, hi, c1)
+   local len
+   lo, len = aligned(lo, hi, c1)
+   P.ger(ROW, P.nout, len, 1, P.kp + koff, P.kostep, P.src + (soff + lo), 1, P.acc + lo, P.m)
+end
 local function fusedmany(T, acc, m, src, size, n, kp, kstep, ntaps, nout, kostep)
-   local ger = getger(T)
+   GER.acc, GER.src, GER.kp, GER.ger, GER.nout, GER.kostep, GER.m = acc, src, kp, getger(T), nout, kostep, m
    ffi.fill(acc, nout * m * T.size)
-   local block = max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN)
-   for c0 = 0, m - 1, block do
-      internal.pollnow()
-      local c1 = min(c0 + block, m)
-      for j = 0, n - 1 do
-         local sj, kj = src + j * size, kp + j * kstep
-         for t = 1, ntaps do
-            local lo, hi = max(c0, LO[t]), min(c1, HI[t])
-            if lo < hi then
-               local len = ceil((hi - lo) / ALIGN) * ALIGN
-               lo = min(lo, c1 - len)
-               ger(ROW, nout, len, 1, kj + KOFFS[t], kostep, sj + OFFS[t] + lo, 1, acc + lo, m)
-            end
-         end
-      end
-   end
+   passes(gerpass, GER, m, max(ALIGN, floor(GERSIZE / nout / ALIGN) * ALIGN), size, n, kstep, ntaps)
 end
 
 -- the kernel element (c, a, b) as met by a valid operation (a convolution
@@ -258,102 +287,161 @@ function full2.taps(flip)
    return t, ceil(G.oh * fw / ALIGN) * ALIGN, fw
 end
 
--- The rest, in LuaJIT loops over output rows: Torch7 summed these in ways a
--- BLAS cannot (each step rounded), and they are seldom big.
+-- The rest round every product and sum (Torch7 summed these in ways no BLAS
+-- does), in blocks of CHUNK outputs: per block, input planes (volumes) in
+-- order, their products in order, each product a pass of rounded steps over
+-- the block.
+
+-- Rounded steps: addproducts(u, o, oi, w, x, xi, n, tmp): o[oi, oi + n) =
+-- o + w x[xi, xi + n), the product rounded to the type, then the sum;
+-- add(u, o, oi, y, n): o[oi, oi + n) = o + y[0, n).
+-- Given u (numpy's SIMD loops of multiply and add for the type, called
+-- through the FFI: th/ops/ufuncloops.py finds them), from VECFROM elements
+-- the products go into tmp, then one pass adds them; else a LuaJIT loop.
+-- The same IEEE operations either way.  One chunk per type: a trace each.
+local VECFROM = 24         -- elements from which numpy's loops beat LuaJIT's (measured: their calls cost 5-10 ns)
+local IMPORTWORK = 2 ^ 20  -- products from which a call is worth importing numpy for
+local STEPCODE = [[
+local ctype, VECFROM = ...
+local ffi = require 'ffi'
+local args, dims, steps = ffi.new('void *[3]'), ffi.new('intptr_t[1]'), ffi.new('intptr_t[3]')
+local wcell, cell = ffi.new(ctype .. '[1]'), ffi.new(ctype .. '[1]')
+local size = ffi.sizeof(ctype)
+local rounded = {}
+function rounded.addproducts(u, o, oi, w, x, xi, n, tmp)
+   if u and n >= VECFROM then
+      wcell[0], dims[0] = w, n
+      steps[0], steps[1], steps[2] = 0, size, size
+      args[0], args[1], args[2] = wcell, x + xi, tmp
+      u.mul(args, dims, steps, u.muldata)
+      steps[0] = size
+      args[0], args[1], args[2] = o + oi, tmp, o + oi
+      u.add(args, dims, steps, u.adddata)
+   else
+      for i = 0, n - 1 do $STEP end
+   end
+end
+function rounded.add(u, o, oi, y, n)
+   if u and n >= VECFROM then
+      dims[0] = n
+      steps[0], steps[1], steps[2] = size, size, size
+      args[0], args[1], args[2] = o + oi, y, o + oi
+      u.add(args, dims, steps, u.adddata)
+   else
+      for i = 0, n - 1 do o[oi + i] = o[oi + i] + y[i] end
+   end
+end
+return rounded]]
+local ROUNDED = {}
+for T, step in pairs{[types.Double] = 'o[oi + i] = o[oi + i] + w * x[xi + i]',
+                     [types.Float] = 'cell[0] = w * x[xi + i]; o[oi + i] = o[oi + i] + cell[0]'} do   -- (the product rounded first)
+   ROUNDED[T] = assert(loadstring(STEPCODE:gsub('%$STEP', step), '=(th conv steps)'))(T.ctype, VECFROM)
+end
+
+-- numpy's loops for T ({mul, muldata, add, adddata}) once numpy is loaded, or
+-- when importing (the call is worth it); else false
+local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
+local ufuncs      -- per type; nil until loaded
+local function getufuncs(T, importing)
+   if ufuncs == nil and (importing or rawget(py, 'ufunc_loops')) then
+      ufuncs = {}
+      local ok, text = pcall(py.ufunc_loops)
+      for op, tname, f, data in (ok and tostring(text) or ''):gmatch('(%a+) (%a+) (%d+) (%d+)') do
+         local u = ufuncs[types[tname]] or {}
+         u[op], u[op .. 'data'] = ffi.cast(looptype, ffi.cast('intptr_t', tonumber(f))),
+                                  ffi.cast('void *', ffi.cast('intptr_t', tonumber(data)))
+         ufuncs[types[tname]] = u
+      end
+   end
+   local u = ufuncs and ufuncs[T]
+   return u and u.mul and u.add and u or false
+end
 
 -- Valid, 3-D, or 2-D with outputs narrower than 4: an output element adds,
 -- per input plane (volume), the sum of its products in input order, each
--- product and sum rounded.  An output slice is seen flat, element (p, q) at
--- p * w + q (the columns past ow collect wrapped-around sums, dropped), so
--- that the sums of all its elements go along together.
+-- product and sum rounded.  Outputs are seen in the input's geometry, flat:
+-- element (e, p, q) at (e h + p) w + q, reading input + (c h + a) w + b (the
+-- elements past the output's rows and slices collect wrapped-around sums,
+-- dropped).
 local sums = {}
 function sums.layout() return G.d * G.h * G.w, G.w, 0, G.h * G.w end
-function sums.run(T, acc, src, size, n, kp, kstep, flip)
-   local h, w, kd, kh, kw, oh = G.h, G.w, G.kd, G.kh, G.kw, G.oh
-   local m = (oh - 1) * w + G.ow          -- up to the slice's last output
-   local sum, cell = buffer(T, 'sum', m), buffer(T, 'cell', 1)
-   local double = T == types.Double      -- (a double's steps round by themselves)
-   for e = 0, G.od - 1 do
-      local out = acc + e * oh * w
-      ffi.fill(out, m * T.size)
-      for s = 0, n - 1 do
-         local x, k = src + s * size, kp + s * kstep
-         ffi.fill(sum, m * T.size)
-         for c = 0, kd - 1 do
-            for a = 0, kh - 1 do
-               for b = 0, kw - 1 do
-                  local wt, xs = k[kat(c, a, b, flip)], x + ((e + c) * h + a) * w + b
-                  if double then
-                     for i = 0, m - 1 do sum[i] = sum[i] + wt * xs[i] end
-                  else
-                     for i = 0, m - 1 do
-                        cell[0] = wt * xs[i]             -- (the product rounded first)
-                        sum[i] = sum[i] + cell[0]
-                     end
-                  end
-               end
-            end
+function sums.run(T, src, size, n, kp, kstep, flip, u)
+   local h, w, ntaps = G.h, G.w, 0
+   for c = 0, G.kd - 1 do
+      for a = 0, G.kh - 1 do
+         for b = 0, G.kw - 1 do
+            ntaps = ntaps + 1
+            OFFS[ntaps], KOFFS[ntaps] = (c * h + a) * w + b, kat(c, a, b, flip)
          end
-         for i = 0, m - 1 do out[i] = out[i] + sum[i] end
       end
    end
-   return w, oh * w
+   local m = ((G.od - 1) * h + G.oh - 1) * w + G.ow      -- up to the last output
+   local acc, sum, tmp, steps = buffer(T, 'acc', m), buffer(T, 'sum', CHUNK), buffer(T, 'tmp', CHUNK), ROUNDED[T]
+   ffi.fill(acc, m * T.size)
+   for c0 = 0, m - 1, CHUNK do
+      internal.pollnow()
+      local len = min(CHUNK, m - c0)
+      for s = 0, n - 1 do
+         local x, k = s * size + c0, s * kstep
+         ffi.fill(sum, len * T.size)
+         for t = 1, ntaps do steps.addproducts(u, sum, 0, kp[k + KOFFS[t]], src, x + OFFS[t], len, tmp) end
+         steps.add(u, acc, c0, sum, len)
+      end
+   end
+   return acc, w, h * w
 end
 
 -- Full, 3-D, or 2-D with inputs narrower than 4 or a kernel holding inf or
--- nan: scattered, input slices and rows in order; each product added in
--- turn to the output, rounded, input columns ascending -- or, 2-D inputs 4
--- wide or more, fused, input columns descending.  Input rows are placed ow
--- apart (zeros after the w elements): with a finite kernel a whole slice
--- scatters at once, seen flat, the zeros adding nothing (an output sum is
--- never -0); kernel rows and columns descending keep the input's order.
+-- nan: scattered, each product added in turn to the output, rounded, in
+-- input order.  Input rows are placed ow apart, slices oh ow apart (zeros
+-- between): with a finite kernel all the input scatters at once, seen flat,
+-- the zeros adding nothing (an output sum is never -0); kernel slices, rows
+-- and columns descending keep the input's order.  Else row by row, input
+-- columns ascending -- or, 2-D inputs 4 wide or more, fused, descending.
 local scatter = {}
 scatter.zeroed = true
-function scatter.layout() return G.d * G.h * G.ow, G.ow, 0, G.h * G.ow end
-function scatter.run(T, acc, src, size, n, kp, kstep, flip, isfinite)
+local STEP = {}
+local function steppass(P, koff, soff, lo, hi)
+   P.steps.addproducts(P.u, P.acc, lo, P.kp[koff], P.src, soff + lo, hi - lo, P.tmp)
+end
+function scatter.layout() return G.d * G.oh * G.ow, G.ow, 0, G.oh * G.ow end
+function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
    local h, w, kd, kh, kw, oh, ow = G.h, G.w, G.kd, G.kh, G.kw, G.oh, G.ow
-   local isfused, fma, cell = G.d == 1 and w >= 4, CTYPES[T].fma, buffer(T, 'cell', 1)
-   local double = T == types.Double
-   ffi.fill(acc, G.od * oh * ow * T.size)
-   for s = 0, n - 1 do
-      local x, k = src + s * size, kp + s * kstep
-      for c = 0, G.d - 1 do
-         local xc = x + c * h * ow
-         if isfinite and not isfused then
-            local m = (h - 1) * ow + w                -- up to the slice's last input
-            for kc = 0, kd - 1 do
-               for ka = kh - 1, 0, -1 do
-                  for kb = kw - 1, 0, -1 do
-                     local wt, o = k[kat(kc, ka, kb, not flip)], acc + ((c + kc) * oh + ka) * ow + kb
-                     if double then
-                        for i = 0, m - 1 do o[i] = o[i] + wt * xc[i] end
-                     else
-                        for i = 0, m - 1 do
-                           cell[0] = wt * xc[i]          -- (the product rounded first)
-                           o[i] = o[i] + cell[0]
-                        end
-                     end
-                  end
-               end
+   local isfused, m = G.d == 1 and w >= 4, G.od * oh * ow
+   local acc = buffer(T, 'acc', m)
+   ffi.fill(acc, m * T.size)
+   if isfinite and not isfused then
+      local ntaps, extent = 0, ((G.d - 1) * oh + h - 1) * ow + w     -- up to the last input
+      for kc = kd - 1, 0, -1 do
+         for ka = kh - 1, 0, -1 do
+            for kb = kw - 1, 0, -1 do
+               local off = (kc * oh + ka) * ow + kb
+               ntaps = ntaps + 1
+               OFFS[ntaps], KOFFS[ntaps], LO[ntaps], HI[ntaps] = -off, kat(kc, ka, kb, not flip), off, off + extent
             end
-         else
-            local b0, b1, db = kw - 1, 0, -1
-            if isfused then b0, b1, db = 0, kw - 1, 1 end
-            for i = 0, h - 1 do
-               local row = xc + i * ow
-               for kc = 0, kd - 1 do
-                  for ka = 0, kh - 1 do
-                     local out = acc + ((c + kc) * oh + i + ka) * ow
-                     for kb = b0, b1, db do
-                        local wt, o = k[kat(kc, ka, kb, not flip)], out + kb
-                        if isfused then
-                           for j = 0, w - 1 do o[j] = fma(wt, row[j], o[j]) end
-                        else
-                           for j = 0, w - 1 do
-                              cell[0] = wt * row[j]
-                              o[j] = o[j] + cell[0]
-                           end
-                        end
+         end
+      end
+      STEP.acc, STEP.src, STEP.kp, STEP.u, STEP.tmp, STEP.steps = acc, src, kp, u, buffer(T, 'tmp', CHUNK), ROUNDED[T]
+      passes(steppass, STEP, m, CHUNK, size, n, kstep, ntaps)
+      return acc, ow, oh * ow
+   end
+   local steps, tmp, fma = ROUNDED[T], buffer(T, 'tmp', w), CTYPES[T].fma
+   local b0, b1, db = kw - 1, 0, -1
+   if isfused then b0, b1, db = 0, kw - 1, 1 end
+   for s = 0, n - 1 do
+      local x, k = s * size, s * kstep
+      for c = 0, G.d - 1 do
+         for i = 0, h - 1 do
+            local row = x + (c * oh + i) * ow
+            for kc = 0, kd - 1 do
+               for ka = 0, kh - 1 do
+                  local out = ((c + kc) * oh + i + ka) * ow
+                  for kb = b0, b1, db do
+                     local wt, o = kp[k + kat(kc, ka, kb, not flip)], out + kb
+                     if isfused then
+                        for j = 0, w - 1 do acc[o + j] = fma(wt, src[row + j], acc[o + j]) end
+                     else
+                        steps.addproducts(u, acc, o, wt, src, row, w, tmp)
                      end
                   end
                end
@@ -361,7 +449,7 @@ function scatter.run(T, acc, src, size, n, kp, kstep, flip, isfinite)
          end
       end
    end
-   return ow, oh * ow
+   return acc, ow, oh * ow
 end
 
 local function finite(d)
@@ -416,7 +504,7 @@ function planes.apply(r, x, k, isfull, flip, base)
    local ostep, kostep = rn > base and r.str[1] or 0, rn > base and k.str[1] or 0
    local mv = kn > xn
    local kstep = mv and k.str[2] or 0
-   if how.taps and mv and getger(T) then             -- every output at once
+   if how.taps and mv and GERTYPES[T] and getger(T) then   -- every output at once
       local ntaps, m, as1 = how.taps(flip)
       local acc = buffer(T, 'acc', nout * m)
       fusedmany(T, acc, m, xb, size, nx, kp, kstep, ntaps, nout, kostep)
@@ -429,14 +517,14 @@ function planes.apply(r, x, k, isfull, flip, base)
          unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, 0, as1)
       end
    else
-      local acc = buffer(T, 'acc', G.od * G.oh * max(G.w, G.ow))   -- (sums' rows are w apart)
+      local u = getufuncs(T, nelement(x) * G.kd * G.kh * G.kw * (mv and nout or 1) >= IMPORTWORK)
       for o = 0, nout - 1 do
-         internal.pollnow()
-         local as1, as0 = how.run(T, acc, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep,
-                                  flip, isfinite)
-         unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, as0 or 0, as1)
+         local acc, as1, as0 = how.run(T, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep,
+                                       flip, u, isfinite)
+         unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc, as0, as1)
       end
    end
+   release()
    return true, xt, kt      -- (the copies kept alive until now)
 end
 
