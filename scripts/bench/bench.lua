@@ -23,4 +23,31 @@ function bench.run(name, ops, f, repeats)
    print(string.format('BENCH %s %.6e', name, times[math.floor((repeats + 1) / 2)]))
 end
 
+-- bench.reporter(budget, filter) -> report(name, n, f): prints "name n
+-- microseconds", the cost of one call of f: the best of 3 measurements of
+-- about `budget` seconds each after a warm-up call (on a busy machine other
+-- processes only ever add time); names not containing `filter` are skipped.
+-- The line format of families.lua, blas.lua and masked.lua (compare.py)
+function bench.reporter(budget, filter)
+   local function time(f)
+      f()
+      local best, t = math.huge, torch.Timer()
+      for _ = 1, 3 do
+         local reps = 1
+         while true do
+            t:reset()
+            for _ = 1, reps do f() end
+            local e = t:time().real
+            if e > budget or reps >= 1e6 then best = math.min(best, e / reps * 1e6) break end
+            reps = reps * 4
+         end
+      end
+      return best
+   end
+   return function(name, n, f)
+      if filter and not name:find(filter, 1, true) then return end
+      print(string.format('%s %d %.3f', name, n, time(f)))
+   end
+end
+
 return bench

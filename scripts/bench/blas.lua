@@ -6,22 +6,8 @@
 local budget = tonumber(arg and arg[1]) or 0.02
 local filter = arg and arg[2]
 
-local function time(f)
-   f()                                   -- warm up (JIT traces, lazy imports)
-   local reps, t = 1, torch.Timer()
-   while true do
-      t:reset()
-      for _ = 1, reps do f() end
-      local e = t:time().real
-      if e > budget or reps >= 1e6 then return e / reps * 1e6 end
-      reps = reps * 4
-   end
-end
-
-local function report(name, n, f)
-   if filter and not name:find(filter, 1, true) then return end
-   print(string.format('%s %d %.3f', name, n, time(f)))
-end
+package.path = (debug.getinfo(1, 'S').source:match('^@(.*[/\\])') or './') .. '?.lua;' .. package.path
+local report = require('bench').reporter(budget, filter)
 
 torch.manualSeed(1)
 -- level 1

@@ -8,27 +8,8 @@ local budget = tonumber(arg and arg[1]) or 0.02
 local filter = arg and arg[2]
 local sizes = {100, 1000, 10000, 100000}
 
--- the best of 3 measurements of about `budget` seconds each
-local function time(f)
-   f()
-   local best, t = math.huge, torch.Timer()
-   for _ = 1, 3 do
-      local reps = 1
-      while true do
-         t:reset()
-         for _ = 1, reps do f() end
-         local e = t:time().real
-         if e > budget or reps >= 1e6 then best = math.min(best, e / reps * 1e6) break end
-         reps = reps * 4
-      end
-   end
-   return best
-end
-
-local function report(name, n, f)
-   if filter and not name:find(filter, 1, true) then return end
-   print(string.format('%s %d %.3f', name, n, time(f)))
-end
+package.path = (debug.getinfo(1, 'S').source:match('^@(.*[/\\])') or './') .. '?.lua;' .. package.path
+local report = require('bench').reporter(budget, filter)
 
 torch.manualSeed(1)
 for _, n in ipairs(sizes) do

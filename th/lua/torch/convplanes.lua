@@ -29,10 +29,10 @@ local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
+local simd = require 'torch.maths.simd'
 local C = require 'torch.maths.libm'
 
-local TD, SD, nelement, checkbounds, py = internal.tensors, internal.storages, internal.nelement, internal.checkbounds,
-   internal.py
+local TD, SD, nelement, checkbounds = internal.tensors, internal.storages, internal.nelement, internal.checkbounds
 local min, max, ceil, floor = math.min, math.max, math.ceil, math.floor
 local huge = math.huge
 
@@ -340,21 +340,15 @@ end
 
 -- numpy's loops for T ({mul, muldata, add, adddata}) once numpy is loaded, or
 -- when importing (the call is worth it); else false
-local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
-local ufuncs      -- per type; nil until loaded
+local ufuncs = {}      -- per type, once found
 local function getufuncs(T, importing)
-   if ufuncs == nil and (importing or rawget(py, 'ufunc_loops')) then
-      ufuncs = {}
-      local ok, text = pcall(py.ufunc_loops)
-      for op, tname, f, data in (ok and tostring(text) or ''):gmatch('(%a+) (%a+) (%d+) (%d+)') do
-         local u = ufuncs[types[tname]] or {}
-         u[op], u[op .. 'data'] = ffi.cast(looptype, ffi.cast('intptr_t', tonumber(f))),
-                                  ffi.cast('void *', ffi.cast('intptr_t', tonumber(data)))
-         ufuncs[types[tname]] = u
-      end
+   if ufuncs[T] == nil then
+      local loops = simd.loops(importing)
+      if not loops then return false end
+      local mul, add = loops.mul and loops.mul[T], loops.add and loops.add[T]
+      ufuncs[T] = mul and add and {mul = mul[1], muldata = mul[2], add = add[1], adddata = add[2]} or false
    end
-   local u = ufuncs and ufuncs[T]
-   return u and u.mul and u.add and u or false
+   return ufuncs[T]
 end
 
 -- Valid, 3-D, or 2-D with outputs narrower than 4: an output element adds,

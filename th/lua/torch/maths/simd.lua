@@ -55,6 +55,12 @@ local function ready(importing)
    return loops
 end
 
+-- simd.loops(importing) -> loops[op][T] = {function pointer, its data
+-- pointer}, or false (numpy not loaded and not importing, or no loops)
+function simd.loops(importing)
+   return ready(importing) or false
+end
+
 -- the call of a contiguous operation, in PIECES calls by a loop: it becomes
 -- the root trace that the rest of the operation (dispatch...) compiles
 -- around as side traces, as the LuaJIT kernels' element loops do (else that
