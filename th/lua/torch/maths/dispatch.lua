@@ -27,37 +27,19 @@ function dispatch.defaulttype()
    return types[torch.getdefaulttensortype():match('^torch%.(%a+)Tensor$')]
 end
 
--- the element type of the first tensor among the arguments (else the default one)
-local function firsttype(n, ...)
-   for i = 1, n do
-      local d = TD[(select(i, ...))]
+-- the element type of the first tensor among the n arguments (else the
+-- default one); the first six in named variables: no loop over `...` for a
+-- usual call (callers pass exactly n arguments: those past n are nil)
+local function firsttype(n, a1, a2, a3, a4, a5, a6, ...)
+   local d = TD[a1] or TD[a2] or TD[a3] or TD[a4] or TD[a5] or TD[a6]
+   if d then return d.T end
+   for i = 1, n - 6 do
+      d = TD[(select(i, ...))]
       if d then return d.T end
    end
    return dispatch.defaulttype()
 end
 dispatch.firsttype = firsttype
-
--- does v fit the variant letter c?  n number, b boolean, t tensor of type T,
--- B ByteTensor, L LongTensor, a any tensor
-local function fits(c, v, T)
-   if c == 'n' then return type(v) == 'number' end
-   if c == 'b' then return type(v) == 'boolean' end
-   local d = type(v) == 'userdata' and TD[v]
-   if not d then return false end
-   if c == 't' then return d.T == T end
-   if c == 'B' then return d.T == types.Byte end
-   if c == 'L' then return d.T == types.Long end
-   return c == 'a'
-end
-
--- do the arguments from position first on fit the letters chars[1], chars[2], ...?
--- (arguments are passed on as varargs, not packed in a table: no allocation per call)
-local function fitsall(chars, T, first, ...)
-   for k = 1, #chars do
-      if not fits(chars[k], (select(first + k - 1, ...)), T) then return false end
-   end
-   return true
-end
 
 local function letters(s)
    local chars = {}
@@ -154,43 +136,6 @@ function dispatch.argerror(name, T, form, ...)
 end
 local argerror = dispatch.argerror
 
--- the arguments with x put in at position p
-local function insert(p, x, ...)
-   if p == 1 then return x, ... end
-   return (...), insert(p - 1, x, select(2, ...))
-end
-
--- function form: [res,] variant -> its signature, whether a result comes first
-local function parsefunction(spec, T, n, ...)
-   for _, form in ipairs(spec.forms) do
-      local m = #form.chars
-      if n == m and fitsall(form.chars, T, 1, ...) then
-         return form.sig, false
-      end
-      if n == m + 1 and not form.scalar and fitsall(form.chars, T, 2, ...) then
-         for _, c in ipairs(spec.reschars) do
-            if fits(c, (...), T) then return form.sig, true end
-         end
-      end
-   end
-   return nil
-end
-
--- method form with self as the result: the first tensor of a variant may be
--- omitted -> its signature, the position self then takes (or nil)
-local function parseinplace(spec, T, self, n, ...)
-   for _, form in ipairs(spec.forms) do
-      local m = #form.chars
-      if n == m and fitsall(form.chars, T, 1, ...) then
-         return form.sig, nil
-      end
-      if n == m - 1 and form.rest and fitsall(form.rest, T, 1, ...) then
-         return form.sig, form.omit
-      end
-   end
-   return nil
-end
-
 -- Torch7 took a numeric string wherever a number was expected (lua_isnumber):
 -- a call that fits no variant is tried again with such strings as numbers
 local function numericstrings(n, ...)
@@ -209,61 +154,239 @@ local function tonumbers(n, ...)
    return unpack(A, 1, n)
 end
 
+local function firstn(n, ...)
+   return unpack({...}, 1, n)
+end
+
+-- 'a1, a2, ..., an'
+local function names(n)
+   local a = {}
+   for k = 1, n do a[k] = 'a' .. k end
+   return concat(a, ', ')
+end
+
+-- Each defined function's front ends (torch.f, the methods) are generated
+-- code, a chunk per function: the arguments in named variables a1, a2, ...
+-- and the variants as a chain of tests, so that LuaJIT compiles a call into
+-- the trace around it.  (A loop over `...`, or `...` passed on, is not
+-- compiled where a trace starts inside the function: a loop over a
+-- function's variants aborted the traces of the loops calling it, for
+-- hundreds of calls, until LuaJIT gave up on them.)
+
+-- the test that variable v fits the variant letter c: n number, b boolean,
+-- t tensor of type T, B ByteTensor, L LongTensor, a any tensor
+local tests = {n = "type(%s) == 'number'", b = "type(%s) == 'boolean'", t = 'tensortype(%s) == T',
+               B = 'tensortype(%s) == Byte', L = 'tensortype(%s) == Long', a = 'tensortype(%s) ~= nil'}
+
+local function tensortype(v)
+   local d = type(v) == 'userdata' and TD[v]
+   if d then return d.T end
+   return nil
+end
+
+-- the test that variables a<first>, a<first + 1>, ... fit the letters chars
+local function fitting(chars, first)
+   local terms = {'true'}
+   for k, c in ipairs(chars) do terms[k] = tests[c]:format('a' .. (first + k - 1)) end
+   return concat(terms, ' and ')
+end
+
+-- cases[n]: the tests of the calls with n arguments, in the variants' order
+local function addcase(cases, n, line)
+   cases[n] = cases[n] or {}
+   cases[n][#cases[n] + 1] = line
+end
+
+-- function form: [res,] variant (no result before a variant giving a number)
+local function functioncases(spec)
+   local cases, resfits = {}, {}
+   for k, c in ipairs(spec.reschars) do resfits[k] = tests[c]:format('a1') end
+   local resfit = '(' .. concat(resfits, ' or ') .. ')'
+   for _, form in ipairs(spec.forms) do
+      local m, sig = #form.chars, ('%q'):format(form.sig)
+      addcase(cases, m, ('if %s then return impl(T, %s, nil%s) end')
+         :format(fitting(form.chars, 1), sig, m > 0 and ', ' .. names(m) or ''))
+      if not form.scalar then
+         addcase(cases, m + 1, ('if %s and %s then return impl(T, %s, %s) end')
+            :format(resfit, fitting(form.chars, 2), sig, names(m + 1)))
+      end
+   end
+   return cases
+end
+
+-- method form with self as the result: a variant whole, or without its first
+-- tensor, where self then goes
+local function inplacecases(spec)
+   local cases = {}
+   for _, form in ipairs(spec.forms) do
+      local m, sig = #form.chars, ('%q'):format(form.sig)
+      addcase(cases, m, ('if %s then return impl(T, %s, self%s) end')
+         :format(fitting(form.chars, 1), sig, m > 0 and ', ' .. names(m) or ''))
+      if form.rest then
+         local args = {}
+         for k = 1, m - 1 do args[k] = 'a' .. k end
+         table.insert(args, form.omit, 'self')
+         addcase(cases, m - 1, ('if %s then return impl(T, %s, self, %s) end')
+            :format(fitting(form.rest, 1), sig, concat(args, ', ')))
+      end
+   end
+   return cases
+end
+
+-- 'if n == 1 then ... elseif n == 2 then ... end' -> it, the largest n
+local function switch(cases)
+   local counts, parts = {}, {}
+   for n in pairs(cases) do counts[#counts + 1] = n end
+   table.sort(counts)
+   for i, n in ipairs(counts) do
+      parts[i] = ('%s n == %d then\n%s\n'):format(i == 1 and 'if' or 'elseif', n, concat(cases[n], '\n'))
+   end
+   return concat(parts) .. 'end', counts[#counts]
+end
+
+-- the chunk's template: $A the variables of the function form, $K their
+-- count, $FUNCTION its tests; $I, $KI, $INPLACE the same for an in-place
+-- method.  The vararg functions only count and name their arguments, then
+-- pass them to the fixed ones, where the tests are: a trace starting at a
+-- test's exit (a side trace) cannot leave a vararg function by a tail call.
+local FRONTENDS = [[
+local E, S = ...
+local select, type, TD, tensortype, Byte, Long = select, type, E.TD, E.tensortype, E.Byte, E.Long
+local poll, firsttype, miss, missinplace = E.poll, E.firsttype, E.miss, E.missinplace
+local impl, only, name, torchform, methodform = S.impl, S.only, S.name, S.torchform, S.methodform
+
+-- the call of impl for the first variant the n arguments fit
+function S.parse(T, form, n, $A)
+   $FUNCTION
+   return miss(S, T, form, n, $A)
+end
+local parse = S.parse
+
+local function torchcall(n, $A)
+   poll()
+   local T = firsttype(n, $A)
+   if only and not only(T) then E.notimplemented(T, name) end
+   return parse(T, torchform, n, $A)
+end
+
+function S.torchf(...)
+   local n = select('#', ...)
+   if n > $K then return S.wide(n, ...) end
+   local $A = ...
+   return torchcall(n, $A)
+end
+
+function S.method(T)
+   return function(...)
+      local n = select('#', ...)
+      if n > $K then return miss(S, T, methodform, n, ...) end
+      local $A = ...
+      return parse(T, methodform, n, $A)
+   end
+end
+
+local function inplace(T, method, self, n, $I)
+   local d = TD[self]
+   if d and d.T == T then
+      $INPLACE
+   end
+   return missinplace(S, T, method, self, n, $I)
+end
+
+function S.inplace(T)
+   local method
+   method = function(self, ...)
+      local n = select('#', ...)
+      if n > $KI then return missinplace(S, T, method, self, n, ...) end
+      local $I = ...
+      return inplace(T, method, self, n, $I)
+   end
+   return method
+end
+]]
+
+-- what the generated front ends call
+local E = {TD = TD, tensortype = tensortype, Byte = types.Byte, Long = types.Long, poll = poll,
+           firsttype = firsttype}
+
+function E.notimplemented(T, name)
+   fail('%s does not implement the torch.%s() function', T.tensorname, name)
+end
+
+-- a call that fits no variant (of its n arguments, the first n): again with
+-- numeric strings as numbers, else the original's error
+function E.miss(S, T, form, n, ...)
+   if numericstrings(n, ...) then
+      local function again(...)
+         if n > S.count then return E.miss(S, T, form, n, ...) end
+         return S.parse(T, form, n, ...)
+      end
+      return again(tonumbers(n, ...))
+   end
+   argerror(S.name, T, form, firstn(n, ...))
+end
+
+function E.missinplace(S, T, method, self, n, ...)
+   if numericstrings(n, ...) then return method(self, tonumbers(n, ...)) end
+   argerror(S.name, T, S.methodform, self, firstn(n, ...))
+end
+
+-- spec's front ends: S.torchf, S.method(T), S.inplace(T)
+local function frontends(spec)
+   local fcases, k = switch(functioncases(spec))
+   local icases, ki = switch(inplacecases(spec))
+   local S = {impl = spec.impl, only = spec.only, name = spec.name, count = k,
+              torchform = {'torch', spec.variants}, methodform = {'method', spec.variants}}
+   local src = FRONTENDS:gsub('%$(%u+)', {A = names(k), K = k, FUNCTION = fcases,
+                                           I = names(ki), KI = ki, INPLACE = icases})
+   assert(loadstring(src, '@' .. thdir .. 'torch/maths/dispatch(' .. spec.name .. ')'))(E, S)
+   function S.wide(n, ...)
+      poll()
+      local T = firsttype(n, ...)
+      if S.only and not S.only(T) then E.notimplemented(T, S.name) end
+      return E.miss(S, T, S.torchform, n, ...)
+   end
+   return S
+end
+
 -- define{name =, variants = {...}, impl = function(T, sig, res, ...), inplace =, res =,
 --        scalar =, explicit =}
 -- installs torch[name] and the method on every tensor type (only the types
--- `only(T)` accepts, when given).  impl gets the arguments of the variant,
--- possibly followed by nils.  Every argument counts, a trailing nil too (the
--- original's bindings took none): a call that fits no variant is the
--- original's "invalid arguments" error.
+-- `only(T)` accepts, when given).  impl gets the arguments of the variant.
+-- Every argument counts, a trailing nil too (the original's bindings took
+-- none): a call that fits no variant is the original's "invalid arguments" error.
+-- The front ends are generated at the first call of any of them (generating
+-- all at start-up took longer than th's start-up without them): until then
+-- torch[name] and the methods are stubs that generate them, put them in their
+-- places and call them (a stub kept elsewhere goes on calling them).
 dispatch.defined = {}     -- the names define checks itself
 function dispatch.define(spec)
-   local impl, name, only = spec.impl, spec.name, spec.only
+   local name = spec.name
    dispatch.defined[name] = true
    spec.forms, spec.reschars = compile(spec), letters(spec.res or 't')
-   local torchform, methodform = {'torch', spec.variants}, {'method', spec.variants}
-   local function call(T, form, n, ...)
-      local sig, withres = parsefunction(spec, T, n, ...)
-      if not sig then
-         if numericstrings(n, ...) then return call(T, form, n, tonumbers(n, ...)) end
-         argerror(name, T, form, ...)
+   local S, stubs = nil, {}
+   local function generated()
+      if S then return S end
+      S = frontends(spec)
+      S.methods = {}
+      if torch[name] == stubs.torch then torch[name] = S.torchf end
+      for T, stub in pairs(stubs) do
+         if T ~= 'torch' then
+            S.methods[T] = spec.inplace and S.inplace(T) or S.method(T)
+            local mt = torch.getmetatable(T.tensorname)
+            if rawget(mt, name) == stub then mt[name] = S.methods[T] end
+         end
       end
-      if withres then return impl(T, sig, ...) end
-      return impl(T, sig, nil, ...)
+      return S
    end
-   torch[name] = function(...)
-      poll()
-      local n = select('#', ...)
-      local T = firsttype(n, ...)
-      if only and not only(T) then
-         fail('%s does not implement the torch.%s() function', T.tensorname, name)
-      end
-      return call(T, torchform, n, ...)
-   end
+   stubs.torch = function(...) return generated().torchf(...) end
+   torch[name] = stubs.torch
    -- a method exists only on the types `only` accepts: it needs no check per call
    for i = 1, types.count do
       local T = types[i]
-      local method
-      if spec.inplace then
-         method = function(self, ...)
-            local n = select('#', ...)
-            local d = TD[self]
-            local sig, omit
-            if d and d.T == T then sig, omit = parseinplace(spec, T, self, n, ...) end
-            if not sig then
-               if numericstrings(n, ...) then return method(self, tonumbers(n, ...)) end
-               argerror(name, T, methodform, self, ...)
-            end
-            if omit then return impl(T, sig, self, insert(omit, self, ...)) end
-            return impl(T, sig, self, ...)
-         end
-      else
-         method = function(...)
-            return call(T, methodform, select('#', ...), ...)
-         end
-      end
-      if not only or only(T) then
-         torch.getmetatable(T.tensorname)[name] = method
+      if not spec.only or spec.only(T) then
+         stubs[T] = function(...) return generated().methods[T](...) end
+         torch.getmetatable(T.tensorname)[name] = stubs[T]
       end
    end
 end
@@ -373,12 +496,6 @@ local function conditions(lists, T)
       cond[n] = concat(alts, ' or ')
    end
    return cond, preds, maxn
-end
-
-local function names(n)
-   local a = {}
-   for k = 1, n do a[k] = 'a' .. k end
-   return concat(a, ', ')
 end
 
 -- checker(lists, T) -> check(n, a1, a2, ...): do these n arguments fit?
