@@ -34,11 +34,12 @@ local now = pool.now
 -- seconds run on this thread alone while the helpers sleep; that time
 -- doubles while jobs keep failing, halves when they help again.  A helper
 -- woken from its sleep takes tens of microseconds to come (on a VM, 100),
--- too late for a short job: those failures count only when 8 come in a
--- row (jobs too far apart for the helpers to be polling)
-local COOL, MAXCOOL, FAILING, WOKEN = 1e-3, 0.05, 3.5, 8
+-- too late for short jobs: those failures count only when they go on for
+-- WOKEN seconds, 8 jobs at least (jobs too far apart for the helpers to be
+-- polling)
+local COOL, MAXCOOL, FAILING, WOKEN = 1e-3, 0.05, 3.5, 2e-3
 local cool, alone = COOL, 0        -- alone: no helpers until this time
-local failing, woken = 0, 0
+local failing, woken, wokensince = 0, 0, 0
 
 local function start()
    local address, running = internal.py.start_helpers()
@@ -118,8 +119,13 @@ function parallel.run(j, kind, len)
       failing, woken, cool = 0.75 * failing, 0, max(COOL, cool / 2)
       return
    end
-   if polling then failing = 0.75 * failing + 1 else woken = woken + 1 end
-   if failing > FAILING or woken >= WOKEN then
+   if polling then
+      failing = 0.75 * failing + 1
+   else
+      if woken == 0 then wokensince = posted end
+      woken = woken + 1
+   end
+   if failing > FAILING or woken >= 8 and t2 - wokensince > WOKEN then
       alone, cool, failing, woken = t2 + cool, min(2 * cool, MAXCOOL), FAILING - 1, 0
       j.rest = 1      -- (polling helpers would take the cores this thread needs)
    end
