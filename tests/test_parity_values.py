@@ -297,3 +297,9 @@ def test_long_sorts_as_the_original():
     # distinct values take numpy's sort, lines with ties or NaN TH's quicksort
     out, expected = fixture("parity_sort_long")
     assert out == expected
+
+
+def test_comparisons_as_the_original():
+    # LuaJIT's loops at first, numpy's comparison loops once numpy is loaded
+    out, expected = fixture("parity_compare")
+    assert out == expected

@@ -1,4 +1,4 @@
-"""numpy's inner loops of the arithmetic ufuncs, as C function addresses that
+"""numpy's inner loops of the arithmetic and comparison ufuncs, as C function addresses that
 LuaJIT calls through its FFI (th/lua/torch/maths/simd.lua): numpy's SIMD
 loops run on tensor memory with no Python call per operation.
 
@@ -37,12 +37,17 @@ _TYPES = {"Byte": "uint8", "Char": "int8", "Short": "int16", "Int": "int32",
 # integer division truncates in C (numpy's floors): floats only
 _UFUNCS = {"add": ("add", _TYPES), "sub": ("subtract", _TYPES), "mul": ("multiply", _TYPES),
            "div": ("divide", {"Float": "float32", "Double": "float64"})}
+# comparisons write numpy's bools: bytes of 0 or 1, a ByteTensor's elements,
+# as C's comparisons gave them (NaN compares with nothing)
+_COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
+                "eq": "equal", "ne": "not_equal"}
 
 
-def _loops(ufunc, dtypes):
+def _loops(ufunc, dtypes, boolean=False):
     """{type name: (loop address, data address)} for the ufunc's loops whose
-    operands and result are all of one of the dtypes; {} when the object
-    does not have the layout expected (then th keeps its own loops)."""
+    operands are both of one of the dtypes, and so is the result (a bool
+    when `boolean`); {} when the object does not have the layout expected
+    (then th keeps its own loops)."""
     import numpy as np
     u = _UFunc.from_address(id(ufunc))
     if (u.nin, u.nout, u.ntypes) != (2, 1, ufunc.ntypes) or u.name != ufunc.__name__.encode():
@@ -50,9 +55,10 @@ def _loops(ufunc, dtypes):
     found = {}
     for tname, dt in dtypes.items():
         num = np.dtype(dt).num
+        want = [num, num, np.dtype(np.bool_).num if boolean else num]
         for i in range(u.ntypes):
             sig = [ord(u.types[i * 3 + k]) for k in range(3)]
-            if sig == [num] * 3 and u.functions[i]:
+            if sig == want and u.functions[i]:
                 found[tname] = (u.functions[i], u.data[i] or 0)
                 break
     return found
@@ -60,11 +66,10 @@ def _loops(ufunc, dtypes):
 
 @export
 def ufunc_loops():
-    """The loops of add, sub, mul and div, a line each: "operation type
-    loop-address data-address" (decimal: Lua reads them as 64-bit integers)."""
+    """The loops of add, sub, mul, div and the comparisons, a line each:
+    "operation type loop-address data-address" (decimal: Lua reads them as
+    64-bit integers)."""
     import numpy as np
-    lines = []
-    for op, (name, dtypes) in _UFUNCS.items():
-        for t, (f, d) in _loops(getattr(np, name), dtypes).items():
-            lines.append(f"{op} {t} {f} {d}")
-    return "\n".join(lines)
+    found = [(op, _loops(getattr(np, name), dtypes)) for op, (name, dtypes) in _UFUNCS.items()]
+    found += [(op, _loops(getattr(np, name), _TYPES, True)) for op, name in _COMPARISONS.items()]
+    return "\n".join(f"{op} {t} {f} {d}" for op, loops in found for t, (f, d) in loops.items())

@@ -57,6 +57,10 @@ for kind, operand in pairs{sign1 = 'c', sign2 = 'yp[i]'} do
 end]])
 end
 local SIGNS = 32768   -- elements: beyond, numpy's vector loops win
+-- numpy's comparison loops called from LuaJIT (simd.lua) beyond this many
+-- elements, once numpy is loaded (beyond SIGNS, imported for them)
+local SIMDFROM = 64
+local simd = require 'torch.maths.simd'
 local signs = {}
 for name, e in pairs(positive) do
    local exprs = kernels.alltypes(e, e)
@@ -87,7 +91,9 @@ for name, f in pairs(comparisons) do
             res, r = dispatch.result(TD[res].T, res, ad)
          end
          local k = fast[name]
-         if nelement(ad) > 16 and signed(name, r, ad, bd, b) then return res end
+         local n = nelement(ad)
+         if n > SIMDFROM and simd.compare(name, r, ad, bd or b, SIGNS) then return res end
+         if n > 16 and signed(name, r, ad, bd, b) then return res end
          if bd and kernels.map2(k[2], r, ad, bd) or not bd and kernels.map1(k[1], r, ad, b) then
             return res
          end

@@ -1,4 +1,5 @@
--- numpy's SIMD loops of add, sub, mul and div, called from LuaJIT through
+-- numpy's SIMD loops of add, sub, mul and div (and the comparisons, at the
+-- end), called from LuaJIT through
 -- the FFI on tensor memory: no Python call per operation (th/ops/ufuncloops.py
 -- finds their addresses once).  They are IEEE operations on Float and Double
 -- elements and wrapping C arithmetic on integers, the results TH's C loops
@@ -189,6 +190,34 @@ function simd.map(op, r, x, y, from, import)
       yp = origin(y)
    end
    run(loop, size, origin(r), r1, r2, origin(x), x1, x2, yp, y1, y2, m, k)
+   return true
+end
+
+-- simd.compare(op, r, x, y, import) -> true when done: the ByteTensor r = 1
+-- where x <op> y, else 0 (op: lt, le, gt, ge, eq, ne), every one contiguous
+-- and r apart from x and y, y a tensor of x's type or a number already cast
+-- to it; numpy is imported for it beyond `import` elements
+function simd.compare(op, r, x, y, import)
+   local n = nelement(r)
+   local T = x.T
+   if n == 0 or r.T ~= types.Byte or not ready(n > import) then return false end
+   local loop = loops[op] and loops[op][T]
+   local number = type(y) == 'number'
+   if not loop or not number and y.T ~= T or r.st == x.st or not number and r.st == y.st
+      or not (iscontiguous(r) and iscontiguous(x) and (number or iscontiguous(y))) then
+      return false
+   end
+   checkbounds(r); checkbounds(x)
+   local yp
+   if number then
+      yp = cells[T]
+      yp[0] = y
+   else
+      checkbounds(y)
+      yp = origin(y)
+   end
+   steps[0], steps[1], steps[2] = T.size, number and 0 or T.size, 1
+   pieces(loop, number)(loop[1], loop[2], origin(x), yp, origin(r), n, number and 0 or 1)
    return true
 end
 
