@@ -4,13 +4,15 @@
 -- without a bounds check against the buffer's length (done by Storage and
 -- Tensor), so a wrong index is a Lua error, not a crash.
 -- Buffers beyond SMALL_BYTES come from malloc, recycled once the collector
--- drops their owner (below).  Lua's collector does not see their size, so they are counted here
--- and trigger a collection once they add up to more than a few times Lua's
+-- drops their owner (below).  Lua's collector does not see their size, so
+-- they are counted here and trigger a collection once they add up to more than a few times Lua's
 -- own heap: dropped tensors then release their memory, and a collection's
 -- cost stays in proportion to the bytes allocated since the last one,
 -- whatever the heap holds.  Memory written (a result, a buffer zeroed) counts
 -- at once; a zeroed buffer nothing has used yet costs no physical memory
--- (glibc's untouched pages), so it counts against a budget 16 times larger.
+-- (glibc's untouched pages), so it counts against a budget 32 times larger
+-- (2 GB of address space: a collection, half a millisecond, per 256 new 8 MB
+-- tensors; one per 128 cost each as much as the rest of its call).
 local ffi = require 'ffi'
 local py = ...   -- the Python functions of th/native/memory.py
 
@@ -36,7 +38,7 @@ if ffi.os == 'Linux' and pcall(ffi.cdef, 'int mallopt(int param, int value);') t
 end
 local written, reserved = 0, 0    -- bytes allocated since the last collection
 local COLLECT_EVERY = 64 * 2^20   -- written bytes, at least (else 4 times Lua's heap)
-local UNTOUCHED = 16              -- how many times more bytes of untouched buffers
+local UNTOUCHED = 32              -- how many times more bytes of untouched buffers
 
 local function collect()
    written, reserved = 0, 0
