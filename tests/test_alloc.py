@@ -120,3 +120,83 @@ print(status:match('VmPeak:%s*(%d+)'), status:match('VmHWM:%s*(%d+)'))
     peak_virtual_kb, peak_resident_kb = map(int, r.stdout.split())
     assert peak_virtual_kb < 4 * 2**20, f"peak virtual memory {peak_virtual_kb} kB"
     assert peak_resident_kb < 500 * 1024, f"peak resident memory {peak_resident_kb} kB"
+
+
+def test_new_tensors_of_every_type_are_zeros_over_recycled_memory(runtime):
+    # buffers beyond 1 KB are recycled once their tensor is collected: a new
+    # tensor of each type over a buffer another one filled reads as zeros,
+    # with its own contiguous sizes, strides and storage
+    code = """
+local bad = {}
+for _, name in ipairs{'Byte', 'Char', 'Short', 'Int', 'Long', 'Float', 'Double', 'Half'} do
+   local T = torch[name .. 'Tensor']
+   for _, n in ipairs{%s} do
+      for i = 1, 40 do
+         T(n, 3):fill(5)
+         if i %% 10 == 0 then collectgarbage() end
+         local t = T(n, 3)
+         local ok = t:dim() == 2 and t:size(1) == n and t:size(2) == 3 and t:stride(1) == 3
+                    and t:stride(2) == 1 and t:storage():size() == 3 * n and t:storageOffset() == 1
+                    and t:storage() ~= nil and t[n][3] == 0 and t:double():sum() == 0
+         if not ok then bad[#bad + 1] = name .. ' ' .. n end
+      end
+   end
+end
+return table.concat(bad, ',')
+""" % ", ".join(map(str, SIZES))
+    assert runtime.execute(code) == ""
+
+
+def test_live_tensors_keep_their_memory_while_others_are_recycled(runtime):
+    # tensors kept (a view, a storage, a numpy array the host holds) are never
+    # handed to a new tensor, however many of the same size come and go
+    runtime.execute("held = torch.range(1, 5000)")
+    arr = runtime.to_numpy(runtime.eval("held"))
+    code = """
+held = nil
+local kept, views, storages = {}, {}, {}
+for i = 1, 20 do
+   kept[i] = torch.Tensor(5000):fill(i)
+   views[i] = torch.Tensor(5000):fill(-i):narrow(1, 2, 10)
+   storages[i] = torch.Tensor(5000):fill(i + 100):storage()
+end
+for i = 1, 3000 do
+   torch.Tensor(5000):fill(7)
+   if i % 500 == 0 then collectgarbage() end
+end
+collectgarbage(); collectgarbage()
+for i = 1, 3000 do torch.Tensor(5000):fill(9) end
+local bad = 0
+for i = 1, 20 do
+   if kept[i]:sum() ~= 5000 * i or views[i]:sum() ~= -10 * i or storages[i][5000] ~= i + 100 then
+      bad = bad + 1
+   end
+end
+return bad
+"""
+    assert runtime.execute(code) == 0
+    assert arr.sum() == 5000 * 5001 / 2
+
+
+def test_closing_a_runtime_releases_its_buffers():
+    # buffers still in use when a Lua state closes go back to malloc, as
+    # ffi.gc's finalizers gave them: a process making runtimes stays small
+    import gc
+    from th.runtime import Runtime
+
+    def resident_kb():
+        with open("/proc/self/status") as f:
+            return int(f.read().split("VmRSS:")[1].split()[0])
+
+    code = "keep = {} for i = 1, 10 do keep[i] = torch.Tensor(2^20):fill(i) end"
+    r = Runtime()
+    r.execute(code)
+    del r
+    gc.collect()
+    start = resident_kb()
+    for _ in range(8):
+        r = Runtime()
+        r.execute(code)   # 80 MB written and kept each time
+        del r
+        gc.collect()
+    assert resident_kb() - start < 200 * 1024

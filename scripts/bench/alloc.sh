@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# alloc.sh TH_A TH_B [runs]: scripts/bench/alloc.lua under both, runs times
-# alternately (default 3); prints op, size, median us of A and B, A/B.
+# alloc.sh TH_A TH_B [runs]: scripts/bench/alloc.lua (or $SCRIPT beside it:
+# alloc_small.lua) under both, runs times alternately (default 3); prints op,
+# size, median us of A and B, A/B.
 set -u
 A=$1; B=$2; runs=${3:-3}; here=$(cd "$(dirname "$0")" && pwd); out=$(mktemp -d)
 for r in $(seq "$runs"); do
-  (cd /tmp && $A "$here/alloc.lua" ${BUDGET:-0.1} > "$out/a$r" 2>&1)
-  (cd /tmp && $B "$here/alloc.lua" ${BUDGET:-0.1} > "$out/b$r" 2>&1)
+  (cd /tmp && $A "$here/${SCRIPT:-alloc.lua}" ${BUDGET:-0.1} > "$out/a$r" 2>&1)
+  (cd /tmp && $B "$here/${SCRIPT:-alloc.lua}" ${BUDGET:-0.1} > "$out/b$r" 2>&1)
 done
 median() { awk 'NF==3{print $1"@"$2, $3}' "$@" | sort -k1,1 -k2,2g |
   awk '{k[$1]=k[$1]" "$2} END {for (x in k) {n=split(k[x],v," "); print x, v[int((n+1)/2)]}}' | sort; }

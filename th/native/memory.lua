@@ -3,14 +3,16 @@
 -- reference: file mappings, windows), plus an FFI pointer of the element type into it.  Lua never dereferences a pointer
 -- without a bounds check against the buffer's length (done by Storage and
 -- Tensor), so a wrong index is a Lua error, not a crash.
--- Buffers beyond SMALL_BYTES come from malloc, freed by the collector through
--- ffi.gc.  Lua's collector does not see their size, so they are counted here
--- and trigger a collection once they add up to more than a few times Lua's
+-- Buffers beyond SMALL_BYTES come from malloc, recycled once the collector
+-- drops their owner (below).  Lua's collector does not see their size, so
+-- they are counted here and trigger a collection once they add up to more than a few times Lua's
 -- own heap: dropped tensors then release their memory, and a collection's
 -- cost stays in proportion to the bytes allocated since the last one,
 -- whatever the heap holds.  Memory written (a result, a buffer zeroed) counts
 -- at once; a zeroed buffer nothing has used yet costs no physical memory
--- (glibc's untouched pages), so it counts against a budget 16 times larger.
+-- (glibc's untouched pages), so it counts against a budget 32 times larger
+-- (2 GB of address space: a collection, half a millisecond, per 256 new 8 MB
+-- tensors; one per 128 cost each as much as the rest of its call).
 local ffi = require 'ffi'
 local py = ...   -- the Python functions of th/native/memory.py
 
@@ -36,7 +38,7 @@ if ffi.os == 'Linux' and pcall(ffi.cdef, 'int mallopt(int param, int value);') t
 end
 local written, reserved = 0, 0    -- bytes allocated since the last collection
 local COLLECT_EVERY = 64 * 2^20   -- written bytes, at least (else 4 times Lua's heap)
-local UNTOUCHED = 16              -- how many times more bytes of untouched buffers
+local UNTOUCHED = 32              -- how many times more bytes of untouched buffers
 
 local function collect()
    written, reserved = 0, 0
@@ -52,14 +54,133 @@ end
 -- Small buffers are LuaJIT arrays, allocated and zeroed by LuaJIT itself.
 local SMALL_BYTES = 1024
 
-local function malloc(bytes, zeroed)
-   local p = zeroed and C.calloc(bytes, 1) or C.malloc(bytes)
-   if p == nil then
-      collect()
-      p = zeroed and C.calloc(bytes, 1) or C.malloc(bytes)
-      if p == nil then error(('not enough memory for %d bytes'):format(bytes), 0) end
+-- Bigger buffers are malloc'd and recycled.  A buffer is handed out as a
+-- fresh pointer cdata, its owner (what storages and numpy arrays hold); the
+-- pool keeps the address and a weak reference to the owner.  Once per
+-- collection cycle (a sentinel's finalizer, below) the buffers whose owner the
+-- collector cleared become spare, ready for the next buffer of their size:
+-- a buffer then costs neither malloc's page faults on fresh memory nor a
+-- finalizer of its own (ffi.gc's cost was most of a small tensor's).
+local spare = {}      -- bytes -> stack of addresses of free buffers of that size
+local idle = {}       -- bytes -> cycles since a buffer of that size was last asked for
+local IDLE_CYCLES = 4 -- then its spare buffers go back to malloc
+local addrs = {}      -- slot -> address of a buffer in use (0: slot free)
+local sizes = {}      -- slot -> its bytes
+local owners = setmetatable({}, {__mode = 'v'})   -- slot -> its owner, while alive
+local freeslots, nfree, nslots = {}, 0, 0
+
+local function release(addr)
+   C.free(cast('void *', addr))
+end
+
+-- A collection step can run at the start of any compiled trace, so in the
+-- middle of take or reclaim: the pool is then busy, and the reclaim the
+-- sentinel asks for is pending until take or reclaim is done.
+local busy, pending = false, false
+
+-- reclaim(): buffers whose owner died become spare; the spare buffers of a
+-- size nobody asked for during IDLE_CYCLES cycles are given back to malloc.
+-- (A size's spare buffers only grow in number when a cycle used them all, so
+-- the pool holds about what one cycle used of each size in use.)
+local function reclaim()
+   busy = true
+   repeat
+      pending = false
+      for bytes, stack in pairs(spare) do
+         local cycles = (idle[bytes] or 0) + 1
+         idle[bytes] = cycles
+         if cycles >= IDLE_CYCLES then
+            for i = 1, #stack do release(stack[i]) end
+            spare[bytes], idle[bytes] = nil, nil
+         end
+      end
+      for slot = 1, nslots do
+         local addr = addrs[slot]
+         if addr ~= 0 and owners[slot] == nil then
+            local bytes = sizes[slot]
+            local stack = spare[bytes]
+            if not stack then stack = {}; spare[bytes] = stack end
+            stack[#stack + 1] = addr
+            addrs[slot] = 0
+            nfree = nfree + 1
+            freeslots[nfree] = slot
+         end
+      end
+   until not pending
+   busy = false
+end
+
+-- the sentinel: an unreachable userdata whose finalizer runs at the end of
+-- every collection cycle, makes the next one and reclaims
+local sentinel = newproxy(true)
+getmetatable(sentinel).__gc = function()
+   newproxy(sentinel)
+   if busy then pending = true else reclaim() end
+end
+newproxy(sentinel)
+
+-- the closer, reachable from here until the Lua state is closed, whose
+-- finalizer then gives every buffer back to malloc (as ffi.gc's finalizers
+-- did): a process making many runtimes does not keep their memory
+local closer = newproxy(true)
+getmetatable(closer).__gc = function()
+   for slot = 1, nslots do
+      if addrs[slot] ~= 0 then release(addrs[slot]) end
+      addrs[slot] = 0
    end
-   return ffi.gc(p, C.free)
+   for _, stack in pairs(spare) do
+      for i = 1, #stack do release(stack[i]) end
+   end
+   spare, nslots, nfree = {}, 0, 0
+end
+memory.closer = closer
+
+-- element(T, owner) -> the element pointer FFI code indexes (the owner
+-- itself but for Half, whose pointer converts)
+local function element(T, owner)
+   if T.ptrtype == T.rawptr then return owner end
+   return T.cast(owner)
+end
+
+-- take(T, bytes, zeroed [, retried]) -> owner: a spare buffer of that size,
+-- or a new one (after a collection when malloc fails)
+local function take(T, bytes, zeroed, retried)
+   busy = true
+   local stack, addr = spare[bytes], nil
+   local k = 0
+   if stack then
+      idle[bytes] = 0
+      k = #stack
+   end
+   if k > 0 then
+      addr = stack[k]
+      stack[k] = nil
+      if zeroed then fill(cast('void *', addr), bytes) end
+   else
+      local p = zeroed and C.calloc(bytes, 1) or C.malloc(bytes)
+      if p == nil then
+         busy = false
+         if retried then error(('not enough memory for %d bytes'):format(bytes), 0) end
+         collect()
+         return take(T, bytes, zeroed, true)   -- (the collection may have made one spare)
+      end
+      addr = tonumber(cast('intptr_t', p))
+   end
+   local owner = cast(T.rawptr, addr)
+   local slot
+   if nfree > 0 then
+      slot = freeslots[nfree]
+      nfree = nfree - 1
+   else
+      nslots = nslots + 1
+      slot = nslots
+   end
+   owners[slot] = owner
+   sizes[slot] = bytes
+   addrs[slot] = addr
+   busy = false
+   if pending then reclaim() end
+   return owner
 end
 
 -- alloc(T, n [, raw]) -> arr, ptr, buf : a buffer of n elements of type T,
@@ -72,8 +193,8 @@ function memory.alloc(T, n, raw)
       return nil, T.cast(buf), buf
    end
    account(bytes)
-   local owner = malloc(bytes, not raw)
-   return nil, T.cast(owner), owner
+   local owner = take(T, bytes, not raw)
+   return nil, element(T, owner), owner
 end
 
 -- reserve(T, n) -> buf, ptr : a buffer of n elements of type T to be zeroed
@@ -89,7 +210,7 @@ function memory.reserve(T, n)
    if reserved > UNTOUCHED * COLLECT_EVERY and reserved > UNTOUCHED * 4096 * collectgarbage('count') then
       collect()
    end
-   return malloc(bytes, false), nil
+   return take(T, bytes, false), nil
 end
 
 -- clear(T, buf, n) -> ptr : zeroes a reserved buffer, about to be used
@@ -97,7 +218,7 @@ function memory.clear(T, buf, n)
    local bytes = n * T.size
    account(bytes)
    fill(buf, bytes)
-   return T.cast(buf)
+   return element(T, buf)
 end
 
 -- numpy(T, buf, n) -> an ndarray over the LuaJIT buffer buf, which it keeps alive

@@ -30,6 +30,7 @@ for i, e in ipairs(list) do
       ctype = ctype,
       integer = integer,
       ptrtype = ptrtype,
+      rawptr = ptrtype,   -- the C pointer type (ptrtype is a converting one for Half)
       -- cast(address or cdata) -> the element pointer FFI code indexes
       cast = function(x) return ffi.cast(ptrtype, x) end,
       vla = ffi.typeof(ctype .. '[?]'),
