@@ -200,3 +200,22 @@ def test_closing_a_runtime_releases_its_buffers():
         del r
         gc.collect()
     assert resident_kb() - start < 200 * 1024
+
+
+def test_a_new_tensor_written_whole_is_not_zeroed_first_and_reads_right(runtime):
+    # (a copy or fill of all of a new tensor takes its buffer as it is; what
+    # is read before it is written still reads as zeros)
+    got = runtime.execute("""
+        local y = torch.rand(300000)
+        local a = torch.Tensor(300000):copy(y)
+        local b = torch.Tensor(300000):fill(3)
+        local c = torch.Tensor(300000)
+        c:narrow(1, 1, 1000):copy(y:narrow(1, 1, 1000))
+        local d = torch.Tensor(1000, 300)
+        d:t():copy(torch.ones(300, 1000))
+        local e = torch.FloatTensor(300000):copy(y)
+        local f = torch.Tensor(300000)
+        return a:eq(y):all(), b:sum(), c:narrow(1, 1001, 299000):sum(),
+               c:narrow(1, 1, 1000):eq(y:narrow(1, 1, 1000)):all(), d:sum(),
+               e:double():add(-1, y):abs():max() < 1e-6, f:sum()""")
+    assert got == (True, 900000, 0, True, 300000, True, 0)

@@ -221,6 +221,13 @@ function memory.clear(T, buf, n)
    return element(T, buf)
 end
 
+-- unzeroed(T, buf, n) -> ptr : a reserved buffer about to be written whole
+-- (a copy or fill of all of it): zeroing it first would be wasted
+function memory.unzeroed(T, buf, n)
+   account(n * T.size)
+   return element(T, buf)
+end
+
 -- numpy(T, buf, n) -> an ndarray over the LuaJIT buffer buf, which it keeps alive
 function memory.numpy(T, buf, n)
    return py.from_cdata(T.name, tonumber(cast('intptr_t', buf)), n, buf)

@@ -76,6 +76,18 @@ local lazy = {__index = function(s, k)
    end
 end}
 
+-- overwriting(d): d (a tensor's data) is about to be written whole; when
+-- it covers all of a storage whose buffer is still to be zeroed, the buffer
+-- is taken as it is (Torch7 never zeroed a new tensor; th zeroes what is
+-- read before it is written, not what a copy or fill overwrites)
+function internal.overwriting(d)
+   local s = SD[d.st]
+   if s and s.buf and rawget(s, 'ptr') == nil and d.off == 0 and internal.nelement(d) == s.n
+      and internal.iscontiguous(d) then
+      rawset(s, 'ptr', memory.unzeroed(s.T, s.buf, s.n))
+   end
+end
+
 -- storageview(s, offset, sizes..., strides...) -> arr, view: the array of
 -- storage data s, which has none yet, and a view of it (one Python call)
 function internal.storageview(s, offset, ...)

@@ -865,6 +865,7 @@ end
 -- every element of d (self's data) set to v, of d's type already
 local function fillwith(self, d, v)
    kernels = kernels or require 'torch.maths.kernels'
+   internal.overwriting(d)
    if kernels.fill(d, v) then return self end
    if nelement(d) <= SMALL then
       eachset(d, v)
@@ -917,6 +918,7 @@ local function copy(d, s)
    end
    if n == 0 then return end
    kernels = kernels or require 'torch.maths.kernels'
+   if d.st ~= s.st then internal.overwriting(d) end
    if d.T == s.T and iscontiguous(d) and iscontiguous(s) then
       checkbounds(d); checkbounds(s)
       -- views of one storage may overlap: copied as numpy's bulk path does
