@@ -133,9 +133,10 @@ fast.max = {op('maxc', LIMIT, alltypes('x > c and x or c', 'x > c and x or c')),
             op('maxy', LIMIT, alltypes('x > y and x or y', 'x > y and x or y'))}
 fast.min = {op('minc', LIMIT, alltypes('x < c and x or c', 'x < c and x or c')),
             op('miny', LIMIT, alltypes('x < y and x or y', 'x < y and x or y'))}
--- C's fmod and the remainder's formula on doubles (numpy computes a
+-- C's fmod (through the FFI: LuaJIT does not compile math.fmod) and the
+-- remainder's formula on doubles (numpy computes a
 -- FloatTensor's in double too, rounded once)
-fast.fmod = {op('fmodc', LIMIT, floats('fmod(x, c)')), op('fmody', LIMIT, floats('fmod(x, y)'))}
+fast.fmod = {op('fmodc', LIMIT, floats('C.fmod(x, c)')), op('fmody', LIMIT, floats('C.fmod(x, y)'))}
 -- C's pow at every size (a FloatTensor's cpow was a double pow, rounded)
 fast.pow = {nil, op('powy', math.huge, floats('C.pow(x, y)'))}
 fast.remainder = {op('remainderc', LIMIT, floats('x - c * floor(x / c)')),

@@ -11,6 +11,7 @@ local declarations = {
    'double pow(double, double); float powf(float, float);',
    'double atan2(double, double); float atan2f(float, float);',
    'double fma(double, double, double); float fmaf(float, float, float);',
+   'double fmod(double, double);',   -- (exact: a float's is its double's)
 }
 for _, f in ipairs(UNARY) do
    declarations[#declarations + 1] = ('double %s(double); float %sf(float);'):format(f, f)
