@@ -303,3 +303,9 @@ def test_comparisons_as_the_original():
     # LuaJIT's loops at first, numpy's comparison loops once numpy is loaded
     out, expected = fixture("parity_compare")
     assert out == expected
+
+
+def test_index_add_as_the_original():
+    # along dimension 1 by BLAS axpys of 1 (repeated indices add up in order)
+    out, expected = fixture("parity_indexadd")
+    assert out == expected

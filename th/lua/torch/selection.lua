@@ -20,6 +20,7 @@ local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
 local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
 local kernels = require 'torch.maths.kernels'
 local maskloops = require 'torch.maskloops'
+local cblas = require 'torch.maths.cblas'
 
 ---------------------------------------------------------------------------
 -- argument checks
@@ -164,6 +165,22 @@ local function copyblocks(dst, src, idx, pickssource)
    return true
 end
 
+-- slice j of dst += slice k of src along dimension 1 for the idx values j,
+-- k counting, in that order (a repeated j adds up): BLAS axpys of 1, whose
+-- one multiply is exact, so each sum is x + y rounded, as TH's loop added
+local function addblocks(dst, src, idx)
+   local axpy = cblas.axpy(dst.T)
+   local dp, width = blocks(dst)
+   local sp, swidth = blocks(src)
+   if not axpy or not dp or not sp or width ~= swidth or width == 0 then return false end
+   local ip, io, is = SD[idx.st].ptr, idx.off, idx.str[1]
+   for k = 0, idx.sz[1] - 1 do
+      local j = tonumber(ip[io + k * is]) - 1
+      axpy(width, 1, sp + k * width, 1, dp + j * width, 1)
+   end
+   return true
+end
+
 local function indexselect(res, src, dim, idx)
    local sizes = {}
    for i = 1, src.nd do sizes[i] = src.sz[i] end
@@ -269,6 +286,7 @@ local function indexAdd(self, dim, index, src)
    local d = TD[self]
    local idx, s
    dim, idx, s = checkindexsource('indexAdd', d, dim, index, src)
+   if dim == 1 and idx.sz[1] > 0 and addblocks(d, s, idx) then return src end
    if bulk(d, s, dim) then
       pycall(py.index_add, ndview(d), ndview(idx), ndview(s), dim - 1)
    else
