@@ -309,3 +309,9 @@ def test_index_add_as_the_original():
     # along dimension 1 by BLAS axpys of 1 (repeated indices add up in order)
     out, expected = fixture("parity_indexadd")
     assert out == expected
+
+
+def test_clamp_as_the_original():
+    # two LuaJIT passes up to 1024 elements (with lo > hi, one), numpy beyond
+    out, expected = fixture("parity_clamp")
+    assert out == expected

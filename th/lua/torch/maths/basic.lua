@@ -269,6 +269,14 @@ dispatch.define{
    end,
 }
 
+-- clamp's two bounds as two LuaJIT passes (a NaN stays, as in TH's
+-- x < lo ? lo : x > hi ? hi : x; with lo > hi that gives lo, one pass does);
+-- beyond CLAMPLIMIT elements, numpy's branch-free loop (a Python call) wins:
+-- these branch on every element (1000 random ones: 2.8 us, numpy 3.3)
+local CLAMPLIMIT = 1024
+local clamplow = op('clamplow', CLAMPLIMIT, alltypes('x < c and c or x', 'x < c and c or x'))
+local clamphigh = op('clamphigh', CLAMPLIMIT, alltypes('x > c and c or x', 'x > c and c or x'))
+
 dispatch.define{
    name = 'clamp', inplace = true, variants = {'tnn'},
    impl = function(T, _, res, x, lo, hi)
@@ -276,6 +284,10 @@ dispatch.define{
       lo, hi = cast(T, lo), cast(T, hi)
       local r
       res, r = result(T, res, xd, true)
+      -- (should the second pass not take r, the paths below redo it all)
+      if lo <= hi and kernels.map1(clamplow, r, xd, lo) and kernels.map1(clamphigh, r, r, hi) then
+         return res
+      end
       if nelement(xd) <= SMALL then
          loop1(r, xd, function(a)
             if a < lo then return lo elseif a > hi then return hi end
