@@ -145,7 +145,9 @@ fast.remainder = {op('remainderc', LIMIT, floats('x - c * floor(x / c)')),
 -- numpy's SIMD loops (simd.lua) beyond this many elements, where the
 -- LuaJIT loops' scalar code falls behind their fixed cost (a float loop,
 -- converting each element to double and back, sooner)
-local SIMDFROM, FLOATSIMDFROM = 512, 256
+-- (a LongTensor has no LuaJIT loop here: 64-bit integers are not Lua numbers)
+local FLOATSIMDFROM = 256
+local SIMDFROM = {[types.Float] = FLOATSIMDFROM, [types.Long] = 0, other = 512}
 local simdops = {add = true, sub = true, mul = true, div = true}
 
 -- res = x <op> y for y a tensor or a number
@@ -157,9 +159,8 @@ local function elementwise(T, fname, op, res, x, y)
    local r
    res, r = result(T, res, xd, true)
    local k = fast[op]
-   if simdops[op] and (nelement(r) > FLOATSIMDFROM or r.nd == 1 and r.str[1] ~= 1)
-      and simd.map(op, r, xd, yd or y, T == types.Float and FLOATSIMDFROM or SIMDFROM,
-                   kernels.limit(k[yd and 2 or 1], T)) then
+   if simdops[op] and (nelement(r) > FLOATSIMDFROM or r.nd == 1 and r.str[1] ~= 1 or T == types.Long)
+      and simd.map(op, r, xd, yd or y, SIMDFROM[T] or SIMDFROM.other, kernels.limit(k[yd and 2 or 1], T)) then
       return res
    end
    if k and (yd and kernels.map2(k[2], r, xd, yd) or not yd and kernels.map1(k[1], r, xd, y)) then
