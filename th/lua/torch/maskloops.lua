@@ -342,6 +342,18 @@ local countnz = [[return function(xp, rows, cols, rs, cs)
    return k
 end]]
 
+-- one element's step of the two loops below: its subscripts written at row
+-- o, k and the last nonzero one's subscripts moved on without a branch
+local STEP = [[
+      local o = k - rshift(tobit(top) - k, 31)
+      ONCE
+      SUBSCRIPTS
+      local b = NZ
+      local b1 = b - 1
+      lastr = bor(band(r, bnot(b1)), band(lastr, b1))
+      lastc = bor(band(c, bnot(b1)), band(lastc, b1))
+      k = band(k + b, INT)]]
+
 -- every element writes its subscripts (1-based) at the result's row k (the
 -- last row while k is past the end), k moving on by 1 where it is not 0; the
 -- last one's subscripts are written there again at the end
@@ -351,14 +363,7 @@ local writenz = [[return function(rp, xp, rows, cols, rs, cs, count)
       local p = tobit(r * rs)
       for c = 1, cols do
          k = tobit(k)
-         local o = k - rshift(tobit(top) - k, 31)
-         ONCE
-         SUBSCRIPTS
-         local b = NZ
-         local b1 = b - 1
-         lastr = bor(band(r, bnot(b1)), band(lastr, b1))
-         lastc = bor(band(c, bnot(b1)), band(lastc, b1))
-         k = band(k + b, INT)
+         STEP
          p = tobit(p) + tobit(cs)
       end
    end
@@ -373,14 +378,7 @@ local writeflat = [[return function(rp, xp, rows, cols, rs, cs, count)
    local k, top, lastr, lastc, r, c, p = 0, count - 1, 0, 0, 0, 1, 0
    for _ = 1, rows * cols do
       k, r, c = tobit(k), tobit(r), tobit(c)
-      local o = k - rshift(tobit(top) - k, 31)
-      ONCE
-      SUBSCRIPTS
-      local b = NZ
-      local b1 = b - 1
-      lastr = bor(band(r, bnot(b1)), band(lastr, b1))
-      lastc = bor(band(c, bnot(b1)), band(lastc, b1))
-      k = band(k + b, INT)
+      STEP
       local wrap = rshift(tobit(cols) - c - 1, 31)
       c = c + 1 - band(tobit(cols), 0 - wrap)
       r = r + wrap
@@ -391,7 +389,7 @@ local writeflat = [[return function(rp, xp, rows, cols, rs, cs, count)
    SUBSCRIPTS
 end]]
 local subscripts = {'rp[o] = c', 'rp[o] = r + 1; rp[o + 1] = c'}
-local templates = {count = countnz, write = writenz, flat = writeflat}
+local templates = {count = countnz, write = (writenz:gsub('STEP', STEP)), flat = (writeflat:gsub('STEP', STEP))}
 
 local nzcache = {}
 local function nzloop(kind, T, nd)
