@@ -98,6 +98,12 @@ function kinds.pattern(job, a, b)
    for i = a, b - 1, len do ffi.copy(r + i * size, job.p[1], min(len, b - i) * size) end
 end
 
+-- p[0][a, b) copied from p[1][a, b), steps[0] bytes an element
+function kinds.copy(job, a, b)
+   local size = tonumber(job.steps[0])
+   ffi.copy(ffi.cast(bytep, job.p[0]) + a * size, ffi.cast(bytep, job.p[1]) + a * size, (b - a) * size)
+end
+
 -- p[0][a, b) zeroed
 function kinds.zero(job, a, b)
    local size = tonumber(job.steps[0])

@@ -59,6 +59,16 @@ local function fusedrange(T, axpy, rp, yp, from, to, v)
    end
 end
 
+-- rp[0, n) = xp[0, n), with helper threads when large and apart
+local function copy(T, rp, xp, n)
+   local gap = tonumber(rp - xp)
+   local job = (gap >= n or gap <= -n) and parallel.job(n * T.size, PARALLEL)
+   if not job then return ffi.copy(rp, xp, n * T.size) end
+   job.p[0], job.p[1], job.steps[0] = rp, xp, T.size
+   parallel.segment(job, 0, n)
+   parallel.run(job, 'copy', parallel.chunk(n, CHUNK, 4))
+end
+
 -- fusedrange over the job's segments, with helper threads
 local function shared(job, T, axpy, rp, yp, v)
    job.fn, job.alpha = axpy, v
@@ -97,7 +107,7 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
    local block, axpy = BLOCK[T], fusingaxpy(T)
    if not inplace then
       if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
-      if rp ~= xp then ffi.copy(rp, xp, n * T.size) end
+      if rp ~= xp then copy(T, rp, xp, n) end
       local m = n - n % block
       local job = axpy and parallel.job(n * T.size, PARALLEL)
       if job then
