@@ -52,6 +52,44 @@ def test_helpers_give_one_threads_results(th):
     assert all(line.endswith("\ttrue\t") for line in lines), lines
 
 
+# th's own LuaJIT loops run by helper states (pool.lua's kind kernel), hot,
+# with a number and a tensor operand, converting types, in place
+KERNEL_RESULTS = r"""
+local function run(T, n, reps)
+   torch.manualSeed(n)
+   local x = torch[T .. 'Tensor'](n):uniform(0.5, 3)
+   local y = torch[T .. 'Tensor'](n):uniform(-2, 2)
+   local r = x:clone()
+   local d = torch.DoubleTensor(n)
+   for _ = 1, reps do
+      r:fmod(x, 0.7):add(1):cpow(x):remainder(1.3):exp():cfmod(x):atan2(y)
+      torch.pow(d, x:double(), 1.5)
+   end
+   return {r, d, torch.sigmoid(y), torch.cremainder(y, x), torch.log(x)}
+end
+for _, T in ipairs{'Double', 'Float'} do
+   for _, n in ipairs{20001, 300007} do
+      local reps = n < 1e5 and 100 or 10
+      torch.setnumthreads(1)
+      local one = run(T, n, reps)
+      torch.setnumthreads(2)
+      local two = run(T, n, reps)
+      local same = true
+      for i = 1, #one do same = same and one[i]:eq(two[i]):all() end
+      print(T, n, same)
+   end
+end
+"""
+
+
+def test_helpers_run_lua_loops_as_one_thread(th):
+    proc = th(KERNEL_RESULTS)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 4
+    assert all(line.endswith("\ttrue\t") for line in lines), lines
+
+
 def test_a_forked_child_works_alone(runtime):
     # the helpers are threads of the parent: the child must not wait for them
     assert runtime.execute("x = torch.ones(1e6) x:add(x) return x:sum()") == 2e6

@@ -315,3 +315,10 @@ def test_clamp_as_the_original():
     # two LuaJIT passes up to 1024 elements (with lo > hi, one), numpy beyond
     out, expected = fixture("parity_clamp")
     assert out == expected
+
+
+def test_shared_element_loops_as_the_original():
+    # C-function loops (fmod, pow, exp...) and the remainder past the sizes
+    # from which they are shared with helper threads
+    out, expected = fixture("parity_split")
+    assert out == expected

@@ -36,6 +36,8 @@ typedef struct {
    void *p[3];                   /* operands at element 0 */
    intptr_t steps[3];            /* their element steps, in bytes */
    double alpha;
+   const char *source;           /* kind kernel: its Lua text */
+   int32_t sourcelen;
    th_sem go[16];                /* one per helper: posted for each job */
    volatile int32_t rest;        /* set: helpers sleep at once after a job */
    volatile int32_t polling[16]; /* helper i runs, polling for jobs (else it sleeps) */
@@ -108,6 +110,20 @@ end
 function kinds.zero(job, a, b)
    local size = tonumber(job.steps[0])
    ffi.fill(ffi.cast(bytep, job.p[0]) + a * size, (b - a) * size)
+end
+
+-- a LuaJIT loop of th's (torch/maths/kernels.lua): the job carries its
+-- text, a chunk returning function(job, a, b), which each state compiles
+-- once (a helper's state has none of the main state's values)
+local compiled = {}   -- text -> its function
+function kinds.kernel(job, a, b)
+   local text = ffi.string(job.source, job.sourcelen)
+   local f = compiled[text]
+   if not f then
+      f = loadstring(text, '=(th shared kernel)')()
+      compiled[text] = f
+   end
+   f(job, a, b)
 end
 
 -- kinds by number (what a job carries) and numbers by name, the same in

@@ -110,6 +110,20 @@ local function checkbounds(d)
 end
 internal.checkbounds = checkbounds
 
+-- can d (of r's element count) be read while r is written, element by
+-- element, in any order or in pieces at once, without a difference from
+-- TH's loop?  Not when it is another view of r's memory (numpy's vector
+-- loads, or a helper thread, would read ahead of the writes)
+local function apart(d, r)
+   if d.st ~= r.st or d == r then return true end
+   if d.off ~= r.off or d.nd ~= r.nd then return false end
+   for i = 1, r.nd do
+      if d.str[i] ~= r.str[i] or d.sz[i] ~= r.sz[i] then return false end
+   end
+   return true
+end
+internal.apart = apart
+
 -- new(T, sizes table, n [, raw]) -> a contiguous tensor, zeroed unless raw
 -- (raw: a result every element of which is about to be written)
 -- (own: sizes is the caller's to give away)

@@ -133,14 +133,18 @@ fast.max = {op('maxc', LIMIT, alltypes('x > c and x or c', 'x > c and x or c')),
             op('maxy', LIMIT, alltypes('x > y and x or y', 'x > y and x or y'))}
 fast.min = {op('minc', LIMIT, alltypes('x < c and x or c', 'x < c and x or c')),
             op('miny', LIMIT, alltypes('x < y and x or y', 'x < y and x or y'))}
--- C's fmod (through the FFI: LuaJIT does not compile math.fmod) and the
--- remainder's formula on doubles (numpy computes a
--- FloatTensor's in double too, rounded once)
-fast.fmod = {op('fmodc', LIMIT, floats('C.fmod(x, c)')), op('fmody', LIMIT, floats('C.fmod(x, y)'))}
--- C's pow at every size (a FloatTensor's cpow was a double pow, rounded)
-fast.pow = {nil, op('powy', math.huge, floats('C.pow(x, y)'))}
-fast.remainder = {op('remainderc', LIMIT, floats('x - c * floor(x / c)')),
-                  op('remaindery', LIMIT, floats('x - y * floor(x / y)'))}
+-- C's fmod (through the FFI: LuaJIT does not compile math.fmod), C's pow
+-- (a FloatTensor's cpow was a double pow, rounded) and the remainder's
+-- formula on doubles (a FloatTensor's in double too, rounded once), at every
+-- size: shared with helper threads from SPLIT elements (fmod and pow cost
+-- 10-40 ns an element, the remainder a few: from SPLIT * 4), as Torch7's
+-- OpenMP loops
+local SPLIT, split = 16384, kernels.split
+fast.fmod = {split(op('fmodc', math.huge, floats('C.fmod(x, c)')), SPLIT),
+             split(op('fmody', math.huge, floats('C.fmod(x, y)')), SPLIT)}
+fast.pow = {nil, split(op('powy', math.huge, floats('C.pow(x, y)')), SPLIT)}
+fast.remainder = {split(op('remainderc', math.huge, floats('x - c * floor(x / c)')), SPLIT * 4),
+                  split(op('remaindery', math.huge, floats('x - y * floor(x / y)')), SPLIT * 4)}
 
 -- numpy's SIMD loops (simd.lua) beyond this many elements, where the
 -- LuaJIT loops' scalar code falls behind their fixed cost (a float loop,

@@ -17,7 +17,8 @@ local types = require 'torch.types'
 local parallel = require 'torch.parallel'
 
 local SD = internal.storages
-local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
+local nelement, iscontiguous, checkbounds, apart = internal.nelement, internal.iscontiguous,
+   internal.checkbounds, internal.apart
 local pairs, concat, loadstring, assert = pairs, table.concat, loadstring, assert
 
 local kernels = {}
@@ -135,6 +136,41 @@ local function generate(kind, expr, store)
    return chunk(env)
 end
 
+-- Loops shared with helper threads (torch.parallel): a helper runs a Lua
+-- state of its own, which has none of this state's values, so its copy of
+-- a loop is compiled from a text that makes each name the expression uses
+-- (shared[name]; none for the Lua functions of kernels.helpers)
+local shared = {
+   tobit = 'local tobit = bit.tobit',
+   tonumber = '',
+   C = 'pcall(ffi.cdef, [[' .. internal.libm .. ']])\nlocal C = ffi.C',
+   f32 = 'local f32cell = ffi.new("float[1]")\n'
+         .. 'local function f32(v) f32cell[0] = v; return f32cell[0] end',
+}
+for k in pairs(math) do shared[k] = ('local %s = math.%s'):format(k, k) end
+-- the call of a loop on elements [a, b) of a job's operands
+local jobcalls = {
+   map1 = 'f(ffi.cast(R, job.p[0]) + a, ffi.cast(X, job.p[1]) + a, b - a, job.alpha)',
+   map2 = 'f(ffi.cast(R, job.p[0]) + a, ffi.cast(X, job.p[1]) + a, ffi.cast(Y, job.p[2]) + a, b - a, job.alpha)',
+}
+
+-- sharedtext(kind, expr, T1, T2, T3) -> the text of the loop for a helper
+-- state (pool.lua's kind kernel), or false when expr calls a Lua function
+local function sharedtext(kind, expr, T1, T2, T3)
+   local lines = {'local ffi = require "ffi"'}
+   for k in pairs(env) do
+      if expr:find(k, 1, true) then
+         if not shared[k] then return false end
+         lines[#lines + 1] = shared[k]
+      end
+   end
+   lines[#lines + 1] = ('local R, X, Y = ffi.typeof("%s *"), ffi.typeof("%s *"), ffi.typeof("%s *")')
+      :format(T1.ctype, (T2 or T1).ctype, (T3 or T2 or T1).ctype)
+   lines[#lines + 1] = 'local f = (function() ' .. templates[kind]:format(expr) .. ' end)()'
+   lines[#lines + 1] = 'return function(job, a, b) ' .. jobcalls[kind] .. ' end'
+   return concat(lines, '\n')
+end
+
 -- the generated loops of each kind, by operation and element types: found
 -- by a numeric key, so that a call allocates nothing (no key string)
 local loops = {}
@@ -146,20 +182,43 @@ table.sort(kinds)
 local kindid = {}
 for i, k in ipairs(kinds) do kindid[k] = i end
 
+local function key(kind, T1, T2, T3)
+   return ((kindid[kind] * 8 + typeid[T1]) * 8 + (T2 and typeid[T2] or 0)) * 8 + (T3 and typeid[T3] or 0)
+end
+
 -- loop(kind, op, expr, T1 [, T2 [, T3]] [, store]) -> the loop of op over those types
 local function loop(kind, op, expr, T1, T2, T3, store)
-   local key = ((kindid[kind] * 8 + typeid[T1]) * 8 + (T2 and typeid[T2] or 0)) * 8 + (T3 and typeid[T3] or 0)
+   local k = key(kind, T1, T2, T3)
    local byop = loops[op]
    if not byop then
       byop = {}
       loops[op] = byop
    end
-   local f = byop[key]
+   local f = byop[k]
    if not f then
       f = generate(kind, expr, store)
-      byop[key] = f
+      byop[k] = f
    end
    return f
+end
+
+-- the texts of loops for helper states, as loops (false: none)
+local texts = {}
+local function text(kind, op, expr, T1, T2, T3)
+   local k = key(kind, T1, T2, T3)
+   local byop = texts[op]
+   if not byop then
+      byop = {}
+      texts[op] = byop
+   end
+   local t = byop[k]
+   if t == nil then
+      t = sharedtext(kind, expr, T1, T2, T3)
+      -- (compiled here first: a helper's callback could not raise an error)
+      if t then assert(loadstring(t)) end
+      byop[k] = t
+   end
+   return t
 end
 
 -- origin(d) -> a pointer to d's first element, kept in d (no cdata made per
@@ -205,9 +264,35 @@ end
 -- double and back, where numpy's float32 loops do twice the elements per instruction)
 kernels.ops = {}
 function kernels.op(name, limit, exprs, floatlimit)
-   local op = {name = name, limit = limit, exprs = exprs, floatlimit = floatlimit or limit}
+   local op = {name = name, limit = limit, exprs = exprs, floatlimit = floatlimit or limit, split = math.huge}
    kernels.ops[name] = op
    return op
+end
+
+-- split(op, from) -> op: from `from` elements on, op's loops over contiguous
+-- operands are shared with helper threads (torch.parallel), as Torch7 ran
+-- its loops on OpenMP threads (when the expression calls no Lua function of
+-- this state); for expensive elements (a C function call), where sharing
+-- pays from tens of thousands
+function kernels.split(op, from)
+   op.split = from
+   return op
+end
+
+-- split(kind, op, expr, r, x, y, rp, xp, yp, n, c) -> true when the loop ran
+-- on this thread and helper threads (x and y: views apart from r's memory)
+local CHUNK = 4096
+local function split(kind, op, expr, r, x, y, rp, xp, yp, n, c)
+   if not apart(x, r) or y and not apart(y, r) then return false end
+   local t = text(kind, op, expr, r.T, x.T, y and y.T)
+   if not t then return false end
+   local job = parallel.job(n, op.split)
+   if not job then return false end
+   job.source, job.sourcelen = t, #t
+   job.p[0], job.p[1], job.p[2], job.alpha = rp, xp, yp, c or 0
+   parallel.segment(job, 0, n)
+   parallel.run(job, 'kernel', parallel.chunk(n, CHUNK, 4))
+   return true
 end
 
 -- the most elements op's loop takes on T
@@ -235,7 +320,9 @@ function kernels.map1(op, r, x, c)
    if n > limit(op, r.T) or not expr or x.T == types.Long then return false end
    local rp, xp = flat(r), flat(x)
    if rp and xp then
-      loop('map1', op, expr, r.T, x.T)(rp, xp, n, c)
+      if n < op.split or not split('map1', op, expr, r, x, nil, rp, xp, nil, n, c) then
+         loop('map1', op, expr, r.T, x.T)(rp, xp, n, c)
+      end
       return true
    end
    if n > STRIDED then return false end
@@ -253,7 +340,9 @@ function kernels.map2(op, r, x, y, c)
    if n > limit(op, r.T) or not expr or x.T == types.Long or y.T == types.Long then return false end
    local rp, xp, yp = flat(r), flat(x), flat(y)
    if rp and xp and yp then
-      loop('map2', op, expr, r.T, x.T, y.T)(rp, xp, yp, n, c)
+      if n < op.split or not split('map2', op, expr, r, x, y, rp, xp, yp, n, c) then
+         loop('map2', op, expr, r.T, x.T, y.T)(rp, xp, yp, n, c)
+      end
       return true
    end
    if n > STRIDED then return false end
@@ -357,7 +446,7 @@ function kernels.copy(r, x)
    local k = x.T.integer and 'copyint' or 'copyfloat'
    local op = copyops[k]
    if not op then
-      op = {name = k, limit = math.huge, floatlimit = math.huge, exprs = {}}
+      op = {name = k, limit = math.huge, floatlimit = math.huge, split = math.huge, exprs = {}}
       for name, e in pairs(convert) do op.exprs[name] = x.T.integer and 'x' or e end
       op.exprs.Long = nil
       copyops[k] = op

@@ -3,8 +3,10 @@
 -- element-wise functions go through these at every size: numpy's vectorised
 -- ones round differently (on CPUs with AVX-512, in up to a quarter of the
 -- elements), which would make the bits depend on the machine.
--- Returns ffi.C, with these declared.
+-- Returns ffi.C, with these declared; the declarations' text is
+-- torch.internal.libm (a helper thread's Lua state declares them too).
 local ffi = require 'ffi'
+local internal = require 'torch.internal'
 
 local UNARY = {'exp', 'log', 'log1p', 'sqrt', 'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'tanh'}
 local declarations = {
@@ -16,6 +18,7 @@ local declarations = {
 for _, f in ipairs(UNARY) do
    declarations[#declarations + 1] = ('double %s(double); float %sf(float);'):format(f, f)
 end
-ffi.cdef(table.concat(declarations, '\n'))
+internal.libm = table.concat(declarations, '\n')
+ffi.cdef(internal.libm)
 
 return ffi.C

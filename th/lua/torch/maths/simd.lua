@@ -11,8 +11,8 @@ local internal = require 'torch.internal'
 local types = require 'torch.types'
 local parallel = require 'torch.parallel'
 
-local SD, nelement, iscontiguous, checkbounds = internal.storages, internal.nelement,
-   internal.iscontiguous, internal.checkbounds
+local SD, nelement, iscontiguous, checkbounds, apart = internal.storages, internal.nelement,
+   internal.iscontiguous, internal.checkbounds, internal.apart
 local py = internal.py
 local ceil = math.ceil
 
@@ -96,17 +96,6 @@ local origin = require('torch.maths.kernels').origin   -- kept in d: no cdata pe
 -- below, the threads' hand-over costs more than the halved loop gives)
 local SPLIT, CHUNK = 2^19, 8192
 
--- can d (of r's element count) be read while r is written, element by
--- element, without a difference from TH's loop?  Not when it is another
--- view of r's memory (numpy's vector loads would read ahead of the writes)
-local function apart(d, r)
-   if d.st ~= r.st or d == r then return true end
-   if d.off ~= r.off or d.nd ~= r.nd then return false end
-   for i = 1, r.nd do
-      if d.str[i] ~= r.str[i] or d.sz[i] ~= r.sz[i] then return false end
-   end
-   return true
-end
 
 -- one call of the loop over m rows of n elements: row strides (elements)
 -- r1, x1, y1, element strides r2, x2, y2 (y2 = 0 and y the cell of a number);
