@@ -44,3 +44,27 @@ def test_startup_imports_no_numpy():
             "print(sorted(m for m in ('numpy', 'scipy', 'prompt_toolkit') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# th -e CODE with PRELOAD_AFTER out of reach; a module `lib` next to it
+PRELOADING = """
+import sys, th.cli
+th.cli.PRELOAD_AFTER = 1000
+th.cli.main(['-e', sys.argv[1]])
+"""
+WAIT_FOR_NUMPY = """
+local flag, t = require('torch.internal').opsloaded, torch.Timer()
+%s
+while flag[0] == 0 and t:time().real < %s do end
+print(flag[0])
+"""
+
+
+@pytest.mark.parametrize("loads, wait, expected", [("require 'lib'", 20, "1"), ("", 0.3, "0")])
+def test_a_script_loading_a_library_starts_the_numpy_import(tmp_path, loads, wait, expected):
+    # (a long program: its first steps would otherwise share the machine
+    # with the import, which starts PRELOAD_AFTER into a script otherwise)
+    (tmp_path / "lib.lua").write_text("return {}")
+    out = subprocess.run([sys.executable, "-c", PRELOADING, WAIT_FOR_NUMPY % (loads, wait)],
+                         capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    assert out.strip() == expected
