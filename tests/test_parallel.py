@@ -11,10 +11,39 @@ import time
 
 from conftest import th_command
 
+# run(T, n, reps) -> a list of results, for each type and size, `reps`
+# times on one thread then on two: prints whether each type's results agree
+ONE_AND_TWO = r"""
+for _, T in ipairs{TYPES} do
+   for _, n in ipairs{SIZES} do
+      local reps = n < 2e5 and REPS or REPS // 10
+      torch.setnumthreads(1)
+      local one = run(T, n, reps)
+      torch.setnumthreads(2)
+      local two = run(T, n, reps)
+      local same = true
+      for i = 1, #one do same = same and one[i]:eq(two[i]):all() end
+      print(T, n, same)
+   end
+end
+"""
+
+
+def one_and_two(th, run, types, sizes, reps):
+    """-> the lines of each type and size, after checking that th ran"""
+    harness = (ONE_AND_TWO.replace("TYPES", ", ".join(f"'{t}'" for t in types))
+               .replace("SIZES", ", ".join(map(str, sizes))).replace("REPS // 10", str(reps // 10))
+               .replace("REPS", str(reps)))
+    proc = th(run + harness)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(types) * len(sizes)
+    return lines
+
+
 # every operation shared with helpers, at sizes past the thresholds (512 KB
-# of result; 1 MB for fill), run `reps` times on one thread then on two:
-# prints whether each type's results agree
-SAME_RESULTS = r"""
+# of result; 1 MB for fill)
+SHARED = r"""
 local function run(T, n, reps)
    torch.manualSeed(n)
    local x = torch[T .. 'Tensor'](n):random(1, 50)
@@ -29,32 +58,18 @@ local function run(T, n, reps)
    local f, z = x:clone():fill(floating and -1.25 or 9), x:clone():zero()
    return {r, torch.add(x, y), torch.cmul(x, y), f, z}
 end
-for _, T in ipairs{'Double', 'Float', 'Long', 'Int', 'Short', 'Byte'} do
-   for _, n in ipairs{140003, 600001} do
-      local reps = n < 2e5 and 300 or 20
-      torch.setnumthreads(1)
-      local one = run(T, n, reps)
-      torch.setnumthreads(2)
-      local two = run(T, n, reps)
-      local same = true
-      for i = 1, #one do same = same and one[i]:eq(two[i]):all() end
-      print(T, n, same)
-   end
-end
 """
 
 
 def test_helpers_give_one_threads_results(th):
-    proc = th(SAME_RESULTS)
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
-    assert len(lines) == 12
+    lines = one_and_two(th, SHARED, ['Double', 'Float', 'Long', 'Int', 'Short', 'Byte'],
+                        [140003, 600001], 300)
     assert all(line.endswith("\ttrue\t") for line in lines), lines
 
 
 # th's own LuaJIT loops run by helper states (pool.lua's kind kernel), hot,
 # with a number and a tensor operand, converting types, in place
-KERNEL_RESULTS = r"""
+KERNELS = r"""
 local function run(T, n, reps)
    torch.manualSeed(n)
    local x = torch[T .. 'Tensor'](n):uniform(0.5, 3)
@@ -67,26 +82,11 @@ local function run(T, n, reps)
    end
    return {r, d, torch.sigmoid(y), torch.cremainder(y, x), torch.log(x)}
 end
-for _, T in ipairs{'Double', 'Float'} do
-   for _, n in ipairs{20001, 300007} do
-      local reps = n < 1e5 and 100 or 10
-      torch.setnumthreads(1)
-      local one = run(T, n, reps)
-      torch.setnumthreads(2)
-      local two = run(T, n, reps)
-      local same = true
-      for i = 1, #one do same = same and one[i]:eq(two[i]):all() end
-      print(T, n, same)
-   end
-end
 """
 
 
 def test_helpers_run_lua_loops_as_one_thread(th):
-    proc = th(KERNEL_RESULTS)
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
-    assert len(lines) == 4
+    lines = one_and_two(th, KERNELS, ['Double', 'Float'], [20001, 300007], 100)
     assert all(line.endswith("\ttrue\t") for line in lines), lines
 
 

@@ -186,14 +186,19 @@ local function key(kind, T1, T2, T3)
    return ((kindid[kind] * 8 + typeid[T1]) * 8 + (T2 and typeid[T2] or 0)) * 8 + (T3 and typeid[T3] or 0)
 end
 
--- loop(kind, op, expr, T1 [, T2 [, T3]] [, store]) -> the loop of op over those types
-local function loop(kind, op, expr, T1, T2, T3, store)
-   local k = key(kind, T1, T2, T3)
-   local byop = loops[op]
+-- the table of op's entries in a cache (by key)
+local function entries(cache, op)
+   local byop = cache[op]
    if not byop then
       byop = {}
-      loops[op] = byop
+      cache[op] = byop
    end
+   return byop
+end
+
+-- loop(kind, op, expr, T1 [, T2 [, T3]] [, store]) -> the loop of op over those types
+local function loop(kind, op, expr, T1, T2, T3, store)
+   local byop, k = entries(loops, op), key(kind, T1, T2, T3)
    local f = byop[k]
    if not f then
       f = generate(kind, expr, store)
@@ -205,12 +210,7 @@ end
 -- the texts of loops for helper states, as loops (false: none)
 local texts = {}
 local function text(kind, op, expr, T1, T2, T3)
-   local k = key(kind, T1, T2, T3)
-   local byop = texts[op]
-   if not byop then
-      byop = {}
-      texts[op] = byop
-   end
+   local byop, k = entries(texts, op), key(kind, T1, T2, T3)
    local t = byop[k]
    if t == nil then
       t = sharedtext(kind, expr, T1, T2, T3)
