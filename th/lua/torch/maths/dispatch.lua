@@ -561,34 +561,44 @@ end
 function dispatch.guard(name, methods)
    local entry = signatures[name]
    if not entry then return end
-   -- (no check where a signature has a form these checks do not know)
-   local lists = {method = {}, torch = {}}
-   for i = 1, types.count do
-      local T = types[i]
-      for form, l in pairs(lists) do
-         local text = recorded(name, T, form)
-         l[T] = text and arglists(text, T) or false
-      end
-      lists.torch[T] = lists.torch[T] and checker(lists.torch[T], T)
-   end
+   -- (each type's check is compiled at its first call: all of them, for every
+   -- guarded function, cost 25 ms of th's start-up; none where a signature
+   -- has a form these checks do not know)
    local f = torch[name]
    if f and entry.torch then
-      local l = lists.torch
+      local checks = {}
+      local function check(T)
+         local lists = recorded(name, T, 'torch')
+         lists = lists and arglists(lists, T)
+         checks[T] = lists and checker(lists, T) or false
+         return checks[T]
+      end
       torch[name] = function(...)
          local n = select('#', ...)
          local T, m = typeof(n, ...)
-         local check = l[T]
-         if check and not check(m, ...) then argerror(name, T, 'torch', unpack({...}, 1, m)) end
+         local ok = checks[T]
+         if ok == nil then ok = check(T) end
+         if ok and not ok(m, ...) then argerror(name, T, 'torch', unpack({...}, 1, m)) end
          if m < n then return intype(name, T, entry.torch[T.name] == false, f, m, ...) end
          return f(...)
       end
    end
+   if methods == false then return end
    for i = 1, types.count do
       local T = types[i]
       local mt = torch.getmetatable(T.tensorname)
-      local m, bylen = rawget(mt, name), lists.method[T]
-      if m and bylen and methods ~= false then
-         mt[name] = guarded(bylen, T, m, function(...) return argerror(name, T, 'method', ...) end)
+      local m = rawget(mt, name)
+      if m then
+         local g   -- the guarded method, made at the first call (a stub kept by a caller still works)
+         mt[name] = function(...)
+            if not g then
+               local bylen = recorded(name, T, 'method')
+               bylen = bylen and arglists(bylen, T)
+               g = bylen and guarded(bylen, T, m, function(...) return argerror(name, T, 'method', ...) end) or m
+               mt[name] = g
+            end
+            return g(...)
+         end
       end
    end
 end
