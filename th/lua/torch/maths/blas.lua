@@ -103,7 +103,9 @@ for name, dims in pairs(plain) do
          local sizes, n = productsizes(name, ad, bd)
          local r
          if res == nil then
-            res = internal.newtensor(T, sizes, n)
+            -- (not zeroed: every path below writes each element, ger's BLAS
+            -- call after zeroing r itself, as TH)
+            res = internal.newtensor(T, sizes, n, true)
             r = TD[res]
          else
             r = TD[res]
