@@ -68,7 +68,8 @@ def test_helpers_give_one_threads_results(th):
 
 
 # th's own LuaJIT loops run by helper states (pool.lua's kind kernel), hot,
-# with a number and a tensor operand, converting types, in place
+# with a number and a tensor operand, converting types, in place, and copies
+# between types
 KERNELS = r"""
 local function run(T, n, reps)
    torch.manualSeed(n)
@@ -80,7 +81,10 @@ local function run(T, n, reps)
       r:fmod(x, 0.7):add(1):cpow(x):remainder(1.3):exp():cfmod(x):atan2(y)
       torch.pow(d, x:double(), 1.5)
    end
-   return {r, d, torch.sigmoid(y), torch.cremainder(y, x), torch.log(x)}
+   local big = y * 2e9   -- (beyond int32 in part: INT_MIN, as TH's cast)
+   return {r, d, torch.sigmoid(y), torch.cremainder(y, x), torch.log(x), torch.IntTensor(n):copy(big),
+           torch.ByteTensor(n):copy(x * 90), torch.DoubleTensor(n):copy(torch.IntTensor(n):copy(big)),
+           torch.FloatTensor(n):copy(d)}
 end
 """
 

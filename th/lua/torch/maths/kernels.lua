@@ -442,11 +442,14 @@ for i = 1, types.count do
    convert[T.name] = T.integer and 'x >= -2147483648 and x < 2147483648 and x or -2147483648' or 'x'
 end
 local copyops = {}
+-- elements from which a conversion is shared with helper threads (its
+-- integer conversions cost a few ns an element)
+local COPYSPLIT = 65536
 function kernels.copy(r, x)
    local k = x.T.integer and 'copyint' or 'copyfloat'
    local op = copyops[k]
    if not op then
-      op = {name = k, limit = math.huge, floatlimit = math.huge, split = math.huge, exprs = {}}
+      op = {name = k, limit = math.huge, floatlimit = math.huge, split = COPYSPLIT, exprs = {}}
       for name, e in pairs(convert) do op.exprs[name] = x.T.integer and 'x' or e end
       op.exprs.Long = nil
       copyops[k] = op
