@@ -12,7 +12,7 @@ local class = require 'torch.class'
 local internal = require 'torch.internal'
 
 local TD, fail, istensor = internal.tensors, internal.fail, internal.istensor
-local band, bor, bxor, lshift, rshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift
+local band, bor, bxor, lshift, rshift, arshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift, bit.arshift
 local type, tonumber, floor = type, tonumber, math.floor
 
 local N, M = 624, 397        -- Mersenne Twister state size and shift
@@ -87,17 +87,19 @@ local function freshseed()
 end
 
 -- word j of the next state from words j, j + 1 (v) and the one M later (w):
--- words before j are already the new ones, as in TH's in-place loop
+-- words before j are already the new ones, as in TH's in-place loop.  The
+-- words are read and written as int32 (the same bits): no conversion to an
+-- unsigned number on the way
+local int32p = ffi.typeof('int32_t *')
 local function twist(u, v, w)
    local y = bor(band(u, 0x80000000), band(v, 0x7fffffff))
-   local r = bxor(w, rshift(y, 1), band(-band(v, 1), 0x9908b0df))
-   return r + rshift(r, 31) * TWO32     -- the unsigned word; no branch on random bits
+   return bxor(w, rshift(y, 1), band(arshift(lshift(v, 31), 31), 0x9908b0df))   -- (v odd: all ones)
 end
 
 -- the next 624 words; three loops, as TH's, so that no index wraps around
 local function nextstate(g)
    g.left, g.next = N, 0
-   local s = g.state
+   local s = ffi.cast(int32p, g.state)
    for j = 0, N - M - 1 do s[2 * j] = twist(s[2 * j], s[2 * j + 2], s[2 * (j + M)]) end
    for j = N - M, N - 2 do s[2 * j] = twist(s[2 * j], s[2 * j + 2], s[2 * (j + M - N)]) end
    s[2 * (N - 1)] = twist(s[2 * (N - 1)], s[0], s[2 * (M - 1)])
@@ -114,6 +116,58 @@ function Generator.genrand(g)
    y = bxor(y, band(lshift(y, 15), 0xefc60000))
    y = bxor(y, rshift(y, 18))
    return y + rshift(y, 31) * TWO32
+end
+
+-- Generator.filler(map) -> fill(g, rp, n, a, b, c, e): rp[i] = map(y, a, b, c, e)
+-- for the next n outputs y (as unsigned numbers), as n calls of genrand
+-- would give them, but a block of words at a time (up to the next
+-- regeneration) with the position stored once per block: twice genrand's
+-- speed.  One loop per map (and per element type of rp, by the caller), so
+-- that each is its own trace.  The words left in the state are drawn in the
+-- function, the blocks after regenerations in another (a loop holding a
+-- loop, met by a trace coming from the caller, would abort it).
+
+-- the outputs of words FIRST .. LAST of the state s, into rp[O + j]
+local BLOCK = [[
+   for j = FIRST, LAST do
+      local y = s[2 * j]
+      y = bxor(y, rshift(y, 11))
+      y = bxor(y, band(lshift(y, 7), 0x9d2c5680))
+      y = bxor(y, band(lshift(y, 15), 0xefc60000))
+      y = bxor(y, rshift(y, 18))
+      -- (y with its top bit flipped is the unsigned y - 2^31, as an int32)
+      rp[O + j] = map(bxor(y, 0x80000000) + 2147483648, a, b, c, e)
+   end]]
+local function block(first, last, o)
+   return (BLOCK:gsub('%u+', {FIRST = first, LAST = last, O = o}))
+end
+local FILLER = [[
+local map, nextstate, N, int32p = ...
+local bxor, band, rshift, lshift, min, cast = bit.bxor, bit.band, bit.rshift, bit.lshift, math.min, require('ffi').cast
+
+-- rp[i .. n - 1], a block after each regeneration
+local function blocks(g, s, rp, i, n, a, b, c, e)
+   for start = i, n - 1, N do
+      nextstate(g)
+      local k = min(N, n - start)
+]] .. block('0', 'k - 1', 'start') .. [[
+
+      g.left, g.next = N + 1 - k, k
+   end
+end
+
+-- the words left in the state (the draw finding left at 1 regenerates)
+return function(g, rp, n, a, b, c, e)
+   local s = cast(int32p, g.state)
+   local left, first = g.left, g.next
+   local k = min(n, left - 1)
+]] .. block('first', 'first + k - 1', '-first') .. [[
+
+   g.left, g.next = left - k, first + k
+   if k < n then blocks(g, s, rp, k, n, a, b, c, e) end
+end]]
+function Generator.filler(map)
+   return assert(loadstring(FILLER, '=(th generator fill)'))(map, nextstate, N, int32p)
 end
 
 ---------------------------------------------------------------------------

@@ -17,12 +17,19 @@ local type, tonumber, select, floor, log, exp, sqrt, sin, cos, tan, pi =
       type, tonumber, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
 
 local SMALL = 64             -- tensors up to this many elements are filled in LuaJIT
-local DRAWN = 2^19           -- contiguous ones up to this many, in a loop per distribution
 local TWO32 = 4294967296
 local min = math.min
 
 local genrand, isgenerator, generator = Generator.genrand, Generator.isgenerator, Generator.args
 local GD = Generator.data
+
+-- the methods' arguments: the generator's data (the default one's without
+-- one first), then the two after it (no vararg call: it kept the callers'
+-- traces from compiling)
+local function optionalgenerator(a, b, c)
+   if isgenerator(a) then return GD(a), b, c end
+   return GD(torch._gen), a, b
+end
 
 ---------------------------------------------------------------------------
 -- the distributions of one number (THRandom.c)
@@ -56,19 +63,28 @@ local function normal(g, mean, stdv)
    return g.normal_rho * sin(2 * pi * g.normal_x) * stdv + mean
 end
 
-local draw = {
-   uniform = function(g, a, b) return uniform01(g) * (b - a) + a end,
-   normal = normal,
-   logNormal = function(g, mean, stdv) return exp(normal(g, mean, stdv)) end,
-   exponential = function(g, lambda) return -1 / lambda * log(1 - uniform01(g)) end,
-   cauchy = function(g, median, sigma) return median + sigma * tan(pi * (uniform01(g) - 0.5)) end,
-   geometric = function(g, p)
-      return trunc(log(1 - uniform01(g)) / log(p)) + 1
-   end,
+-- the distributions of one uniform u in [0, 1), by the uniform
+local ofuniform = {
+   uniform = function(u, a, b) return u * (b - a) + a end,
+   exponential = function(u, lambda) return -1 / lambda * log(1 - u) end,
+   cauchy = function(u, median, sigma) return median + sigma * tan(pi * (u - 0.5)) end,
+   geometric = function(u, p) return trunc(log(1 - u) / log(p)) + 1 end,
    -- u <= p without a branch on the random u (p - u is 0 only when they are
    -- equal, so its sign is exact): a branch made the loop twice as slow
-   bernoulli = function(g, p) return min(1, 1 + floor(p - uniform01(g))) end,
+   bernoulli = function(u, p) return min(1, 1 + floor(p - u)) end,
 }
+
+local draw = {
+   normal = normal,
+   logNormal = function(g, mean, stdv) return exp(normal(g, mean, stdv)) end,
+}
+-- ofoutput[name](y, a, b): the value of a distribution of one uniform from
+-- the generator's 32-bit output y (for Generator.filler)
+local ofoutput = {}
+for name, f in pairs(ofuniform) do
+   draw[name] = function(g, a, b) return f(uniform01(g), a, b) end
+   ofoutput[name] = function(y, a, b) return f(y * (1 / TWO32), a, b) end
+end
 
 -- the parameters of each distribution: defaults (as TensorMath.lua) and THRandom.c's
 -- THArgChecks (numbered as TH's C arguments after the generator)
@@ -107,20 +123,55 @@ end
 -- from glibc's on some CPUs: the values would depend on the machine)
 local LIBM = {normal = true, logNormal = true, exponential = true, cauchy = true, geometric = true}
 
+-- blockfill(map, d, g, a, b, c, e) -> true when done: d's elements (contiguous)
+-- map(y, a, b, c, e) of the next outputs y (Generator.filler's loop for map and
+-- d's element type)
+local fillers = setmetatable({}, {__mode = 'k'})
+local function blockfill(map, d, g, a, b, c, e)
+   local rp = kernels.flat(d)
+   if not rp then return false end
+   local bytype = fillers[map]
+   if not bytype then
+      bytype = {}
+      fillers[map] = bytype
+   end
+   local run = bytype[d.T]
+   if not run then
+      run = Generator.filler(map)
+      bytype[d.T] = run
+   end
+   run(g, rp, nelement(d), a, b, c, e)
+   return true
+end
+
+-- each element of d (any strides) f(g, a, b), or map(y, a, b, c, e) of an
+-- output y: apart from their callers, which a closure would keep from compiling
+local function eachdraw(d, f, g, a, b)
+   each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
+end
+
+local function eachmapped(d, map, g, a, b, c, e)
+   each(d, function(ptr, i) ptr[i] = map(genrand(g), a, b, c, e) end)
+end
+
 -- fill(gd, d, name, a, b): contiguous tensors in one loop per distribution,
 -- strided ones through a contiguous tensor (TH filled them in index order),
--- the uniforms of big and strided ones in one Python call
+-- the uniforms of big strided ones in one Python call
 local function fill(gd, d, name, a, b)
    local n = nelement(d)
    if n == 0 then return end
-   local g, f = gd.g, draw[name]
+   local g, f, map = gd.g, draw[name], ofoutput[name]
    kernels = kernels or require 'torch.maths.kernels'
-   if (n <= DRAWN or LIBM[name]) and kernels.draw(f, d, g, a, b) then return end
+   if map then
+      if blockfill(map, d, g, a, b) then return end
+   elseif kernels.draw(f, d, g, a, b) then
+      return
+   end
    if n <= SMALL then
-      each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
+      eachdraw(d, f, g, a, b)
    elseif LIBM[name] then
       local c = internal.newlike(d.T, d, true)
-      kernels.draw(f, TD[c], g, a, b)
+      fill(gd, TD[c], name, a, b)
       internal.copy(d, TD[c])
    elseif b == nil then      -- a one-parameter distribution
       pycall(py[pyfill[name]], gd.arr, ndview(d), a)
@@ -135,8 +186,9 @@ local realparams = {uniform = true, normal = true, logNormal = true, exponential
 
 -- the tensor method of a distribution (float types only, except bernoulli and geometric)
 local function fillmethod(name)
-   return function(self, ...)
-      local gd, a, b = generator(...)
+   return function(self, a, b, c)
+      local gd
+      gd, a, b = optionalgenerator(a, b, c)
       local d = checktensor(self, 1, name)
       if name == 'bernoulli' and istensor(a) then
          local pd = TD[a]
@@ -183,50 +235,51 @@ end
 local randommodulus = {Byte = 256, Char = 128, Short = 32768, Int = 2^31, Long = 0,
                        Float = 2^24 + 1, Double = 0}
 
--- one draw of random() for a type's modulus, and of random(a, b)
-local function drawmodulo(g, modulus)
-   local r = genrand(g)
-   return modulus > 0 and r % modulus or r
+-- y % m of an output y (below 2^32) and an integer m, through 1 / m (a
+-- division per element took half the time of random()): (y + 0.5) / m is
+-- at least 0.5 / m from an integer, farther than inv's and the product's
+-- rounding can move it, so the floor is y's exact quotient
+local function remainder(y, m, inv)
+   return y - floor((y + 0.5) * inv) * m
 end
 
-local function drawrange(g, range, a, wrap)
-   local v = genrand(g) % range + a
+-- random() for a type's modulus (0: none), and random(a, b), of an output y
+local function modulo(y, modulus, inv)
+   return modulus > 0 and remainder(y, modulus, inv) or y
+end
+
+local function inrange(y, range, a, wrap, inv)
+   local v = remainder(y, range, inv) + a
    return v < 0 and v + wrap or v
 end
 
 -- random([gen,] [a,] [b]) on a tensor: u32 % range + a, in C's unsigned arithmetic
-local function tensorrandom(self, ...)
-   local gd, a, b = generator(...)
+local function tensorrandom(self, a, b, c)
+   local gd
+   gd, a, b = optionalgenerator(a, b, c)
    local d = checktensor(self, 1, 'random')
    if a ~= nil then a, b = randombounds(a, b) end
    local n = nelement(d)
    if n == 0 then return self end
    local g = gd.g
+   kernels = kernels or require 'torch.maths.kernels'
    if a == nil then
       local modulus = randommodulus[d.T.name]
-      kernels = kernels or require 'torch.maths.kernels'
-      if n <= DRAWN and kernels.draw(drawmodulo, d, g, modulus) then return self end
+      if blockfill(modulo, d, g, modulus, 1 / modulus) then return self end
       if n > SMALL then
          pycall(py.random_fill, gd.arr, ndview(d), modulus)
       else
-         each(d, function(ptr, i)
-            local r = genrand(g)
-            ptr[i] = modulus > 0 and r % modulus or r
-         end)
+         eachmapped(d, modulo, g, modulus, 1 / modulus)
       end
       return self
    end
    local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
-   kernels = kernels or require 'torch.maths.kernels'
-   if n <= DRAWN and kernels.draw(drawrange, d, g, range, a, wrap) then return self end
+   if blockfill(inrange, d, g, range, a, wrap, 1 / range) then return self end
    if n > SMALL then
       pycall(py.random_range_fill, gd.arr, ndview(d), a, b)
-      return self
+   else
+      eachmapped(d, inrange, g, range, a, wrap, 1 / range)
    end
-   each(d, function(ptr, i)
-      local v = genrand(g) % range + a
-      ptr[i] = v < 0 and v + wrap or v
-   end)
    return self
 end
 
