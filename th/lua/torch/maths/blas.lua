@@ -103,7 +103,8 @@ for name, dims in pairs(plain) do
          local sizes, n = productsizes(name, ad, bd)
          local r
          if res == nil then
-            res = internal.newtensor(T, sizes, n)
+            -- (ger's every path writes each element of a new result)
+            res = internal.newtensor(T, sizes, n, name == 'ger')
             r = TD[res]
          else
             r = TD[res]
