@@ -343,8 +343,26 @@ local function generatorresult(...)
    return gd or GD(torch._gen), res, select(n + 1, ...)
 end
 
+-- a size the common call gives: a whole number from 1 on, that a C int holds
+local function plainsize(v)
+   return type(v) == 'number' and v >= 1 and v < 2^31 and v == floor(v)
+end
+
+-- the tensor type of a constructor (torch.Tensor is the default type's)
+local ctortype = setmetatable({}, {__index = function(t, ctor)
+   for i = 1, types.count do
+      if torch[types[i].name .. 'Tensor'] == ctor then
+         rawset(t, ctor, types[i])
+         return types[i]
+      end
+   end
+end})
+
+-- rand/randn([gen,] [res,] sizes): torch.rand(n) and torch.rand(m, n) make
+-- their result whole, to be written (no resize of an empty tensor, no
+-- zeroing); any other call takes the general way
 local function sizedfill(fname, name, a, b)
-   return function(...)
+   local function general(...)
       local gd, res = generatorresult(...)
       res = res or torch.Tensor()
       local d = TD[res]
@@ -354,6 +372,19 @@ local function sizedfill(fname, name, a, b)
       internal.resize(d, internal.readsizes(fname, select(3, generatorresult(...))))
       fill(gd, d, name, a, b)
       return res
+   end
+   return function(...)
+      local m, n = ...
+      local count = select('#', ...)
+      if count <= 2 and plainsize(m) and (count == 1 or plainsize(n)) then
+         local T = ctortype[torch.Tensor]
+         if floattypes[T.name] then
+            local res = internal.newtensor(T, count == 1 and {m} or {m, n}, count, true, true)
+            fill(GD(torch._gen), TD[res], name, a, b)
+            return res
+         end
+      end
+      return general(...)
    end
 end
 torch.rand = sizedfill('rand', 'uniform', 0, 1)
