@@ -97,12 +97,22 @@ local function twist(u, v, w)
 end
 
 -- the next 624 words; three loops, as TH's, so that no index wraps around
+-- (word j + 1 read once, kept for the next step)
 local function nextstate(g)
    g.left, g.next = N, 0
    local s = ffi.cast(int32p, g.state)
-   for j = 0, N - M - 1 do s[2 * j] = twist(s[2 * j], s[2 * j + 2], s[2 * (j + M)]) end
-   for j = N - M, N - 2 do s[2 * j] = twist(s[2 * j], s[2 * j + 2], s[2 * (j + M - N)]) end
-   s[2 * (N - 1)] = twist(s[2 * (N - 1)], s[0], s[2 * (M - 1)])
+   local u = s[0]
+   for j = 0, N - M - 1 do
+      local v = s[2 * j + 2]
+      s[2 * j] = twist(u, v, s[2 * (j + M)])
+      u = v
+   end
+   for j = N - M, N - 2 do
+      local v = s[2 * j + 2]
+      s[2 * j] = twist(u, v, s[2 * (j + M - N)])
+      u = v
+   end
+   s[2 * (N - 1)] = twist(u, s[0], s[2 * (M - 1)])
 end
 
 -- genrand(g) -> one tempered 32-bit output
@@ -120,38 +130,66 @@ end
 
 -- Generator.filler(map) -> fill(g, rp, n, a, b, c, e): rp[i] = map(y, a, b, c, e)
 -- for the next n outputs y (as unsigned numbers), as n calls of genrand
--- would give them, but a block of words at a time (up to the next
--- regeneration) with the position stored once per block: twice genrand's
--- speed.  One loop per map (and per element type of rp, by the caller), so
--- that each is its own trace.  The words left in the state are drawn in the
--- function, the blocks after regenerations in another (a loop holding a
--- loop, met by a trace coming from the caller, would abort it).
+-- would give them, but a block of words at a time with the position stored
+-- once per block, and a whole new block tempered as it is twisted (one pass
+-- over the state): twice genrand's speed.  One loop per map (and per element
+-- type of rp, by the caller), so that each is its own trace.  The words left
+-- in the state are drawn in the function, the blocks after regenerations in
+-- another (a loop holding a loop, met by a trace coming from the caller,
+-- would abort it).
 
--- the outputs of words FIRST .. LAST of the state s, into rp[O + j]
-local BLOCK = [[
-   for j = FIRST, LAST do
-      local y = s[2 * j]
+-- rp[O + j] = map of the output of word y
+local OUTPUT = [[
       y = bxor(y, rshift(y, 11))
       y = bxor(y, band(lshift(y, 7), 0x9d2c5680))
       y = bxor(y, band(lshift(y, 15), 0xefc60000))
       y = bxor(y, rshift(y, 18))
       -- (y with its top bit flipped is the unsigned y - 2^31, as an int32)
-      rp[O + j] = map(bxor(y, 0x80000000) + 2147483648, a, b, c, e)
+      rp[O + j] = map(bxor(y, 0x80000000) + 2147483648, a, b, c, e)]]
+-- words FIRST .. LAST of the state s, as they are
+local DRAWN = [[
+   for j = FIRST, LAST do
+      local y = s[2 * j]
+]] .. OUTPUT .. [[
+
    end]]
-local function block(first, last, o)
-   return (BLOCK:gsub('%u+', {FIRST = first, LAST = last, O = o}))
+-- words FIRST .. LAST twisted (their new values stored) and drawn; word j + 1
+-- is u's next value, word j + M (- N) w's
+local TWISTED = [[
+   for j = FIRST, LAST do
+      local v = s[2 * j + 2]
+      local y = twist(u, v, s[2 * (j + W)])
+      s[2 * j] = y
+      u = v
+]] .. OUTPUT .. [[
+
+   end]]
+local function loop(text, first, last, o, w)
+   return (text:gsub('%u+', {FIRST = first, LAST = last, O = o, W = w}))
 end
 local FILLER = [[
-local map, nextstate, N, int32p = ...
+local map, nextstate, twist, N, M, int32p = ...
 local bxor, band, rshift, lshift, min, cast = bit.bxor, bit.band, bit.rshift, bit.lshift, math.min, require('ffi').cast
 
--- rp[i .. n - 1], a block after each regeneration
+-- rp[i .. n - 1], a block after each regeneration: a whole one twisted and
+-- drawn in one pass (TH's three loops), the last part one drawn after nextstate
 local function blocks(g, s, rp, i, n, a, b, c, e)
    for start = i, n - 1, N do
-      nextstate(g)
-      local k = min(N, n - start)
-]] .. block('0', 'k - 1', 'start') .. [[
+      local k = n - start
+      if k >= N then
+         local u = s[0]
+]] .. loop(TWISTED, '0', 'N - M - 1', 'start', 'M') .. '\n'
+   .. loop(TWISTED, 'N - M', 'N - 2', 'start', 'M - N') .. '\n' .. [[
+         local j, y = N - 1, twist(u, s[0], s[2 * (M - 1)])
+         s[2 * j] = y
+]] .. loop(OUTPUT, nil, nil, 'start') .. [[
 
+         k = N
+      else
+         nextstate(g)
+]] .. loop(DRAWN, '0', 'k - 1', 'start') .. [[
+
+      end
       g.left, g.next = N + 1 - k, k
    end
 end
@@ -161,13 +199,13 @@ return function(g, rp, n, a, b, c, e)
    local s = cast(int32p, g.state)
    local left, first = g.left, g.next
    local k = min(n, left - 1)
-]] .. block('first', 'first + k - 1', '-first') .. [[
+]] .. loop(DRAWN, 'first', 'first + k - 1', '-first') .. [[
 
    g.left, g.next = left - k, first + k
    if k < n then blocks(g, s, rp, k, n, a, b, c, e) end
 end]]
 function Generator.filler(map)
-   return assert(loadstring(FILLER, '=(th generator fill)'))(map, nextstate, N, int32p)
+   return assert(loadstring(FILLER, '=(th generator fill)'))(map, nextstate, twist, N, M, int32p)
 end
 
 ---------------------------------------------------------------------------

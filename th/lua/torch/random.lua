@@ -253,6 +253,11 @@ local function inrange(y, range, a, wrap, inv)
    return v < 0 and v + wrap or v
 end
 
+-- the same into an integer type, whose store wraps a negative value as C's cast
+local function inrangeint(y, range, a, _, inv)
+   return remainder(y, range, inv) + a
+end
+
 -- random([gen,] [a,] [b]) on a tensor: u32 % range + a, in C's unsigned arithmetic
 local function tensorrandom(self, a, b, c)
    local gd
@@ -274,7 +279,7 @@ local function tensorrandom(self, a, b, c)
       return self
    end
    local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
-   if blockfill(inrange, d, g, range, a, wrap, 1 / range) then return self end
+   if blockfill(wrap == 0 and inrangeint or inrange, d, g, range, a, wrap, 1 / range) then return self end
    if n > SMALL then
       pycall(py.random_range_fill, gd.arr, ndview(d), a, b)
    else
