@@ -128,8 +128,8 @@ function Generator.genrand(g)
    return y + rshift(y, 31) * TWO32
 end
 
--- Generator.filler(map) -> fill(g, rp, n, a, b, c, e): rp[i] = map(y, a, b, c, e)
--- for the next n outputs y (as unsigned numbers), as n calls of genrand
+-- Generator.filler(map) -> fill(g, rp, n, a, b, c, e): rp[i] = map(z, a, b, c, e)
+-- for the next n outputs y, z = y - 2^31 (y the unsigned number), as n calls of genrand
 -- would give them, but a block of words at a time with the position stored
 -- once per block, and a whole new block tempered as it is twisted (one pass
 -- over the state): twice genrand's speed.  One loop per map (and per element
@@ -144,8 +144,8 @@ local OUTPUT = [[
       y = bxor(y, band(lshift(y, 7), 0x9d2c5680))
       y = bxor(y, band(lshift(y, 15), 0xefc60000))
       y = bxor(y, rshift(y, 18))
-      -- (y with its top bit flipped is the unsigned y - 2^31, as an int32)
-      rp[O + j] = map(bxor(y, 0x80000000) + 2147483648, a, b, c, e)]]
+      -- y with its top bit flipped: the unsigned y - 2^31, as an int32
+      rp[O + j] = map(bxor(y, 0x80000000), a, b, c, e)]]
 -- words FIRST .. LAST of the state s, as they are
 local DRAWN = [[
    for j = FIRST, LAST do

@@ -78,12 +78,12 @@ local draw = {
    normal = normal,
    logNormal = function(g, mean, stdv) return exp(normal(g, mean, stdv)) end,
 }
--- ofoutput[name](y, a, b): the value of a distribution of one uniform from
--- the generator's 32-bit output y (for Generator.filler)
+-- ofoutput[name](z, a, b): the value of a distribution of one uniform from
+-- the generator's 32-bit output z + 2^31 (for Generator.filler)
 local ofoutput = {}
 for name, f in pairs(ofuniform) do
    draw[name] = function(g, a, b) return f(uniform01(g), a, b) end
-   ofoutput[name] = function(y, a, b) return f(y * (1 / TWO32), a, b) end
+   ofoutput[name] = function(z, a, b) return f((z + 2147483648) * (1 / TWO32), a, b) end
 end
 
 -- the parameters of each distribution: defaults (as TensorMath.lua) and THRandom.c's
@@ -253,9 +253,15 @@ local function inrange(y, range, a, wrap, inv)
    return v < 0 and v + wrap or v
 end
 
--- the same into an integer type, whose store wraps a negative value as C's cast
-local function inrangeint(y, range, a, _, inv)
-   return remainder(y, range, inv) + a
+-- the same of the filler's z = y - 2^31
+local function zmodulo(z, modulus, inv) return modulo(z + 2147483648, modulus, inv) end
+local function zinrange(z, range, a, wrap, inv) return inrange(z + 2147483648, range, a, wrap, inv) end
+
+-- random(a, b) into an integer type (whose store wraps a negative value as
+-- C's cast), for a below 2^52 (c = a + 2^31, exact): y % range + a as
+-- z - q range + c, one addition less
+local function zinrangeint(z, range, c, _, inv)
+   return z - floor((z + 2147483648.5) * inv) * range + c
 end
 
 -- random([gen,] [a,] [b]) on a tensor: u32 % range + a, in C's unsigned arithmetic
@@ -270,7 +276,7 @@ local function tensorrandom(self, a, b, c)
    kernels = kernels or require 'torch.maths.kernels'
    if a == nil then
       local modulus = randommodulus[d.T.name]
-      if blockfill(modulo, d, g, modulus, 1 / modulus) then return self end
+      if blockfill(zmodulo, d, g, modulus, 1 / modulus) then return self end
       if n > SMALL then
          pycall(py.random_fill, gd.arr, ndview(d), modulus)
       else
@@ -278,8 +284,15 @@ local function tensorrandom(self, a, b, c)
       end
       return self
    end
-   local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
-   if blockfill(wrap == 0 and inrangeint or inrange, d, g, range, a, wrap, 1 / range) then return self end
+   -- (b - a first: exact for close bounds beyond 2^53, where b + 1 is not)
+   local range, wrap = b - a + 1, floattypes[d.T.name] and 2^64 or 0
+   local filled
+   if wrap == 0 and a > -2^52 and a < 2^52 then
+      filled = blockfill(zinrangeint, d, g, range, a + 2147483648, 0, 1 / range)
+   else
+      filled = blockfill(zinrange, d, g, range, a, wrap, 1 / range)
+   end
+   if filled then return self end
    if n > SMALL then
       pycall(py.random_range_fill, gd.arr, ndview(d), a, b)
    else
@@ -315,7 +328,7 @@ function torch.random(...)
    local g = gd.g
    if a == nil then return genrand(g) end
    a, b = randombounds(a, b)
-   return genrand(g) % (b + 1 - a) + a
+   return genrand(g) % (b - a + 1) + a
 end
 
 for name, f in pairs(draw) do
