@@ -174,12 +174,16 @@ end
 
 -- ger in bands of rows that OpenBLAS updates on the calling thread (from
 -- 9216 elements it wakes its threads: 10^4 elements took 6 us, in two bands
--- 1.5); each element is its own product, whoever computes it.  (Apart from
--- product: a loop there ended the traces calling it.)
-local function gerbands(ger, m, n, alpha, ap, ix, bp, iy, rp, ldr)
+-- 1.5); each element is its own product, whoever computes it.  size: each
+-- band zeroed first (elements of that size), while it stays in the cache
+-- for ger (a whole new 1000 x 1000 result zeroed first went twice through
+-- memory).  (Apart from product: a loop there ended the traces calling it.)
+local function gerbands(ger, m, n, alpha, ap, ix, bp, iy, rp, ldr, size)
    local rows = max(1, floor(GERBAND / n))
    for i = 0, m - 1, rows do
-      ger(ROW, min(rows, m - i), n, alpha, ap + i * ix, ix, bp, iy, rp + i * ldr, ldr)
+      local k = min(rows, m - i)
+      if size then zerorows(rp + i * ldr, k, n, ldr, size) end
+      ger(ROW, k, n, alpha, ap + i * ix, ix, bp, iy, rp + i * ldr, ldr)
    end
 end
 
@@ -203,11 +207,11 @@ function cblas.product(name, r, beta, alpha, a, b)
          end
       end
       if rt == TRANS then m, n, a, b, ix, iy = n, m, b, a, iy, ix end
-      if beta == 0 then zerorows(ptr(r), m, n, ldr, T.size) end
       if m * n <= GERBAND then
+         if beta == 0 then zerorows(ptr(r), m, n, ldr, T.size) end
          fns[T].ger(ROW, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr)
       else
-         gerbands(fns[T].ger, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr)
+         gerbands(fns[T].ger, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr, beta == 0 and T.size)
       end
       return true
    elseif b.nd == 1 then                               -- mv, addmv
