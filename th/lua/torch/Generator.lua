@@ -153,15 +153,32 @@ local DRAWN = [[
 ]] .. OUTPUT .. [[
 
    end]]
--- words FIRST .. LAST twisted (their new values stored) and drawn; word j + 1
--- is u's next value, word j + M (- N) w's
-local TWISTED = [[
-   for j = FIRST, LAST do
+-- word j twisted (its new value stored) and drawn; word j + 1 is u's next
+-- value, word j + M (- N) w's
+local TWIST = [[
       local v = s[2 * j + 2]
       local y = twist(u, v, s[2 * (j + W)])
       s[2 * j] = y
       u = v
-]] .. OUTPUT .. [[
+]] .. OUTPUT
+-- words FIRST .. LAST so, two a step (half the loop's own work), the odd
+-- last one after
+local TWISTED = [[
+   for i = FIRST, LAST - 1, 2 do
+      do
+         local j = i
+]] .. TWIST .. [[
+
+      end
+      do
+         local j = i + 1
+]] .. TWIST .. [[
+
+      end
+   end
+   if (LAST - FIRST) % 2 == 0 then
+      local j = LAST
+]] .. TWIST .. [[
 
    end]]
 local function loop(text, first, last, o, w)
