@@ -118,7 +118,9 @@ end
 -- genrand(g) -> one tempered 32-bit output
 function Generator.genrand(g)
    g.left = g.left - 1
-   if g.left == 0 then nextstate(g) end
+   -- (or a state set with left and next that disagree reaching the end of
+   -- its words: TH read beyond its array)
+   if g.left == 0 or g.next >= N then nextstate(g) end
    local y = g.state[2 * g.next]
    g.next = g.next + 1
    y = bxor(y, rshift(y, 11))
@@ -215,7 +217,9 @@ end
 return function(g, rp, n, a, b, c, e)
    local s = cast(int32p, g.state)
    local left, first = g.left, g.next
-   local k = min(n, left - 1)
+   -- (N - first: a state set with left and next that disagree reads no word
+   -- past the state's, where TH read beyond its array)
+   local k = min(n, left - 1, N - first)
 ]] .. loop(DRAWN, 'first', 'first + k - 1', '-first') .. [[
 
    g.left, g.next = left - k, first + k
