@@ -1,9 +1,10 @@
 -- Random numbers as Torch7 draws them (TH's THRandom.c and THTensorRandom.c):
 -- the distributions consume the stream of a torch.Generator (Generator.lua) in
 -- the same order, so seeded scripts print the same numbers.  Numbers and
--- tensors are drawn here through FFI; big and strided uniform, bernoulli and
--- random fills by th/ops/random.py, which runs numpy's MT19937 from the same
--- state.
+-- tensors are drawn here through FFI, contiguous tensors a block of the
+-- generator's words at a time (Generator.filler); strided uniform, bernoulli
+-- and random fills beyond 64 elements by th/ops/random.py, which runs numpy's
+-- MT19937 from the same state.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
@@ -424,13 +425,12 @@ function torch.randperm(...)
    res = res or torch.Tensor()
    local d = TD[res]
    internal.resize(d, {n}, 1)
-   local draws = torch.DoubleTensor(n)
-   local dd = TD[draws]
-   local w = dd.st and draws:data()
-   if n - 1 > SMALL then
-      pycall(py.random_fill, gd.arr, ndview(dd), 0)
-   else
-      for i = 0, n - 2 do w[i] = genrand(gd.g) end
+   -- its n - 1 draws (the last element is not swapped)
+   local draws = torch.DoubleTensor(math.max(n - 1, 1))
+   local w = draws:data()
+   if n > 1 then
+      kernels = kernels or require 'torch.maths.kernels'
+      blockfill(zmodulo, TD[draws], gd.g, 0, 0)
    end
    -- shuffled in a contiguous buffer, then copied into res (which may be strided)
    local perm = torch.DoubleTensor(n)
