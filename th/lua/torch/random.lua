@@ -397,7 +397,7 @@ local function sizedfill(fname, name, a, b)
       local count = select('#', ...)
       if count <= 2 and plainsize(m) and (count == 1 or plainsize(n)) then
          local T = ctortype[torch.Tensor]
-         if floattypes[T.name] then
+         if T and floattypes[T.name] then
             local res = internal.newtensor(T, count == 1 and {m} or {m, n}, count, true, true)
             fill(GD(torch._gen), TD[res], name, a, b)
             return res
