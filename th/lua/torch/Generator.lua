@@ -184,7 +184,8 @@ local TWISTED = [[
 
    end]]
 local function loop(text, first, last, o, w)
-   return (text:gsub('%u+', {FIRST = first, LAST = last, O = o, W = w}))
+   local function enclosed(v) return v and '(' .. v .. ')' end
+   return (text:gsub('%u+', {FIRST = enclosed(first), LAST = enclosed(last), O = enclosed(o), W = enclosed(w)}))
 end
 local FILLER = [[
 local map, nextstate, twist, N, M, int32p = ...
