@@ -130,11 +130,11 @@ function Generator.genrand(g)
    return y + rshift(y, 31) * TWO32
 end
 
--- Generator.filler(map) -> fill(g, rp, n, a, b, c, e): rp[i] = map(z, a, b, c, e)
--- for the next n outputs y, z = y - 2^31 (y the unsigned number), as n calls of genrand
--- would give them, but a block of words at a time with the position stored
--- once per block, and a whole new block tempered as it is twisted (one pass
--- over the state): twice genrand's speed.  One loop per map (and per element
+-- Generator.filler(map) -> fill(g, rp, n, a, b, c, e): rp[i] = map(z, a, b,
+-- c, e) for the next n outputs y (z = y - 2^31, y unsigned), as n calls of
+-- genrand would give them, but a block of words at a time with the position
+-- stored once per block, and a whole new block tempered as it is twisted (one
+-- pass over the state): twice genrand's speed.  One loop per map (and per element
 -- type of rp, by the caller), so that each is its own trace.  The words left
 -- in the state are drawn in the function, the blocks after regenerations in
 -- another (a loop holding a loop, met by a trace coming from the caller,
