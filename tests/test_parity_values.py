@@ -322,3 +322,24 @@ def test_shared_element_loops_as_the_original():
     # from which they are shared with helper threads
     out, expected = fixture("parity_split")
     assert out == expected
+
+
+def test_random_streams_drawn_in_blocks_as_the_original():
+    # the Mersenne Twister's words a block at a time: every type, mixed sizes
+    # across regenerations, strided tensors, thousands of small calls, the state
+    out, expected = fixture("parity_random_blocks")
+    assert out == expected
+
+
+def test_round_trunc_frac_as_c():
+    # round's branchless loop (halves away from zero, -0, 2^52, NaN) and frac's
+    # loop and numpy path, hot and strided
+    out, expected = fixture("parity_round_frac")
+    assert out == expected
+
+
+def test_ger_in_bands_as_the_original():
+    # OpenBLAS's ger in bands of rows, results zeroed at any strides (+0 for
+    # a -0 product), addr's scalings
+    out, expected = fixture("parity_ger_bands")
+    assert out == expected

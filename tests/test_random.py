@@ -79,7 +79,7 @@ def test_rng_state_round_trip_is_torch_sized(runtime):
 
 
 def test_bulk_and_small_paths_draw_the_same_stream(runtime):
-    # tensors above 64 elements are filled by numpy: same numbers as one by one
+    # contiguous tensors are filled a block of words at a time: the numbers of one by one
     bulk = arr(runtime, "torch.manualSeed(5) return torch.rand(1001)")
     single = arr(runtime, """torch.manualSeed(5) local t = torch.Tensor(1001)
         for i = 1, 1001 do t[i] = torch.uniform() end return t""")
@@ -95,6 +95,27 @@ def test_raw_stream_across_regenerations(runtime):
     single = arr(runtime, """torch.manualSeed(99) local t = torch.DoubleTensor(2000)
         for i = 1, 2000 do t[i] = torch.random() end return t""")
     assert np.array_equal(single, expected)
+
+
+def test_state_whose_left_and_next_disagree_draws_within_its_words(runtime):
+    # setRNGState accepts left and next separately (as TH did); draws from such
+    # a state, hot, in blocks and one by one, stay in range and never read past
+    # the state's words
+    got = runtime.execute("""
+        local ffi = require 'ffi'
+        local s = torch.getRNGState()
+        local p = ffi.cast('int32_t *', s:data())
+        p[2], p[4] = 624, 600          -- left 624, next 600
+        local ok = true
+        for k = 1, 300 do
+           torch.setRNGState(s)
+           local t = torch.Tensor(k * 7):uniform()
+           local i = torch.IntTensor(k):random(1, 10)
+           local u = torch.uniform()
+           ok = ok and t:min() >= 0 and t:max() < 1 and i:min() >= 1 and i:max() <= 10 and u >= 0 and u < 1
+        end
+        return ok""")
+    assert got is True
 
 
 def box_muller(u, n):

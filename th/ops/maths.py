@@ -63,12 +63,21 @@ def _round(x, out=None):
     return np.add(r, np.copysign(step, r), out=r)
 
 
+def _frac(x, out=None):
+    """x - trunc(x): into out through its own memory when out is not x's
+    (no temporary array: its fresh pages cost more than the arithmetic)."""
+    if out is None or np.may_share_memory(x, out):
+        return np.subtract(x, np.trunc(x), out=out)
+    np.trunc(x, out=out)
+    return np.subtract(x, out, out=out)
+
+
 # the exactly rounded functions (exp, log, sin... are C's, computed in
 # LuaJIT: numpy's vectorised ones round differently on some CPUs)
 UNARY = {
     "abs": np.abs, "sign": np.sign, "neg": np.negative, "ceil": np.ceil, "floor": np.floor,
     "round": _round, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x), "trunc": np.trunc,
-    "frac": lambda x: x - np.trunc(x), "cinv": lambda x: 1.0 / x,
+    "frac": _frac, "cinv": lambda x: 1.0 / x,
 }
 
 
@@ -90,7 +99,7 @@ def math_unary(name, out, x):
 def _unary(f, out, x):
     if out.dtype.kind == "f" and out.dtype != F64:
         np.copyto(out, f(x.astype(F64)), casting="unsafe")
-    elif isinstance(f, np.ufunc) or f is _round:
+    elif isinstance(f, np.ufunc) or f is _round or f is _frac:
         f(x, out=out)
     else:
         out[...] = f(x)

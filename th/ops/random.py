@@ -2,8 +2,9 @@
 
 A generator is a byte buffer laid out as TH's `THGenerator` struct on 64-bit
 Linux (so getRNGState/setRNGState exchange the original's format); Lua draws
-single numbers from it through FFI, these functions draw many at once with
-numpy's MT19937, whose state is the same 624 words and position.  Every
+numbers and contiguous tensors from it through FFI, these functions the
+elements of big strided tensors (and multinomial's) at once with numpy's
+MT19937, whose state is the same 624 words and position.  Every
 distribution consumes the stream exactly as TH does, element after element.
 """
 import numpy as np

@@ -12,7 +12,7 @@ local class = require 'torch.class'
 local internal = require 'torch.internal'
 
 local TD, fail, istensor = internal.tensors, internal.fail, internal.istensor
-local band, bor, bxor, lshift, rshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift
+local band, bor, bxor, lshift, rshift, arshift = bit.band, bit.bor, bit.bxor, bit.lshift, bit.rshift, bit.arshift
 local type, tonumber, floor = type, tonumber, math.floor
 
 local N, M = 624, 397        -- Mersenne Twister state size and shift
@@ -87,26 +87,40 @@ local function freshseed()
 end
 
 -- word j of the next state from words j, j + 1 (v) and the one M later (w):
--- words before j are already the new ones, as in TH's in-place loop
+-- words before j are already the new ones, as in TH's in-place loop.  The
+-- words are read and written as int32 (the same bits): no conversion to an
+-- unsigned number on the way
+local int32p = ffi.typeof('int32_t *')
 local function twist(u, v, w)
    local y = bor(band(u, 0x80000000), band(v, 0x7fffffff))
-   local r = bxor(w, rshift(y, 1), band(-band(v, 1), 0x9908b0df))
-   return r + rshift(r, 31) * TWO32     -- the unsigned word; no branch on random bits
+   return bxor(w, rshift(y, 1), band(arshift(lshift(v, 31), 31), 0x9908b0df))   -- (v odd: all ones)
 end
 
 -- the next 624 words; three loops, as TH's, so that no index wraps around
+-- (word j + 1 read once, kept for the next step)
 local function nextstate(g)
    g.left, g.next = N, 0
-   local s = g.state
-   for j = 0, N - M - 1 do s[2 * j] = twist(s[2 * j], s[2 * j + 2], s[2 * (j + M)]) end
-   for j = N - M, N - 2 do s[2 * j] = twist(s[2 * j], s[2 * j + 2], s[2 * (j + M - N)]) end
-   s[2 * (N - 1)] = twist(s[2 * (N - 1)], s[0], s[2 * (M - 1)])
+   local s = ffi.cast(int32p, g.state)
+   local u = s[0]
+   for j = 0, N - M - 1 do
+      local v = s[2 * j + 2]
+      s[2 * j] = twist(u, v, s[2 * (j + M)])
+      u = v
+   end
+   for j = N - M, N - 2 do
+      local v = s[2 * j + 2]
+      s[2 * j] = twist(u, v, s[2 * (j + M - N)])
+      u = v
+   end
+   s[2 * (N - 1)] = twist(u, s[0], s[2 * (M - 1)])
 end
 
 -- genrand(g) -> one tempered 32-bit output
 function Generator.genrand(g)
    g.left = g.left - 1
-   if g.left == 0 then nextstate(g) end
+   -- (or a state set with left and next that disagree reaching the end of
+   -- its words: TH read beyond its array)
+   if g.left == 0 or g.next >= N then nextstate(g) end
    local y = g.state[2 * g.next]
    g.next = g.next + 1
    y = bxor(y, rshift(y, 11))
@@ -114,6 +128,106 @@ function Generator.genrand(g)
    y = bxor(y, band(lshift(y, 15), 0xefc60000))
    y = bxor(y, rshift(y, 18))
    return y + rshift(y, 31) * TWO32
+end
+
+-- Generator.filler(map) -> fill(g, rp, n, a, b, c, e): rp[i] = map(z, a, b,
+-- c, e) for the next n outputs y (z = y - 2^31, y unsigned), as n calls of
+-- genrand would give them, but a block of words at a time with the position
+-- stored once per block, and a whole new block tempered as it is twisted (one
+-- pass over the state): twice genrand's speed.  One loop per map (and per element
+-- type of rp, by the caller), so that each is its own trace.  The words left
+-- in the state are drawn in the function, the blocks after regenerations in
+-- another (a loop holding a loop, met by a trace coming from the caller,
+-- would abort it).
+
+-- rp[O + j] = map of the output of word y
+local OUTPUT = [[
+      y = bxor(y, rshift(y, 11))
+      y = bxor(y, band(lshift(y, 7), 0x9d2c5680))
+      y = bxor(y, band(lshift(y, 15), 0xefc60000))
+      y = bxor(y, rshift(y, 18))
+      -- y with its top bit flipped: the unsigned y - 2^31, as an int32
+      rp[O + j] = map(bxor(y, 0x80000000), a, b, c, e)]]
+-- words FIRST .. LAST of the state s, as they are
+local DRAWN = [[
+   for j = FIRST, LAST do
+      local y = s[2 * j]
+]] .. OUTPUT .. [[
+
+   end]]
+-- word j twisted (its new value stored) and drawn; word j + 1 is u's next
+-- value, word j + M (- N) w's
+local TWIST = [[
+      local v = s[2 * j + 2]
+      local y = twist(u, v, s[2 * (j + W)])
+      s[2 * j] = y
+      u = v
+]] .. OUTPUT
+-- words FIRST .. LAST so, two a step (half the loop's own work), the odd
+-- last one after
+local TWISTED = [[
+   for i = FIRST, LAST - 1, 2 do
+      do
+         local j = i
+]] .. TWIST .. [[
+
+      end
+      do
+         local j = i + 1
+]] .. TWIST .. [[
+
+      end
+   end
+   if (LAST - FIRST) % 2 == 0 then
+      local j = LAST
+]] .. TWIST .. [[
+
+   end]]
+local function loop(text, first, last, o, w)
+   local function enclosed(v) return v and '(' .. v .. ')' end
+   return (text:gsub('%u+', {FIRST = enclosed(first), LAST = enclosed(last), O = enclosed(o), W = enclosed(w)}))
+end
+local FILLER = [[
+local map, nextstate, twist, N, M, int32p = ...
+local bxor, band, rshift, lshift, min, cast = bit.bxor, bit.band, bit.rshift, bit.lshift, math.min, require('ffi').cast
+
+-- rp[i .. n - 1], a block after each regeneration: a whole one twisted and
+-- drawn in one pass (TH's three loops), the last part one drawn after nextstate
+local function blocks(g, s, rp, i, n, a, b, c, e)
+   for start = i, n - 1, N do
+      local k = n - start
+      if k >= N then
+         local u = s[0]
+]] .. loop(TWISTED, '0', 'N - M - 1', 'start', 'M') .. '\n'
+   .. loop(TWISTED, 'N - M', 'N - 2', 'start', 'M - N') .. '\n' .. [[
+         local j, y = N - 1, twist(u, s[0], s[2 * (M - 1)])
+         s[2 * j] = y
+]] .. loop(OUTPUT, nil, nil, 'start') .. [[
+
+         k = N
+      else
+         nextstate(g)
+]] .. loop(DRAWN, '0', 'k - 1', 'start') .. [[
+
+      end
+      g.left, g.next = N + 1 - k, k
+   end
+end
+
+-- the words left in the state (the draw finding left at 1 regenerates)
+return function(g, rp, n, a, b, c, e)
+   local s = cast(int32p, g.state)
+   local left, first = g.left, g.next
+   -- (N - first: a state set with left and next that disagree reads no word
+   -- past the state's, where TH read beyond its array)
+   local k = min(n, left - 1, N - first)
+]] .. loop(DRAWN, 'first', 'first + k - 1', '-first') .. [[
+
+   g.left, g.next = left - k, first + k
+   if k < n then blocks(g, s, rp, k, n, a, b, c, e) end
+end]]
+function Generator.filler(map)
+   return assert(loadstring(FILLER, '=(th generator fill)'))(map, nextstate, twist, N, M, int32p)
 end
 
 ---------------------------------------------------------------------------

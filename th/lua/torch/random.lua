@@ -1,9 +1,10 @@
 -- Random numbers as Torch7 draws them (TH's THRandom.c and THTensorRandom.c):
 -- the distributions consume the stream of a torch.Generator (Generator.lua) in
 -- the same order, so seeded scripts print the same numbers.  Numbers and
--- tensors are drawn here through FFI; big and strided uniform, bernoulli and
--- random fills by th/ops/random.py, which runs numpy's MT19937 from the same
--- state.
+-- tensors are drawn here through FFI, contiguous tensors a block of the
+-- generator's words at a time (Generator.filler); strided uniform, bernoulli
+-- and random fills beyond 64 elements by th/ops/random.py, which runs numpy's
+-- MT19937 from the same state.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
@@ -17,12 +18,19 @@ local type, tonumber, select, floor, log, exp, sqrt, sin, cos, tan, pi =
       type, tonumber, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
 
 local SMALL = 64             -- tensors up to this many elements are filled in LuaJIT
-local DRAWN = 2^19           -- contiguous ones up to this many, in a loop per distribution
 local TWO32 = 4294967296
 local min = math.min
 
 local genrand, isgenerator, generator = Generator.genrand, Generator.isgenerator, Generator.args
 local GD = Generator.data
+
+-- the methods' arguments: the generator's data (the default one's without
+-- one first), then the two after it (no vararg call: it kept the callers'
+-- traces from compiling)
+local function optionalgenerator(a, b, c)
+   if isgenerator(a) then return GD(a), b, c end
+   return GD(torch._gen), a, b
+end
 
 ---------------------------------------------------------------------------
 -- the distributions of one number (THRandom.c)
@@ -56,19 +64,28 @@ local function normal(g, mean, stdv)
    return g.normal_rho * sin(2 * pi * g.normal_x) * stdv + mean
 end
 
-local draw = {
-   uniform = function(g, a, b) return uniform01(g) * (b - a) + a end,
-   normal = normal,
-   logNormal = function(g, mean, stdv) return exp(normal(g, mean, stdv)) end,
-   exponential = function(g, lambda) return -1 / lambda * log(1 - uniform01(g)) end,
-   cauchy = function(g, median, sigma) return median + sigma * tan(pi * (uniform01(g) - 0.5)) end,
-   geometric = function(g, p)
-      return trunc(log(1 - uniform01(g)) / log(p)) + 1
-   end,
+-- the distributions of one uniform u in [0, 1), by the uniform
+local ofuniform = {
+   uniform = function(u, a, b) return u * (b - a) + a end,
+   exponential = function(u, lambda) return -1 / lambda * log(1 - u) end,
+   cauchy = function(u, median, sigma) return median + sigma * tan(pi * (u - 0.5)) end,
+   geometric = function(u, p) return trunc(log(1 - u) / log(p)) + 1 end,
    -- u <= p without a branch on the random u (p - u is 0 only when they are
    -- equal, so its sign is exact): a branch made the loop twice as slow
-   bernoulli = function(g, p) return min(1, 1 + floor(p - uniform01(g))) end,
+   bernoulli = function(u, p) return min(1, 1 + floor(p - u)) end,
 }
+
+local draw = {
+   normal = normal,
+   logNormal = function(g, mean, stdv) return exp(normal(g, mean, stdv)) end,
+}
+-- ofoutput[name](z, a, b): the value of a distribution of one uniform from
+-- the generator's 32-bit output z + 2^31 (for Generator.filler)
+local ofoutput = {}
+for name, f in pairs(ofuniform) do
+   draw[name] = function(g, a, b) return f(uniform01(g), a, b) end
+   ofoutput[name] = function(z, a, b) return f((z + 2147483648) * (1 / TWO32), a, b) end
+end
 
 -- the parameters of each distribution: defaults (as TensorMath.lua) and THRandom.c's
 -- THArgChecks (numbered as TH's C arguments after the generator)
@@ -107,20 +124,55 @@ end
 -- from glibc's on some CPUs: the values would depend on the machine)
 local LIBM = {normal = true, logNormal = true, exponential = true, cauchy = true, geometric = true}
 
+-- blockfill(map, d, g, a, b, c, e) -> true when done: d's elements (contiguous)
+-- map(y, a, b, c, e) of the next outputs y (Generator.filler's loop for map and
+-- d's element type)
+local fillers = setmetatable({}, {__mode = 'k'})
+local function blockfill(map, d, g, a, b, c, e)
+   local rp = kernels.flat(d)
+   if not rp then return false end
+   local bytype = fillers[map]
+   if not bytype then
+      bytype = {}
+      fillers[map] = bytype
+   end
+   local run = bytype[d.T]
+   if not run then
+      run = Generator.filler(map)
+      bytype[d.T] = run
+   end
+   run(g, rp, nelement(d), a, b, c, e)
+   return true
+end
+
+-- each element of d (any strides) f(g, a, b), or map(y, a, b, c, e) of an
+-- output y: apart from their callers, which a closure would keep from compiling
+local function eachdraw(d, f, g, a, b)
+   each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
+end
+
+local function eachmapped(d, map, g, a, b, c, e)
+   each(d, function(ptr, i) ptr[i] = map(genrand(g), a, b, c, e) end)
+end
+
 -- fill(gd, d, name, a, b): contiguous tensors in one loop per distribution,
 -- strided ones through a contiguous tensor (TH filled them in index order),
--- the uniforms of big and strided ones in one Python call
+-- the uniforms of big strided ones in one Python call
 local function fill(gd, d, name, a, b)
    local n = nelement(d)
    if n == 0 then return end
-   local g, f = gd.g, draw[name]
+   local g, f, map = gd.g, draw[name], ofoutput[name]
    kernels = kernels or require 'torch.maths.kernels'
-   if (n <= DRAWN or LIBM[name]) and kernels.draw(f, d, g, a, b) then return end
+   if map then
+      if blockfill(map, d, g, a, b) then return end
+   elseif kernels.draw(f, d, g, a, b) then
+      return
+   end
    if n <= SMALL then
-      each(d, function(ptr, i) ptr[i] = f(g, a, b) end)
+      eachdraw(d, f, g, a, b)
    elseif LIBM[name] then
       local c = internal.newlike(d.T, d, true)
-      kernels.draw(f, TD[c], g, a, b)
+      fill(gd, TD[c], name, a, b)
       internal.copy(d, TD[c])
    elseif b == nil then      -- a one-parameter distribution
       pycall(py[pyfill[name]], gd.arr, ndview(d), a)
@@ -135,8 +187,9 @@ local realparams = {uniform = true, normal = true, logNormal = true, exponential
 
 -- the tensor method of a distribution (float types only, except bernoulli and geometric)
 local function fillmethod(name)
-   return function(self, ...)
-      local gd, a, b = generator(...)
+   return function(self, a, b, c)
+      local gd
+      gd, a, b = optionalgenerator(a, b, c)
       local d = checktensor(self, 1, name)
       if name == 'bernoulli' and istensor(a) then
          local pd = TD[a]
@@ -183,50 +236,69 @@ end
 local randommodulus = {Byte = 256, Char = 128, Short = 32768, Int = 2^31, Long = 0,
                        Float = 2^24 + 1, Double = 0}
 
--- one draw of random() for a type's modulus, and of random(a, b)
-local function drawmodulo(g, modulus)
-   local r = genrand(g)
-   return modulus > 0 and r % modulus or r
+-- y % m of an output y (below 2^32) and an integer m, through 1 / m (a
+-- division per element took half the time of random()): (y + 0.5) / m is
+-- at least 0.5 / m from an integer, farther than inv's and the product's
+-- rounding can move it, so the floor is y's exact quotient
+local function remainder(y, m, inv)
+   return y - floor((y + 0.5) * inv) * m
 end
 
-local function drawrange(g, range, a, wrap)
-   local v = genrand(g) % range + a
+-- random() for a type's modulus (0: none), and random(a, b), of an output y
+local function modulo(y, modulus, inv)
+   return modulus > 0 and remainder(y, modulus, inv) or y
+end
+
+local function inrange(y, range, a, wrap, inv)
+   local v = remainder(y, range, inv) + a
    return v < 0 and v + wrap or v
 end
 
+-- the same of the filler's z = y - 2^31
+local function zmodulo(z, modulus, inv) return modulo(z + 2147483648, modulus, inv) end
+local function zinrange(z, range, a, wrap, inv) return inrange(z + 2147483648, range, a, wrap, inv) end
+
+-- random(a, b) into an integer type (whose store wraps a negative value as
+-- C's cast), for a below 2^52 (c = a + 2^31, exact): y % range + a as
+-- z - q range + c, one addition less
+local function zinrangeint(z, range, c, _, inv)
+   return z - floor((z + 2147483648.5) * inv) * range + c
+end
+
 -- random([gen,] [a,] [b]) on a tensor: u32 % range + a, in C's unsigned arithmetic
-local function tensorrandom(self, ...)
-   local gd, a, b = generator(...)
+local function tensorrandom(self, a, b, c)
+   local gd
+   gd, a, b = optionalgenerator(a, b, c)
    local d = checktensor(self, 1, 'random')
    if a ~= nil then a, b = randombounds(a, b) end
    local n = nelement(d)
    if n == 0 then return self end
    local g = gd.g
+   kernels = kernels or require 'torch.maths.kernels'
    if a == nil then
       local modulus = randommodulus[d.T.name]
-      kernels = kernels or require 'torch.maths.kernels'
-      if n <= DRAWN and kernels.draw(drawmodulo, d, g, modulus) then return self end
+      if blockfill(zmodulo, d, g, modulus, 1 / modulus) then return self end
       if n > SMALL then
          pycall(py.random_fill, gd.arr, ndview(d), modulus)
       else
-         each(d, function(ptr, i)
-            local r = genrand(g)
-            ptr[i] = modulus > 0 and r % modulus or r
-         end)
+         eachmapped(d, modulo, g, modulus, 1 / modulus)
       end
       return self
    end
-   local range, wrap = b + 1 - a, floattypes[d.T.name] and 2^64 or 0
-   kernels = kernels or require 'torch.maths.kernels'
-   if n <= DRAWN and kernels.draw(drawrange, d, g, range, a, wrap) then return self end
+   -- (b - a first: exact for close bounds beyond 2^53, where b + 1 is not)
+   local range, wrap = b - a + 1, floattypes[d.T.name] and 2^64 or 0
+   local filled
+   if wrap == 0 and a > -2^52 and a < 2^52 then
+      filled = blockfill(zinrangeint, d, g, range, a + 2147483648, 0, 1 / range)
+   else
+      filled = blockfill(zinrange, d, g, range, a, wrap, 1 / range)
+   end
+   if filled then return self end
    if n > SMALL then
       pycall(py.random_range_fill, gd.arr, ndview(d), a, b)
-      return self
+   else
+      eachmapped(d, inrange, g, range, a, wrap, 1 / range)
    end
-   each(d, function(ptr, i)
-      local v = genrand(g) % range + a
-      ptr[i] = v < 0 and v + wrap or v
-   end)
    return self
 end
 
@@ -257,7 +329,7 @@ function torch.random(...)
    local g = gd.g
    if a == nil then return genrand(g) end
    a, b = randombounds(a, b)
-   return genrand(g) % (b + 1 - a) + a
+   return genrand(g) % (b - a + 1) + a
 end
 
 for name, f in pairs(draw) do
@@ -290,8 +362,26 @@ local function generatorresult(...)
    return gd or GD(torch._gen), res, select(n + 1, ...)
 end
 
+-- a size the common call gives: a whole number from 1 on, that a C int holds
+local function plainsize(v)
+   return type(v) == 'number' and v >= 1 and v < 2^31 and v == floor(v)
+end
+
+-- the tensor type of a constructor (torch.Tensor is the default type's)
+local ctortype = setmetatable({}, {__index = function(t, ctor)
+   for i = 1, types.count do
+      if torch[types[i].name .. 'Tensor'] == ctor then
+         rawset(t, ctor, types[i])
+         return types[i]
+      end
+   end
+end})
+
+-- rand/randn([gen,] [res,] sizes): torch.rand(n) and torch.rand(m, n) make
+-- their result whole, to be written (no resize of an empty tensor, no
+-- zeroing); any other call takes the general way
 local function sizedfill(fname, name, a, b)
-   return function(...)
+   local function general(...)
       local gd, res = generatorresult(...)
       res = res or torch.Tensor()
       local d = TD[res]
@@ -301,6 +391,19 @@ local function sizedfill(fname, name, a, b)
       internal.resize(d, internal.readsizes(fname, select(3, generatorresult(...))))
       fill(gd, d, name, a, b)
       return res
+   end
+   return function(...)
+      local m, n = ...
+      local count = select('#', ...)
+      if count <= 2 and plainsize(m) and (count == 1 or plainsize(n)) then
+         local T = ctortype[torch.Tensor]
+         if T and floattypes[T.name] then
+            local res = internal.newtensor(T, count == 1 and {m} or {m, n}, count, true, true)
+            fill(GD(torch._gen), TD[res], name, a, b)
+            return res
+         end
+      end
+      return general(...)
    end
 end
 torch.rand = sizedfill('rand', 'uniform', 0, 1)
@@ -322,13 +425,12 @@ function torch.randperm(...)
    res = res or torch.Tensor()
    local d = TD[res]
    internal.resize(d, {n}, 1)
-   local draws = torch.DoubleTensor(n)
-   local dd = TD[draws]
-   local w = dd.st and draws:data()
-   if n - 1 > SMALL then
-      pycall(py.random_fill, gd.arr, ndview(dd), 0)
-   else
-      for i = 0, n - 2 do w[i] = genrand(gd.g) end
+   -- its n - 1 draws (the last element is not swapped)
+   local draws = torch.DoubleTensor(math.max(n - 1, 1))
+   local w = draws:data()
+   if n > 1 then
+      kernels = kernels or require 'torch.maths.kernels'
+      blockfill(zmodulo, TD[draws], gd.g, 0, 0)
    end
    -- shuffled in a contiguous buffer, then copied into res (which may be strided)
    local perm = torch.DoubleTensor(n)

@@ -104,7 +104,7 @@ for name, dims in pairs(plain) do
          local r
          if res == nil then
             -- (not zeroed: every path below writes each element, ger's BLAS
-            -- call after zeroing r itself, as TH)
+            -- call zeroing r itself band by band, as TH zeroed it first)
             res = internal.newtensor(T, sizes, n, true)
             r = TD[res]
          else

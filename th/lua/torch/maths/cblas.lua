@@ -15,7 +15,9 @@ local internal = require 'torch.internal'
 local types = require 'torch.types'
 
 local SD, fail, pollnow = internal.storages, internal.fail, internal.pollnow
-local max = math.max
+local max, min, floor = math.max, math.min, math.floor
+-- the most elements of a ger call (OpenBLAS runs up to 9216 on one thread)
+local GERBAND = 8192
 
 local cblas = {exact = false, ints = 32}   -- ints: the library's integer bits
 
@@ -157,6 +159,34 @@ local function gemm(r, beta, alpha, a, b, rs1, rs2, as1, as2, bs1, bs2)
    return true
 end
 
+-- the m rows of n elements (ldr apart) of a row-major matrix at rp zeroed
+-- (the rows' loop apart from product, as gerbands')
+local function zerorowsapart(rp, m, n, ldr, size)
+   for i = 0, m - 1 do ffi.fill(rp + i * ldr, n * size) end
+end
+local function zerorows(rp, m, n, ldr, size)
+   if ldr == n or m == 1 then
+      ffi.fill(rp, m * n * size)
+   else
+      zerorowsapart(rp, m, n, ldr, size)
+   end
+end
+
+-- ger in bands of rows that OpenBLAS updates on the calling thread (from
+-- 9216 elements it wakes its threads: 10^4 elements took 6 us, in two bands
+-- 1.5); each element is its own product, whoever computes it.  size: each
+-- band zeroed first (elements of that size), while it stays in the cache
+-- for ger (a whole new 1000 x 1000 result zeroed first went twice through
+-- memory).  (Apart from product: a loop there ended the traces calling it.)
+local function gerbands(ger, m, n, alpha, ap, ix, bp, iy, rp, ldr, size)
+   local rows = max(1, floor(GERBAND / n))
+   for i = 0, m - 1, rows do
+      local k = min(rows, m - i)
+      if size then zerorows(rp + i * ldr, k, n, ldr, size) end
+      ger(ROW, k, n, alpha, ap + i * ix, ix, bp, iy, rp + i * ldr, ldr)
+   end
+end
+
 -- product(name, r, beta, alpha, a, b) -> true when done: r = beta r + alpha
 -- (a b) for mv, mm, bmm, ger and their accumulating forms, addbmm summing the
 -- batch (r already holds M; beta 0 ignores what r holds, as BLAS does)
@@ -170,17 +200,19 @@ function cblas.product(name, r, beta, alpha, a, b)
       local ix, iy = inc(m, a.str[1]), inc(n, b.str[1])
       local rt, ldr = layout(m, n, r.str[1], r.str[2])
       if not ix or not iy or not rt or m == 0 or n == 0 then return false end
-      if beta == 0 then                                -- as TH: r zeroed, then r += alpha a b^T
-         if not internal.iscontiguous(r) then return false end
-         ffi.fill(ptr(r), m * n * T.size)
-      elseif beta ~= 1 then                            -- or scaled first
+      if beta ~= 0 and beta ~= 1 then                 -- as TH: r scaled (or zeroed), then r += alpha a b^T
          local rp, s1, s2 = ptr(r), r.str[1], r.str[2]
          for i = 0, m - 1 do
             for j = 0, n - 1 do rp[i * s1 + j * s2] = rp[i * s1 + j * s2] * beta end
          end
       end
       if rt == TRANS then m, n, a, b, ix, iy = n, m, b, a, iy, ix end
-      fns[T].ger(ROW, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr)
+      if m * n <= GERBAND then
+         if beta == 0 then zerorows(ptr(r), m, n, ldr, T.size) end
+         fns[T].ger(ROW, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr)
+      else
+         gerbands(fns[T].ger, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr, beta == 0 and T.size)
+      end
       return true
    elseif b.nd == 1 then                               -- mv, addmv
       local m, k = a.sz[1], a.sz[2]

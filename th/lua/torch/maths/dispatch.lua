@@ -23,8 +23,13 @@ local dispatch = {}
 
 dispatch.SMALL = 64     -- up to this many elements, loops stay in LuaJIT
 
+local defaultname, defaultT    -- the default type's name when last asked, and its type
 function dispatch.defaulttype()
-   return types[torch.getdefaulttensortype():match('^torch%.(%a+)Tensor$')]
+   local name = torch.getdefaulttensortype()
+   if name ~= defaultname then
+      defaultname, defaultT = name, types[name:match('^torch%.(%a+)Tensor$')]
+   end
+   return defaultT
 end
 
 -- the element type of the first tensor among the n arguments (else the
@@ -531,12 +536,15 @@ end
 -- ('torch.LongTensor'), which is not checked; else the default type
 local typebytensorname = {}
 for i = 1, types.count do typebytensorname[types[i].tensorname] = types[i] end
-local function typeof(n, ...)
-   for i = 1, n do
-      local d = TD[(select(i, ...))]
+-- (the first three arguments named: a loop over them ended the callers' traces)
+local function typeof(n, a1, a2, a3, ...)
+   local d = TD[a1] or TD[a2] or TD[a3]     -- (those past n are nil)
+   if d then return d.T, n end
+   for i = 4, n do
+      d = TD[(select(i - 3, ...))]
       if d then return d.T, n end
    end
-   local named = n > 0 and typebytensorname[(select(n, ...))]
+   local named = n > 0 and typebytensorname[(select(n, a1, a2, a3, ...))]
    if named then return named, n - 1 end
    return dispatch.defaulttype(), n
 end
