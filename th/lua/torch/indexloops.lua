@@ -278,4 +278,54 @@ function loops.scatter(d, idx, s, c, dim)
    return true
 end
 
+---------------------------------------------------------------------------
+-- indexFill
+---------------------------------------------------------------------------
+-- The slice of d at each index value j (the vector idx: n values, stride
+-- xs) along dim set to c, a level at a time (with an inner level of 1, the
+-- outer one is the innermost loop).
+
+local fills = {
+   k = [[return function(dp, ip, n, xs, outer, inner, d0, dk, di, c)
+   for k = 0, n - 1 do
+      local f = tobit((tonumber(ip[k * xs]) - 1) * dk)
+      for o = 0, outer - 1 do dp[f + o * d0] = c end
+   end
+end]],
+   i = [[return function(dp, ip, n, xs, outer, inner, d0, dk, di, c)
+   for k = 0, n - 1 do
+      local f = tobit((tonumber(ip[k * xs]) - 1) * dk)
+      for o = 0, outer - 1 do
+         local p = tobit(f + o * d0)
+         for i = 0, inner - 1 do dp[p + i * DI] = c end
+      end
+   end
+end]],
+}
+local fillcache = {k = {}, i = {}}
+
+-- fill(d, idx, dim, c) -> true when done, false on an index out of range
+-- (nothing written), nil when the loops do not apply; c is a value of d's type
+function loops.fill(d, idx, dim, c)
+   local dp, d0, dk, di = levels(d, dim)
+   if not dp or idx.nd ~= 1 or SD[idx.st].n > INT then return nil end
+   checkbounds(idx)
+   local n, xs, ip = idx.sz[1], idx.str[1], cast(int64p, origin(idx))
+   if n == 0 then return true end
+   if not inrange(idx, ip, 1, n, 1, 0, xs, 0, d.sz[dim]) then return false end
+   local outer, inner = count(d, 1, dim - 1), count(d, dim + 1, d.nd)
+   local order = inner == 1 and 'k' or 'i'
+   local key = typeid[d.T] * 2 + (di == 1 and 1 or 0)
+   local f = fillcache[order][key]
+   if not f then
+      local t = fills[order]:gsub('DI', di == 1 and '1' or 'di')
+      f = assert(loadstring('local tobit = require("bit").tobit\n' .. t, '=(th index fill)'))()
+      fillcache[order][key] = f
+   end
+   local cell = cells[d.T.name]
+   cell[1][0] = c
+   f(dp, ip, n, xs, outer, inner, d0, dk, di, cell[2][0])
+   return true
+end
+
 return loops

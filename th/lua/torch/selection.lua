@@ -302,10 +302,12 @@ local function indexFill(self, dim, index, value)
    dim = d.nd == 1 and type(dim) == 'number' and dim < 2 and 1 or checkdim(d, dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 3, 'indexFill')
-   checkrange(idx, d.sz[dim], 2, 'indexFill')
+   local done = indexloops.fill(d, idx, dim, value)
+   if done then return value end   -- as Torch7's binding: its last argument
+   checkrange(idx, d.sz[dim], 2, 'indexFill')   -- (the message of a bad index)
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
-      return value   -- as Torch7's binding: its last argument
+      return value
    end
    checkbounds(d)
    local iv, n = values(idx)
