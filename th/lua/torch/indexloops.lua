@@ -142,47 +142,69 @@ end
 -- value j picks the place along dim of the `fixed` one (gather's source,
 -- scatter's destination).  With an inner level of 1, k is the innermost
 -- loop; otherwise i, so that memory is read in order.  The index is checked
--- first: the loops read it unchecked.  A stride of 1 is written as 1 in the
--- loop's text (its multiplication folded away: the loops of contiguous
--- tensors are half the instructions of the general ones).
+-- first: the loops read it unchecked.  The innermost loop does four
+-- elements a step (their four reads, then their four writes in order: a
+-- repeated place of scatter takes the last), the rest one by one.  A stride
+-- of 1 is written as 1 in the loop's text (its multiplication folded away:
+-- the loops of contiguous tensors are half the instructions of the general ones).
 
 local alongk = [[return function(mp, ip, fp, outer, size, inner, m0, mk, mi, x0, xk, xi, f0, fk, fi, c)
+   local q = size - size % 4
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
          local m, x, f = tobit(o * m0 + i * mi), tobit(o * x0 + i * xi), tobit(o * f0 + i * fi - fk)
-         for k = 0, size - 1 do
-            BODY
+         for k = 0, q - 1, 4 do
+            FOUR
+         end
+         for k = q, size - 1 do
+            ONE
          end
       end
    end
 end]]
 local alongi = [[return function(mp, ip, fp, outer, size, inner, m0, mk, mi, x0, xk, xi, f0, fk, fi, c)
+   local q = inner - inner % 4
    for o = 0, outer - 1 do
       for k = 0, size - 1 do
          local m, x, f = tobit(o * m0 + k * mk), tobit(o * x0 + k * xk), tobit(o * f0 - fk)
-         for i = 0, inner - 1 do
-            BODY
+         for i = 0, q - 1, 4 do
+            FOUR
+         end
+         for i = q, inner - 1 do
+            ONE
          end
       end
    end
 end]]
--- the places of the moving tensor, the index and the fixed tensor in each
--- order (MS, XS, FS, FK: the strides, or 1)
+-- the places of the moving tensor and the fixed one (through the index) of
+-- element V of the innermost loop in each order (MS, XS, FS, FK: the
+-- strides, or 1)
 local places = {
-   k = {M = 'm + k * MS', F = 'f + ip[x + k * XS] * FK'},
-   i = {M = 'm + i * MS', F = 'f + i * FS + ip[x + i * XS] * FK'},
+   k = {M = 'm + V * MS', F = 'f + ip[x + V * XS] * FK'},
+   i = {M = 'm + V * MS', F = 'f + V * FS + ip[x + V * XS] * FK'},
 }
 local strides = {k = {'mk', 'xk', 'fi', 'fk'}, i = {'mi', 'xi', 'fi', 'fk'}}
 
+-- what each kind reads, and where it writes
 local bodies = {
-   gather = 'mp[M] = fp[F]',
-   scatter = 'fp[F] = mp[M]',
-   scatterfill = 'fp[F] = c',
+   gather = {'fp[F]', 'mp[M]'},
+   scatter = {'mp[M]', 'fp[F]'},
+   scatterfill = {'c', 'fp[F]'},
 }
 
 -- the loop's text: the body's places, then its strides
 local function text(kind, order, ones)
-   local t = (order == 'k' and alongk or alongi):gsub('BODY', bodies[kind]):gsub('[MF]', places[order])
+   local var = order == 'k' and 'k' or 'i'
+   local read, write = bodies[kind][1]:gsub('[MF]', places[order]), bodies[kind][2]:gsub('[MF]', places[order])
+   local reads, writes = {}, {}
+   for u = 0, 3 do
+      local v = u == 0 and var or '(' .. var .. ' + ' .. u .. ')'
+      reads[#reads + 1] = ('local a%d = %s'):format(u, read:gsub('V', v))
+      writes[#writes + 1] = ('%s = a%d'):format(write:gsub('V', v), u)
+   end
+   local one = ('%s = %s'):format(write:gsub('V', var), read:gsub('V', var))
+   local t = (order == 'k' and alongk or alongi):gsub('FOUR', table.concat(reads, '; ') .. '\n'
+                                                       .. table.concat(writes, '; ')):gsub('ONE', one)
    for b, name in ipairs{'MS', 'XS', 'FS', 'FK'} do
       t = t:gsub(name, ones[b] and '1' or strides[order][b])
    end
