@@ -1,10 +1,11 @@
--- LuaJIT loops of gather and scatter along a dimension, for tensors of the
--- seven types whose dimensions take three levels of one stride each (those
--- before `dim`, dim, those after it: every contiguous tensor, any vector or
--- matrix): no Lua->Python crossing.  The index is checked in a pass of its
--- own first (a bad one leaves every tensor intact; a check per element in
--- the loop that moves them would cost as much as the pass, its exits
--- keeping LuaJIT from holding the loop's values in registers).
+-- LuaJIT loops of gather, scatter and indexFill along a dimension, for
+-- tensors of the seven types whose dimensions take three levels of one
+-- stride each (those before `dim`, dim, those after it: every contiguous
+-- tensor, any vector or matrix): no Lua->Python crossing at any size.  The
+-- index is checked in a pass of its own first (a bad one leaves every
+-- tensor intact; a check per element in the loop that moves them would cost
+-- as much as the pass, its exits keeping LuaJIT from holding the loop's
+-- values in registers).
 --
 -- Elements are moved as the bits of their type, through integer units of
 -- their size (a Long is no Lua number; a NaN read into a Lua number may be
@@ -178,7 +179,7 @@ local alongi = [[return function(mp, ip, fp, outer, size, inner, m0, mk, mi, x0,
 end]]
 -- the places of the moving tensor and the fixed one (through the index) of
 -- element V of the innermost loop in each order (MS, XS, FS, FK: the
--- strides, or 1)
+-- strides, or 1; FS only in order i, where f moves with the inner level)
 local places = {
    k = {M = 'm + V * MS', F = 'f + ip[x + V * XS] * FK'},
    i = {M = 'm + V * MS', F = 'f + V * FS + ip[x + V * XS] * FK'},
@@ -229,6 +230,7 @@ local function loop(kind, order, flags, T)
    end
    return f
 end
+
 -- the levels of the index and of the two tensors of a gather or scatter
 -- (a table reused by every call: none made per call)
 local L = {}
@@ -260,7 +262,7 @@ local function run(kind, T, c)
    local inner, flags = L.inner, 0
    local order = inner == 1 and 'k' or 'i'
    if order == 'k' then
-      flags = (L.mk == 1 and 1 or 0) + (L.xk == 1 and 2 or 0) + (L.fi == 1 and 4 or 0)
+      flags = (L.mk == 1 and 1 or 0) + (L.xk == 1 and 2 or 0)
    else
       flags = (L.mi == 1 and 1 or 0) + (L.xi == 1 and 2 or 0) + (L.fi == 1 and 4 or 0)
    end

@@ -3,8 +3,11 @@
 -- nonzero, as methods of every tensor type and as torch.* functions.
 -- Indices are 1-based LongTensors, masks ByteTensors of 0 and 1; every
 -- argument is checked before anything is written, so a bad call leaves the
--- tensors intact.  Small tensors are handled in LuaJIT over the FFI pointers,
--- big ones by one numpy call (th/ops/selection.py) on views of the same memory.
+-- tensors intact.  gather, scatter and indexFill run generated LuaJIT loops
+-- at every size (indexloops.lua), the masks' operations too (maskloops.lua);
+-- what those do not take (views of more than three levels, ...) goes through
+-- small loops in LuaJIT over the FFI pointers, or one numpy call
+-- (th/ops/selection.py) on views of the same memory for big tensors.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
