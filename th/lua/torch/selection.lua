@@ -342,7 +342,8 @@ local function gather(self, a, b, c)
    end
    out = out or newtensor(src.T, idx.sz, idx.nd, true)   -- (raw: every element is written)
    local res = TD[out]
-   src = unaliased(res, src)
+   -- (an index the result shares memory with is read from a copy: checked, it stays so)
+   src, idx = unaliased(res, src), unaliased(res, idx)
    resize(res, idx.sz, idx.nd)
    local done
    if nelement(idx) > 0 then done = indexloops.gather(res, src, idx, dim) end
@@ -385,6 +386,7 @@ local function scatter(self, dim, index, src)
       end
       s = unaliased(d, s)
    end
+   idx = unaliased(d, idx)   -- (as gather's)
    local done
    if nelement(idx) > 0 then done = indexloops.scatter(d, idx, s, src, dim) end
    if done == false then fail('Invalid index in scatter') end
