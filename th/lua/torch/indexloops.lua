@@ -332,7 +332,8 @@ local fillcache = {k = {}, i = {}}
 -- (nothing written), nil when the loops do not apply; c is a value of d's type
 function loops.fill(d, idx, dim, c)
    local dp, d0, dk, di = levels(d, dim)
-   if not dp or idx.nd ~= 1 or SD[idx.st].n > INT then return nil end
+   -- (an index in d's memory could change as d is filled: the general path's)
+   if not dp or idx.nd ~= 1 or idx.st == d.st or SD[idx.st].n > INT then return nil end
    checkbounds(idx)
    local n, xs, ip = idx.sz[1], idx.str[1], cast(int64p, origin(idx))
    if n == 0 then return true end
