@@ -206,6 +206,17 @@ def test_scatter_and_gather_as_the_original():
     assert hot == expected
 
 
+def test_index_loops_as_the_original():
+    # gather, scatter and indexFill through th/lua/torch/indexloops.lua: every
+    # type, each dimension, contiguous, transposed and strided operands, views
+    # no loop takes, 64-bit values and special floats, bad indices anywhere
+    # (the index is checked before the loops read it); cold and hot
+    out, expected = fixture("parity_index_loops")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_index_loops.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
 def test_masked_select_as_the_original():
     # the branch-free loop (every element written, the place moved on by the
     # mask) gives the selected elements in order; cold and hot

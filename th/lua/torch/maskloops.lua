@@ -61,7 +61,7 @@ end
 -- iteration recorded would make them doubles, whose additions chain at 4
 -- cycles each and convert to integers to index)
 local cache = {}
-local prelude = 'local bit, ffi = ...\nlocal band, bor, bxor, bnot, rshift, lshift, tobit = bit.band, bit.bor, bit.bxor, bit.bnot, bit.rshift, bit.lshift, bit.tobit\n'
+local prelude = 'local bit, ffi = ...\nlocal cast, int32p = ffi.cast, ffi.typeof("int32_t *")\nlocal band, bor, bxor, bnot, rshift, lshift, tobit = bit.band, bit.bor, bit.bxor, bit.bnot, bit.rshift, bit.lshift, bit.tobit\n'
    .. 'local INT = 0x7fffffff\n'
 local function build(key, text, bodies, T, strided)
    local width = units[T.name][2]
@@ -104,21 +104,25 @@ end
 ---------------------------------------------------------------------------
 
 -- the count of the mask's ones and the OR of all its bytes (above 1: a
--- value neither 0 nor 1); a contiguous mask is read 4 bytes at a time (as an
--- int32: integer operations in the trace), the low byte of s + (s >> 8),
--- with s = w + (w >> 16), being the sum of w's bytes when each is 0 or 1
+-- value neither 0 nor 1); a contiguous mask is read 16 bytes at a time, as
+-- four int32 words (integer operations in the trace): with every byte 0 or
+-- 1, the words' sum w has bytes of at most 4, and the low byte of s + (s >>
+-- 8), with s = w + (w >> 16), is the sum of w's bytes (another mask's count
+-- is wrong, and not used: its OR is above 1).  One operation a step on each
+-- running value's chain of dependencies.
 local countbody = [[return function(mp, n, ms)
    local ones, top, i = 0, 0, 0
    if $C then
-      local wp = ffi.cast('int32_t *', mp)
-      for j = 0, rshift(n, 2) - 1 do
-         local w = wp[j]
-         top = bor(top, w)
+      local wp = cast(int32p, mp)
+      for j = 0, 4 * rshift(n, 4) - 1, 4 do
+         local a, b, c, d = wp[j], wp[j + 1], wp[j + 2], wp[j + 3]
+         top = bor(top, bor(a, b, c, d))
+         local w = tobit(a + b + c + d)
          local s = w + rshift(w, 16)
          ones = band(ones + band(s + rshift(s, 8), 255), INT)
       end
       top = bor(band(top, 255), band(rshift(top, 8), 255), band(rshift(top, 16), 255), rshift(top, 24))
-      i = n - band(n, 3)
+      i = n - band(n, 15)
    end
    for j = i, n - 1 do
       local x = mp[j$Sms]

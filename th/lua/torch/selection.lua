@@ -3,8 +3,11 @@
 -- nonzero, as methods of every tensor type and as torch.* functions.
 -- Indices are 1-based LongTensors, masks ByteTensors of 0 and 1; every
 -- argument is checked before anything is written, so a bad call leaves the
--- tensors intact.  Small tensors are handled in LuaJIT over the FFI pointers,
--- big ones by one numpy call (th/ops/selection.py) on views of the same memory.
+-- tensors intact.  gather, scatter and indexFill run generated LuaJIT loops
+-- at every size (indexloops.lua), the masks' operations too (maskloops.lua);
+-- what those do not take (views of more than three levels, ...) goes through
+-- small loops in LuaJIT over the FFI pointers, or one numpy call
+-- (th/ops/selection.py) on views of the same memory for big tensors.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
@@ -20,6 +23,7 @@ local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
 local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
 local kernels = require 'torch.maths.kernels'
 local maskloops = require 'torch.maskloops'
+local indexloops = require 'torch.indexloops'
 local cblas = require 'torch.maths.cblas'
 
 ---------------------------------------------------------------------------
@@ -301,10 +305,12 @@ local function indexFill(self, dim, index, value)
    dim = d.nd == 1 and type(dim) == 'number' and dim < 2 and 1 or checkdim(d, dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 3, 'indexFill')
-   checkrange(idx, d.sz[dim], 2, 'indexFill')
+   local done = indexloops.fill(d, idx, dim, value)
+   if done then return value end   -- as Torch7's binding: its last argument
+   checkrange(idx, d.sz[dim], 2, 'indexFill')   -- (the message of a bad index)
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
-      return value   -- as Torch7's binding: its last argument
+      return value
    end
    checkbounds(d)
    local iv, n = values(idx)
@@ -320,50 +326,11 @@ end
 -- gather, scatter
 ---------------------------------------------------------------------------
 
--- gather's and scatter's LuaJIT loops, for contiguous tensors (not
--- LongTensors: 64-bit values are not Lua numbers), a line along dim at a
--- time (a loop of one element per line would leave its trace every time),
--- each line in order of k (scatter's repeated index: the last write wins, as
--- in TH); the position read or written through the index, and the value
-local lineloops = {
-   linegather = {'rp[p]', 'sp[(o * ssize + tonumber(ip[p]) - 1) * inner + i]'},
-   linescatter = {'dp[(o * dsize + tonumber(ip[p]) - 1) * inner + i]', 'sp[(o * ssize + k) * inner + i]'},
-   linescatterfill = {'dp[(o * dsize + tonumber(ip[p]) - 1) * inner + i]', 'c'},
-}
-for kind, e in pairs(lineloops) do
-   kernels.template(kind, ([[return function(dp, rp, ip, sp, outer, isize, dsize, ssize, inner, c)
-   for o = 0, outer - 1 do
-      for i = 0, inner - 1 do
-         local p = o * isize * inner + i
-         for k = 0, isize - 1 do
-            %s = %s
-            p = p + inner
-         end
-      end
-   end
-end]]):format(e[1], e[2]))
-end
-local lineop = kernels.op('indexlines', math.huge, kernels.alltypes('', ''))
-
--- lines(kind, d, idx, s, c, dim) -> true when done: gather (d the result, s
--- the source) or scatter (d the destination, s the source or nil, c a value)
-local function lines(kind, d, idx, s, c, dim)
-   if not lineop.exprs[d.T.name] then return false end
-   local dp, ip, sp = kernels.flat(d), kernels.flat(idx), s and kernels.flat(s)
-   if not dp or not ip or s and not sp then return false end
-   local outer, inner = 1, 1
-   for i = 1, dim - 1 do outer = outer * idx.sz[i] end
-   for i = dim + 1, idx.nd do inner = inner * idx.sz[i] end
-   kernels.run(kind, lineop, d.T, nil, dp, dp, ip, sp, outer, idx.sz[dim], d.sz[dim], s and s.sz[dim], inner, c)
-   return true
-end
-
 -- gather(dim, index) -> a new tensor; res:gather(src, dim, index) fills res
 local function gather(self, a, b, c)
    local out, src, dim, index, argn = sourceform('gather', self, a, b, c)
    local idx = checkof(index, types.Long, argn + 1, 'gather')
    checkothers(src, idx, dim, argn + 1, 'gather', 'index')
-   checkrange(idx, src.sz[dim], argn + 1, 'gather', 'Invalid index in gather')
    -- a result keeps its shape and strides: it must have the index's sizes
    -- (Torch7 also took one longer or shorter along dim, and wrote past the end
    -- of a shorter one)
@@ -373,13 +340,16 @@ local function gather(self, a, b, c)
    if out and not internal.samesize(TD[out], idx) then
       fail("bad argument #1 to 'gather' (the result should have the index's sizes)")
    end
-   out = out or newtensor(src.T, {}, 0)
+   out = out or newtensor(src.T, idx.sz, idx.nd, true)   -- (raw: every element is written)
    local res = TD[out]
-   src = unaliased(res, src)
+   -- (an index the result shares memory with is read from a copy: checked, it stays so)
+   src, idx = unaliased(res, src), unaliased(res, idx)
    resize(res, idx.sz, idx.nd)
-   if src.T ~= types.Long and internal.samesize(res, idx) and lines('linegather', res, idx, src, nil, dim) then
-      return out
-   end
+   local done
+   if nelement(idx) > 0 then done = indexloops.gather(res, src, idx, dim) end
+   if done == false then fail('Invalid index in gather') end
+   if done then return out end
+   checkrange(idx, src.sz[dim], argn + 1, 'gather', 'Invalid index in gather')
    if nelement(idx) > SMALL then
       pycall(py.gather, ndview(res), ndview(src), ndview(idx), dim - 1)
       return out
@@ -416,8 +386,12 @@ local function scatter(self, dim, index, src)
       end
       s = unaliased(d, s)
    end
+   idx = unaliased(d, idx)   -- (as gather's)
+   local done
+   if nelement(idx) > 0 then done = indexloops.scatter(d, idx, s, src, dim) end
+   if done == false then fail('Invalid index in scatter') end
+   if done then return self end
    checkrange(idx, d.sz[dim], 2, 'scatter', 'Invalid index in scatter')
-   if lines(s and 'linescatter' or 'linescatterfill', d, idx, s, src, dim) then return self end
    if nelement(idx) > SMALL then
       if s then
          pycall(py.scatter, ndview(d), ndview(idx), ndview(s), dim - 1)
