@@ -94,6 +94,27 @@ def test_helpers_run_lua_loops_as_one_thread(th):
     assert all(line.endswith("\ttrue\t") for line in lines), lines
 
 
+# index along the first dimension: rows copied by helpers (pool.lua's kind
+# rows), repeated and in any order, from a contiguous and a strided index
+ROWS = r"""
+local function run(T, n, reps)
+   torch.manualSeed(n)
+   local rows = math.floor(n / 1000)
+   local A = torch[T .. 'Tensor'](rows, 1000):random(1, 100)
+   local idx = torch.LongTensor(2 * rows):random(1, rows)
+   local out = {}
+   for k = 1, reps do out[k % 3 + 1] = A:index(1, k % 2 == 0 and idx or idx:narrow(1, 1, rows)) end
+   out[4] = A:index(1, torch.LongTensor(rows, 2):random(1, rows):select(2, 1))
+   return out
+end
+"""
+
+
+def test_helpers_copy_index_rows_as_one_thread(th):
+    lines = one_and_two(th, ROWS, ['Double', 'Float', 'Long', 'Byte'], [140003, 600001], 100)
+    assert all(line.endswith("\ttrue\t") for line in lines), lines
+
+
 def test_a_forked_child_works_alone(runtime):
     # the helpers are threads of the parent: the child must not wait for them
     assert runtime.execute("x = torch.ones(1e6) x:add(x) return x:sum()") == 2e6

@@ -106,6 +106,16 @@ function kinds.copy(job, a, b)
    ffi.copy(ffi.cast(bytep, job.p[0]) + a * size, ffi.cast(bytep, job.p[1]) + a * size, (b - a) * size)
 end
 
+-- rows [a, b) of p[0] (steps[0] bytes each, steps[1] bytes apart) copied
+-- from the rows of p[1] (steps[2] bytes apart) the int64 array p[2] names,
+-- counting from 1 (index along the first dimension)
+local int64p = ffi.typeof('int64_t *')
+function kinds.rows(job, a, b)
+   local size, dstep, sstep = tonumber(job.steps[0]), tonumber(job.steps[1]), tonumber(job.steps[2])
+   local d, s, idx = ffi.cast(bytep, job.p[0]), ffi.cast(bytep, job.p[1]), ffi.cast(int64p, job.p[2])
+   for i = a, b - 1 do ffi.copy(d + i * dstep, s + (tonumber(idx[i]) - 1) * sstep, size) end
+end
+
 -- p[0][a, b) zeroed
 function kinds.zero(job, a, b)
    local size = tonumber(job.steps[0])

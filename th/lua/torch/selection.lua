@@ -25,6 +25,7 @@ local kernels = require 'torch.maths.kernels'
 local maskloops = require 'torch.maskloops'
 local indexloops = require 'torch.indexloops'
 local cblas = require 'torch.maths.cblas'
+local parallel = require 'torch.parallel'
 
 ---------------------------------------------------------------------------
 -- argument checks
@@ -150,6 +151,10 @@ local function blocks(d)
    return SD[d.st].ptr + d.off, nelement(d) / d.sz[1]
 end
 
+-- from this many bytes, index's slices are copied by this thread and helper
+-- threads (torch.parallel), in chunks of at least ROWCHUNK bytes
+local ROWSPLIT, ROWCHUNK = 2^19, 2^16
+
 -- slice to(k) of dst = slice from(k) of src along dimension 1, for the idx
 -- values k: index (idx picks the source slices) or indexCopy (the destination ones)
 local function copyblocks(dst, src, idx, pickssource)
@@ -158,7 +163,17 @@ local function copyblocks(dst, src, idx, pickssource)
    if not dp or not sp or width ~= swidth then return false end
    local ip, io, is = SD[idx.st].ptr, idx.off, idx.str[1]
    local bytes = width * dst.T.size
-   for k = 0, idx.sz[1] - 1 do
+   local n = idx.sz[1]
+   -- (index writes each slice once, from a source apart from it: in any order)
+   local job = pickssource and is == 1 and bytes > 0 and parallel.job(n * bytes, ROWSPLIT)
+   if job then
+      job.p[0], job.p[1], job.p[2] = dp, sp, ip + io
+      job.steps[0], job.steps[1], job.steps[2] = bytes, bytes, bytes
+      parallel.segment(job, 0, n)
+      parallel.run(job, 'rows', parallel.chunk(n, math.ceil(ROWCHUNK / bytes), 4))
+      return true
+   end
+   for k = 0, n - 1 do
       local j = tonumber(ip[io + k * is]) - 1
       if pickssource then
          ffi.C.memmove(dp + k * width, sp + j * width, bytes)
@@ -191,7 +206,7 @@ local function indexselect(res, src, dim, idx)
    local n = idx.sz[1]
    sizes[dim] = n
    src = unaliased(res, src)
-   resize(res, sizes, src.nd)
+   resize(res, sizes, src.nd, true)   -- (each element written below: not zeroed)
    if dim == 1 and n > 0 and copyblocks(res, src, idx, true) then return end
    if nelement(res) > SMALL then
       return pycall(py.index_select, ndview(res), ndview(src), ndview(idx), dim - 1)
