@@ -322,3 +322,11 @@ def test_shared_element_loops_as_the_original():
     # from which they are shared with helper threads
     out, expected = fixture("parity_split")
     assert out == expected
+
+
+def test_lapack_bits_layouts_and_errors_as_the_original():
+    # LAPACK of the system's OpenBLAS, called through the FFI as Torch7 called
+    # it (workspace sizes queried, the same routines): every function, Float and
+    # Double, 1x1 to 40x40, Hilbert matrices, the results' strides and failures
+    out, expected = fixture("parity_lapack")
+    assert out == expected
