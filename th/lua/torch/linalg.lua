@@ -20,18 +20,19 @@ local select, type, min, max, unpack = select, type, math.min, math.max, unpack
 
 -- args(fname, nres, nin, ...) -> results (array), inputs (array), options...
 -- The leading tensors are either the nin inputs or nres results then the inputs.
+-- (select rather than a table of the arguments and unpack, which the JIT does not compile)
 local function args(fname, nres, nin, ...)
-   local all, n = {...}, 0
-   while istensor(all[n + 1]) do n = n + 1 end
+   local n = 0
+   while istensor((select(n + 1, ...))) do n = n + 1 end
    local results, inputs = {}, {}
    if n == nres + nin then
-      for i = 1, nres do results[i] = all[i] end
+      for i = 1, nres do results[i] = (select(i, ...)) end
    elseif n ~= nin then
       fail("bad arguments to '%s' (%d tensors expected, optionally after %d result tensors; got %d)",
            fname, nin, nres, n)
    end
-   for i = 1, nin do inputs[i] = all[n - nin + i] end
-   return results, inputs, unpack(all, n + 1, select('#', ...))
+   for i = 1, nin do inputs[i] = (select(n - nin + i, ...)) end
+   return results, inputs, select(n + 1, ...)
 end
 
 -- matrix(fname, t, argn, what) -> the data of a Float or Double 2-D tensor
@@ -337,9 +338,9 @@ function torch.gels(...)
    end
    local pa, lda, wa = operand(T, 'a', ard, m, n, TD[a], inputs)
    local info = lapack.info()
-   local work, lwork = workspace(T, 'work', function(w, lw)
-      L.gels('N', I(m), I(n), I(k), pa, I(lda), px, I(ldx), w, lw, info, 1)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.gels('N', I(m), I(n), I(k), pa, I(lda), px, I(ldx), query, I(-1), info, 1)
+   local work, lwork = workspace(T, query)
    L.gels('N', I(m), I(n), I(k), pa, I(lda), px, I(ldx), work, I(lwork), info, 1)
    xd.sz[1] = n
    check(info, 'gels', 'Lapack Error in %s : The %d-th diagonal element of the triangular factor of A is zero')
@@ -463,9 +464,9 @@ function torch.symeig(...)
    local pe, _, we = operand(T, 'w', ed, n, 1, nil, inputs)
    local pv, ldv, wv = operand(T, 'a', vd, n, n, ad, inputs)
    local info = lapack.info()
-   local work, lwork = workspace(T, 'work', function(wk, lw)
-      L.syev(jobz, uplo, I(n), pv, I(ldv), pe, wk, lw, info, 1, 1)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.syev(jobz, uplo, I(n), pv, I(ldv), pe, query, I(-1), info, 1, 1)
+   local work, lwork = workspace(T, query)
    L.syev(jobz, uplo, I(n), pv, I(ldv), pe, work, I(lwork), info, 1, 1)
    check(info, 'syev', "Lapack Error %s : %d off-diagonal elements didn't converge to zero")
    if we then copyout(ed, pe, n, n, 1) end
@@ -495,9 +496,9 @@ function torch.eig(...)
    local pl, pv, ldv, wv = scratch(T, 'vl', 1), scratch(T, 'v', 1), 1, false   -- pl: the left vectors, not computed
    if jobvr == 'V' then pv, ldv, wv = operand(T, 'v', vd, n, n, nil, inputs) end
    local info = lapack.info()
-   local work, lwork = workspace(T, 'work', function(wk, lw)
-      L.geev('N', jobvr, I(n), pa, I(lda), pe, pe + n, pl, I(1), pv, I(ldv), wk, lw, info, 1, 1)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.geev('N', jobvr, I(n), pa, I(lda), pe, pe + n, pl, I(1), pv, I(ldv), query, I(-1), info, 1, 1)
+   local work, lwork = workspace(T, query)
    L.geev('N', jobvr, I(n), pa, I(lda), pe, pe + n, pl, I(1), pv, I(ldv), work, I(lwork), info, 1, 1)
    check(info, 'geev', "Lapack Error in %s : %d off-diagonal elements of an didn't converge to zero")
    checkbounds(ed)
@@ -533,9 +534,9 @@ function torch.svd(...)
    local vt = {T = T, st = vd.st, off = vd.off, nd = 2, sz = {vrows, n}, str = {vd.str[2], vd.str[1]}}
    local pv, ldv, wv = operand(T, 'v', vt, vrows, n, nil, inputs)
    local info = lapack.info()
-   local work, lwork = workspace(T, 'work', function(wk, lw)
-      L.gesvd(job, job, I(m), I(n), pa, I(lda), ps, pu, I(ldu), pv, I(ldv), wk, lw, info, 1, 1)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.gesvd(job, job, I(m), I(n), pa, I(lda), ps, pu, I(ldu), pv, I(ldv), query, I(-1), info, 1, 1)
+   local work, lwork = workspace(T, query)
    L.gesvd(job, job, I(m), I(n), pa, I(lda), ps, pu, I(ldu), pv, I(ldv), work, I(lwork), info, 1, 1)
    check(info, 'gesvd', 'Lapack Error %s : %d superdiagonals failed to converge.')
    if wu then copyout(ud, pu, ldu, m, ucols) end
@@ -559,9 +560,9 @@ function torch.inverse(...)
    local ipiv, info = scratch(types.Int, 'piv', n), lapack.info()
    L.getrf(I(n), I(n), p, I(ld), ipiv, info)
    check(info, 'getrf', 'Lapack Error %s : U(%d,%d) is 0, U is singular')
-   local work, lwork = workspace(T, 'work', function(wk, lw)
-      L.getri(I(n), p, I(ld), ipiv, wk, lw, info)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.getri(I(n), p, I(ld), ipiv, query, I(-1), info)
+   local work, lwork = workspace(T, query)
    L.getri(I(n), p, I(ld), ipiv, work, I(lwork), info)
    check(info, 'getri', 'Lapack Error %s : U(%d,%d) is 0, U is singular')
    if w then copyout(rd, p, ld, n, n) end
@@ -591,9 +592,9 @@ function torch.qr(...)
    -- orgqr makes q's first k columns the orthonormal ones
    local pq, ldq, wq = operand(T, 'a', qd, m, n, ad, {ad})
    local tau, info = scratch(T, 'tau', k), lapack.info()
-   local work, lwork = workspace(T, 'work', function(wk, lw)
-      L.geqrf(I(m), I(n), pq, I(ldq), tau, wk, lw, info)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.geqrf(I(m), I(n), pq, I(ldq), tau, query, I(-1), info)
+   local work, lwork = workspace(T, query)
    L.geqrf(I(m), I(n), pq, I(ldq), tau, work, I(lwork), info)
    check(info, 'geqrf', 'Lapack Error %s : unknown Lapack error. info = %i')
    resize(rd, {k, n}, 2)
@@ -602,9 +603,8 @@ function torch.qr(...)
    for i = 0, k - 1 do
       for j = 0, n - 1 do pr[i * s1 + j * s2] = i <= j and pq[i + j * ldq] or 0 end
    end
-   work, lwork = workspace(T, 'work', function(wk, lw)
-      L.orgqr(I(m), I(k), I(k), pq, I(ldq), tau, wk, lw, info)
-   end)
+   L.orgqr(I(m), I(k), I(k), pq, I(ldq), tau, query, I(-1), info)
+   work, lwork = workspace(T, query)
    L.orgqr(I(m), I(k), I(k), pq, I(ldq), tau, work, I(lwork), info)
    check(info, 'orgqr', 'Lapack Error %s : unknown Lapack error. info = %i')
    qd.sz[2] = k
@@ -628,9 +628,9 @@ function torch.geqrf(...)
    local p, ld, w = operand(T, 'a', rd, m, n, ad, {ad})
    local pt, _, wt = operand(T, 'tau', taud, k, 1, nil, {ad})
    local info = lapack.info()
-   local work, lwork = workspace(T, 'work', function(wk, lw)
-      L.geqrf(I(m), I(n), p, I(ld), pt, wk, lw, info)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.geqrf(I(m), I(n), p, I(ld), pt, query, I(-1), info)
+   local work, lwork = workspace(T, query)
    L.geqrf(I(m), I(n), p, I(ld), pt, work, I(lwork), info)
    check(info, 'geqrf', 'Lapack Error %s : unknown Lapack error. info = %i')
    if w then copyout(rd, p, ld, m, n) end
@@ -663,9 +663,9 @@ function torch.orgqr(...)
    local p, ld, w = operand(T, 'a', rd, m, n, ad, {ad, taud})
    local pt = input(T, 'tau', taud, k, 1)
    local info = lapack.info()
-   local work, lwork = workspace(T, 'work', function(wk, lw)
-      L.orgqr(I(m), I(k), I(k), p, I(ld), pt, wk, lw, info)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.orgqr(I(m), I(k), I(k), p, I(ld), pt, query, I(-1), info)
+   local work, lwork = workspace(T, query)
    L.orgqr(I(m), I(k), I(k), p, I(ld), pt, work, I(lwork), info)
    check(info, 'orgqr', 'Lapack Error %s : unknown Lapack error. info = %i')
    if w then copyout(rd, p, ld, m, n) end
@@ -699,9 +699,9 @@ function torch.ormqr(...)
    local pa, lda = input(T, 'a', ad, ad.sz[1], k)
    local pt = input(T, 'tau', taud, k, 1)
    local info = lapack.info()
-   local work, lwork = workspace(T, 'work', function(wk, lw)
-      L.ormqr(side, trans, I(m), I(n), I(k), pa, I(lda), pt, pc, I(ldc), wk, lw, info, 1, 1)
-   end)
+   local query = scratch(T, 'query', 1)
+   L.ormqr(side, trans, I(m), I(n), I(k), pa, I(lda), pt, pc, I(ldc), query, I(-1), info, 1, 1)
+   local work, lwork = workspace(T, query)
    L.ormqr(side, trans, I(m), I(n), I(k), pa, I(lda), pt, pc, I(ldc), work, I(lwork), info, 1, 1)
    check(info, 'ormqr', 'Lapack Error %s : unknown Lapack error. info = %i')
    if w then copyout(rd, pc, ldc, m, n) end

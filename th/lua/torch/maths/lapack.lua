@@ -120,14 +120,13 @@ function lapack.scratch(T, use, n)
    return SD[st].ptr
 end
 
--- workspace(T, use, query) -> a pointer and the size for LAPACK's work
--- argument: query(work, lwork) is the routine called with lwork = -1, which
--- writes the size it wants to work[0], as TH asked it
-function lapack.workspace(T, use, query)
-   local w = lapack.scratch(T, use, 1)
-   query(w, lapack.I(-1))
-   local n = math.max(1, math.floor(tonumber(w[0])))
-   return lapack.scratch(T, use, n), n
+-- workspace(T, query) -> a pointer and the size for LAPACK's work argument,
+-- the size the routine asked for in query[0] when called with lwork = -1 (as
+-- TH asked it)
+function lapack.workspace(T, query)
+   local n = math.max(1, math.floor(tonumber(query[0])))
+   return lapack.scratch(T, 'work', n), n
 end
+
 
 return lapack
