@@ -1,4 +1,5 @@
-"""LAPACK through scipy, called as TH's THTensorLapack.c calls it.
+"""LAPACK through scipy, called as TH's THTensorLapack.c calls it: the fallback
+of th/lua/torch/linalg.lua when the system has no LAPACK for the FFI.
 
 Each function reads its inputs (copies: outputs may alias them), runs the same
 LAPACK routine as Torch7, and only when it succeeded writes the results into

@@ -2,8 +2,10 @@
 -- Each torch.f accepts its result tensors first or not at all; results come
 -- out as TH leaves them, column-major (a transposed contiguous matrix) unless
 -- the result is the input itself, which is then overwritten in its own
--- layout.  The numerical work is th/ops/linalg.py (scipy's LAPACK, the same
--- routines TH calls); it writes nothing when LAPACK reports a failure.
+-- layout.  The numerical work is the routines TH called, of the system's
+-- LAPACK through the FFI (torch/maths/lapack.lua), on the results' memory as
+-- TH worked (a failure leaves there what LAPACK had written); without that
+-- library, th/ops/linalg.py (scipy's LAPACK), which writes nothing on failure.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
