@@ -354,3 +354,11 @@ def test_ger_in_bands_as_the_original():
     # a -0 product), addr's scalings
     out, expected = fixture("parity_ger_bands")
     assert out == expected
+
+
+def test_lapack_bits_layouts_and_errors_as_the_original():
+    # LAPACK of the system's OpenBLAS, called through the FFI as Torch7 called
+    # it (workspace sizes queried, the same routines): every function, Float and
+    # Double, 1x1 to 40x40, Hilbert matrices, the results' strides and failures
+    out, expected = fixture("parity_lapack")
+    assert out == expected

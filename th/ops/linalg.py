@@ -1,4 +1,5 @@
-"""LAPACK through scipy, called as TH's THTensorLapack.c calls it.
+"""LAPACK through scipy, called as TH's THTensorLapack.c calls it: the fallback
+of th/lua/torch/linalg.lua when the system has no LAPACK for the FFI.
 
 Each function reads its inputs (copies: outputs may alias them), runs the same
 LAPACK routine as Torch7, and only when it succeeded writes the results into
@@ -113,7 +114,7 @@ def potrs(out, b, c, uplo):
     c, b = _fortran(c), _fortran(_matrix(b))
     x, info = _lapack("potrs", c, b)(c, b, lower=uplo == "L")
     if info != 0:
-        return "Lapack Error in potrs : illegal argument %d" % -info
+        return "Lapack Error in potrs : Illegal Argument %d" % -info
     out[...] = x.reshape(out.shape)
     return None
 
@@ -123,7 +124,7 @@ def potri(out, c, uplo):
     c = _fortran(c)
     inv, info = _lapack("potri", c)(c, lower=uplo == "L")
     if info > 0:
-        return "Lapack Error in potri : A(%d,%d) is 0, A cannot be factorized" % (info, info)
+        return "Lapack Error potri : A(%d,%d) is 0, A cannot be factorized" % (info, info)
     # LAPACK fills one triangle; TH copies it to the other
     full = np.triu(inv) if uplo == "U" else np.tril(inv)
     out[...] = full + np.tril(full.T, -1) if uplo == "U" else full + np.triu(full.T, 1)
@@ -151,7 +152,7 @@ def symeig(e_out, v_out, a, jobz, uplo):
     a = _fortran(a)
     w, v, info = _lapack("syev", a)(a, compute_v=1 if jobz == "V" else 0, lower=uplo == "L")
     if info > 0:
-        return ("Lapack Error in syev : %d off-diagonal elements didn't converge to zero" % info)
+        return ("Lapack Error syev : %d off-diagonal elements didn't converge to zero" % info)
     e_out[...] = w
     v_out[...] = v
     return None
@@ -163,7 +164,7 @@ def eig(e_out, v_out, a, jobvr):
     a = _fortran(a)
     wr, wi, _, vr, info = _lapack("geev", a)(a, compute_vl=0, compute_vr=1 if jobvr == "V" else 0)
     if info > 0:
-        return "Lapack Error in geev : %d off-diagonal elements didn't converge to zero" % info
+        return "Lapack Error in geev : %d off-diagonal elements of an didn't converge to zero" % info
     e_out[:, 0] = wr
     e_out[:, 1] = wi
     if v_out is not None:
@@ -176,7 +177,7 @@ def svd(u_out, s_out, v_out, a, jobu):
     a = _fortran(a)
     u, s, vt, info = _lapack("gesvd", a)(a, compute_uv=1, full_matrices=1 if jobu == "A" else 0)
     if info > 0:
-        return "Lapack Error in gesvd : %d superdiagonals failed to converge." % info
+        return "Lapack Error gesvd : %d superdiagonals failed to converge." % info
     u_out[...] = u
     s_out[...] = s
     v_out[...] = vt.T
@@ -188,10 +189,10 @@ def inverse(out, a):
     a = _fortran(a)
     lu, piv, info = _lapack("getrf", a)(a)
     if info > 0:
-        return "Lapack Error in getrf : U(%d,%d) is 0, U is singular" % (info, info)
+        return "Lapack Error getrf : U(%d,%d) is 0, U is singular" % (info, info)
     inv, info = _lapack("getri", lu)(lu, piv)
     if info > 0:
-        return "Lapack Error in getri : U(%d,%d) is 0, U is singular" % (info, info)
+        return "Lapack Error getri : U(%d,%d) is 0, U is singular" % (info, info)
     out[...] = inv
     return None
 
@@ -225,7 +226,7 @@ def ormqr(out, a, tau, c, side, trans):
     lwork = max(1, c.shape[1] if side == "L" else c.shape[0]) * 64
     cq, _, info = f(side, trans, a, tau, c, lwork)
     if info != 0:
-        return "Lapack Error in ormqr : illegal argument %d" % -info
+        return "Lapack Error in ormqr : Illegal Argument %d" % -info
     out[...] = cq
     return None
 

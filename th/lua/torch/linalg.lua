@@ -2,13 +2,17 @@
 -- Each torch.f accepts its result tensors first or not at all; results come
 -- out as TH leaves them, column-major (a transposed contiguous matrix) unless
 -- the result is the input itself, which is then overwritten in its own
--- layout.  The numerical work is th/ops/linalg.py (scipy's LAPACK, the same
--- routines TH calls); it writes nothing when LAPACK reports a failure.
+-- layout.  The numerical work is the routines TH called, of the system's
+-- LAPACK through the FFI (torch/maths/lapack.lua), on the results' memory as
+-- TH worked (a failure leaves there what LAPACK had written); without that
+-- library, th/ops/linalg.py (scipy's LAPACK), which writes nothing on failure.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
+local lapack = require 'torch.maths.lapack'
 
-local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
+local TD, SD, fail, py, pycall = internal.tensors, internal.storages, internal.fail, internal.py, internal.pycall
+local checkbounds = internal.checkbounds
 local istensor, ndview, resize, iscontiguous = internal.istensor, internal.ndview, internal.resize, internal.iscontiguous
 local select, type, min, max, unpack = select, type, math.min, math.max, unpack
 
@@ -18,18 +22,19 @@ local select, type, min, max, unpack = select, type, math.min, math.max, unpack
 
 -- args(fname, nres, nin, ...) -> results (array), inputs (array), options...
 -- The leading tensors are either the nin inputs or nres results then the inputs.
+-- (select rather than a table of the arguments and unpack, which the JIT does not compile)
 local function args(fname, nres, nin, ...)
-   local all, n = {...}, 0
-   while istensor(all[n + 1]) do n = n + 1 end
+   local n = 0
+   while istensor((select(n + 1, ...))) do n = n + 1 end
    local results, inputs = {}, {}
    if n == nres + nin then
-      for i = 1, nres do results[i] = all[i] end
+      for i = 1, nres do results[i] = (select(i, ...)) end
    elseif n ~= nin then
       fail("bad arguments to '%s' (%d tensors expected, optionally after %d result tensors; got %d)",
            fname, nin, nres, n)
    end
-   for i = 1, nin do inputs[i] = all[n - nin + i] end
-   return results, inputs, unpack(all, n + 1, select('#', ...))
+   for i = 1, nin do inputs[i] = (select(n - nin + i, ...)) end
+   return results, inputs, select(n + 1, ...)
 end
 
 -- matrix(fname, t, argn, what) -> the data of a Float or Double 2-D tensor
@@ -144,6 +149,116 @@ end
 local function nd(t) return ndview(TD[t]) end
 
 ---------------------------------------------------------------------------
+-- the FFI half: LAPACK on tensor memory
+---------------------------------------------------------------------------
+
+local I, scratch, workspace = lapack.I, lapack.scratch, lapack.workspace
+
+local function ptr(d) return SD[d.st].ptr + d.off end
+
+-- d's element (i, j) is at ptr(d)[i s1 + j s2] (a 1-D d is a column)
+local function strides(d)
+   return d.str[1], d.nd == 2 and d.str[2] or 0
+end
+
+-- copyin(dst, ld, d, rows, cols): the column-major dst[i + j ld] = d[i][j]
+local function copyin(dst, ld, d, rows, cols)
+   checkbounds(d)
+   local p, s1, s2 = ptr(d), strides(d)
+   for j = 0, cols - 1 do
+      for i = 0, rows - 1 do dst[i + j * ld] = p[i * s1 + j * s2] end
+   end
+end
+
+-- copyout(d, src, ld, rows, cols): d[i][j] = the column-major src[i + j ld]
+local function copyout(d, src, ld, rows, cols)
+   local p, s1, s2 = ptr(d), strides(d)
+   for j = 0, cols - 1 do
+      for i = 0, rows - 1 do p[i * s1 + j * s2] = src[i + j * ld] end
+   end
+end
+
+-- is d a column-major rows x cols matrix (a column when 1-D) of leading dimension ld?
+local function fits(d, rows, cols, ld)
+   if d.nd ~= (cols == 1 and d.nd == 1 and 1 or 2) or d.st == nil then return false end
+   local s1, s2 = strides(d)
+   return (rows <= 1 or s1 == 1) and (cols <= 1 or s2 == ld)
+end
+
+local function sameview(d, e)
+   return rawequal(d.st, e.st) and d.off == e.off and d.nd == e.nd and d.sz[1] == e.sz[1]
+      and d.str[1] == e.str[1] and d.sz[2] == e.sz[2] and d.str[2] == e.str[2]
+end
+
+local function sharesinput(d, inputs)
+   for _, e in ipairs(inputs) do if rawequal(d.st, e.st) then return true end end
+   return false
+end
+
+-- operand(T, use, r, rows, cols, src, inputs [, ld]) -> pointer, leading
+-- dimension, whether r must be written back: the column-major matrix LAPACK
+-- works on for the result r, holding src's values when src is given.  As in
+-- TH, r's own memory when it is laid out so (and is src itself or shares no
+-- input's memory), else a copy (scratch memory named use), which is written
+-- to r only when LAPACK succeeds.
+local function operand(T, use, r, rows, cols, src, inputs, ld)
+   ld = ld or max(1, rows)
+   if r.st then checkbounds(r) end
+   if fits(r, rows, cols, ld) then
+      if src and sameview(r, src) then return ptr(r), ld, false end
+      if not sharesinput(r, inputs) then
+         if src then copyin(ptr(r), ld, src, rows, cols) end
+         return ptr(r), ld, false
+      end
+   end
+   local p = scratch(T, use, ld * cols)
+   if src then copyin(p, ld, src, rows, cols) end
+   return p, ld, true
+end
+
+-- input(T, use, d, rows, cols) -> pointer, leading dimension: a matrix LAPACK
+-- only reads, in place when it is column-major
+local function input(T, use, d, rows, cols)
+   local ld = max(1, rows)
+   if fits(d, rows, cols, ld) then
+      checkbounds(d)
+      return ptr(d), ld
+   end
+   local p = scratch(T, use, ld * cols)
+   copyin(p, ld, d, rows, cols)
+   return p, ld
+end
+
+-- check(info, fname, message): TH's messages for LAPACK's status
+local function check(info, fname, message)
+   info = info[0]
+   if info < 0 then fail('Lapack Error in %s : Illegal Argument %d', fname, -info) end
+   if info > 0 then fail(message, fname, info, info) end
+end
+
+-- triangle(p, ld, n, uplo, mirror): the half LAPACK left (below the
+-- diagonal for 'U', above for 'L') zeroed, TH's clearUpLoTriangle, or made
+-- the mirror of the other, TH's copyUpLoTriangle
+local function triangle(p, ld, n, uplo, mirror)
+   for j = 0, n - 1 do
+      local first, last = j + 1, n - 1
+      if uplo == 'L' then first, last = 0, j - 1 end
+      if mirror then
+         for i = first, last do p[i + j * ld] = p[j + i * ld] end
+      else
+         for i = first, last do p[i + j * ld] = 0 end
+      end
+   end
+end
+
+-- intcopy(d, src, n): the IntTensor vector d = the ints src[0 .. n-1]
+local function intcopy(d, src, n)
+   checkbounds(d)
+   local p, s = ptr(d), d.str[1]
+   for i = 0, n - 1 do p[i * s] = src[i] end
+end
+
+---------------------------------------------------------------------------
 -- linear systems
 ---------------------------------------------------------------------------
 
@@ -155,7 +270,19 @@ function torch.gesv(...)
    local n = ad.sz[1]
    local x = colmajor('gesv', res[1], ad.T, n, k, inp)
    local lu = colmajor('gesv', res[2], ad.T, n, n, inp)
-   run('gesv', py.gesv, nd(x), nd(lu), nd(b), nd(a))
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('gesv', py.gesv, nd(x), nd(lu), nd(b), nd(a))
+      return x, lu
+   end
+   local xd, lud, bd, inputs = TD[x], TD[lu], TD[b], {TD[b], ad}
+   local px, ldx, wx = operand(T, 'b', xd, n, k, bd, inputs)
+   local pa, lda, wa = operand(T, 'a', lud, n, n, ad, inputs)
+   local info = lapack.info()
+   L.gesv(I(n), I(k), pa, I(lda), scratch(types.Int, 'piv', n), px, I(ldx), info)
+   check(info, 'gesv', 'Lapack Error in %s : U(%d,%d) is zero, singular U.')
+   if wx then copyout(xd, px, ldx, n, k) end
+   if wa then copyout(lud, pa, lda, n, n) end
    return x, lu
 end
 
@@ -168,7 +295,19 @@ function torch.trtrs(...)
    local n = ad.sz[1]
    local x = colmajor('trtrs', res[1], ad.T, n, k, inp)
    local ar = colmajor('trtrs', res[2], ad.T, n, n, inp)
-   run('trtrs', py.trtrs, nd(x), nd(ar), nd(b), nd(a), uplo, trans, diag)
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('trtrs', py.trtrs, nd(x), nd(ar), nd(b), nd(a), uplo, trans, diag)
+      return x, ar
+   end
+   local xd, ard, bd, inputs = TD[x], TD[ar], TD[b], {TD[b], ad}
+   local px, ldx, wx = operand(T, 'b', xd, n, k, bd, inputs)
+   local pa, lda, wa = operand(T, 'a', ard, n, n, ad, inputs)
+   local info = lapack.info()
+   L.trtrs(uplo, trans, diag, I(n), I(k), pa, I(lda), px, I(ldx), info, 1, 1, 1)
+   check(info, 'trtrs', 'Lapack Error in %s : A(%d,%d) is zero, singular A')
+   if wx then copyout(xd, px, ldx, n, k) end
+   if wa then copyout(ard, pa, lda, n, n) end
    return x, ar
 end
 
@@ -185,9 +324,30 @@ function torch.gels(...)
    end
    -- as TH: the solution is the first n rows of a max(m, n) x k column-major buffer
    local x = colmajor('gels', res[1], ad.T, max(m, n), k, {})
-   TD[x].sz[1] = n
    local ar = colmajor('gels', res[2], ad.T, m, n, inp)
-   run('gels', py.gels, nd(x), nd(ar), nd(b), nd(a))
+   local L, T, xd = lapack.routines(ad.T), ad.T, TD[x]
+   if not L then
+      xd.sz[1] = n
+      run('gels', py.gels, nd(x), nd(ar), nd(b), nd(a))
+      return x, ar
+   end
+   local ard, bd, rows = TD[ar], TD[b], max(m, n)
+   local inputs = {bd, TD[a]}
+   local px, ldx, wx = operand(T, 'b', xd, rows, k, nil, inputs)
+   copyin(px, ldx, bd, m, k)
+   for j = 0, k - 1 do
+      for i = m, rows - 1 do px[i + j * ldx] = 0 end
+   end
+   local pa, lda, wa = operand(T, 'a', ard, m, n, TD[a], inputs)
+   local info = lapack.info()
+   local query = scratch(T, 'query', 1)
+   L.gels('N', I(m), I(n), I(k), pa, I(lda), px, I(ldx), query, I(-1), info, 1)
+   local work, lwork = workspace(T, query)
+   L.gels('N', I(m), I(n), I(k), pa, I(lda), px, I(ldx), work, I(lwork), info, 1)
+   xd.sz[1] = n
+   check(info, 'gels', 'Lapack Error in %s : The %d-th diagonal element of the triangular factor of A is zero')
+   if wx then copyout(xd, px, ldx, n, k) end
+   if wa then copyout(ard, pa, lda, m, n) end
    return x, ar
 end
 
@@ -202,7 +362,18 @@ function torch.potrf(...)
    uplo = options('potrf', 2, {UPLO}, uplo)
    local n = ad.sz[1]
    local r = colmajor('potrf', res[1], ad.T, n, n, inp)
-   run('potrf', py.potrf, nd(r), nd(inp[1]), uplo)
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('potrf', py.potrf, nd(r), nd(inp[1]), uplo)
+      return r
+   end
+   local rd = TD[r]
+   local p, ld, w = operand(T, 'a', rd, n, n, ad, {ad})
+   local info = lapack.info()
+   L.potrf(uplo, I(n), p, I(ld), info, 1)
+   check(info, 'potrf', 'Lapack Error in %s : the leading minor of order %d is not positive definite')
+   triangle(p, ld, n, uplo, false)
+   if w then copyout(rd, p, ld, n, n) end
    return r
 end
 
@@ -214,7 +385,20 @@ function torch.pstrf(...)
    local n = ad.sz[1]
    local r = colmajor('pstrf', res[1], ad.T, n, n, inp)
    local piv = vector('pstrf', res[2], types.Int, n)
-   run('pstrf', py.pstrf, nd(r), nd(piv), nd(inp[1]), uplo, tol)
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('pstrf', py.pstrf, nd(r), nd(piv), nd(inp[1]), uplo, tol)
+      return r, piv
+   end
+   local rd = TD[r]
+   local p, ld, w = operand(T, 'a', rd, n, n, ad, {ad})
+   local ipiv, tolp, info = scratch(types.Int, 'piv', n), scratch(T, 'tol', 1), lapack.info()
+   tolp[0] = tol
+   L.pstrf(uplo, I(n), p, I(ld), ipiv, I(0), tolp, scratch(T, 'work', 2 * n), info, 1)
+   check(info, 'pstrf', 'Lapack Error %s : matrix is rank deficient or not positive semidefinite')
+   triangle(p, ld, n, uplo, false)
+   if w then copyout(rd, p, ld, n, n) end
+   intcopy(TD[piv], ipiv, n)
    return r, piv
 end
 
@@ -225,7 +409,18 @@ function torch.potrs(...)
    local cd, k = system('potrs', b, c, true)
    uplo = options('potrs', 3, {UPLO}, uplo)
    local x = colmajor('potrs', res[1], cd.T, cd.sz[1], k, inp)
-   run('potrs', py.potrs, nd(x), nd(b), nd(c), uplo)
+   local L, T, n = lapack.routines(cd.T), cd.T, cd.sz[1]
+   if not L then
+      run('potrs', py.potrs, nd(x), nd(b), nd(c), uplo)
+      return x
+   end
+   local xd, bd = TD[x], TD[b]
+   local px, ldx, wx = operand(T, 'b', xd, n, k, bd, {bd, cd})
+   local pc, ldc = input(T, 'a', cd, n, n)
+   local info = lapack.info()
+   L.potrs(uplo, I(n), I(k), pc, I(ldc), px, I(ldx), info, 1)
+   check(info, 'potrs', 'Lapack Error %s : unknown Lapack error. info = %i')
+   if wx then copyout(xd, px, ldx, n, k) end
    return x
 end
 
@@ -235,7 +430,18 @@ function torch.potri(...)
    local cd = squarematrix('potri', inp[1], 1, 'A')
    uplo = options('potri', 2, {UPLO}, uplo)
    local r = colmajor('potri', res[1], cd.T, cd.sz[1], cd.sz[1], inp)
-   run('potri', py.potri, nd(r), nd(inp[1]), uplo)
+   local L, T, n = lapack.routines(cd.T), cd.T, cd.sz[1]
+   if not L then
+      run('potri', py.potri, nd(r), nd(inp[1]), uplo)
+      return r
+   end
+   local rd = TD[r]
+   local p, ld, w = operand(T, 'a', rd, n, n, cd, {cd})
+   local info = lapack.info()
+   L.potri(uplo, I(n), p, I(ld), info, 1)
+   check(info, 'potri', 'Lapack Error %s : A(%d,%d) is 0, A cannot be factorized')
+   triangle(p, ld, n, uplo, true)
+   if w then copyout(rd, p, ld, n, n) end
    return r
 end
 
@@ -251,20 +457,55 @@ function torch.symeig(...)
    local n = ad.sz[1]
    local e = vector('symeig', res[1], ad.T, n)
    local v = colmajor('symeig', res[2], ad.T, n, n, inp)
-   run('symeig', py.symeig, nd(e), nd(v), nd(inp[1]), jobz, uplo)
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('symeig', py.symeig, nd(e), nd(v), nd(inp[1]), jobz, uplo)
+      return e, v
+   end
+   local ed, vd, inputs = TD[e], TD[v], {ad}
+   local pe, _, we = operand(T, 'w', ed, n, 1, nil, inputs)
+   local pv, ldv, wv = operand(T, 'a', vd, n, n, ad, inputs)
+   local info = lapack.info()
+   local query = scratch(T, 'query', 1)
+   L.syev(jobz, uplo, I(n), pv, I(ldv), pe, query, I(-1), info, 1, 1)
+   local work, lwork = workspace(T, query)
+   L.syev(jobz, uplo, I(n), pv, I(ldv), pe, work, I(lwork), info, 1, 1)
+   check(info, 'syev', "Lapack Error %s : %d off-diagonal elements didn't converge to zero")
+   if we then copyout(ed, pe, n, n, 1) end
+   if wv then copyout(vd, pv, ldv, n, n) end
    return e, v
 end
 
--- eig([rese, resv,] a [, jobvr]) -> eigenvalues (n x 2: real, imaginary), right eigenvectors
+-- eig([rese, resv,] a [, jobvr]) -> eigenvalues (n x 2, row-major: real, imaginary), right eigenvectors
 function torch.eig(...)
    local res, inp, jobvr = args('eig', 2, 1, ...)
    local ad = squarematrix('eig', inp[1], 1, 'A')
    jobvr = options('eig', 2, {JOBZ}, jobvr)
    local n = ad.sz[1]
-   local e = colmajor('eig', res[1], ad.T, n, 2, {})
+   local e = result('eig', res[1], ad.T)
+   resize(TD[e], {n, 2}, 2)
    local v = result('eig', res[2], ad.T)
    if jobvr == 'V' then v = colmajor('eig', v, ad.T, n, n, inp) end
-   run('eig', py.eig, nd(e), jobvr == 'V' and nd(v) or nil, nd(inp[1]), jobvr)
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('eig', py.eig, nd(e), jobvr == 'V' and nd(v) or nil, nd(inp[1]), jobvr)
+      return e, v
+   end
+   local ed, vd, inputs = TD[e], TD[v], {ad}
+   local pa, lda = scratch(T, 'a', n * n), max(1, n)
+   copyin(pa, lda, ad, n, n)
+   local pe = scratch(T, 'w', 2 * n)     -- LAPACK's wr and wi, copied to e's columns
+   local pl, pv, ldv, wv = scratch(T, 'vl', 1), scratch(T, 'v', 1), 1, false   -- pl: the left vectors, not computed
+   if jobvr == 'V' then pv, ldv, wv = operand(T, 'v', vd, n, n, nil, inputs) end
+   local info = lapack.info()
+   local query = scratch(T, 'query', 1)
+   L.geev('N', jobvr, I(n), pa, I(lda), pe, pe + n, pl, I(1), pv, I(ldv), query, I(-1), info, 1, 1)
+   local work, lwork = workspace(T, query)
+   L.geev('N', jobvr, I(n), pa, I(lda), pe, pe + n, pl, I(1), pv, I(ldv), work, I(lwork), info, 1, 1)
+   check(info, 'geev', "Lapack Error in %s : %d off-diagonal elements of an didn't converge to zero")
+   checkbounds(ed)
+   copyout(ed, pe, n, n, 2)
+   if wv then copyout(vd, pv, ldv, n, n) end
    return e, v
 end
 
@@ -277,12 +518,32 @@ function torch.svd(...)
    local k = min(m, n)
    local u = colmajor('svd', res[1], ad.T, m, job == 'A' and m or k, inp)
    local s = vector('svd', res[2], ad.T, k)
-   -- v: the first columns of an n x n contiguous matrix, as TH narrows it
+   -- v: n x n, or n x k for 'S', row-major: LAPACK's v' column-major in its memory
    local v = result('svd', res[3], ad.T)
    local vd = TD[v]
-   resize(vd, {n, n}, 2)
-   if job == 'S' then vd.sz[2] = k end
-   run('svd', py.svd, nd(u), nd(s), nd(v), nd(inp[1]), job)
+   resize(vd, {n, job == 'A' and n or k}, 2)
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('svd', py.svd, nd(u), nd(s), nd(v), nd(inp[1]), job)
+      return u, s, v
+   end
+   local ud, sd, inputs, ucols = TD[u], TD[s], {ad}, job == 'A' and m or k
+   local pa, lda = scratch(T, 'a', m * n), max(1, m)
+   copyin(pa, lda, ad, m, n)
+   local pu, ldu, wu = operand(T, 'u', ud, m, ucols, nil, inputs)
+   local ps, _, ws = operand(T, 'w', sd, k, 1, nil, inputs)
+   local vrows = vd.sz[2]
+   local vt = {T = T, st = vd.st, off = vd.off, nd = 2, sz = {vrows, n}, str = {vd.str[2], vd.str[1]}}
+   local pv, ldv, wv = operand(T, 'v', vt, vrows, n, nil, inputs)
+   local info = lapack.info()
+   local query = scratch(T, 'query', 1)
+   L.gesvd(job, job, I(m), I(n), pa, I(lda), ps, pu, I(ldu), pv, I(ldv), query, I(-1), info, 1, 1)
+   local work, lwork = workspace(T, query)
+   L.gesvd(job, job, I(m), I(n), pa, I(lda), ps, pu, I(ldu), pv, I(ldv), work, I(lwork), info, 1, 1)
+   check(info, 'gesvd', 'Lapack Error %s : %d superdiagonals failed to converge.')
+   if wu then copyout(ud, pu, ldu, m, ucols) end
+   if ws then copyout(sd, ps, k, k, 1) end
+   if wv then copyout(vt, pv, ldv, vrows, n) end
    return u, s, v
 end
 
@@ -291,7 +552,22 @@ function torch.inverse(...)
    local res, inp = args('inverse', 1, 1, ...)
    local ad = squarematrix('inverse', inp[1], 1, 'A')
    local r = colmajor('inverse', res[1], ad.T, ad.sz[1], ad.sz[1], inp)
-   run('inverse', py.inverse, nd(r), nd(inp[1]))
+   local L, T, n = lapack.routines(ad.T), ad.T, ad.sz[1]
+   if not L then
+      run('inverse', py.inverse, nd(r), nd(inp[1]))
+      return r
+   end
+   local rd = TD[r]
+   local p, ld, w = operand(T, 'a', rd, n, n, ad, {ad})
+   local ipiv, info = scratch(types.Int, 'piv', n), lapack.info()
+   L.getrf(I(n), I(n), p, I(ld), ipiv, info)
+   check(info, 'getrf', 'Lapack Error %s : U(%d,%d) is 0, U is singular')
+   local query = scratch(T, 'query', 1)
+   L.getri(I(n), p, I(ld), ipiv, query, I(-1), info)
+   local work, lwork = workspace(T, query)
+   L.getri(I(n), p, I(ld), ipiv, work, I(lwork), info)
+   check(info, 'getri', 'Lapack Error %s : U(%d,%d) is 0, U is singular')
+   if w then copyout(rd, p, ld, n, n) end
    return r
 end
 
@@ -306,10 +582,35 @@ function torch.qr(...)
    local m, n = ad.sz[1], ad.sz[2]
    local k = min(m, n)
    local q = colmajor('qr', res[1], ad.T, m, n, {})
-   TD[q].sz[2] = k
    local r = result('qr', res[2], ad.T)
-   resize(TD[r], {k, n}, 2)
-   run('qr', py.qr, nd(q), nd(r), nd(inp[1]))
+   local L, T, qd, rd = lapack.routines(ad.T), ad.T, TD[q], TD[r]
+   if not L then
+      qd.sz[2] = k
+      resize(rd, {k, n}, 2)
+      run('qr', py.qr, nd(q), nd(r), nd(inp[1]))
+      return q, r
+   end
+   -- as TH: geqrf on a copy of a in q (m x n), r its upper triangle, then
+   -- orgqr makes q's first k columns the orthonormal ones
+   local pq, ldq, wq = operand(T, 'a', qd, m, n, ad, {ad})
+   local tau, info = scratch(T, 'tau', k), lapack.info()
+   local query = scratch(T, 'query', 1)
+   L.geqrf(I(m), I(n), pq, I(ldq), tau, query, I(-1), info)
+   local work, lwork = workspace(T, query)
+   L.geqrf(I(m), I(n), pq, I(ldq), tau, work, I(lwork), info)
+   check(info, 'geqrf', 'Lapack Error %s : unknown Lapack error. info = %i')
+   resize(rd, {k, n}, 2)
+   checkbounds(rd)
+   local pr, s1, s2 = ptr(rd), rd.str[1], rd.str[2]
+   for i = 0, k - 1 do
+      for j = 0, n - 1 do pr[i * s1 + j * s2] = i <= j and pq[i + j * ldq] or 0 end
+   end
+   L.orgqr(I(m), I(k), I(k), pq, I(ldq), tau, query, I(-1), info)
+   work, lwork = workspace(T, query)
+   L.orgqr(I(m), I(k), I(k), pq, I(ldq), tau, work, I(lwork), info)
+   check(info, 'orgqr', 'Lapack Error %s : unknown Lapack error. info = %i')
+   qd.sz[2] = k
+   if wq then copyout(qd, pq, ldq, m, k) end
    return q, r
 end
 
@@ -320,7 +621,22 @@ function torch.geqrf(...)
    local m, n = ad.sz[1], ad.sz[2]
    local r = colmajor('geqrf', res[1], ad.T, m, n, inp)
    local tau = vector('geqrf', res[2], ad.T, min(m, n))
-   run('geqrf', py.geqrf, nd(r), nd(tau), nd(inp[1]))
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('geqrf', py.geqrf, nd(r), nd(tau), nd(inp[1]))
+      return r, tau
+   end
+   local rd, taud, k = TD[r], TD[tau], min(m, n)
+   local p, ld, w = operand(T, 'a', rd, m, n, ad, {ad})
+   local pt, _, wt = operand(T, 'tau', taud, k, 1, nil, {ad})
+   local info = lapack.info()
+   local query = scratch(T, 'query', 1)
+   L.geqrf(I(m), I(n), p, I(ld), pt, query, I(-1), info)
+   local work, lwork = workspace(T, query)
+   L.geqrf(I(m), I(n), p, I(ld), pt, work, I(lwork), info)
+   check(info, 'geqrf', 'Lapack Error %s : unknown Lapack error. info = %i')
+   if w then copyout(rd, p, ld, m, n) end
+   if wt then copyout(taud, pt, k, k, 1) end
    return r, tau
 end
 
@@ -340,7 +656,21 @@ function torch.orgqr(...)
       fail("bad argument #2 to 'orgqr' (tau has more elements than A has columns or rows)")
    end
    local r = colmajor('orgqr', res[1], ad.T, ad.sz[1], ad.sz[2], inp)
-   run('orgqr', py.orgqr, nd(r), nd(inp[1]), nd(inp[2]))
+   local L, T, m, n, k = lapack.routines(ad.T), ad.T, ad.sz[1], ad.sz[2], TD[inp[2]].sz[1]
+   if not L then
+      run('orgqr', py.orgqr, nd(r), nd(inp[1]), nd(inp[2]))
+      return r
+   end
+   local rd, taud = TD[r], TD[inp[2]]
+   local p, ld, w = operand(T, 'a', rd, m, n, ad, {ad, taud})
+   local pt = input(T, 'tau', taud, k, 1)
+   local info = lapack.info()
+   local query = scratch(T, 'query', 1)
+   L.orgqr(I(m), I(k), I(k), p, I(ld), pt, query, I(-1), info)
+   local work, lwork = workspace(T, query)
+   L.orgqr(I(m), I(k), I(k), p, I(ld), pt, work, I(lwork), info)
+   check(info, 'orgqr', 'Lapack Error %s : unknown Lapack error. info = %i')
+   if w then copyout(rd, p, ld, m, n) end
    return r
 end
 
@@ -353,12 +683,30 @@ function torch.ormqr(...)
    if cd.T ~= ad.T then fail("bad argument #3 to 'ormqr' (C should be a %s)", ad.T.tensorname) end
    side, trans = options('ormqr', 4, {SIDE, TRANS}, side, trans)
    local needed = side == 'L' and cd.sz[1] or cd.sz[2]
+   if TD[inp[2]].sz[1] > ad.sz[2] then
+      fail("bad argument #2 to 'ormqr' (tau has more elements than A has columns)")
+   end
    if ad.sz[1] ~= needed or TD[inp[2]].sz[1] > needed then
       fail("bad argument #3 to 'ormqr' (C has %d %s, Q is %dx%d)", needed, side == 'L' and 'rows' or 'columns',
            ad.sz[1], ad.sz[1])
    end
    local r = colmajor('ormqr', res[1], ad.T, cd.sz[1], cd.sz[2], inp)
-   run('ormqr', py.ormqr, nd(r), nd(inp[1]), nd(inp[2]), nd(inp[3]), side, trans)
+   local L, T = lapack.routines(ad.T), ad.T
+   if not L then
+      run('ormqr', py.ormqr, nd(r), nd(inp[1]), nd(inp[2]), nd(inp[3]), side, trans)
+      return r
+   end
+   local rd, taud, m, n, k = TD[r], TD[inp[2]], cd.sz[1], cd.sz[2], TD[inp[2]].sz[1]
+   local pc, ldc, w = operand(T, 'c', rd, m, n, cd, {ad, taud, cd})
+   local pa, lda = input(T, 'a', ad, ad.sz[1], k)
+   local pt = input(T, 'tau', taud, k, 1)
+   local info = lapack.info()
+   local query = scratch(T, 'query', 1)
+   L.ormqr(side, trans, I(m), I(n), I(k), pa, I(lda), pt, pc, I(ldc), query, I(-1), info, 1, 1)
+   local work, lwork = workspace(T, query)
+   L.ormqr(side, trans, I(m), I(n), I(k), pa, I(lda), pt, pc, I(ldc), work, I(lwork), info, 1, 1)
+   check(info, 'ormqr', 'Lapack Error %s : unknown Lapack error. info = %i')
+   if w then copyout(rd, pc, ldc, m, n) end
    return r
 end
 
