@@ -115,6 +115,33 @@ def test_helpers_copy_index_rows_as_one_thread(th):
     assert all(line.endswith("\ttrue\t") for line in lines), lines
 
 
+# gather and scatter split along their outer level (dimension 2 of a
+# matrix) or their inner one (dimension 1), from a transposed source too
+GATHER = r"""
+local function run(T, n, reps)
+   torch.manualSeed(n)
+   local m = math.floor(math.sqrt(n))
+   local A = torch[T .. 'Tensor'](m, m):random(1, 100)
+   local B = torch[T .. 'Tensor'](m, m):random(1, 100)
+   local idx = torch.LongTensor(m, m):random(1, m)
+   local out = {}
+   for k = 1, reps do
+      local dim = k % 2 + 1
+      out[dim] = A:gather(dim, idx)
+      out[dim + 2] = B:clone():scatter(dim, idx, A)
+   end
+   out[5] = A:t():gather(2, idx)
+   out[6] = B:clone():scatter(1, idx, A:t())
+   return out
+end
+"""
+
+
+def test_helpers_gather_and_scatter_as_one_thread(th):
+    lines = one_and_two(th, GATHER, ['Double', 'Float', 'Long', 'Short'], [140003, 600001], 40)
+    assert all(line.endswith("\ttrue\t") for line in lines), lines
+
+
 def test_a_forked_child_works_alone(runtime):
     # the helpers are threads of the parent: the child must not wait for them
     assert runtime.execute("x = torch.ones(1e6) x:add(x) return x:sum()") == 2e6

@@ -38,6 +38,7 @@ typedef struct {
    double alpha;
    const char *source;           /* kind kernel: its Lua text */
    int32_t sourcelen;
+   double args[16];              /* kind kernel: numbers its text reads */
    th_sem go[16];                /* one per helper: posted for each job */
    volatile int32_t rest;        /* set: helpers sleep at once after a job */
    volatile int32_t polling[16]; /* helper i runs, polling for jobs (else it sleeps) */

@@ -15,6 +15,7 @@ local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 local kernels = require 'torch.maths.kernels'
+local parallel = require 'torch.parallel'
 
 local SD, checkbounds, origin, cast = internal.storages, internal.checkbounds, kernels.origin, ffi.cast
 local int64p, int32p = ffi.typeof('int64_t *'), ffi.typeof('int32_t *')
@@ -212,12 +213,31 @@ local function text(kind, order, ones)
    return 'local tobit = require("bit").tobit\n' .. t
 end
 
+-- the text of a helper state's function(job, a, b) running the loop over
+-- the outer places [a, b), or the inner ones when args[12] is 1 (pool.lua's
+-- kind kernel): the operands p[0..2], the other arguments job.args
+local jobcall = [[
+local ffi = require 'ffi'
+local U, I = ffi.typeof('UNIT *'), ffi.typeof('int64_t *')
+local f = (function() LOOP end)()
+return function(job, a, b)
+   local g = job.args
+   local m, x, p = ffi.cast(U, job.p[0]), ffi.cast(I, job.p[1]), ffi.cast(U, job.p[2])
+   if g[12] == 0 then
+      f(m + a * g[0], x + a * g[3], p + a * g[6], b - a, g[9], g[10], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8])
+   else
+      f(m + a * g[2], x + a * g[5], p + a * g[8], g[11], g[9], b - a, g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8])
+   end
+end]]
+
 -- the loops by kind, order, strides of 1 (a number of 4 bits) and type
--- (found without making a key string)
+-- (found without making a key string), with their texts for helper states
 local typeid = {}
 for i = 1, types.count do typeid[types[i]] = i end
-local cache = {}
-for kind in pairs(bodies) do cache[kind] = {k = {}, i = {}} end
+local cache, texts = {}, {}
+for kind in pairs(bodies) do cache[kind], texts[kind] = {k = {}, i = {}}, {k = {}, i = {}} end
+local unitname = {Byte = 'uint8_t', Char = 'int8_t', Short = 'int16_t', Int = 'int32_t',
+                  Float = 'int32_t', Double = 'int64_t', Long = 'int64_t'}
 local function loop(kind, order, flags, T)
    local byT = cache[kind][order]
    local key = flags * 16 + typeid[T]
@@ -225,10 +245,14 @@ local function loop(kind, order, flags, T)
    if not f then
       local ones = {}
       for b = 1, 4 do ones[b] = math.floor(flags / 2 ^ (b - 1)) % 2 == 1 end
-      f = assert(loadstring(text(kind, order, ones), '=(th index loop ' .. kind .. order .. ')'))()
+      local t = text(kind, order, ones)
+      f = assert(loadstring(t, '=(th index loop ' .. kind .. order .. ')'))()
       byT[key] = f
+      t = jobcall:gsub('UNIT', unitname[T.name]):gsub('LOOP', function() return t end)
+      assert(loadstring(t))   -- (here first: a helper's callback could not raise an error)
+      texts[kind][order][key] = t
    end
-   return f
+   return f, texts[kind][order][key]
 end
 
 -- the levels of the index and of the two tensors of a gather or scatter
@@ -257,8 +281,34 @@ local function check(idx, lim)
    return inrange(idx, L.ip, L.outer, L.size, L.inner, L.x0, L.xk, L.xi, lim)
 end
 
--- run(kind, T [, c]): the loop of that kind over the operands in L
-local function run(kind, T, c)
+-- from this many elements, gather and scatter are shared with helper
+-- threads (torch.parallel), the outer places in chunks of at least CHUNK elements
+local SPLIT, CHUNK = 65536, 8192
+
+-- shared(t) -> true when the loop of text t ran over the operands in L on
+-- this thread and helper threads
+local function shared(t)
+   -- (split along the outer level, or the inner one when there is one outer place)
+   local outer, inner = L.outer, L.inner
+   local split = outer < 2 and inner
+   local places = split or outer
+   if places < 2 then return false end
+   local job = parallel.job(outer * L.size * inner, SPLIT)
+   if not job then return false end
+   job.source, job.sourcelen = t, #t
+   job.p[0], job.p[1], job.p[2] = L.mp, L.ip, L.fp
+   local g = job.args
+   g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8] = L.m0, L.mk, L.mi, L.x0, L.xk, L.xi, L.f0, L.fk, L.fi
+   g[9], g[10], g[11], g[12] = L.size, inner, outer, split and 1 or 0
+   parallel.segment(job, 0, places)
+   parallel.run(job, 'kernel', parallel.chunk(places, math.ceil(CHUNK * places / (outer * L.size * inner)), 4))
+   return true
+end
+
+-- run(kind, T [, c [, apart]]): the loop of that kind over the operands in
+-- L; apart: the tensors share no memory, so that the outer places may be
+-- done in any order at once (gather and scatter from a tensor)
+local function run(kind, T, c, apart)
    local inner, flags = L.inner, 0
    local order = inner == 1 and 'k' or 'i'
    if order == 'k' then
@@ -267,8 +317,14 @@ local function run(kind, T, c)
       flags = (L.mi == 1 and 1 or 0) + (L.xi == 1 and 2 or 0) + (L.fi == 1 and 4 or 0)
    end
    if L.fk == 1 then flags = flags + 8 end
-   loop(kind, order, flags, T)(L.mp, L.ip, L.fp, L.outer, L.size, inner,
-                               L.m0, L.mk, L.mi, L.x0, L.xk, L.xi, L.f0, L.fk, L.fi, c)
+   local f, t = loop(kind, order, flags, T)
+   if apart and L.outer * L.size * inner >= SPLIT and shared(t) then return end
+   f(L.mp, L.ip, L.fp, L.outer, L.size, inner, L.m0, L.mk, L.mi, L.x0, L.xk, L.xi, L.f0, L.fk, L.fi, c)
+end
+
+-- do tensors a, b and c (c may be nil) use distinct storages?
+local function apart(a, b, c)
+   return a.st ~= b.st and (not c or a.st ~= c.st and b.st ~= c.st)
 end
 
 -- gather(r, s, idx, dim) -> true when done (r, of idx's sizes, = s's
@@ -279,7 +335,7 @@ function loops.gather(r, s, idx, dim)
       return nil
    end
    if not check(idx, s.sz[dim]) then return false end
-   run('gather', r.T)
+   run('gather', r.T, nil, apart(r, s, idx))
    return true
 end
 
@@ -293,7 +349,7 @@ function loops.scatter(d, idx, s, c, dim)
    end
    if not check(idx, d.sz[dim]) then return false end
    if s then
-      run('scatter', d.T)
+      run('scatter', d.T, nil, apart(d, s, idx))
    else
       local cell = cells[d.T.name]
       cell[1][0] = c
