@@ -15,23 +15,36 @@ local abs = math.abs
 
 local lines = {}
 
+-- (every loop along a line is a numeric for loop stepping by the line's
+-- stride: LuaJIT keeps its index an integer, where an index added to by hand
+-- is a double converted at every access, 1.5-4x slower; laid() makes the
+-- stride non-zero)
+
 -- one accumulator per line, in a register: any strides of x, r
 kernels.template('lines', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c, e)
+   local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
-         local acc, p = init, o * xo + i * xi
-         for _ = 1, size do local x = xp[p]; acc = %s; p = p + xk end
+         local acc, first = init, o * xo + i * xi
+         for p = first, first + span, xk do local x = xp[p]; acc = %s end
          rp[o * ro + i * ri] = %s
       end
    end
 end]])
 
--- the running fold of each line (cumsum, cumprod), stored at every step
+-- the running fold of each line (cumsum, cumprod), stored at every step (r
+-- written at x's offsets shifted by a constant when their strides agree)
 kernels.template('linescan', [[return function(rp, ro, rk, ri, xp, xo, xk, xi, outer, size, inner, init)
+   local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
-         local acc, p, q = init, o * xo + i * xi, o * ro + i * ri
-         for _ = 1, size do local x = xp[p]; acc = %s; rp[q] = acc; p = p + xk; q = q + rk end
+         local acc, first, q = init, o * xo + i * xi, o * ro + i * ri
+         if rk == xk then
+            local shift = q - first
+            for p = first, first + span, xk do local x = xp[p]; acc = %s; rp[p + shift] = acc end
+         else
+            for p = first, first + span, xk do local x = xp[p]; acc = %s; rp[q] = acc; q = q + rk end
+         end
       end
    end
 end]])
@@ -39,10 +52,11 @@ end]])
 -- the sum and the sum of squares of each line, then TH's variance from them
 -- (c: biased, e: n / (n - 1) in the element type); %s the square, %s the store
 kernels.template('linevar', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, c, e)
+   local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
-         local s, s2, p = 0, 0, o * xo + i * xi
-         for _ = 1, size do local x = xp[p]; s = s + x; s2 = s2 + %s; p = p + xk end
+         local s, s2, first = 0, 0, o * xo + i * xi
+         for p = first, first + span, xk do local x = xp[p]; s = s + x; s2 = s2 + %s end
          s = s / size
          if c then s2 = s2 / size - s * s else s2 = s2 / (size - 1) - e * s * s end
          if s2 < 0 then s2 = 0 end
@@ -90,12 +104,16 @@ local function geometry(x, dim)
    return outer, xo, x.sz[dim], x.str[dim], inner, xi
 end
 
--- laid(x, dim) -> x, or its contiguous copy when its layout has no geometry, and the geometry
+-- laid(x, dim) -> x, or its contiguous copy when its layout has no geometry
+-- or repeats an element along dim (a stride of 0: the loops' for steps), and
+-- the geometry, with a stride of 1 along dim when that has one element
 local function laid(x, dim)
    local outer, xo, size, xk, inner, xi = geometry(x, dim)
-   if outer then return x, outer, xo, size, xk, inner, xi end
-   x = dense(x)
-   return x, geometry(x, dim)
+   if not outer or xk == 0 and size > 1 then
+      x = dense(x)
+      outer, xo, size, xk, inner, xi = geometry(x, dim)
+   end
+   return x, outer, xo, size, xk ~= 0 and xk or 1, inner, xi
 end
 
 -- target(r, x) -> r when the loops can write it (contiguous, sharing no
@@ -232,7 +250,8 @@ function lines.scan(op, r, x, dim, init)
    local rd, tmp = target(r, xd)
    internal.checkbounds(xd)
    internal.checkbounds(rd)
-   kernels.run('linescan', op, x.T, nil, kernels.origin(rd), size * inner, inner, 1,
+   local e = op.exprs[x.T.name]   -- (the template's two loops, the store its second)
+   kernels.run('linescan', op, x.T, e, kernels.origin(rd), size * inner, inner, 1,
                kernels.origin(xd), xo, xk, xi, outer, size, inner, init)
    if tmp then copy(r, rd) end
    return true
@@ -254,39 +273,33 @@ end
 
 -- a strided tensor's elements in order, as rows of evenly spaced elements
 kernels.template('wholes', [[return function(xp, x1, x2, m, n, acc, c)
+   local span = (n - 1) * x2
    for i = 0, m - 1 do
-      local p = i * x1
-      for _ = 1, n do local x = xp[p]; acc = %s; p = p + x2 end
+      local first = i * x1
+      for p = first, first + span, x2 do local x = xp[p]; acc = %s end
    end
    return acc
 end]])
 
--- the best of each line (max, min: the op's expression names math.max or
--- min) and the position of its first occurrence: a pass through math.max
--- (no branch per element), then a search for the first equal element, whose
--- value is taken (of +0 and -0, the first); the first NaN wins, as in TH
-kernels.template('linebest', [[local pick = %s
-return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
+-- the best of each line (max, min) and the position of its first
+-- occurrence: the op's expression says when x beats best (the branch is
+-- seldom taken: a line's best changes a few times); the first NaN wins and
+-- stops the line, as in TH
+kernels.template('linebest', [[return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
+   local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
          local first = o * xo + i * xi
-         local best, p, at = xp[first], first, -1
-         for k = 0, size - 1 do
+         local best, at = xp[first], first
+         for p = first, first + span, xk do
             local x = xp[p]
-            if x ~= x then best, at = x, k; break end
-            best = pick(best, x)
-            p = p + xk
-         end
-         if at < 0 then
-            p = first
-            for k = 0, size - 1 do
-               local x = xp[p]
-               if x == best then best, at = x, k; break end
-               p = p + xk
+            if %s then
+               best, at = x, p
+               if x ~= x then break end
             end
          end
          rp[o * ro + i] = best
-         ip[o * ro + i] = at + 1
+         ip[o * ro + i] = (at - first) / xk + 1
       end
    end
 end]])
@@ -301,6 +314,7 @@ function lines.best(op, r, ix, x, dim)
    end
    local outer, xo, size, xk, inner, xi = geometry(x, dim)
    if not outer then return false end
+   if xk == 0 then size, xk = 1, 1 end   -- (one element repeated: the first is the best)
    internal.checkbounds(x)
    internal.checkbounds(r)
    internal.checkbounds(ix)
@@ -314,9 +328,11 @@ function lines.whole(op, d, init, c)
    if not op.exprs[d.T.name] or nelement(d) == 0 then return nil end
    if iscontiguous(d) then return kernels.fold(op, d, init, c) end
    local rows, x1 = span(d, 1, d.nd - 1)
-   if rows then
+   local n, x2 = d.sz[d.nd], d.str[d.nd]
+   if n == 1 then x2 = 1 end   -- (any stride reads the one element; the for step is not 0)
+   if rows and x2 ~= 0 then
       internal.checkbounds(d)
-      return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, d.str[d.nd], rows, d.sz[d.nd], init, c)
+      return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, x2, rows, n, init, c)
    end
    return kernels.fold(op, dense(d), init, c)
 end

@@ -152,7 +152,7 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
       impl = function(T, _, res, x, dim)
          local xd = TD[x]
          local r
-         res, r = result(T, res, xd)
+         res, r = result(T, res, xd, true)   -- (every element written below)
          if xd.nd == 0 then return res end
          dim = checkdim(xd, dim or 1, 2, name)
          local k = fastscan[name]
@@ -452,7 +452,7 @@ local function extremum(name)
       dim = checkdim(xd, dim, i + 1, name)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      if lines.best(extreme4[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
+      if lines.best(fastbest[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
          return rv, ri
       end
       pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
