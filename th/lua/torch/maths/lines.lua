@@ -7,6 +7,7 @@
 -- into the float result).
 local internal = require 'torch.internal'
 local kernels = require 'torch.maths.kernels'
+local simd = require 'torch.maths.simd'
 
 local TD = internal.tensors
 local nelement, iscontiguous, newtensor, copy = internal.nelement, internal.iscontiguous,
@@ -177,10 +178,11 @@ end]]):format(WAYS, WAYS, table.concat(acc, ', '), (', init'):rep(WAYS - 1), tab
    return f
 end
 
--- the accumulators in the result, a row of lines at a time (x read in its
--- memory order when the lines run across it), four rows of x at a time:
--- each accumulator takes four steps in order (the op's expression, rounding
--- as the result's type at every step) per load and store
+-- the accumulators in the result (already holding the fold's start), a row
+-- of lines at a time (x read in its memory order when the lines run across
+-- it), four rows of x at a time: each accumulator takes four steps in order
+-- (the op's expression, rounding as the result's type at every step) per
+-- load and store
 local function fourrows(op, T)
    local byT = op.fourrows
    if not byT then
@@ -192,26 +194,25 @@ local function fourrows(op, T)
    local expr = op.exprs[T.name]
    local text = ([[local E = ...
 local C, f32, abs, sqrt = E.C, E.f32, E.abs, E.sqrt
-return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c)
+return function(rp, ro, xp, xo, xk, xi, outer, size, inner, c)
    for o = 0, outer - 1 do
-      local q = o * ro
-      for _ = 1, inner do rp[q] = init; q = q + ri end
+      local q0 = o * ro
       local last = size - size %% 4
       for k = 0, last - 1, 4 do
-         local p, q = o * xo + k * xk, o * ro
-         for _ = 1, inner do
+         local p0 = o * xo + k * xk
+         for j = 0, inner - 1 do
+            local p, q = p0 + j * xi, q0 + j
             local acc = rp[q]
             local x = xp[p]; acc = %s
             x = xp[p + xk]; acc = %s
             x = xp[p + 2 * xk]; acc = %s
             x = xp[p + 3 * xk]; acc = %s
             rp[q] = acc
-            p = p + xi; q = q + ri
          end
       end
       for k = last, size - 1 do
-         local p, q = o * xo + k * xk, o * ro
-         for _ = 1, inner do local acc, x = rp[q], xp[p]; rp[q] = %s; p = p + xi; q = q + ri end
+         local p0 = o * xo + k * xk
+         for j = 0, inner - 1 do local q = q0 + j; local acc, x = rp[q], xp[p0 + j * xi]; rp[q] = %s end
       end
    end
 end]]):format(expr, expr, expr, expr, expr)
@@ -234,7 +235,10 @@ function lines.fold(op, r, x, dim, init, c, e, store)
    if inner == 1 and xk == 1 and xo == size then
       sidebyside(op, x.T, store or 'acc')(rp, xp, outer, size, init, c, e)
    elseif op.rows and inner > 1 and abs(xk) >= abs(xi) then
-      fourrows(op, x.T)(rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c)
+      kernels.fill(rd, init)
+      if not simd.rows(op.rows, x.T, rp, xp, outer, xo, size, xk, inner, xi) then
+         fourrows(op, x.T)(rp, inner, xp, xo, xk, xi, outer, size, inner, c)
+      end
    else
       kernels.run('lines', op, x.T, store or 'acc', rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c, e)
    end

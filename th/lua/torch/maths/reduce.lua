@@ -79,14 +79,15 @@ local fastextreme = {
 -- double (lines.lua), except where TH added a FloatTensor's rows into the
 -- float result: along a dimension whose stride is not 1
 local fastdim = {sum = {fastsum, 0}, prod = {nil, 1}}
-local function lineop(name, e)
+local function lineop(name, e, rows)
    local double = kernels.op(name, math.huge, {Double = e, Float = e})
-   double.rows = true
+   double.rows = rows
    local float = kernels.op(name .. 'float', math.huge, {Float = 'f32(' .. e .. ')'})
-   float.rows = true
+   float.rows = rows
    return {Double = double, Float = kernels.op(name .. 'double', math.huge, {Float = e}), rows = float}
 end
-local lineops = {sum = lineop('linesum', 'acc + x'), prod = lineop('lineprod', 'acc * x')}
+-- (`rows`: numpy's loop of the operation, which adds a row of x into the result as TH did)
+local lineops = {sum = lineop('linesum', 'acc + x', 'add'), prod = lineop('lineprod', 'acc * x', 'mul')}
 local function linefold(name, r, x, dim)
    local ops = lineops[name]
    local op = x.T == types.Float and x.str[dim] ~= 1 and ops.rows or ops[x.T.name]
@@ -99,8 +100,30 @@ local BEST = 65536
 local fastbest = {max = kernels.op('maxdim', BEST, kernels.alltypes('not (x <= best)', 'not (x <= best)')),
                   min = kernels.op('mindim', BEST, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
 
+-- a contiguous integer tensor's sum (TH's was exact, in a long): elements
+-- added in groups of four (LuaJIT adds such int32 loads as integers, its
+-- overflow check falling back to doubles, exact too), each group's sum into one
+-- of two running doubles, exact while they stay below 2^53: up to 2^22
+-- elements of 32 bits.  (The op's expressions only name the types.)
+kernels.template('exactsum', [[return function(xp, n, acc)
+   local a0, a1 = acc, 0
+   local last = n - n %% 8
+   for i = 0, last - 1, 8 do
+      a0 = a0 + ((xp[i] + xp[i + 1]) + (xp[i + 2] + xp[i + 3]))
+      a1 = a1 + ((xp[i + 4] + xp[i + 5]) + (xp[i + 6] + xp[i + 7]))
+   end
+   for i = last, n - 1 do a0 = a0 + xp[i] end
+   return a0 + a1
+end]])
+local exactsum = kernels.op('exactsum', 2^22, {Byte = '', Char = '', Short = '', Int = ''})
+local function intsum(d)
+   local n = nelement(d)
+   local p = n <= exactsum.limit and exactsum.exprs[d.T.name] and kernels.flat(d)
+   return p and kernels.run('exactsum', exactsum, d.T, nil, p, n, 0)
+end
+
 local function wholesum(d)
-   local s = d.T.integer and kernels.fold(fastsum, d, 0) or lines.whole(floatsum, d, 0)
+   local s = d.T.integer and intsum(d) or lines.whole(floatsum, d, 0)
    if s then return s end
    if nelement(d) <= SMALL then return fold(d, add, 0) end
    return pycall(py.math_reduceall, 'sum', ndview(d))
@@ -559,6 +582,16 @@ end
 -- call: LuaJIT does not compile the making of a closure, and a loop calling
 -- sort would run interpreted.
 local rowvalues, rowindices = ffi.typeof('double[?]'), ffi.typeof('int32_t[?]')
+-- the rows' scratch arrays, kept for the next call up to KEEP elements (a
+-- new pair of arrays cost most of a sort of 100 elements)
+local KEEP = 65536
+local keptn, keptv, keptix = 0, nil, nil
+local function scratch(n)
+   if n <= keptn then return keptv, keptix end
+   local v, ix = rowvalues(n), rowindices(n)
+   if n <= KEEP then keptn, keptv, keptix = n, v, ix end
+   return v, ix
+end
 local iscontiguous = internal.iscontiguous
 local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    local xd, vd, id = TD[x], TD[rv], TD[ri]
@@ -577,7 +610,7 @@ local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    checkbounds(sd); checkbounds(vd); checkbounds(id)
    local sp, vp, ip = SD[sd.st].ptr, SD[vd.st].ptr, SD[id.st].ptr
    -- (FFI arrays: a Lua table indexed from 0 keeps its first element in the hash part)
-   local v, ix = rowvalues(n), rowindices(n)
+   local v, ix = scratch(n)
    for r = 0, nelement(sd) / n - 1 do
       local base, out = sd.off + r * n, r * m
       for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
