@@ -488,8 +488,7 @@ end
 -- topk's unsorted order, and NaN) come out as Torch7 gave them
 ---------------------------------------------------------------------------
 
-local M_SMALL = 10      -- TH's quicksort leaves partitions this small to its insertion sort
--- lines from this long are first tried with numpy (3x faster than the quicksort here)
+-- lines from this long are first tried with numpy (faster than the quicksort here)
 local NUMPYSORT = 4096
 
 local function swap(v, ix, a, b)
@@ -497,10 +496,10 @@ local function swap(v, ix, a, b)
    ix[a], ix[b] = ix[b], ix[a]
 end
 
--- after(a, b): a sorts after b in ascending order (plain comparisons, as
--- the original's: a NaN compares with nothing and stays where the moves leave it)
-local function after(a, b) return a > b end
-local function before(a, b) return after(b, a) end
+-- TH's quicksort in ascending order (after: a NaN compares with nothing and
+-- stays where the moves leave it) and descending (before)
+local sorts = require 'torch.maths.quicksort'
+local after, before = sorts.ascending, sorts.descending
 
 -- moves the k-th smallest (0-based) of v[0 .. n-1] to v[k], smaller ones before it
 local function quickselect(v, ix, k, n)
@@ -525,53 +524,6 @@ local function quickselect(v, ix, k, n)
       swap(v, ix, L, j)
       if j <= k then L = i end
       if j >= k then R = j - 1 end
-   end
-end
-
--- sorts v[o .. o+n-1] so that no element is `later` than its successor
-local function quicksort(v, ix, o, n, later)
-   local beg, fin, stack = {}, {}, 0
-   local L, R = o, o + n - 1
-   local done = n - 1 <= M_SMALL
-   while not done do
-      swap(v, ix, floor((L + R) / 2), L + 1)
-      if later(v[L + 1], v[R]) then swap(v, ix, L + 1, R) end
-      if later(v[L], v[R]) then swap(v, ix, L, R) end
-      if later(v[L + 1], v[L]) then swap(v, ix, L + 1, L) end
-      local i, j, piv = L + 1, R, v[L]
-      while true do
-         repeat i = i + 1 until i >= R or not later(piv, v[i])
-         repeat j = j - 1 until j <= L or not later(v[j], piv)
-         if j < i then break end
-         swap(v, ix, i, j)
-      end
-      swap(v, ix, L, j)
-      local left, right = j - L, R - i + 1
-      if left <= M_SMALL and right <= M_SMALL then
-         if stack == 0 then
-            done = true
-         else
-            stack = stack - 1
-            L, R = beg[stack], fin[stack]
-         end
-      elseif left <= M_SMALL or right <= M_SMALL then
-         if left > right then R = j - 1 else L = i end
-      elseif left > right then
-         beg[stack], fin[stack], stack, L = L, j - 1, stack + 1, i
-      else
-         beg[stack], fin[stack], stack, R = i, R, stack + 1, j - 1
-      end
-   end
-   local last = o + n
-   for i = last - 2, o, -1 do
-      if later(v[i], v[i + 1]) then
-         local piv, pid, j = v[i], ix[i], i + 1
-         repeat
-            v[j - 1], ix[j - 1] = v[j], ix[j]
-            j = j + 1
-         until not (j < last and later(piv, v[j]))
-         v[j - 1], ix[j - 1] = piv, pid
-      end
    end
 end
 
@@ -633,7 +585,7 @@ end
 
 -- the last of the longest run in TH's sorted order (the first such run on ties)
 local function moderow(v, ix, n)
-   quicksort(v, ix, 0, n, after)
+   after(v, ix, 0, n)
    local best, bestrun, run = 0, 0, 0
    for k = 0, n - 1 do
       run = run + 1
@@ -645,8 +597,8 @@ local function moderow(v, ix, n)
    return best
 end
 
-local function sortrow(v, ix, n, later)
-   quicksort(v, ix, 0, n, later)
+local function sortrow(v, ix, n, sort)
+   sort(v, ix, 0, n)
    return 0
 end
 
@@ -654,12 +606,12 @@ end
 local function topkrow(v, ix, n, k, largest, sorted)
    if not largest then
       quickselect(v, ix, k - 1, n)
-      if sorted then quicksort(v, ix, 0, k - 1, after) end
+      if sorted then after(v, ix, 0, k - 1) end
       return 0
    end
    local first = n - k
    if first > 0 then quickselect(v, ix, first - 1, n) end
-   if sorted then quicksort(v, ix, first, k, before) end
+   if sorted then before(v, ix, first, k) end
    return first
 end
 
