@@ -288,72 +288,25 @@ end]])
 -- the best of each line (max, min) and the position of its first
 -- occurrence: the op's expression says when x beats best (the branch is
 -- seldom taken: a line's best changes a few times); the first NaN wins and
--- stops the line, as in TH.  Four lines side by side (the lines along
--- inner, or along outer when inner is 1), one by one where a NaN was met
--- and for the last few
-local BESTTEXT = [[
-return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
+-- stops the line, as in TH
+kernels.template('linebest', [[return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
    local span = (size - 1) * xk
-   local count, ls, groups = inner, xi, outer
-   if inner == 1 then count, ls, groups = outer, xo, 1 end
-   local d1, d2, d3 = ls, 2 * ls, 3 * ls
-   for g = 0, groups - 1 do
-      local base, q0, l = g * xo, g * ro, 0
-      while l + 3 < count do
-         local f0 = base + l * ls
-         local b0, b1, b2, b3 = xp[f0], xp[f0 + d1], xp[f0 + d2], xp[f0 + d3]
-         local a0, a1, a2, a3 = f0, f0, f0, f0
-         local nan = false
-         for p = f0, f0 + span, xk do
-            local x = xp[p]
-            if BEATS0 then b0, a0 = x, p; if x ~= x then nan = true break end end
-            x = xp[p + d1]
-            if BEATS1 then b1, a1 = x, p; if x ~= x then nan = true break end end
-            x = xp[p + d2]
-            if BEATS2 then b2, a2 = x, p; if x ~= x then nan = true break end end
-            x = xp[p + d3]
-            if BEATS3 then b3, a3 = x, p; if x ~= x then nan = true break end end
-         end
-         if nan then break end
-         local q = q0 + l
-         rp[q], rp[q + 1], rp[q + 2], rp[q + 3] = b0, b1, b2, b3
-         ip[q] = (a0 - f0) / xk + 1
-         ip[q + 1] = (a1 - f0) / xk + 1
-         ip[q + 2] = (a2 - f0) / xk + 1
-         ip[q + 3] = (a3 - f0) / xk + 1
-         l = l + 4
-      end
-      for l = l, count - 1 do
-         local first = base + l * ls
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local first = o * xo + i * xi
          local best, at = xp[first], first
          for p = first, first + span, xk do
             local x = xp[p]
-            if BEATS then
+            if %s then
                best, at = x, p
                if x ~= x then break end
             end
          end
-         rp[q0 + l] = best
-         ip[q0 + l] = (at - first) / xk + 1
+         rp[o * ro + i] = best
+         ip[o * ro + i] = (at - first) / xk + 1
       end
    end
-end]]
-local function linebest(op, T)
-   local byT = op.linebest
-   if not byT then
-      byT = {}
-      op.linebest = byT
-   end
-   local f = byT[T.name]
-   if f then return f end
-   local expr = op.exprs[T.name]
-   local text = BESTTEXT:gsub('BEATS(%d?)', function(k)
-      return k == '' and expr or (expr:gsub('%f[%w_]best%f[^%w_]', 'b' .. k))
-   end)
-   f = assert(loadstring(text, '=(th best ' .. op.name .. ')'))()
-   byT[T.name] = f
-   return f
-end
+end]])
 
 -- best(op, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
 -- sizes with 1 at dim, both contiguous, new) = each line's best and its
@@ -369,7 +322,8 @@ function lines.best(op, r, ix, x, dim)
    internal.checkbounds(x)
    internal.checkbounds(r)
    internal.checkbounds(ix)
-   linebest(op, x.T)(kernels.origin(r), kernels.origin(ix), inner, kernels.origin(x), xo, xk, xi, outer, size, inner)
+   kernels.run('linebest', op, x.T, nil, kernels.origin(r), kernels.origin(ix), inner, kernels.origin(x),
+               xo, xk, xi, outer, size, inner)
    return true
 end
 
