@@ -431,11 +431,11 @@ local function dimarg(xd, dim, argn, fname)
    return checkdim(xd, optional(dim, 'number', argn, fname) or xd.nd, argn, fname)
 end
 
--- the value and index tensors of sizes `sizes`
+-- the value and index tensors of sizes `sizes` (not zeroed: every element is written)
 local function pair(T, rv, ri, sizes, nd)
    local vd, id
-   rv, vd = resultsized(T, rv, sizes, nd)
-   ri, id = resultsized(Long, ri, sizes, nd)
+   rv, vd = resultsized(T, rv, sizes, nd, true)
+   ri, id = resultsized(Long, ri, sizes, nd, true)
    return rv, ri, vd, id
 end
 
