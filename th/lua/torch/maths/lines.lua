@@ -286,22 +286,28 @@ kernels.template('wholes', [[return function(xp, x1, x2, m, n, acc, c)
 end]])
 
 -- the best of each line (max, min) and the position of its first
--- occurrence: the op's expression says when x beats best (the branch is
--- seldom taken: a line's best changes a few times); the first NaN wins and
--- stops the line, as in TH
+-- occurrence: the op's expression says when x beats best; the first NaN wins
+-- and stops the line, as in TH.  The line is searched for the next element
+-- that beats the best so far, a loop whose exit is that element (with the
+-- test inside a loop that goes on either way, LuaJIT could record the rare
+-- branch as the loop's trace, and the common one then left it at every
+-- element: 20x slower in some runs)
 kernels.template('linebest', [[return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
    local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
          local first = o * xo + i * xi
-         local best, at = xp[first], first
-         for p = first, first + span, xk do
-            local x = xp[p]
-            if %s then
-               best, at = x, p
-               if x ~= x then break end
+         local last = first + span
+         local best, at, from = xp[first], first, first
+         repeat
+            local found = false
+            for p = from, last, xk do
+               local x = xp[p]
+               if %s then best, at, found = x, p, true; break end
             end
-         end
+            if not found or best ~= best then break end
+            from = at + xk
+         until false
          rp[o * ro + i] = best
          ip[o * ro + i] = (at - first) / xk + 1
       end
