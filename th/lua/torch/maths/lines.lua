@@ -261,6 +261,54 @@ function lines.scan(op, r, x, dim, init)
    return true
 end
 
+-- TH's variance of lines of consecutive elements, four lines side by side
+-- (each line's two sums are chains of additions in order; eight chains fill
+-- the CPU's pipelines), the rest one by one; SQUARE the op's square, STORE
+-- its store of s2
+local VARTEXT = [[
+local E = ...
+local f32, sqrt = E.f32, E.sqrt
+local function store(s, s2, size, c, e)
+   s = s / size
+   if c then s2 = s2 / size - s * s else s2 = s2 / (size - 1) - e * s * s end
+   if s2 < 0 then s2 = 0 end
+   return STORE
+end
+return function(rp, xp, xo, count, size, c, e)
+   local quads = count - count % 4
+   for o = 0, quads - 1, 4 do
+      local f0 = o * xo
+      local f1, f2, f3 = f0 + xo, f0 + 2 * xo, f0 + 3 * xo
+      local s0, s1, s2, s3, q0, q1, q2, q3 = 0, 0, 0, 0, 0, 0, 0, 0
+      for k = 0, size - 1 do
+         local x = xp[f0 + k]; s0 = s0 + x; q0 = q0 + SQUARE
+         x = xp[f1 + k]; s1 = s1 + x; q1 = q1 + SQUARE
+         x = xp[f2 + k]; s2 = s2 + x; q2 = q2 + SQUARE
+         x = xp[f3 + k]; s3 = s3 + x; q3 = q3 + SQUARE
+      end
+      rp[o], rp[o + 1] = store(s0, q0, size, c, e), store(s1, q1, size, c, e)
+      rp[o + 2], rp[o + 3] = store(s2, q2, size, c, e), store(s3, q3, size, c, e)
+   end
+   for o = quads, count - 1 do
+      local f, s, q = o * xo, 0, 0
+      for k = f, f + size - 1 do local x = xp[k]; s = s + x; q = q + SQUARE end
+      rp[o] = store(s, q, size, c, e)
+   end
+end]]
+local function varrows(op, T)
+   local byT = op.varrows
+   if not byT then
+      byT = {}
+      op.varrows = byT
+   end
+   local f = byT[T.name]
+   if f then return f end
+   local text = VARTEXT:gsub('SQUARE', op.exprs[T.name]):gsub('STORE', op.store[T.name])
+   f = assert(loadstring(text, '=(th varrows ' .. op.name .. ')'))(env)
+   byT[T.name] = f
+   return f
+end
+
 -- var(op, r, x, dim, biased, factor) -> true when done: TH's variance (or the
 -- op's store of it: std) of each line
 function lines.var(op, r, x, dim, biased, factor)
@@ -269,8 +317,12 @@ function lines.var(op, r, x, dim, biased, factor)
    local rd, tmp = target(r, xd)
    internal.checkbounds(xd)
    internal.checkbounds(rd)
-   kernels.run('linevar', op, x.T, op.store[x.T.name], kernels.origin(rd), inner, 1,
-               kernels.origin(xd), xo, xk, xi, outer, size, inner, biased, factor)
+   if inner == 1 and xk == 1 then
+      varrows(op, x.T)(kernels.origin(rd), kernels.origin(xd), xo, outer, size, biased, factor)
+   else
+      kernels.run('linevar', op, x.T, op.store[x.T.name], kernels.origin(rd), inner, 1,
+                  kernels.origin(xd), xo, xk, xi, outer, size, inner, biased, factor)
+   end
    if tmp then copy(r, rd) end
    return true
 end
