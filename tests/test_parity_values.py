@@ -310,6 +310,16 @@ def test_long_sorts_as_the_original():
     assert out == expected
 
 
+def test_reduction_paths_of_every_type_and_layout_as_the_original():
+    # sums, products, cumsum/cumprod, max/min, var/std and sorts along each
+    # dimension and whole, contiguous, transposed, stepped and expanded, with
+    # NaN and signed zeros, every case hot; before numpy is loaded and after
+    # (rows into the result through numpy's loops); exact integer sums
+    out = output(run_th([os.path.join(FIXTURES, "parity_reduce_paths.lua")], timeout=600))
+    with open(os.path.join(FIXTURES, "parity_reduce_paths.expected")) as f:
+        assert out == [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_comparisons_as_the_original():
     # LuaJIT's loops at first, numpy's comparison loops once numpy is loaded
     out, expected = fixture("parity_compare")

@@ -629,14 +629,15 @@ function dispatch.result(T, res, d, raw)
    return res, r
 end
 
--- resultsized(T, res, sizes, n) -> res, data: a new tensor or res resized
-function dispatch.resultsized(T, res, sizes, n)
+-- resultsized(T, res, sizes, n [, raw]) -> res, data: a new tensor or res
+-- resized (not zeroed when raw: the caller writes every element)
+function dispatch.resultsized(T, res, sizes, n, raw)
    if res == nil then
-      res = internal.newtensor(T, sizes, n)
+      res = internal.newtensor(T, sizes, n, raw)
       return res, TD[res]
    end
    local r = TD[res]
-   resize(r, sizes, n)
+   resize(r, sizes, n, raw)
    return res, r
 end
 

@@ -7,6 +7,7 @@
 -- into the float result).
 local internal = require 'torch.internal'
 local kernels = require 'torch.maths.kernels'
+local simd = require 'torch.maths.simd'
 
 local TD = internal.tensors
 local nelement, iscontiguous, newtensor, copy = internal.nelement, internal.iscontiguous,
@@ -15,23 +16,36 @@ local abs = math.abs
 
 local lines = {}
 
+-- (every loop along a line is a numeric for loop stepping by the line's
+-- stride: LuaJIT keeps its index an integer, where an index added to by hand
+-- is a double converted at every access, 1.5-4x slower; laid() makes the
+-- stride non-zero)
+
 -- one accumulator per line, in a register: any strides of x, r
 kernels.template('lines', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c, e)
+   local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
-         local acc, p = init, o * xo + i * xi
-         for _ = 1, size do local x = xp[p]; acc = %s; p = p + xk end
+         local acc, first = init, o * xo + i * xi
+         for p = first, first + span, xk do local x = xp[p]; acc = %s end
          rp[o * ro + i * ri] = %s
       end
    end
 end]])
 
--- the running fold of each line (cumsum, cumprod), stored at every step
+-- the running fold of each line (cumsum, cumprod), stored at every step (r
+-- written at x's offsets shifted by a constant when their strides agree)
 kernels.template('linescan', [[return function(rp, ro, rk, ri, xp, xo, xk, xi, outer, size, inner, init)
+   local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
-         local acc, p, q = init, o * xo + i * xi, o * ro + i * ri
-         for _ = 1, size do local x = xp[p]; acc = %s; rp[q] = acc; p = p + xk; q = q + rk end
+         local acc, first, q = init, o * xo + i * xi, o * ro + i * ri
+         if rk == xk then
+            local shift = q - first
+            for p = first, first + span, xk do local x = xp[p]; acc = %s; rp[p + shift] = acc end
+         else
+            for p = first, first + span, xk do local x = xp[p]; acc = %s; rp[q] = acc; q = q + rk end
+         end
       end
    end
 end]])
@@ -39,10 +53,11 @@ end]])
 -- the sum and the sum of squares of each line, then TH's variance from them
 -- (c: biased, e: n / (n - 1) in the element type); %s the square, %s the store
 kernels.template('linevar', [[return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, c, e)
+   local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
-         local s, s2, p = 0, 0, o * xo + i * xi
-         for _ = 1, size do local x = xp[p]; s = s + x; s2 = s2 + %s; p = p + xk end
+         local s, s2, first = 0, 0, o * xo + i * xi
+         for p = first, first + span, xk do local x = xp[p]; s = s + x; s2 = s2 + %s end
          s = s / size
          if c then s2 = s2 / size - s * s else s2 = s2 / (size - 1) - e * s * s end
          if s2 < 0 then s2 = 0 end
@@ -90,12 +105,16 @@ local function geometry(x, dim)
    return outer, xo, x.sz[dim], x.str[dim], inner, xi
 end
 
--- laid(x, dim) -> x, or its contiguous copy when its layout has no geometry, and the geometry
+-- laid(x, dim) -> x, or its contiguous copy when its layout has no geometry
+-- or repeats an element along dim (a stride of 0: the loops' for steps), and
+-- the geometry, with a stride of 1 along dim when that has one element
 local function laid(x, dim)
    local outer, xo, size, xk, inner, xi = geometry(x, dim)
-   if outer then return x, outer, xo, size, xk, inner, xi end
-   x = dense(x)
-   return x, geometry(x, dim)
+   if not outer or xk == 0 and size > 1 then
+      x = dense(x)
+      outer, xo, size, xk, inner, xi = geometry(x, dim)
+   end
+   return x, outer, xo, size, xk ~= 0 and xk or 1, inner, xi
 end
 
 -- target(r, x) -> r when the loops can write it (contiguous, sharing no
@@ -159,10 +178,11 @@ end]]):format(WAYS, WAYS, table.concat(acc, ', '), (', init'):rep(WAYS - 1), tab
    return f
 end
 
--- the accumulators in the result, a row of lines at a time (x read in its
--- memory order when the lines run across it), four rows of x at a time:
--- each accumulator takes four steps in order (the op's expression, rounding
--- as the result's type at every step) per load and store
+-- the accumulators in the result (already holding the fold's start), a row
+-- of lines at a time (x read in its memory order when the lines run across
+-- it), four rows of x at a time: each accumulator takes four steps in order
+-- (the op's expression, rounding as the result's type at every step) per
+-- load and store
 local function fourrows(op, T)
    local byT = op.fourrows
    if not byT then
@@ -174,26 +194,25 @@ local function fourrows(op, T)
    local expr = op.exprs[T.name]
    local text = ([[local E = ...
 local C, f32, abs, sqrt = E.C, E.f32, E.abs, E.sqrt
-return function(rp, ro, ri, xp, xo, xk, xi, outer, size, inner, init, c)
+return function(rp, ro, xp, xo, xk, xi, outer, size, inner, c)
    for o = 0, outer - 1 do
-      local q = o * ro
-      for _ = 1, inner do rp[q] = init; q = q + ri end
+      local q0 = o * ro
       local last = size - size %% 4
       for k = 0, last - 1, 4 do
-         local p, q = o * xo + k * xk, o * ro
-         for _ = 1, inner do
+         local p0 = o * xo + k * xk
+         for j = 0, inner - 1 do
+            local p, q = p0 + j * xi, q0 + j
             local acc = rp[q]
             local x = xp[p]; acc = %s
             x = xp[p + xk]; acc = %s
             x = xp[p + 2 * xk]; acc = %s
             x = xp[p + 3 * xk]; acc = %s
             rp[q] = acc
-            p = p + xi; q = q + ri
          end
       end
       for k = last, size - 1 do
-         local p, q = o * xo + k * xk, o * ro
-         for _ = 1, inner do local acc, x = rp[q], xp[p]; rp[q] = %s; p = p + xi; q = q + ri end
+         local p0 = o * xo + k * xk
+         for j = 0, inner - 1 do local q = q0 + j; local acc, x = rp[q], xp[p0 + j * xi]; rp[q] = %s end
       end
    end
 end]]):format(expr, expr, expr, expr, expr)
@@ -216,7 +235,10 @@ function lines.fold(op, r, x, dim, init, c, e, store)
    if inner == 1 and xk == 1 and xo == size then
       sidebyside(op, x.T, store or 'acc')(rp, xp, outer, size, init, c, e)
    elseif op.rows and inner > 1 and abs(xk) >= abs(xi) then
-      fourrows(op, x.T)(rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c)
+      kernels.fill(rd, init)
+      if not simd.rows(op.rows, x.T, rp, xp, outer, xo, size, xk, inner, xi) then
+         fourrows(op, x.T)(rp, inner, xp, xo, xk, xi, outer, size, inner, c)
+      end
    else
       kernels.run('lines', op, x.T, store or 'acc', rp, inner, 1, xp, xo, xk, xi, outer, size, inner, init, c, e)
    end
@@ -232,10 +254,59 @@ function lines.scan(op, r, x, dim, init)
    local rd, tmp = target(r, xd)
    internal.checkbounds(xd)
    internal.checkbounds(rd)
-   kernels.run('linescan', op, x.T, nil, kernels.origin(rd), size * inner, inner, 1,
+   local e = op.exprs[x.T.name]   -- (the template's two loops, the store its second)
+   kernels.run('linescan', op, x.T, e, kernels.origin(rd), size * inner, inner, 1,
                kernels.origin(xd), xo, xk, xi, outer, size, inner, init)
    if tmp then copy(r, rd) end
    return true
+end
+
+-- TH's variance of lines of consecutive elements, four lines side by side
+-- (each line's two sums are chains of additions in order; eight chains fill
+-- the CPU's pipelines), the rest one by one; SQUARE the op's square, STORE
+-- its store of s2
+local VARTEXT = [[
+local E = ...
+local f32, sqrt = E.f32, E.sqrt
+local function store(s, s2, size, c, e)
+   s = s / size
+   if c then s2 = s2 / size - s * s else s2 = s2 / (size - 1) - e * s * s end
+   if s2 < 0 then s2 = 0 end
+   return STORE
+end
+return function(rp, xp, xo, count, size, c, e)
+   local quads = count - count % 4
+   for o = 0, quads - 1, 4 do
+      local f0 = o * xo
+      local f1, f2, f3 = f0 + xo, f0 + 2 * xo, f0 + 3 * xo
+      local s0, s1, s2, s3, q0, q1, q2, q3 = 0, 0, 0, 0, 0, 0, 0, 0
+      for k = 0, size - 1 do
+         local x = xp[f0 + k]; s0 = s0 + x; q0 = q0 + SQUARE
+         x = xp[f1 + k]; s1 = s1 + x; q1 = q1 + SQUARE
+         x = xp[f2 + k]; s2 = s2 + x; q2 = q2 + SQUARE
+         x = xp[f3 + k]; s3 = s3 + x; q3 = q3 + SQUARE
+      end
+      rp[o], rp[o + 1] = store(s0, q0, size, c, e), store(s1, q1, size, c, e)
+      rp[o + 2], rp[o + 3] = store(s2, q2, size, c, e), store(s3, q3, size, c, e)
+   end
+   for o = quads, count - 1 do
+      local f, s, q = o * xo, 0, 0
+      for k = f, f + size - 1 do local x = xp[k]; s = s + x; q = q + SQUARE end
+      rp[o] = store(s, q, size, c, e)
+   end
+end]]
+local function varrows(op, T)
+   local byT = op.varrows
+   if not byT then
+      byT = {}
+      op.varrows = byT
+   end
+   local f = byT[T.name]
+   if f then return f end
+   local text = VARTEXT:gsub('SQUARE', op.exprs[T.name]):gsub('STORE', op.store[T.name])
+   f = assert(loadstring(text, '=(th varrows ' .. op.name .. ')'))(env)
+   byT[T.name] = f
+   return f
 end
 
 -- var(op, r, x, dim, biased, factor) -> true when done: TH's variance (or the
@@ -246,47 +317,51 @@ function lines.var(op, r, x, dim, biased, factor)
    local rd, tmp = target(r, xd)
    internal.checkbounds(xd)
    internal.checkbounds(rd)
-   kernels.run('linevar', op, x.T, op.store[x.T.name], kernels.origin(rd), inner, 1,
-               kernels.origin(xd), xo, xk, xi, outer, size, inner, biased, factor)
+   if inner == 1 and xk == 1 then
+      varrows(op, x.T)(kernels.origin(rd), kernels.origin(xd), xo, outer, size, biased, factor)
+   else
+      kernels.run('linevar', op, x.T, op.store[x.T.name], kernels.origin(rd), inner, 1,
+                  kernels.origin(xd), xo, xk, xi, outer, size, inner, biased, factor)
+   end
    if tmp then copy(r, rd) end
    return true
 end
 
 -- a strided tensor's elements in order, as rows of evenly spaced elements
 kernels.template('wholes', [[return function(xp, x1, x2, m, n, acc, c)
+   local span = (n - 1) * x2
    for i = 0, m - 1 do
-      local p = i * x1
-      for _ = 1, n do local x = xp[p]; acc = %s; p = p + x2 end
+      local first = i * x1
+      for p = first, first + span, x2 do local x = xp[p]; acc = %s end
    end
    return acc
 end]])
 
--- the best of each line (max, min: the op's expression names math.max or
--- min) and the position of its first occurrence: a pass through math.max
--- (no branch per element), then a search for the first equal element, whose
--- value is taken (of +0 and -0, the first); the first NaN wins, as in TH
-kernels.template('linebest', [[local pick = %s
-return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
+-- the best of each line (max, min) and the position of its first
+-- occurrence: the op's expression says when x beats best; the first NaN wins
+-- and stops the line, as in TH.  The line is searched for the next element
+-- that beats the best so far, a loop whose exit is that element (with the
+-- test inside a loop that goes on either way, LuaJIT could record the rare
+-- branch as the loop's trace, and the common one then left it at every
+-- element: 20x slower in some runs)
+kernels.template('linebest', [[return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
+   local span = (size - 1) * xk
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
          local first = o * xo + i * xi
-         local best, p, at = xp[first], first, -1
-         for k = 0, size - 1 do
-            local x = xp[p]
-            if x ~= x then best, at = x, k; break end
-            best = pick(best, x)
-            p = p + xk
-         end
-         if at < 0 then
-            p = first
-            for k = 0, size - 1 do
+         local last = first + span
+         local best, at, from = xp[first], first, first
+         repeat
+            local found = false
+            for p = from, last, xk do
                local x = xp[p]
-               if x == best then best, at = x, k; break end
-               p = p + xk
+               if %s then best, at, found = x, p, true; break end
             end
-         end
+            if not found or best ~= best then break end
+            from = at + xk
+         until false
          rp[o * ro + i] = best
-         ip[o * ro + i] = at + 1
+         ip[o * ro + i] = (at - first) / xk + 1
       end
    end
 end]])
@@ -301,6 +376,7 @@ function lines.best(op, r, ix, x, dim)
    end
    local outer, xo, size, xk, inner, xi = geometry(x, dim)
    if not outer then return false end
+   if xk == 0 then size, xk = 1, 1 end   -- (one element repeated: the first is the best)
    internal.checkbounds(x)
    internal.checkbounds(r)
    internal.checkbounds(ix)
@@ -314,9 +390,11 @@ function lines.whole(op, d, init, c)
    if not op.exprs[d.T.name] or nelement(d) == 0 then return nil end
    if iscontiguous(d) then return kernels.fold(op, d, init, c) end
    local rows, x1 = span(d, 1, d.nd - 1)
-   if rows then
+   local n, x2 = d.sz[d.nd], d.str[d.nd]
+   if n == 1 then x2 = 1 end   -- (any stride reads the one element; the for step is not 0)
+   if rows and x2 ~= 0 then
       internal.checkbounds(d)
-      return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, d.str[d.nd], rows, d.sz[d.nd], init, c)
+      return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, x2, rows, n, init, c)
    end
    return kernels.fold(op, dense(d), init, c)
 end

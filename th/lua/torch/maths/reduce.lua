@@ -79,14 +79,15 @@ local fastextreme = {
 -- double (lines.lua), except where TH added a FloatTensor's rows into the
 -- float result: along a dimension whose stride is not 1
 local fastdim = {sum = {fastsum, 0}, prod = {nil, 1}}
-local function lineop(name, e)
+local function lineop(name, e, rows)
    local double = kernels.op(name, math.huge, {Double = e, Float = e})
-   double.rows = true
+   double.rows = rows
    local float = kernels.op(name .. 'float', math.huge, {Float = 'f32(' .. e .. ')'})
-   float.rows = true
+   float.rows = rows
    return {Double = double, Float = kernels.op(name .. 'double', math.huge, {Float = e}), rows = float}
 end
-local lineops = {sum = lineop('linesum', 'acc + x'), prod = lineop('lineprod', 'acc * x')}
+-- (`rows`: numpy's loop of the operation, which adds a row of x into the result as TH did)
+local lineops = {sum = lineop('linesum', 'acc + x', 'add'), prod = lineop('lineprod', 'acc * x', 'mul')}
 local function linefold(name, r, x, dim)
    local ops = lineops[name]
    local op = x.T == types.Float and x.str[dim] ~= 1 and ops.rows or ops[x.T.name]
@@ -99,8 +100,30 @@ local BEST = 65536
 local fastbest = {max = kernels.op('maxdim', BEST, kernels.alltypes('not (x <= best)', 'not (x <= best)')),
                   min = kernels.op('mindim', BEST, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
 
+-- a contiguous integer tensor's sum (TH's was exact, in a long): elements
+-- added in groups of four (LuaJIT adds such int32 loads as integers, its
+-- overflow check falling back to doubles, exact too), each group's sum into one
+-- of two running doubles, exact while they stay below 2^53: up to 2^22
+-- elements of 32 bits.  (The op's expressions only name the types.)
+kernels.template('exactsum', [[return function(xp, n, acc)
+   local a0, a1 = acc, 0
+   local last = n - n %% 8
+   for i = 0, last - 1, 8 do
+      a0 = a0 + ((xp[i] + xp[i + 1]) + (xp[i + 2] + xp[i + 3]))
+      a1 = a1 + ((xp[i + 4] + xp[i + 5]) + (xp[i + 6] + xp[i + 7]))
+   end
+   for i = last, n - 1 do a0 = a0 + xp[i] end
+   return a0 + a1
+end]])
+local exactsum = kernels.op('exactsum', 2^22, {Byte = '', Char = '', Short = '', Int = ''})
+local function intsum(d)
+   local n = nelement(d)
+   local p = n <= exactsum.limit and exactsum.exprs[d.T.name] and kernels.flat(d)
+   return p and kernels.run('exactsum', exactsum, d.T, nil, p, n, 0)
+end
+
 local function wholesum(d)
-   local s = d.T.integer and kernels.fold(fastsum, d, 0) or lines.whole(floatsum, d, 0)
+   local s = d.T.integer and intsum(d) or lines.whole(floatsum, d, 0)
    if s then return s end
    if nelement(d) <= SMALL then return fold(d, add, 0) end
    return pycall(py.math_reduceall, 'sum', ndview(d))
@@ -152,7 +175,7 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
       impl = function(T, _, res, x, dim)
          local xd = TD[x]
          local r
-         res, r = result(T, res, xd)
+         res, r = result(T, res, xd, true)   -- (every element written below)
          if xd.nd == 0 then return res end
          dim = checkdim(xd, dim or 1, 2, name)
          local k = fastscan[name]
@@ -408,11 +431,11 @@ local function dimarg(xd, dim, argn, fname)
    return checkdim(xd, optional(dim, 'number', argn, fname) or xd.nd, argn, fname)
 end
 
--- the value and index tensors of sizes `sizes`
+-- the value and index tensors of sizes `sizes` (not zeroed: every element is written)
 local function pair(T, rv, ri, sizes, nd)
    local vd, id
-   rv, vd = resultsized(T, rv, sizes, nd)
-   ri, id = resultsized(Long, ri, sizes, nd)
+   rv, vd = resultsized(T, rv, sizes, nd, true)
+   ri, id = resultsized(Long, ri, sizes, nd, true)
    return rv, ri, vd, id
 end
 
@@ -452,7 +475,7 @@ local function extremum(name)
       dim = checkdim(xd, dim, i + 1, name)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      if lines.best(extreme4[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
+      if lines.best(fastbest[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
          return rv, ri
       end
       pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
@@ -465,8 +488,7 @@ end
 -- topk's unsorted order, and NaN) come out as Torch7 gave them
 ---------------------------------------------------------------------------
 
-local M_SMALL = 10      -- TH's quicksort leaves partitions this small to its insertion sort
--- lines from this long are first tried with numpy (3x faster than the quicksort here)
+-- lines from this long are first tried with numpy (faster than the quicksort here)
 local NUMPYSORT = 4096
 
 local function swap(v, ix, a, b)
@@ -474,10 +496,10 @@ local function swap(v, ix, a, b)
    ix[a], ix[b] = ix[b], ix[a]
 end
 
--- after(a, b): a sorts after b in ascending order (plain comparisons, as
--- the original's: a NaN compares with nothing and stays where the moves leave it)
-local function after(a, b) return a > b end
-local function before(a, b) return after(b, a) end
+-- TH's quicksort in ascending order (after: a NaN compares with nothing and
+-- stays where the moves leave it) and descending (before)
+local sorts = require 'torch.maths.quicksort'
+local after, before = sorts.ascending, sorts.descending
 
 -- moves the k-th smallest (0-based) of v[0 .. n-1] to v[k], smaller ones before it
 local function quickselect(v, ix, k, n)
@@ -505,53 +527,6 @@ local function quickselect(v, ix, k, n)
    end
 end
 
--- sorts v[o .. o+n-1] so that no element is `later` than its successor
-local function quicksort(v, ix, o, n, later)
-   local beg, fin, stack = {}, {}, 0
-   local L, R = o, o + n - 1
-   local done = n - 1 <= M_SMALL
-   while not done do
-      swap(v, ix, floor((L + R) / 2), L + 1)
-      if later(v[L + 1], v[R]) then swap(v, ix, L + 1, R) end
-      if later(v[L], v[R]) then swap(v, ix, L, R) end
-      if later(v[L + 1], v[L]) then swap(v, ix, L + 1, L) end
-      local i, j, piv = L + 1, R, v[L]
-      while true do
-         repeat i = i + 1 until i >= R or not later(piv, v[i])
-         repeat j = j - 1 until j <= L or not later(v[j], piv)
-         if j < i then break end
-         swap(v, ix, i, j)
-      end
-      swap(v, ix, L, j)
-      local left, right = j - L, R - i + 1
-      if left <= M_SMALL and right <= M_SMALL then
-         if stack == 0 then
-            done = true
-         else
-            stack = stack - 1
-            L, R = beg[stack], fin[stack]
-         end
-      elseif left <= M_SMALL or right <= M_SMALL then
-         if left > right then R = j - 1 else L = i end
-      elseif left > right then
-         beg[stack], fin[stack], stack, L = L, j - 1, stack + 1, i
-      else
-         beg[stack], fin[stack], stack, R = i, R, stack + 1, j - 1
-      end
-   end
-   local last = o + n
-   for i = last - 2, o, -1 do
-      if later(v[i], v[i + 1]) then
-         local piv, pid, j = v[i], ix[i], i + 1
-         repeat
-            v[j - 1], ix[j - 1] = v[j], ix[j]
-            j = j + 1
-         until not (j < last and later(piv, v[j]))
-         v[j - 1], ix[j - 1] = piv, pid
-      end
-   end
-end
-
 -- rowwise(T, x, dim, rv, ri, m, f, ...): for each row of x along dim,
 -- f(v, ix, n, ...) reorders the values v[0 .. n-1] and their 0-based indices
 -- ix and returns the position of the m entries that go to rv and ri (already
@@ -559,6 +534,16 @@ end
 -- call: LuaJIT does not compile the making of a closure, and a loop calling
 -- sort would run interpreted.
 local rowvalues, rowindices = ffi.typeof('double[?]'), ffi.typeof('int32_t[?]')
+-- the rows' scratch arrays, kept for the next call up to KEEP elements (a
+-- new pair of arrays cost most of a sort of 100 elements)
+local KEEP = 65536
+local keptn, keptv, keptix = 0, nil, nil
+local function scratch(n)
+   if n <= keptn then return keptv, keptix end
+   local v, ix = rowvalues(n), rowindices(n)
+   if n <= KEEP then keptn, keptv, keptix = n, v, ix end
+   return v, ix
+end
 local iscontiguous = internal.iscontiguous
 local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    local xd, vd, id = TD[x], TD[rv], TD[ri]
@@ -577,7 +562,7 @@ local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    checkbounds(sd); checkbounds(vd); checkbounds(id)
    local sp, vp, ip = SD[sd.st].ptr, SD[vd.st].ptr, SD[id.st].ptr
    -- (FFI arrays: a Lua table indexed from 0 keeps its first element in the hash part)
-   local v, ix = rowvalues(n), rowindices(n)
+   local v, ix = scratch(n)
    for r = 0, nelement(sd) / n - 1 do
       local base, out = sd.off + r * n, r * m
       for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
@@ -600,7 +585,7 @@ end
 
 -- the last of the longest run in TH's sorted order (the first such run on ties)
 local function moderow(v, ix, n)
-   quicksort(v, ix, 0, n, after)
+   after(v, ix, 0, n)
    local best, bestrun, run = 0, 0, 0
    for k = 0, n - 1 do
       run = run + 1
@@ -612,8 +597,8 @@ local function moderow(v, ix, n)
    return best
 end
 
-local function sortrow(v, ix, n, later)
-   quicksort(v, ix, 0, n, later)
+local function sortrow(v, ix, n, sort)
+   sort(v, ix, 0, n)
    return 0
 end
 
@@ -621,12 +606,12 @@ end
 local function topkrow(v, ix, n, k, largest, sorted)
    if not largest then
       quickselect(v, ix, k - 1, n)
-      if sorted then quicksort(v, ix, 0, k - 1, after) end
+      if sorted then after(v, ix, 0, k - 1) end
       return 0
    end
    local first = n - k
    if first > 0 then quickselect(v, ix, first - 1, n) end
-   if sorted then quicksort(v, ix, first, k, before) end
+   if sorted then before(v, ix, first, k) end
    return first
 end
 

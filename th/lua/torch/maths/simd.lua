@@ -182,6 +182,27 @@ function simd.map(op, r, x, y, from, import)
    return true
 end
 
+-- simd.rows(op, T, rp, xp, outer, xo, size, xk, inner, xi) -> true when
+-- done: r[o][j] = r[o][j] <op> x at o*xo + k*xk + j*xi for k from 0 to
+-- size - 1 in order, r (of T, outer rows of inner) contiguous and apart from
+-- x, pointers of T: a row of x at a time into the result, as TH added rows
+-- along a dimension whose stride is not 1; false until numpy is loaded
+function simd.rows(op, T, rp, xp, outer, xo, size, xk, inner, xi)
+   local loop = ready(false) and loops[op] and loops[op][T]
+   if not loop then return false end
+   local f, data, bytes = loop[1], loop[2], T.size
+   dims[0] = inner
+   steps[0], steps[1], steps[2] = bytes, xi * bytes, bytes
+   for o = 0, outer - 1 do
+      local r = rp + o * inner
+      for p = o * xo, o * xo + (size - 1) * xk, xk do
+         args[0], args[1], args[2] = r, xp + p, r
+         f(args, dims, steps, data)
+      end
+   end
+   return true
+end
+
 -- simd.compare(op, r, x, y, import) -> true when done: the ByteTensor r = 1
 -- where x <op> y, else 0 (op: lt, le, gt, ge, eq, ne), every one contiguous
 -- and r apart from x and y, y a tensor of x's type or a number already cast
