@@ -101,6 +101,24 @@ def spawn(tmp_path):
     return child
 
 
+def test_ctrl_c_while_a_value_prints_leaves_the_session(tmp_path):
+    # (the value is printed after the chunk ran: an interruption there is
+    # reported as any other, where it used to end th)
+    import time
+    child = spawn(tmp_path)
+    child.sendline("t = torch.rand(2000, 10)")
+    child.expect("th>")
+    for delay in (0, 0.005, 0.01, 0.02):
+        child.sendline("t")
+        time.sleep(delay)
+        child.sendintr()
+        child.expect("th>")
+        child.sendline("print('still' .. 'here')")
+        child.expect("stillhere")
+    child.sendline("os.exit(0)")
+    child.expect(pexpect.EOF)
+
+
 def test_terminal_session(tmp_path):
     (tmp_path / "datafile.t7").write_text("")
     child = spawn(tmp_path)

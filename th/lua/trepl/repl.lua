@@ -187,8 +187,12 @@ function repl.eval(text, statements, cell)
    if not res[1] then
       return 'error', bytes(tostring(res[3]))
    end
-   if printing then keep(res[2], unpack(res, 3, res[2] + 2)) end
-   io.stdout:flush()
+   -- (Ctrl-C may come while the value prints: an error to report, not th's end)
+   local ok, err = pcall(function()
+      if printing then keep(res[2], unpack(res, 3, res[2] + 2)) end
+      io.stdout:flush()
+   end)
+   if not ok then return 'error', bytes(tostring(err)) end
    return 'ok'
 end
 
