@@ -352,6 +352,13 @@ def test_random_streams_drawn_in_blocks_as_the_original():
     assert out == expected
 
 
+def test_strided_random_fills_as_the_original():
+    # drawn into a contiguous tensor, then copied: every type, ranges beyond
+    # 2^32 and wrapping ones
+    out, expected = fixture("parity_random_strided")
+    assert out == expected
+
+
 def test_round_trunc_frac_as_c():
     # round's branchless loop (halves away from zero, -0, 2^52, NaN) and frac's
     # loop and numpy path, hot and strided

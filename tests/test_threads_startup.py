@@ -53,7 +53,7 @@ th.cli.PRELOAD_AFTER = 1000
 th.cli.main(['-e', sys.argv[1]])
 """
 WAIT_FOR_NUMPY = """
-local flag, t = require('torch.internal').opsloaded, torch.Timer()
+local flag, t = require('torch.internal').numpyloaded, torch.Timer()
 %s
 while flag[0] == 0 and t:time().real < %s do end
 print(flag[0])
@@ -68,3 +68,12 @@ def test_a_script_loading_a_library_starts_the_numpy_import(tmp_path, loads, wai
     out = subprocess.run([sys.executable, "-c", PRELOADING, WAIT_FOR_NUMPY % (loads, wait)],
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out.strip() == expected
+
+
+def test_a_first_bulk_operation_imports_numpy_and_its_family_only():
+    # (the other families' imports would be on that operation's clock)
+    code = ("import sys, th.cli; th.cli.PRELOAD_AFTER = 1000; "
+            "th.cli.main(['-e', 'local x = torch.Tensor(500, 400):fill(1); torch.Tensor(400, 500):copy(x:t())']); "
+            "print([m in sys.modules for m in ('numpy', 'th.ops.core', 'th.ops.linalg', 'th.ops.nn_spatial')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[True, True, False, False]"

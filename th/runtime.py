@@ -58,12 +58,19 @@ class Runtime:
                                      register_eval=False, register_builtins=False)
         from th import ops
         boot = self.lua.eval(_BOOT)
-        # numpy and the numpy-based families are imported when Lua first asks
-        # for one of their functions
+        # numpy and each numpy-based family are imported when Lua first asks
+        # for one of its functions
         boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), NATIVE_DIR,
-             lambda: self.lua.table_from(_memory_functions()),
-             self.lua.table_from(ops.load_light()), lambda: self.lua.table_from(ops.load_all()))
+             lambda _: (self.lua.table_from(_memory_functions()), True),
+             self.lua.table_from(ops.load_light()), self._load_ops)
         self.globals = self.lua.globals()
+
+    def _load_ops(self, fname):
+        """The numpy-based families' exports once fname's family is loaded,
+        and whether every family is"""
+        from th import ops
+        exports, complete = ops.load_for(fname)
+        return self.lua.table_from(exports), complete
 
     def execute(self, code):
         """Run a chunk of Lua code; returns what it returns."""
@@ -103,11 +110,13 @@ _BOOT = r"""
 function(path, cpath, nativedir, memoryfns, lightops, allops)
    python = nil   -- lupa's own bridge: Torch7 scripts never had it
    package.path, package.cpath = path, cpath
-   -- a table of Python functions filled by load() when a missing one is first asked for
+   -- a table of Python functions filled by load(name) when a missing one is
+   -- asked for: it gives the functions loaded so far and whether that is all
    local function lazy(t, load)
       return setmetatable(t, {__index = function(self, name)
-         setmetatable(self, nil)
-         for k, f in pairs(load()) do rawset(self, k, f) end
+         local found, complete = load(name)
+         for k, f in pairs(found) do rawset(self, k, f) end
+         if complete then setmetatable(self, nil) end
          return rawget(self, name)
       end})
    end

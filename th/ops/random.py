@@ -2,9 +2,9 @@
 
 A generator is a byte buffer laid out as TH's `THGenerator` struct on 64-bit
 Linux (so getRNGState/setRNGState exchange the original's format); Lua draws
-numbers and contiguous tensors from it through FFI, these functions the
-elements of big strided tensors (and multinomial's) at once with numpy's
-MT19937, whose state is the same 624 words and position.  Every
+numbers and tensors from it through FFI, these functions the draws of
+bernoulli with a tensor of probabilities and of multinomial at once with
+numpy's MT19937, whose state is the same 624 words and position.  Every
 distribution consumes the stream exactly as TH does, element after element.
 """
 import numpy as np
@@ -59,37 +59,10 @@ def _store(out, values):
 
 
 @export
-def random_fill(buf, out, modulus):
-    """Tensor:random(): each output modulo the type's range (none when modulus is 0)."""
-    r = _raw(buf, out.size)
-    if modulus:
-        r = r % np.uint64(modulus)
-    _store(out, r)
-
-
-@export
-def random_range_fill(buf, out, a, b):
-    """Tensor:random(a, b): (u32 % (b + 1 - a)) + a in C's unsigned long arithmetic,
-    then converted to the tensor's type."""
-    r = _raw(buf, out.size) % np.uint64(int(b) + 1 - int(a)) + np.uint64(int(a) % 2 ** 64)
-    if out.dtype.kind == "f":
-        _store(out, r.astype(out.dtype))
-    else:
-        _store(out, r.view(np.int64))
-
-
-@export
-def uniform_fill(buf, out, a, b):
-    _store(out, _uniform(buf, out.size) * (b - a) + a)
-
-
-@export
 def bernoulli_fill(buf, out, p):
-    """p a number or an array of probabilities with as many elements as out."""
+    """p an array of probabilities with as many elements as out."""
     u = _uniform(buf, out.size)
-    if isinstance(p, np.ndarray):
-        p = p.reshape(-1).astype(np.float64)
-    _store(out, (u <= p).astype(np.uint8))
+    _store(out, (u <= p.reshape(-1).astype(np.float64)).astype(np.uint8))
 
 
 @export

@@ -43,9 +43,9 @@ function internal.attach(registry, proxy, data)
 end
 internal.memory = require 'th.native.memory'
 internal.py = require 'th.native.ops'     -- the Python functions of th/ops
--- nonzero once numpy and th/ops's families are loaded (maybe by th's
--- background import, which Lua's table of them does not see until asked)
-internal.opsloaded = ffi.cast('volatile int32_t *', internal.py.loaded_flag())
+-- nonzero once numpy is imported (maybe by th's background import, which
+-- Lua's table of th/ops's functions does not see until asked)
+internal.numpyloaded = ffi.cast('volatile int32_t *', internal.py.numpy_flag())
 
 local getinfo, error, select, tostring, pcall = debug.getinfo, error, select, tostring, pcall
 

@@ -2,9 +2,9 @@
 -- the distributions consume the stream of a torch.Generator (Generator.lua) in
 -- the same order, so seeded scripts print the same numbers.  Numbers and
 -- tensors are drawn here through FFI, contiguous tensors a block of the
--- generator's words at a time (Generator.filler); strided uniform, bernoulli
--- and random fills beyond 64 elements by th/ops/random.py, which runs numpy's
--- MT19937 from the same state.
+-- generator's words at a time (Generator.filler), strided ones through a
+-- contiguous one; bernoulli with a tensor of probabilities and multinomial by
+-- th/ops/random.py, which runs numpy's MT19937 from the same state.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
@@ -102,7 +102,6 @@ local params = {
       if not (p >= 0 and p <= 1) then fail("bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)") end
    end},
 }
-local pyfill = {uniform = 'uniform_fill', bernoulli = 'bernoulli_fill'}
 
 local function readparams(name, a, b)
    local p = params[name]
@@ -155,9 +154,15 @@ local function eachmapped(d, map, g, a, b, c, e)
    each(d, function(ptr, i) ptr[i] = map(genrand(g), a, b, c, e) end)
 end
 
+-- A strided tensor's draws go to a contiguous one of its type and sizes
+-- (scratch(d) -> cd), then copied into it: its elements so get them in index
+-- order, as TH drew them
+local function scratch(d)
+   return TD[internal.newlike(d.T, d, true)]
+end
+
 -- fill(gd, d, name, a, b): contiguous tensors in one loop per distribution,
--- strided ones through a contiguous tensor (TH filled them in index order),
--- the uniforms of big strided ones in one Python call
+-- strided ones through a contiguous tensor
 local function fill(gd, d, name, a, b)
    local n = nelement(d)
    if n == 0 then return end
@@ -170,14 +175,10 @@ local function fill(gd, d, name, a, b)
    end
    if n <= SMALL then
       eachdraw(d, f, g, a, b)
-   elseif LIBM[name] then
-      local c = internal.newlike(d.T, d, true)
-      fill(gd, TD[c], name, a, b)
-      internal.copy(d, TD[c])
-   elseif b == nil then      -- a one-parameter distribution
-      pycall(py[pyfill[name]], gd.arr, ndview(d), a)
    else
-      pycall(py[pyfill[name]], gd.arr, ndview(d), a, b)
+      local cd = scratch(d)
+      fill(gd, cd, name, a, b)
+      internal.copy(d, cd)
    end
 end
 
@@ -279,7 +280,9 @@ local function tensorrandom(self, a, b, c)
       local modulus = randommodulus[d.T.name]
       if blockfill(zmodulo, d, g, modulus, 1 / modulus) then return self end
       if n > SMALL then
-         pycall(py.random_fill, gd.arr, ndview(d), modulus)
+         local cd = scratch(d)
+         blockfill(zmodulo, cd, g, modulus, 1 / modulus)
+         internal.copy(d, cd)
       else
          eachmapped(d, modulo, g, modulus, 1 / modulus)
       end
@@ -287,15 +290,17 @@ local function tensorrandom(self, a, b, c)
    end
    -- (b - a first: exact for close bounds beyond 2^53, where b + 1 is not)
    local range, wrap = b - a + 1, floattypes[d.T.name] and 2^64 or 0
-   local filled
+   local map, c, e
    if wrap == 0 and a > -2^52 and a < 2^52 then
-      filled = blockfill(zinrangeint, d, g, range, a + 2147483648, 0, 1 / range)
+      map, c, e = zinrangeint, a + 2147483648, 0
    else
-      filled = blockfill(zinrange, d, g, range, a, wrap, 1 / range)
+      map, c, e = zinrange, a, wrap
    end
-   if filled then return self end
+   if blockfill(map, d, g, range, c, e, 1 / range) then return self end
    if n > SMALL then
-      pycall(py.random_range_fill, gd.arr, ndview(d), a, b)
+      local cd = scratch(d)
+      blockfill(map, cd, g, range, c, e, 1 / range)
+      internal.copy(d, cd)
    else
       eachmapped(d, inrange, g, range, a, wrap, 1 / range)
    end

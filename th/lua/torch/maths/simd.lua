@@ -52,7 +52,7 @@ end
 
 -- the loops, once numpy is there (or importing it is due anyway)
 local function ready(importing)
-   if loops == nil and (importing or internal.opsloaded[0] ~= 0) then load() end
+   if loops == nil and (importing or internal.numpyloaded[0] ~= 0) then load() end
    return loops
 end
 
