@@ -19,6 +19,13 @@ return function(rp, r1, r2, xp, x1, x2, m, n)
       local pr, px = i * r1, i * x1
       for _ = 1, n do rp[pr] = xp[px]; pr = pr + r2; px = px + x2 end
    end
+end, function(rp, r1, xp, x1, x2, m, n)
+   local odd = n % 2 == 1
+   for i = 0, m - 1 do
+      local px, last = i * x1, i * r1 + n - 1
+      for j = i * r1, last - 1, 2 do rp[j] = xp[px]; rp[j + 1] = xp[px + x2]; px = px + 2 * x2 end
+      if odd then rp[last] = xp[px] end
+   end
 end, function(rp, xp, m, n, buf)
    for R = 0, m - 1, TILE do
       local rows = m - R < TILE and m - R or TILE
@@ -38,8 +45,8 @@ for i = 1, types.count do
    local T = types[i]
    if T ~= types.Long then
       local tile = T == types.Byte and 120 or 60
-      local inorder, tiled = assert(loadstring(text, '=(th matrix copy)'))(tile, T.size)
-      loops[T] = {inorder = inorder, tiled = tiled, buf = T.vla(tile * tile)}
+      local inorder, rowwise, tiled = assert(loadstring(text, '=(th matrix copy)'))(tile, T.size)
+      loops[T] = {inorder = inorder, rowwise = rowwise, tiled = tiled, buf = T.vla(tile * tile)}
    end
 end
 
@@ -51,6 +58,8 @@ return function(rp, d, xp, s)
    local m, n = d.sz[1], d.sz[2]
    if m * n >= BLOCKED and s.str[1] == 1 and s.str[2] == m and d.str[2] == 1 and d.str[1] == n then
       k.tiled(rp, xp, m, n, k.buf)
+   elseif d.str[2] == 1 then   -- (a result's rows: their index is the loop's, an integer; two a step)
+      k.rowwise(rp, d.str[1], xp, s.str[1], s.str[2], m, n)
    else
       k.inorder(rp, d.str[1], d.str[2], xp, s.str[1], s.str[2], m, n)
    end
