@@ -10,7 +10,7 @@
 -- cost stays in proportion to the bytes allocated since the last one,
 -- whatever the heap holds.  Memory written (a result, a buffer zeroed) counts
 -- at once; a zeroed buffer nothing has used yet costs no physical memory
--- (glibc's untouched pages), so it counts against a budget 32 times larger
+-- (glibc's untouched pages), so it counts against a budget 8 times larger
 -- (2 GB of address space: a collection, half a millisecond, per 256 new 8 MB
 -- tensors; one per 128 cost each as much as the rest of its call).
 local ffi = require 'ffi'
@@ -37,8 +37,12 @@ if ffi.os == 'Linux' and pcall(ffi.cdef, 'int mallopt(int param, int value);') t
    end)
 end
 local written, reserved = 0, 0    -- bytes allocated since the last collection cycle
-local COLLECT_EVERY = 64 * 2^20   -- written bytes, at least (else 4 times Lua's heap)
-local UNTOUCHED = 32              -- how many times more bytes of untouched buffers
+-- written bytes, at least (else 4 times Lua's heap): about what Torch7 let
+-- dropped tensors hold (its process grew to 430 MB cloning 8 MB tensors;
+-- th's every 64 MB cost a clone of 10^6 twice its time, a full collection
+-- of th's 2 MB heap each 8 clones)
+local COLLECT_EVERY = 256 * 2^20
+local UNTOUCHED = 8               -- how many times more bytes of untouched buffers
 
 local function collect()
    written, reserved = 0, 0
