@@ -359,6 +359,12 @@ def test_strided_random_fills_as_the_original():
     assert out == expected
 
 
+def test_index_along_columns_as_the_original():
+    # the column loops of index(2, idx): every type, strided sources and results, hot
+    out, expected = fixture("parity_index_columns")
+    assert out == expected
+
+
 def test_round_trunc_frac_as_c():
     # round's branchless loop (halves away from zero, -0, 2^52, NaN) and frac's
     # loop and numpy path, hot and strided

@@ -200,6 +200,28 @@ local function addblocks(dst, src, idx)
    return true
 end
 
+-- columns of matrices: column k of dst = column idx[k] of src, any strides,
+-- one loop per element type (each trace monomorphic), a column at a time;
+-- up to COLUMNS elements (beyond, numpy's strided take is faster)
+local COLUMNS = 2^16
+local columnloops = {}
+for i = 1, types.count do
+   local T = types[i]
+   columnloops[T] = assert(loadstring([[
+return function(rp, r1, r2, sp, s1, s2, ip, is, rows, n)
+   for k = 0, n - 1 do
+      local ro, so = k * r2, (tonumber(ip[k * is]) - 1) * s2
+      for i = 0, rows - 1 do rp[ro + i * r1] = sp[so + i * s1] end
+   end
+end]], '=(th ' .. T.name .. ' index columns)'))()
+end
+
+local function copycolumns(dst, src, idx)
+   checkbounds(src)
+   columnloops[dst.T](SD[dst.st].ptr + dst.off, dst.str[1], dst.str[2], SD[src.st].ptr + src.off,
+                      src.str[1], src.str[2], SD[idx.st].ptr + idx.off, idx.str[1], dst.sz[1], dst.sz[2])
+end
+
 local function indexselect(res, src, dim, idx)
    local sizes = {}
    for i = 1, src.nd do sizes[i] = src.sz[i] end
@@ -208,6 +230,9 @@ local function indexselect(res, src, dim, idx)
    src = unaliased(res, src)
    resize(res, sizes, src.nd, true)   -- (each element written below: not zeroed)
    if dim == 1 and n > 0 and copyblocks(res, src, idx, true) then return end
+   if dim == 2 and src.nd == 2 and nelement(res) <= COLUMNS then
+      return copycolumns(res, src, idx)
+   end
    if nelement(res) > SMALL then
       return pycall(py.index_select, ndview(res), ndview(src), ndview(idx), dim - 1)
    end
