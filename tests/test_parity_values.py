@@ -365,6 +365,18 @@ def test_index_along_columns_as_the_original():
     assert out == expected
 
 
+def test_multinomial_draws_as_the_original():
+    # LuaJIT's search of the cumulative distribution: Float and Double,
+    # matrices, strided, with and without replacement, hot
+    out, expected = fixture("parity_multinomial")
+    assert out == expected
+
+
+def test_bernoulli_with_probabilities_as_the_original():
+    out, expected = fixture("parity_bernoulli_probs")
+    assert out == expected
+
+
 def test_round_trunc_frac_as_c():
     # round's branchless loop (halves away from zero, -0, 2^52, NaN) and frac's
     # loop and numpy path, hot and strided

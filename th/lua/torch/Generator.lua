@@ -1,8 +1,8 @@
 -- torch.Generator: a Mersenne Twister as TH's THRandom.c kept it.  Its state is
 -- a buffer laid out as TH's THGenerator struct on 64-bit Linux, so that
 -- getRNGState/setRNGState and the .t7 form of a generator are the original's
--- bytes.  Single numbers are drawn here through FFI; th/ops/random.py draws
--- many at once from the same buffer.  A new generator (the default one,
+-- bytes, drawn through FFI (torch.random: numbers, and tensors a block of
+-- the generator's words at a time).  A new generator (the default one,
 -- torch._gen, included) is seeded from the system's entropy, as Torch7's were.
 local torch = require 'torch'
 local ffi = require 'ffi'
@@ -234,25 +234,15 @@ end
 -- the objects
 ---------------------------------------------------------------------------
 
-local GD = setmetatable({}, {__mode = 'kv'})   -- generator proxy -> {buf = memory, g = struct pointer, arr}
+local GD = setmetatable({}, {__mode = 'kv'})   -- generator proxy -> {buf = memory, g = struct pointer}
 local genproto = newproxy(true)
 local genmt = getmetatable(genproto)
-
--- the state is LuaJIT memory; the bulk fills in Python get a numpy array
--- over it (gd.arr) the first time they need one
-local lazyarray = {__index = function(gd, k)
-   if k == 'arr' then
-      local arr = internal.memory.numpy(types.Byte, gd.buf, GENSIZE)
-      rawset(gd, 'arr', arr)
-      return arr
-   end
-end}
 
 local function newgenerator()
    local _, bytes, buf = internal.memory.alloc(types.Byte, GENSIZE)
    local g = ffi.cast(genptr, bytes)
    manualseed(g, freshseed())
-   return internal.attach(GD, newproxy(genproto), setmetatable({buf = buf, g = g}, lazyarray))
+   return internal.attach(GD, newproxy(genproto), {buf = buf, g = g})
 end
 
 local function isgenerator(v)

@@ -3,16 +3,15 @@
 -- the same order, so seeded scripts print the same numbers.  Numbers and
 -- tensors are drawn here through FFI, contiguous tensors a block of the
 -- generator's words at a time (Generator.filler), strided ones through a
--- contiguous one; bernoulli with a tensor of probabilities and multinomial by
--- th/ops/random.py, which runs numpy's MT19937 from the same state.
+-- contiguous one.
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 local Generator = require 'torch.Generator'
 
-local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
+local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local istensor, checktensor, nelement, each = internal.istensor, internal.checktensor, internal.nelement, internal.each
-local ndview = internal.ndview
+local ffi = require 'ffi'
 local kernels     -- torch.maths.kernels, loaded after this file: required on first use
 local type, tonumber, select, floor, log, exp, sqrt, sin, cos, tan, pi =
       type, tonumber, select, math.floor, math.log, math.exp, math.sqrt, math.sin, math.cos, math.tan, math.pi
@@ -186,6 +185,18 @@ local floattypes = {Float = true, Double = true}
 -- the distributions whose parameters Torch7's binding read in the tensor's type
 local realparams = {uniform = true, normal = true, logNormal = true, exponential = true, cauchy = true}
 
+-- bernoulli with a tensor of probabilities p: element i of d (in index
+-- order) is 1 when the next uniform is at most element i of p
+local function bernoullis(g, d, p)
+   local pd = TD[p:contiguous()]
+   local cd = internal.iscontiguous(d) and d or scratch(d)
+   internal.checkbounds(pd); internal.checkbounds(cd)
+   local pp, rp = SD[pd.st].ptr + pd.off, SD[cd.st].ptr + cd.off
+   local bernoulli = ofuniform.bernoulli
+   for i = 0, nelement(d) - 1 do rp[i] = bernoulli(uniform01(g), pp[i]) end
+   if cd ~= d then internal.copy(d, cd) end
+end
+
 -- the tensor method of a distribution (float types only, except bernoulli and geometric)
 local function fillmethod(name)
    return function(self, a, b, c)
@@ -203,9 +214,7 @@ local function fillmethod(name)
          if nelement(pd) > 0 and not (a:min() >= 0 and a:max() <= 1) then
             fail("bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)")
          end
-         if nelement(d) > 0 then
-            pycall(py.bernoulli_fill, gd.arr, ndview(d), ndview(pd))
-         end
+         if nelement(d) > 0 then bernoullis(gd.g, d, a) end
          return self
       end
       a, b = readparams(name, a, b)
@@ -450,6 +459,45 @@ function torch.randperm(...)
 end
 internal.method('randperm', torch.randperm)
 
+-- the categories (1-based) drawn from each row i of pd into row i of rd
+-- (ndist x nsample): a cumulative distribution in doubles, normalised by
+-- its total, searched with one uniform per sample for the first place not
+-- below it; without replacement the drawn category's mass leaves the
+-- distribution and the rest is renormalised -> nil, or the error's message
+local function drawcategories(g, rd, pd, ndist, nsample, replacement)
+   local ncat = pd.sz[pd.nd]
+   local cum = ffi.new('double[?]', ncat)
+   internal.checkbounds(pd); internal.checkbounds(rd)
+   local pp, ps, pstep = SD[pd.st].ptr + pd.off, pd.nd == 2 and pd.str[1] or 0, pd.str[pd.nd]
+   local rp, rs, rstep = SD[rd.st].ptr + rd.off, rd.str[1], rd.str[2]
+   for i = 0, ndist - 1 do
+      local acc = 0
+      for j = 0, ncat - 1 do
+         local p = pp[i * ps + j * pstep]
+         if p < 0 then return 'invalid multinomial distribution (encountering probability entry < 0)' end
+         acc = acc + p
+         cum[j] = acc
+      end
+      if not (acc > 0) then return 'invalid multinomial distribution (sum of probabilities <= 0)' end
+      for j = 0, ncat - 1 do cum[j] = cum[j] / acc end
+      for s = 0, nsample - 1 do
+         cum[ncat - 1] = 1
+         local u = uniform01(g)
+         local lo, hi = 0, ncat - 1
+         while lo < hi do
+            local mid = floor((lo + hi) / 2)
+            if cum[mid] < u then lo = mid + 1 else hi = mid end
+         end
+         rp[i * rs + s * rstep] = lo + 1
+         if not replacement then
+            local diff = cum[lo] - (lo > 0 and cum[lo - 1] or 0)
+            for j = lo, ncat - 1 do cum[j] = cum[j] - diff end
+            for j = 0, ncat - 1 do cum[j] = cum[j] / (1 - diff) end
+         end
+      end
+   end
+end
+
 -- multinomial([gen,] [res,] prob, n [, replacement]): category indices (1-based) in a LongTensor
 local function multinomial(...)
    local gd, res, prob, nsample, replacement = generatorresult(...)
@@ -480,7 +528,7 @@ local function multinomial(...)
    end
    local ndist = pd.nd == 2 and pd.sz[1] or 1
    internal.resize(rd, {ndist, nsample}, 2)
-   local err = pycall(py.multinomial, gd.arr, ndview(rd), ndview(pd), nsample, replacement and true or false)
+   local err = drawcategories(gd.g, rd, pd, ndist, nsample, replacement)
    if err then fail("bad argument #1 to 'multinomial' (%s)", err) end
    if pd.nd == 1 then internal.resize(rd, {nsample}, 1) end
    return res
