@@ -360,8 +360,14 @@ def test_strided_random_fills_as_the_original():
 
 
 def test_index_along_columns_as_the_original():
-    # the column loops of index(2, idx): every type, strided sources and results, hot
+    # the loops of index(2, idx): every type, strided sources and results, hot
     out, expected = fixture("parity_index_columns")
+    assert out == expected
+
+
+def test_index_copy_add_along_every_dimension_as_the_original():
+    # index, indexCopy, indexAdd of 2-D to 4-D tensors, every type, permuted, hot
+    out, expected = fixture("parity_index_nd")
     assert out == expected
 
 

@@ -200,26 +200,61 @@ local function addblocks(dst, src, idx)
    return true
 end
 
--- columns of matrices: column k of dst = column idx[k] of src, any strides,
--- one loop per element type (each trace monomorphic), a column at a time;
--- up to COLUMNS elements (beyond, numpy's strided take is faster)
-local COLUMNS = 2^16
-local columnloops = {}
-for i = 1, types.count do
-   local T = types[i]
-   columnloops[T] = assert(loadstring([[
-return function(rp, r1, r2, sp, s1, s2, ip, is, rows, n)
-   for k = 0, n - 1 do
-      local ro, so = k * r2, (tonumber(ip[k * is]) - 1) * s2
-      for i = 0, rows - 1 do rp[ro + i * r1] = sp[so + i * s1] end
+-- Tensors of up to four dimensions, up to PICKED elements (beyond, numpy's
+-- strided take and put are faster), any strides: slice k of the result along
+-- dim is slice idx[k] of the source (index), slice idx[k] of the destination
+-- is slice k of the source (indexCopy: a repeated index's last slice stays)
+-- or has it added (indexAdd: in the order of k).  Row-major nested loops, one
+-- generated per mode, element type, dimensions and dim (monomorphic traces);
+-- the index picks the offset on its own level
+local PICKED = 2^16
+local picktexts = {
+   index = 'dp[do_] = sp[so]', copy = 'dp[do_] = sp[so]', add = 'dp[do_] = dp[do_] + sp[so]',
+}
+local pickloops = {}
+
+local function pickloop(mode, T, nd, dim)
+   local key = mode .. T.name .. nd .. dim
+   local f = pickloops[key]
+   if f then return f end
+   local lines = {'local tonumber = tonumber',
+                  'return function(dp, ds, sp, ss, ip, is, sz)'}
+   for l = 1, nd do
+      lines[#lines + 1] = ('local d%d, s%d, n%d = ds[%d], ss[%d], sz[%d]'):format(l, l, l, l, l, l)
    end
-end]], '=(th ' .. T.name .. ' index columns)'))()
+   local dsum, ssum = {'0'}, {'0'}
+   for l = 1, nd do
+      local at = ('i%d'):format(l)
+      lines[#lines + 1] = ('for %s = 0, n%d - 1 do'):format(at, l)
+      local picked = ('(tonumber(ip[%s * is]) - 1)'):format(at)
+      local dat, sat = at, at
+      if l == dim then
+         if mode == 'index' then sat = picked else dat = picked end
+      end
+      dsum[#dsum + 1] = ('%s * d%d'):format(dat, l)
+      ssum[#ssum + 1] = ('%s * s%d'):format(sat, l)
+   end
+   lines[#lines + 1] = ('local do_, so = %s, %s'):format(table.concat(dsum, ' + '), table.concat(ssum, ' + '))
+   lines[#lines + 1] = picktexts[mode]
+   for _ = 1, nd do lines[#lines + 1] = 'end' end
+   lines[#lines + 1] = 'end'
+   f = assert(loadstring(table.concat(lines, '\n'), ('=(th %s %s %dD along %d)'):format(mode, T.name, nd, dim)))()
+   pickloops[key] = f
+   return f
 end
 
-local function copycolumns(dst, src, idx)
-   checkbounds(src)
-   columnloops[dst.T](SD[dst.st].ptr + dst.off, dst.str[1], dst.str[2], SD[src.st].ptr + src.off,
-                      src.str[1], src.str[2], SD[idx.st].ptr + idx.off, idx.str[1], dst.sz[1], dst.sz[2])
+-- dst and src by mode along dim (src: the result's sizes in index mode, the
+-- source's otherwise) -> true when done; apart tensors only
+local function pick(mode, dst, src, dim, idx)
+   local sized = mode == 'index' and dst or src
+   if sized.nd > 4 or nelement(sized) > PICKED or dst.st == src.st or dst.T == types.Half
+      or mode == 'add' and dst.T.integer then
+      return false
+   end
+   checkbounds(dst); checkbounds(src)
+   pickloop(mode, dst.T, sized.nd, dim)(SD[dst.st].ptr + dst.off, dst.str, SD[src.st].ptr + src.off,
+                                        src.str, SD[idx.st].ptr + idx.off, idx.str[1], sized.sz)
+   return true
 end
 
 local function indexselect(res, src, dim, idx)
@@ -230,9 +265,7 @@ local function indexselect(res, src, dim, idx)
    src = unaliased(res, src)
    resize(res, sizes, src.nd, true)   -- (each element written below: not zeroed)
    if dim == 1 and n > 0 and copyblocks(res, src, idx, true) then return end
-   if dim == 2 and src.nd == 2 and nelement(res) <= COLUMNS then
-      return copycolumns(res, src, idx)
-   end
+   if n > 0 and pick('index', res, src, dim, idx) then return end
    if nelement(res) > SMALL then
       return pycall(py.index_select, ndview(res), ndview(src), ndview(idx), dim - 1)
    end
@@ -315,6 +348,7 @@ local function indexCopy(self, dim, index, src)
    local idx, s
    dim, idx, s = checkindexsource('indexCopy', d, dim, index, src)
    if dim == 1 and idx.sz[1] > 0 and copyblocks(d, s, idx, false) then return src end
+   if idx.sz[1] > 0 and pick('copy', d, s, dim, idx) then return src end
    if bulk(d, s, dim) then
       pycall(py.index_copy, ndview(d), ndview(idx), ndview(s), dim - 1)
    elseif d.nd > 1 and nelement(s) > SMALL then
@@ -331,6 +365,7 @@ local function indexAdd(self, dim, index, src)
    local idx, s
    dim, idx, s = checkindexsource('indexAdd', d, dim, index, src)
    if dim == 1 and idx.sz[1] > 0 and addblocks(d, s, idx) then return src end
+   if idx.sz[1] > 0 and pick('add', d, s, dim, idx) then return src end
    if bulk(d, s, dim) then
       pycall(py.index_add, ndview(d), ndview(idx), ndview(s), dim - 1)
    else
