@@ -238,20 +238,23 @@ local cache, texts = {}, {}
 for kind in pairs(bodies) do cache[kind], texts[kind] = {k = {}, i = {}}, {k = {}, i = {}} end
 local unitname = {Byte = 'uint8_t', Char = 'int8_t', Short = 'int16_t', Int = 'int32_t',
                   Float = 'int32_t', Double = 'int64_t', Long = 'int64_t'}
+-- (made apart from loop: its closure would make LuaJIT close upvalues on
+-- loop's every return, which it does not compile)
+local function make(kind, order, flags, T, key)
+   local ones = {}
+   for b = 1, 4 do ones[b] = math.floor(flags / 2 ^ (b - 1)) % 2 == 1 end
+   local t = text(kind, order, ones)
+   local f = assert(loadstring(t, '=(th index loop ' .. kind .. order .. ')'))()
+   cache[kind][order][key] = f
+   t = jobcall:gsub('UNIT', unitname[T.name]):gsub('LOOP', function() return t end)
+   assert(loadstring(t))   -- (here first: a helper's callback could not raise an error)
+   texts[kind][order][key] = t
+   return f
+end
+
 local function loop(kind, order, flags, T)
-   local byT = cache[kind][order]
    local key = flags * 16 + typeid[T]
-   local f = byT[key]
-   if not f then
-      local ones = {}
-      for b = 1, 4 do ones[b] = math.floor(flags / 2 ^ (b - 1)) % 2 == 1 end
-      local t = text(kind, order, ones)
-      f = assert(loadstring(t, '=(th index loop ' .. kind .. order .. ')'))()
-      byT[key] = f
-      t = jobcall:gsub('UNIT', unitname[T.name]):gsub('LOOP', function() return t end)
-      assert(loadstring(t))   -- (here first: a helper's callback could not raise an error)
-      texts[kind][order][key] = t
-   end
+   local f = cache[kind][order][key] or make(kind, order, flags, T, key)
    return f, texts[kind][order][key]
 end
 

@@ -20,6 +20,7 @@ local kernels = require 'torch.maths.kernels'
 
 local checkbounds, origin = internal.checkbounds, kernels.origin
 local cast = ffi.cast
+local int32p = ffi.typeof('int32_t *')
 
 local loops = {}
 
@@ -48,6 +49,24 @@ local function line(d)
    end
    checkbounds(d)
    return origin(d), stride
+end
+
+-- recast(ctype, p) -> p as a pointer of ctype, made once for each pointer
+-- object (origin's are kept in the tensor): a pointer made per call, passed
+-- to a loop's trace, would be a new object each time
+local recasts = setmetatable({}, {__mode = 'k'})
+local function recast(ctype, p)
+   local byp = recasts[ctype]
+   if not byp then
+      byp = setmetatable({}, {__mode = 'k'})
+      recasts[ctype] = byp
+   end
+   local q = byp[p]
+   if not q then
+      q = cast(ctype, p)
+      byp[p] = q
+   end
+   return q
 end
 
 -- generate(key, text, bodies, T, strided) -> the loop of text for elements
@@ -110,10 +129,9 @@ end
 -- 8), with s = w + (w >> 16), is the sum of w's bytes (another mask's count
 -- is wrong, and not used: its OR is above 1).  One operation a step on each
 -- running value's chain of dependencies.
-local countbody = [[return function(mp, n, ms)
+local countbody = [[return function(mp, n, ms, wp)
    local ones, top, i = 0, 0, 0
    if $C then
-      local wp = cast(int32p, mp)
       for j = 0, 4 * rshift(n, 4) - 1, 4 do
          local a, b, c, d = wp[j], wp[j + 1], wp[j + 2], wp[j + 3]
          top = bor(top, bor(a, b, c, d))
@@ -132,15 +150,158 @@ local countbody = [[return function(mp, n, ms)
    return ones, top
 end]]
 
+local nobodies = {}
+
 -- maskcount(m, n) -> number of ones, the OR of the mask; nil when m is no line
 function loops.maskcount(m, n)
    local mp, ms = line(m)
    if not mp then return nil end
-   return generate('count', countbody, {}, types.Byte, ms ~= 1)(mp, n, ms)
+   return generate('count', countbody, nobodies, types.Byte, ms ~= 1)(mp, n, ms, recast(int32p, mp))
+end
+
+-- the OR of a contiguous mask's bytes alone (maskedFill needs no count): 32
+-- bytes a step, as eight int32 words
+local orbytes = assert(loadstring(prelude .. [[return function(wp, mp, n)
+   local top = 0
+   for j = 0, 8 * rshift(n, 5) - 1, 8 do
+      top = bor(top, bor(wp[j], wp[j + 1], wp[j + 2], wp[j + 3]), bor(wp[j + 4], wp[j + 5], wp[j + 6], wp[j + 7]))
+   end
+   top = bor(band(top, 255), band(rshift(top, 8), 255), band(rshift(top, 16), 255), rshift(top, 24))
+   for j = n - band(n, 31), n - 1 do top = bor(top, mp[j]) end
+   return top
+end]], '=(th mask loop or)'))(bit, ffi)
+
+-- maskor(m, n) -> the OR of the mask's bytes; nil when m is not contiguous
+function loops.maskor(m, n)
+   local mp, ms = line(m)
+   if not mp or ms ~= 1 then return nil end
+   return orbytes(recast(int32p, mp), mp, n)
 end
 
 ---------------------------------------------------------------------------
--- maskedFill, maskedSelect, maskedCopy
+-- maskedFill, maskedSelect, maskedCopy: operands of stride 1
+---------------------------------------------------------------------------
+-- Each element is one unit of its own size (a Double or Long an int64_t:
+-- half the loads and stores of two int32 halves), and no branch on the mask:
+-- maskedFill and maskedCopy write every element, what it held or its new
+-- value, chosen by bit operations with t = mask - 1 (0 where the mask is 1,
+-- all ones where it is 0); maskedSelect writes every element at the
+-- result's next place k, which moves on by the mask.  maskedSelect and
+-- maskedCopy stop at the last 1 (`last`, found from the end: past it k would
+-- be past the result's, or the source's, last element).  Four elements a
+-- step, their mask values and places first: the trace's guards (the
+-- overflow checks of those integer operations) then come before any 64-bit
+-- value is loaded, which would otherwise be boxed at every guard (allocation
+-- sinking is off).
+
+local wideunits = {Byte = 'uint8_t', Char = 'int8_t', Short = 'int16_t', Int = 'int32_t',
+                   Float = 'int32_t', Double = 'int64_t', Long = 'int64_t'}
+local wideptr = {}
+for name, u in pairs(wideunits) do wideptr[name] = ffi.typeof(u .. '*') end
+
+-- the value cp[0] written where the mask is 1 (read in the loop: a 64-bit
+-- number held from one step to the next would be made an object per call)
+local widefill = [[return function(rp, mp, n, cp)
+   local q = n - n % 4
+   for i = 0, q - 1, 4 do
+      local t0, t1, t2, t3 = mp[i] - 1, mp[i + 1] - 1, mp[i + 2] - 1, mp[i + 3] - 1
+      local c, d0, d1, d2, d3 = cp[0], rp[i], rp[i + 1], rp[i + 2], rp[i + 3]
+      rp[i] = bxor(c, band(bxor(d0, c), t0))
+      rp[i + 1] = bxor(c, band(bxor(d1, c), t1))
+      rp[i + 2] = bxor(c, band(bxor(d2, c), t2))
+      rp[i + 3] = bxor(c, band(bxor(d3, c), t3))
+   end
+   for i = q, n - 1 do
+      local t = mp[i] - 1
+      local c, d = cp[0], rp[i]
+      rp[i] = bxor(c, band(bxor(d, c), t))
+   end
+end]]
+
+-- every element up to the last 1 written at k (k the count of ones before it)
+local wideselect = [[return function(rp, sp, mp, last)
+   local k, q = 0, (last + 1) - (last + 1) % 4
+   for i = 0, q - 1, 4 do
+      k = tobit(k)
+      local k1 = k + mp[i]
+      local k2 = k1 + mp[i + 1]
+      local k3 = k2 + mp[i + 2]
+      local k4 = band(k3 + mp[i + 3], INT)
+      rp[k] = sp[i]
+      rp[k1] = sp[i + 1]
+      rp[k2] = sp[i + 2]
+      rp[k3] = sp[i + 3]
+      k = k4
+   end
+   for i = q, last do
+      k = tobit(k)
+      local k1 = band(k + mp[i], INT)
+      rp[k] = sp[i]
+      k = k1
+   end
+end]]
+
+-- every element up to the last 1 takes its own value or the source's
+-- element k (k the count of ones before it)
+local widecopy = [[return function(rp, sp, mp, last)
+   local k, q = 0, (last + 1) - (last + 1) % 4
+   for i = 0, q - 1, 4 do
+      k = tobit(k)
+      local m0, m1, m2, m3 = mp[i], mp[i + 1], mp[i + 2], mp[i + 3]
+      local k1 = k + m0
+      local k2 = k1 + m1
+      local k3 = k2 + m2
+      local k4 = band(k3 + m3, INT)
+      local t0, t1, t2, t3 = m0 - 1, m1 - 1, m2 - 1, m3 - 1
+      local d0, s0 = rp[i], sp[k]
+      rp[i] = bxor(s0, band(bxor(d0, s0), t0))
+      local d1, s1 = rp[i + 1], sp[k1]
+      rp[i + 1] = bxor(s1, band(bxor(d1, s1), t1))
+      local d2, s2 = rp[i + 2], sp[k2]
+      rp[i + 2] = bxor(s2, band(bxor(d2, s2), t2))
+      local d3, s3 = rp[i + 3], sp[k3]
+      rp[i + 3] = bxor(s3, band(bxor(d3, s3), t3))
+      k = k4
+   end
+   for i = q, last do
+      k = tobit(k)
+      local m = mp[i]
+      local k1, t = band(k + m, INT), m - 1
+      local d, s = rp[i], sp[k]
+      rp[i] = bxor(s, band(bxor(d, s), t))
+      k = k1
+   end
+end]]
+
+local widetexts = {fill = widefill, select = wideselect, copy = widecopy}
+local widecache = {fill = {}, select = {}, copy = {}}
+
+-- wide(kind, T) -> the loop of that kind for elements of T
+local function wide(kind, T)
+   local f = widecache[kind][T]
+   if not f then
+      f = assert(loadstring(prelude .. widetexts[kind], '=(th mask loop ' .. kind .. ')'))(bit, ffi)
+      widecache[kind][T] = f
+   end
+   return f
+end
+
+-- the place of the last 1 of a mask of n values (at least one 1)
+local function lastone(mp, n)
+   local i = n - 1
+   while mp[i] == 0 do i = i - 1 end
+   return i
+end
+
+-- the bits of a value stored as each type, read as its unit
+local widecells = {}
+for name in pairs(wideunits) do
+   local cell = types[name].vla(1)
+   widecells[name] = {cell, cast(wideptr[name], cell)}
+end
+
+---------------------------------------------------------------------------
+-- maskedFill, maskedSelect, maskedCopy: strided operands
 ---------------------------------------------------------------------------
 -- No branch on the mask: `last`, the place of the last 1 seen, is chosen
 -- from i and itself by bit operations (m1 = mask - 1: 0 or -1; no negation
@@ -148,26 +309,10 @@ end
 -- integer).  maskedFill and maskedCopy write at `last` at every step (where
 -- the mask is 0, what they wrote there before); up to the first 1, `last`
 -- is the place 0, whose element is put back afterwards unless its mask is 1.
+-- Every place is an offset, moved on by its stride (an addition, no
+-- multiplication per element).
 
 -- the value's units c0 (c1) written at the place of the 1 seen last
-local fillbody = [[return function(rp, mp, n, rs, ms, c0, c1)
-   local first, last = mp[0], 0
-   $SAVE
-   for i = 0, n - 1 do
-      local m1 = mp[i] - 1
-      last = bor(band(i, bnot(m1)), band(last, m1))
-      local o = last
-      $DOUBLE{o}
-      $BODY
-   end
-   if first == 0 then
-      $RESTORE
-   end
-end]]
-local save, restore = 'local s# = rp[0@]', 'rp[0@] = s#'
-
--- the same over strided lines: every place an offset, moved on by its stride
--- (an addition, no multiplication per element)
 local fillstrided = [[return function(rp, mp, n, rs, ms, c0, c1)
    local first, last, im, io = mp[0], 0, 0, 0
    $SAVE
@@ -184,6 +329,7 @@ local fillstrided = [[return function(rp, mp, n, rs, ms, c0, c1)
       $RESTORE
    end
 end]]
+local save, restore = 'local s# = rp[0@]', 'rp[0@] = s#'
 
 -- the bits of a value stored as each type
 local cells = {}
@@ -198,36 +344,22 @@ function loops.fill(d, m, n, c)
    local rp, rs = line(d)
    local mp, ms = line(m)
    if not rp or not mp or rs == 0 then return false end   -- (0: see copy)
+   if rs == 1 and ms == 1 then
+      local cell = widecells[d.T.name]
+      cell[1][0] = c
+      wide('fill', d.T)(recast(wideptr[d.T.name], rp), mp, n, cell[2])
+      return true
+   end
    local cell = cells[d.T.name]
    cell[1][0] = c
-   local strided = rs ~= 1 or ms ~= 1
-   local f = generate('fill', strided and fillstrided or fillbody,
-                      {BODY = 'rp[o@] = c#', SAVE = save, RESTORE = restore}, d.T, strided)
-   f(cast(unitptr[d.T.name], rp), mp, n, rs, ms, cell[2][0], cell[2][1])
+   local f = generate('fill', fillstrided, {BODY = 'rp[o@] = c#', SAVE = save, RESTORE = restore}, d.T, true)
+   f(recast(unitptr[d.T.name], rp), mp, n, rs, ms, cell[2][0], cell[2][1])
    return true
 end
 
--- every element is written to the result's next place (k), the last one
--- while k is past the end (t: 1 then), which moves on by the mask's 0 or 1;
--- the last 1's element is written there again at the end
-local selectbody = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
-   local k, last, top = 0, 0, band(ones - 1, INT)
-   for i = 0, n - 1 do
-      k = tobit(k)
-      local m = mp[i]
-      local o, p = k - rshift(tobit(top) - k, 31), i
-      $DOUBLE{o, p}
-      $BODY
-      local m1 = m - 1
-      last = bor(band(i, bnot(m1)), band(last, m1))
-      k = band(k + m, INT)
-   end
-   local o, p = top, last
-   $DOUBLE{o, p}
-   $BODY
-end]]
-
--- (strided: ko the offset of the result's place k, ip the source's element i)
+-- every element is written to the result's next place (offset ko), the last
+-- one while k is past the end (top: the last place), which moves on by the
+-- mask's 0 or 1; the last 1's element is written there again at the end
 local selectstrided = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
    local k, last, top, ko, im, ip = 0, 0, band(ones - 1, INT), 0, 0, 0
    for _ = 1, n do
@@ -254,34 +386,19 @@ function loops.select(r, s, m, n, ones)
    local sp, ss = line(s)
    local mp, ms = line(m)
    if not rp or not sp or not mp or r.T ~= s.T then return false end
-   local strided = rs ~= 1 or ss ~= 1 or ms ~= 1
-   local f = generate('select', strided and selectstrided or selectbody, {BODY = 'rp[o@] = sp[p@]'}, s.T, strided)
+   if rs == 1 and ss == 1 and ms == 1 then
+      local ptr = wideptr[s.T.name]
+      wide('select', s.T)(recast(ptr, rp), recast(ptr, sp), mp, lastone(mp, n))
+      return true
+   end
+   local f = generate('select', selectstrided, {BODY = 'rp[o@] = sp[p@]'}, s.T, true)
    local ptr = unitptr[s.T.name]
-   f(cast(ptr, rp), cast(ptr, sp), mp, n, ones, rs, ss, ms)
+   f(recast(ptr, rp), recast(ptr, sp), mp, n, ones, rs, ss, ms)
    return true
 end
 
--- the place of the k-th 1 takes the source's element k (read at 0 before
--- the first 1)
-local copybody = [[return function(rp, sp, mp, n, rs, ss, ms)
-   local first, last, k = mp[0], 0, 0
-   $SAVE
-   for i = 0, n - 1 do
-      k = tobit(k)
-      local m = mp[i]
-      local m1 = m - 1
-      last = bor(band(i, bnot(m1)), band(last, m1))
-      local o, p = last, k + m - 1 + rshift(k + m - 1, 31)
-      $DOUBLE{o, p}
-      $BODY
-      k = band(k + m, INT)
-   end
-   if first == 0 then
-      $RESTORE
-   end
-end]]
-
--- (strided: the source's offset of the 1 seen last, and of the next one)
+-- the place of the k-th 1 takes the source's element k (ps: its offset,
+-- that of the 1 seen last; read at 0 before the first 1)
 local copystrided = [[return function(rp, sp, mp, n, rs, ss, ms)
    local first, last, im, io, ps, ks = mp[0], 0, 0, 0, 0, 0
    $SAVE
@@ -310,11 +427,14 @@ function loops.copy(d, m, s, n)
    local mp, ms = line(m)
    -- (an expanded destination, of stride 0, would have its one element put back)
    if not rp or not sp or not mp or d.T ~= s.T or rs == 0 then return false end
-   local strided = rs ~= 1 or ss ~= 1 or ms ~= 1
-   local f = generate('copy', strided and copystrided or copybody,
-                      {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore}, d.T, strided)
+   if rs == 1 and ss == 1 and ms == 1 then
+      local ptr = wideptr[d.T.name]
+      wide('copy', d.T)(recast(ptr, rp), recast(ptr, sp), mp, lastone(mp, n))
+      return true
+   end
+   local f = generate('copy', copystrided, {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore}, d.T, true)
    local ptr = unitptr[d.T.name]
-   f(cast(ptr, rp), cast(ptr, sp), mp, n, rs, ss, ms)
+   f(recast(ptr, rp), recast(ptr, sp), mp, n, rs, ss, ms)
    return true
 end
 
