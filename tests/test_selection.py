@@ -258,3 +258,27 @@ def test_index_and_index_add_with_repeated_indices(lua):
     # indexAdd accumulates every occurrence of a repeated index
     out = lua("local x = torch.zeros(2, 2); x:indexAdd(1, torch.LongTensor{1, 1}, torch.ones(2, 2)); return x")
     assert out.tolist() == [[2, 2], [0, 0]]
+
+
+def test_a_bad_mask_value_anywhere_leaves_masked_fill_undone(runtime):
+    # maskedFill ORs the mask's bytes 32 at a time (maskloops.maskor): a 2 or a
+    # 255 at any place of a word, or in the tail, is found before any write; hot
+    code = """
+    local bad = 0
+    for rep = 1, 40 do
+       for _, n in ipairs{5, 31, 32, 33, 64, 70} do
+          for pos = 1, n do
+             for _, v in ipairs{2, 255} do
+                local x = torch.Tensor(n):fill(3)
+                local m = torch.ByteTensor(n):fill(1)
+                m[pos] = v
+                local ok, err = pcall(function() x:maskedFill(m, 7) end)
+                if ok or not tostring(err):find('Mask tensor can take 0 and 1 values only', 1, true)
+                   or x:sum() ~= 3 * n then bad = bad + 1 end
+             end
+          end
+       end
+    end
+    return bad
+    """
+    assert runtime.execute(code) == 0

@@ -18,6 +18,7 @@ local kernels = require 'torch.maths.kernels'
 local parallel = require 'torch.parallel'
 
 local SD, checkbounds, origin, cast = internal.storages, internal.checkbounds, kernels.origin, ffi.cast
+local recast = kernels.recast
 local int64p, int32p = ffi.typeof('int64_t *'), ffi.typeof('int32_t *')
 
 -- the unit each type's elements are moved as, and a cell making a number
@@ -59,7 +60,7 @@ local function levels(d, dim)
    local before, after = merged(d, 1, dim - 1), merged(d, dim + 1, d.nd)
    if not before or not after then return nil end
    checkbounds(d)
-   return cast(unitptr[d.T.name], origin(d)), before, d.str[dim], after
+   return recast(unitptr[d.T.name], origin(d)), before, d.str[dim], after
 end
 
 -- the count of elements of the dimensions a..b of d
@@ -131,7 +132,7 @@ end]], '=(th index check)'))()
 -- inrange(idx, ip, outer, size, inner, x0, xk, xi, lim) -> whether every
 -- value of the index is in 1..lim
 local function inrange(idx, ip, outer, size, inner, x0, xk, xi, lim)
-   ip = cast(int32p, ip)
+   ip = recast(int32p, ip)
    if internal.iscontiguous(idx) then return flatcheck(ip, outer * size * inner, lim) end
    return levelcheck(ip, outer, size, inner, x0, xk, xi, lim)
 end
@@ -273,7 +274,7 @@ local function prepare(m, idx, f, dim)
       mp, m0, mk, mi = levels(m, dim)
       if not mp then return false end
    end
-   L.mp, L.m0, L.mk, L.mi, L.ip, L.x0, L.xk, L.xi = mp, m0, mk, mi, cast(int64p, ip), x0, xk, xi
+   L.mp, L.m0, L.mk, L.mi, L.ip, L.x0, L.xk, L.xi = mp, m0, mk, mi, ip, x0, xk, xi   -- (ip: int64_t *, a Long's unit)
    L.fp, L.f0, L.fk, L.fi = fp, f0, fk, fi
    L.outer, L.size, L.inner = count(idx, 1, dim - 1), idx.sz[dim], count(idx, dim + 1, idx.nd)
    return true
@@ -394,7 +395,7 @@ function loops.fill(d, idx, dim, c)
    -- (an index in d's memory could change as d is filled: the general path's)
    if not dp or idx.nd ~= 1 or idx.st == d.st or SD[idx.st].n > INT then return nil end
    checkbounds(idx)
-   local n, xs, ip = idx.sz[1], idx.str[1], cast(int64p, origin(idx))
+   local n, xs, ip = idx.sz[1], idx.str[1], recast(int64p, origin(idx))
    if n == 0 then return true end
    if not inrange(idx, ip, 1, n, 1, 0, xs, 0, d.sz[dim]) then return false end
    local outer, inner = count(d, 1, dim - 1), count(d, dim + 1, d.nd)

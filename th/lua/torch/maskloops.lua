@@ -18,7 +18,7 @@ local internal = require 'torch.internal'
 local types = require 'torch.types'
 local kernels = require 'torch.maths.kernels'
 
-local checkbounds, origin = internal.checkbounds, kernels.origin
+local checkbounds, origin, recast = internal.checkbounds, kernels.origin, kernels.recast
 local cast = ffi.cast
 local int32p = ffi.typeof('int32_t *')
 
@@ -49,24 +49,6 @@ local function line(d)
    end
    checkbounds(d)
    return origin(d), stride
-end
-
--- recast(ctype, p) -> p as a pointer of ctype, made once for each pointer
--- object (origin's are kept in the tensor): a pointer made per call, passed
--- to a loop's trace, would be a new object each time
-local recasts = setmetatable({}, {__mode = 'k'})
-local function recast(ctype, p)
-   local byp = recasts[ctype]
-   if not byp then
-      byp = setmetatable({}, {__mode = 'k'})
-      recasts[ctype] = byp
-   end
-   local q = byp[p]
-   if not q then
-      q = cast(ctype, p)
-      byp[p] = q
-   end
-   return q
 end
 
 -- generate(key, text, bodies, T, strided) -> the loop of text for elements
@@ -183,39 +165,39 @@ end
 ---------------------------------------------------------------------------
 -- Each element is one unit of its own size (a Double or Long an int64_t:
 -- half the loads and stores of two int32 halves), and no branch on the mask:
--- maskedFill and maskedCopy write every element, what it held or its new
--- value, chosen by bit operations with t = mask - 1 (0 where the mask is 1,
--- all ones where it is 0); maskedSelect writes every element at the
--- result's next place k, which moves on by the mask.  maskedSelect and
--- maskedCopy stop at the last 1 (`last`, found from the end: past it k would
--- be past the result's, or the source's, last element).  Four elements a
--- step, their mask values and places first: the trace's guards (the
--- overflow checks of those integer operations) then come before any 64-bit
--- value is loaded, which would otherwise be boxed at every guard (allocation
--- sinking is off).
+-- maskedFill and maskedCopy write where the mask is 1 and, where it is 0, at
+-- the place 0 (the place band(i, -mask)), whose element is kept in a cell
+-- and put back at the end (or given its new value when its mask is 1);
+-- maskedSelect writes every element at the result's next place k, which
+-- moves on by the mask.  maskedSelect and maskedCopy stop at the last 1
+-- (`last`, found from the end: past it k would be past the result's, or the
+-- source's, last element).  Four elements a step, their mask values and
+-- places first: the trace's guards (the overflow checks of those integer
+-- operations) then come before any 64-bit value is loaded, which would
+-- otherwise be boxed at every guard (allocation sinking is off); for the
+-- same reason no 64-bit value is held from one step to the next (the value
+-- is read from a cell), and the element at the place 0 is kept by ffi.copy
+-- (SIZE: the unit's bytes).
 
 local wideunits = {Byte = 'uint8_t', Char = 'int8_t', Short = 'int16_t', Int = 'int32_t',
                    Float = 'int32_t', Double = 'int64_t', Long = 'int64_t'}
 local wideptr = {}
 for name, u in pairs(wideunits) do wideptr[name] = ffi.typeof(u .. '*') end
 
--- the value cp[0] written where the mask is 1 (read in the loop: a 64-bit
--- number held from one step to the next would be made an object per call)
-local widefill = [[return function(rp, mp, n, cp)
-   local q = n - n % 4
+-- the value cp[0] written where the mask is 1
+local widefill = [[return function(rp, mp, n, cp, keep)
+   local first, q = mp[0], n - n % 4
+   copy(keep, rp, SIZE)
    for i = 0, q - 1, 4 do
-      local t0, t1, t2, t3 = mp[i] - 1, mp[i + 1] - 1, mp[i + 2] - 1, mp[i + 3] - 1
-      local c, d0, d1, d2, d3 = cp[0], rp[i], rp[i + 1], rp[i + 2], rp[i + 3]
-      rp[i] = bxor(c, band(bxor(d0, c), t0))
-      rp[i + 1] = bxor(c, band(bxor(d1, c), t1))
-      rp[i + 2] = bxor(c, band(bxor(d2, c), t2))
-      rp[i + 3] = bxor(c, band(bxor(d3, c), t3))
+      local o0, o1 = band(i, 0 - mp[i]), band(i + 1, 0 - mp[i + 1])
+      local o2, o3 = band(i + 2, 0 - mp[i + 2]), band(i + 3, 0 - mp[i + 3])
+      local c = cp[0]
+      rp[o0] = c; rp[o1] = c; rp[o2] = c; rp[o3] = c
    end
    for i = q, n - 1 do
-      local t = mp[i] - 1
-      local c, d = cp[0], rp[i]
-      rp[i] = bxor(c, band(bxor(d, c), t))
+      rp[band(i, 0 - mp[i])] = cp[0]
    end
+   if first == 0 then copy(rp, keep, SIZE) end
 end]]
 
 -- every element up to the last 1 written at k (k the count of ones before it)
@@ -241,10 +223,11 @@ local wideselect = [[return function(rp, sp, mp, last)
    end
 end]]
 
--- every element up to the last 1 takes its own value or the source's
+-- every element up to the last 1 where the mask is 1 takes the source's
 -- element k (k the count of ones before it)
-local widecopy = [[return function(rp, sp, mp, last)
-   local k, q = 0, (last + 1) - (last + 1) % 4
+local widecopy = [[return function(rp, sp, mp, last, keep)
+   local first, k, q = mp[0], 0, (last + 1) - (last + 1) % 4
+   copy(keep, rp, SIZE)
    for i = 0, q - 1, 4 do
       k = tobit(k)
       local m0, m1, m2, m3 = mp[i], mp[i + 1], mp[i + 2], mp[i + 3]
@@ -252,25 +235,18 @@ local widecopy = [[return function(rp, sp, mp, last)
       local k2 = k1 + m1
       local k3 = k2 + m2
       local k4 = band(k3 + m3, INT)
-      local t0, t1, t2, t3 = m0 - 1, m1 - 1, m2 - 1, m3 - 1
-      local d0, s0 = rp[i], sp[k]
-      rp[i] = bxor(s0, band(bxor(d0, s0), t0))
-      local d1, s1 = rp[i + 1], sp[k1]
-      rp[i + 1] = bxor(s1, band(bxor(d1, s1), t1))
-      local d2, s2 = rp[i + 2], sp[k2]
-      rp[i + 2] = bxor(s2, band(bxor(d2, s2), t2))
-      local d3, s3 = rp[i + 3], sp[k3]
-      rp[i + 3] = bxor(s3, band(bxor(d3, s3), t3))
+      local o0, o1, o2, o3 = band(i, 0 - m0), band(i + 1, 0 - m1), band(i + 2, 0 - m2), band(i + 3, 0 - m3)
+      rp[o0] = sp[k]; rp[o1] = sp[k1]; rp[o2] = sp[k2]; rp[o3] = sp[k3]
       k = k4
    end
    for i = q, last do
       k = tobit(k)
       local m = mp[i]
-      local k1, t = band(k + m, INT), m - 1
-      local d, s = rp[i], sp[k]
-      rp[i] = bxor(s, band(bxor(d, s), t))
+      local k1, o = band(k + m, INT), band(i, 0 - m)
+      rp[o] = sp[k]
       k = k1
    end
+   if first == 0 then copy(rp, keep, SIZE) else copy(rp, sp, SIZE) end
 end]]
 
 local widetexts = {fill = widefill, select = wideselect, copy = widecopy}
@@ -280,7 +256,8 @@ local widecache = {fill = {}, select = {}, copy = {}}
 local function wide(kind, T)
    local f = widecache[kind][T]
    if not f then
-      f = assert(loadstring(prelude .. widetexts[kind], '=(th mask loop ' .. kind .. ')'))(bit, ffi)
+      local text = widetexts[kind]:gsub('SIZE', ffi.sizeof(wideunits[T.name]))
+      f = assert(loadstring(prelude .. 'local copy = ffi.copy\n' .. text, '=(th mask loop ' .. kind .. ')'))(bit, ffi)
       widecache[kind][T] = f
    end
    return f
@@ -293,11 +270,13 @@ local function lastone(mp, n)
    return i
 end
 
--- the bits of a value stored as each type, read as its unit
-local widecells = {}
+-- the bits of a value stored as each type, read as its unit; the cell
+-- keeping the element at the place 0
+local widecells, keeps = {}, {}
 for name in pairs(wideunits) do
    local cell = types[name].vla(1)
    widecells[name] = {cell, cast(wideptr[name], cell)}
+   keeps[name] = ffi.new(wideunits[name] .. '[1]')
 end
 
 ---------------------------------------------------------------------------
@@ -347,7 +326,7 @@ function loops.fill(d, m, n, c)
    if rs == 1 and ms == 1 then
       local cell = widecells[d.T.name]
       cell[1][0] = c
-      wide('fill', d.T)(recast(wideptr[d.T.name], rp), mp, n, cell[2])
+      wide('fill', d.T)(recast(wideptr[d.T.name], rp), mp, n, cell[2], keeps[d.T.name])
       return true
    end
    local cell = cells[d.T.name]
@@ -429,7 +408,7 @@ function loops.copy(d, m, s, n)
    if not rp or not sp or not mp or d.T ~= s.T or rs == 0 then return false end
    if rs == 1 and ss == 1 and ms == 1 then
       local ptr = wideptr[d.T.name]
-      wide('copy', d.T)(recast(ptr, rp), recast(ptr, sp), mp, lastone(mp, n))
+      wide('copy', d.T)(recast(ptr, rp), recast(ptr, sp), mp, lastone(mp, n), keeps[d.T.name])
       return true
    end
    local f = generate('copy', copystrided, {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore}, d.T, true)
