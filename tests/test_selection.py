@@ -282,3 +282,39 @@ def test_a_bad_mask_value_anywhere_leaves_masked_fill_undone(runtime):
     return bad
     """
     assert runtime.execute(code) == 0
+
+
+def test_a_bad_index_anywhere_in_a_long_index_is_found(runtime):
+    # a contiguous index of 1024 values and more has its range found by numpy's
+    # SIMD minimum and maximum (simd.extremes; numpy imported for 65536 and
+    # more): every bad value (0, negative, one past, beyond 2^32 and 2^62, the
+    # most negative) at any place gives the error with nothing written; hot
+    code = """
+    local bad = 0
+    local values = {0, -1, 101, 2^32 + 1, 2^62, -2^63, 1e15}
+    for _, n in ipairs{1100, 70000, 2000} do
+       local cols = n / 100
+       for rep = 1, 12 do
+          for k, v in ipairs(values) do
+             local idx = torch.LongTensor(100, cols):fill(100)
+             local src = torch.Tensor(100, cols):fill(2)
+             local a = torch.Tensor(100, cols):fill(5)
+             idx:view(-1)[1 + (rep * 7919 + k * 104729) % n] = v
+             local ok, err = pcall(function() a:gather(src, 1, idx) end)
+             if ok or not tostring(err):find('Invalid index in gather', 1, true) or a:sum() ~= 5 * n then bad = bad + 1 end
+             local d = torch.Tensor(100, cols):fill(5)
+             ok, err = pcall(function() d:scatter(1, idx, src) end)
+             if ok or not tostring(err):find('Invalid index in scatter', 1, true) or d:sum() ~= 5 * n then bad = bad + 1 end
+             ok, err = pcall(function() d:scatter(1, idx, 3) end)
+             if ok or not tostring(err):find('Invalid index in scatter', 1, true) or d:sum() ~= 5 * n then bad = bad + 1 end
+          end
+          local idx = torch.LongTensor(100, cols):random(1, 100)
+          local src = torch.rand(100, cols)
+          local g = torch.Tensor(100, cols)
+          g:gather(src, 1, idx)
+          if g[1][1] ~= src[idx[1][1]][1] or g[100][cols] ~= src[idx[100][cols]][cols] then bad = bad + 1 end
+       end
+    end
+    return bad
+    """
+    assert runtime.execute(code) == 0

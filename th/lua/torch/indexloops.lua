@@ -16,6 +16,7 @@ local internal = require 'torch.internal'
 local types = require 'torch.types'
 local kernels = require 'torch.maths.kernels'
 local parallel = require 'torch.parallel'
+local simd = require 'torch.maths.simd'
 
 local SD, checkbounds, origin, cast = internal.storages, internal.checkbounds, kernels.origin, ffi.cast
 local recast = kernels.recast
@@ -129,12 +130,23 @@ return function(ip, outer, size, inner, x0, xk, xi, lim)
    return hi == 0 and neg >= 0
 end]], '=(th index check)'))()
 
+-- from this many values, a contiguous index's range is found by numpy's
+-- SIMD loops once numpy is loaded (imported for it from IMPORT values): the
+-- loop above takes about a cycle a value
+local EXTREMES, IMPORT = 1024, 65536
+
 -- inrange(idx, ip, outer, size, inner, x0, xk, xi, lim) -> whether every
--- value of the index is in 1..lim
+-- value of the index (ip: int64_t *) is in 1..lim
 local function inrange(idx, ip, outer, size, inner, x0, xk, xi, lim)
-   ip = recast(int32p, ip)
-   if internal.iscontiguous(idx) then return flatcheck(ip, outer * size * inner, lim) end
-   return levelcheck(ip, outer, size, inner, x0, xk, xi, lim)
+   if internal.iscontiguous(idx) then
+      local n = outer * size * inner
+      if n >= EXTREMES then
+         local lo, hi = simd.extremes(ip, n, IMPORT)
+         if lo then return lo >= 1 and hi <= lim end
+      end
+      return flatcheck(recast(int32p, ip), n, lim)
+   end
+   return levelcheck(recast(int32p, ip), outer, size, inner, x0, xk, xi, lim)
 end
 
 ---------------------------------------------------------------------------
