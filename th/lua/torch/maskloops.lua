@@ -5,13 +5,14 @@
 -- no Lua->Python crossing (which costs more than these loops up to 10^4
 -- elements; beyond, numpy's boolean indexing makes index arrays first).
 --
--- Elements are moved as the bits of their type, through int32 units (two
--- per element of 8 bytes: a Long is no Lua number, and a double loaded into
--- a Lua number may have its NaN made the canonical one).  No branch on the
--- mask (a mask of random zeros and ones mispredicts half of them): where an
--- element goes is computed with bit operations.  One loop is generated per
--- operation, element type and contiguity (monomorphic traces; no closure or
--- vararg in a call).
+-- Elements are moved as the bits of their type (a Long is no Lua number,
+-- and a double loaded into a Lua number may have its NaN made the canonical
+-- one): as one integer unit of their size when every operand has stride 1,
+-- through int32 units (two per element of 8 bytes) otherwise.  No branch on
+-- the mask (a mask of random zeros and ones mispredicts half of them): where
+-- an element goes is computed with bit operations.  One loop is generated
+-- per operation, element type and contiguity (monomorphic traces; no
+-- closure or vararg in a call).
 local ffi = require 'ffi'
 local bit = require 'bit'
 local internal = require 'torch.internal'
