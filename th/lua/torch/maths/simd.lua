@@ -235,7 +235,7 @@ end
 -- values at xp (a contiguous LongTensor's), by numpy's SIMD minimum and
 -- maximum loops in their reduction form (the first operand the result, of
 -- step 0, seeded with xp[0]); nil until numpy is loaded (imported for it
--- beyond `import` values)
+-- beyond `import` values, math.huge: never)
 -- (the pointers into the cell made once; the function reads the cell
 -- itself, which keeps it alive)
 local extremes = ffi.new('int64_t[2]')
