@@ -235,6 +235,16 @@ def test_masked_operations_and_nonzero_as_the_original():
     assert hot == expected
 
 
+def test_masked_operations_keep_the_bits_as_the_original():
+    # the loops of contiguous operands (whole elements, no branch: maskloops.lua)
+    # move every type's bits unchanged (-0, NaN payloads, Longs beyond 2^53),
+    # whatever the place of the mask's last 1; cold and hot
+    out, expected = fixture("parity_masked_bits")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_masked_bits.lua"), "30"], timeout=600))
+    assert hot == expected
+
+
 def test_float_random_fill_parameters_are_floats():
     out, expected = fixture("bits_random")
     assert out == expected

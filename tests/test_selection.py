@@ -258,3 +258,69 @@ def test_index_and_index_add_with_repeated_indices(lua):
     # indexAdd accumulates every occurrence of a repeated index
     out = lua("local x = torch.zeros(2, 2); x:indexAdd(1, torch.LongTensor{1, 1}, torch.ones(2, 2)); return x")
     assert out.tolist() == [[2, 2], [0, 0]]
+
+
+def test_a_bad_mask_value_anywhere_leaves_masked_fill_undone(runtime):
+    # maskedFill ORs the mask's bytes 32 at a time (maskloops.maskor): a 2 or a
+    # 255 at any place of a word, or in the tail, is found before any write; hot
+    code = """
+    local bad = 0
+    for rep = 1, 40 do
+       for _, n in ipairs{5, 31, 32, 33, 64, 70} do
+          for pos = 1, n do
+             for _, v in ipairs{2, 255} do
+                local x = torch.Tensor(n):fill(3)
+                local m = torch.ByteTensor(n):fill(1)
+                m[pos] = v
+                local ok, err = pcall(function() x:maskedFill(m, 7) end)
+                if ok or not tostring(err):find('Mask tensor can take 0 and 1 values only', 1, true)
+                   or x:sum() ~= 3 * n then bad = bad + 1 end
+             end
+          end
+       end
+    end
+    return bad
+    """
+    assert runtime.execute(code) == 0
+
+
+def test_a_bad_index_anywhere_in_a_long_index_is_found(th):
+    # a contiguous index of 1024 values and more has its range found by numpy's
+    # SIMD minimum and maximum once numpy is loaded (simd.extremes; the first
+    # two sizes run before, the last two after a comparison of 10^5 elements
+    # imports it), else by a LuaJIT pass: every bad value (0, negative, one
+    # past, beyond 2^32 and 2^62, the most negative) at any place gives the
+    # error with nothing written; hot
+    code = """
+    local bad, before = 0, require('torch.internal').opsloaded[0]
+    local values = {0, -1, 101, 2^32 + 1, 2^62, -2^63, 1e15}
+    for _, n in ipairs{1100, 70000, 0, 2000, 70000} do
+       if n == 0 then local _ = torch.gt(torch.rand(100000), 0.5) end
+       if n > 0 then
+       local cols = n / 100
+       for rep = 1, 12 do
+          for k, v in ipairs(values) do
+             local idx = torch.LongTensor(100, cols):fill(100)
+             local src = torch.Tensor(100, cols):fill(2)
+             local a = torch.Tensor(100, cols):fill(5)
+             idx:view(-1)[1 + (rep * 7919 + k * 104729) % n] = v
+             local ok, err = pcall(function() a:gather(src, 1, idx) end)
+             if ok or not tostring(err):find('Invalid index in gather', 1, true) or a:sum() ~= 5 * n then bad = bad + 1 end
+             local d = torch.Tensor(100, cols):fill(5)
+             ok, err = pcall(function() d:scatter(1, idx, src) end)
+             if ok or not tostring(err):find('Invalid index in scatter', 1, true) or d:sum() ~= 5 * n then bad = bad + 1 end
+             ok, err = pcall(function() d:scatter(1, idx, 3) end)
+             if ok or not tostring(err):find('Invalid index in scatter', 1, true) or d:sum() ~= 5 * n then bad = bad + 1 end
+          end
+          local idx = torch.LongTensor(100, cols):random(1, 100)
+          local src = torch.rand(100, cols)
+          local g = torch.Tensor(100, cols)
+          g:gather(src, 1, idx)
+          if g[1][1] ~= src[idx[1][1]][1] or g[100][cols] ~= src[idx[100][cols]][cols] then bad = bad + 1 end
+       end
+       end
+    end
+    print(bad, before, require('torch.internal').opsloaded[0])
+    """
+    out = th(code)   # (a process of its own: numpy not loaded before the comparison)
+    assert out.stdout.split() == ["0", "0", "1"]

@@ -34,9 +34,11 @@ class _UFunc(ctypes.Structure):
 # Torch's element types by name, as numpy's dtypes
 _TYPES = {"Byte": "uint8", "Char": "int8", "Short": "int16", "Int": "int32",
           "Long": "int64", "Float": "float32", "Double": "float64"}
-# integer division truncates in C (numpy's floors): floats only
+# integer division truncates in C (numpy's floors): floats only; the smallest
+# and largest of LongTensors (an index's range, in its reduction form)
 _UFUNCS = {"add": ("add", _TYPES), "sub": ("subtract", _TYPES), "mul": ("multiply", _TYPES),
-           "div": ("divide", {"Float": "float32", "Double": "float64"})}
+           "div": ("divide", {"Float": "float32", "Double": "float64"}),
+           "min": ("minimum", {"Long": "int64"}), "max": ("maximum", {"Long": "int64"})}
 # comparisons write numpy's bools: bytes of 0 or 1, a ByteTensor's elements,
 # as C's comparisons gave them (NaN compares with nothing)
 _COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
@@ -66,7 +68,7 @@ def _loops(ufunc, dtypes, boolean=False):
 
 @export
 def ufunc_loops():
-    """The loops of add, sub, mul, div and the comparisons, a line each:
+    """The loops of add, sub, mul, div, min, max and the comparisons, a line each:
     "operation type loop-address data-address" (decimal: Lua reads them as
     64-bit integers)."""
     import numpy as np

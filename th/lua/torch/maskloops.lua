@@ -5,21 +5,23 @@
 -- no Lua->Python crossing (which costs more than these loops up to 10^4
 -- elements; beyond, numpy's boolean indexing makes index arrays first).
 --
--- Elements are moved as the bits of their type, through int32 units (two
--- per element of 8 bytes: a Long is no Lua number, and a double loaded into
--- a Lua number may have its NaN made the canonical one).  No branch on the
--- mask (a mask of random zeros and ones mispredicts half of them): where an
--- element goes is computed with bit operations.  One loop is generated per
--- operation, element type and contiguity (monomorphic traces; no closure or
--- vararg in a call).
+-- Elements are moved as the bits of their type (a Long is no Lua number,
+-- and a double loaded into a Lua number may have its NaN made the canonical
+-- one): as one integer unit of their size when every operand has stride 1,
+-- through int32 units (two per element of 8 bytes) otherwise.  No branch on
+-- the mask (a mask of random zeros and ones mispredicts half of them): where
+-- an element goes is computed with bit operations.  One loop is generated
+-- per operation, element type and contiguity (monomorphic traces; no
+-- closure or vararg in a call).
 local ffi = require 'ffi'
 local bit = require 'bit'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 local kernels = require 'torch.maths.kernels'
 
-local checkbounds, origin = internal.checkbounds, kernels.origin
+local checkbounds, origin, recast = internal.checkbounds, kernels.origin, kernels.recast
 local cast = ffi.cast
+local int32p = ffi.typeof('int32_t *')
 
 local loops = {}
 
@@ -110,10 +112,9 @@ end
 -- 8), with s = w + (w >> 16), is the sum of w's bytes (another mask's count
 -- is wrong, and not used: its OR is above 1).  One operation a step on each
 -- running value's chain of dependencies.
-local countbody = [[return function(mp, n, ms)
+local countbody = [[return function(mp, n, ms, wp)
    local ones, top, i = 0, 0, 0
    if $C then
-      local wp = cast(int32p, mp)
       for j = 0, 4 * rshift(n, 4) - 1, 4 do
          local a, b, c, d = wp[j], wp[j + 1], wp[j + 2], wp[j + 3]
          top = bor(top, bor(a, b, c, d))
@@ -132,15 +133,155 @@ local countbody = [[return function(mp, n, ms)
    return ones, top
 end]]
 
+local nobodies = {}
+
 -- maskcount(m, n) -> number of ones, the OR of the mask; nil when m is no line
 function loops.maskcount(m, n)
    local mp, ms = line(m)
    if not mp then return nil end
-   return generate('count', countbody, {}, types.Byte, ms ~= 1)(mp, n, ms)
+   return generate('count', countbody, nobodies, types.Byte, ms ~= 1)(mp, n, ms, recast(int32p, mp))
+end
+
+-- the OR of a contiguous mask's bytes alone (maskedFill needs no count): 32
+-- bytes a step, as eight int32 words
+local orbytes = assert(loadstring(prelude .. [[return function(wp, mp, n)
+   local top = 0
+   for j = 0, 8 * rshift(n, 5) - 1, 8 do
+      top = bor(top, bor(wp[j], wp[j + 1], wp[j + 2], wp[j + 3]), bor(wp[j + 4], wp[j + 5], wp[j + 6], wp[j + 7]))
+   end
+   top = bor(band(top, 255), band(rshift(top, 8), 255), band(rshift(top, 16), 255), rshift(top, 24))
+   for j = n - band(n, 31), n - 1 do top = bor(top, mp[j]) end
+   return top
+end]], '=(th mask loop or)'))(bit, ffi)
+
+-- maskor(m, n) -> the OR of the mask's bytes; nil when m is not contiguous
+function loops.maskor(m, n)
+   local mp, ms = line(m)
+   if not mp or ms ~= 1 then return nil end
+   return orbytes(recast(int32p, mp), mp, n)
 end
 
 ---------------------------------------------------------------------------
--- maskedFill, maskedSelect, maskedCopy
+-- maskedFill, maskedSelect, maskedCopy: operands of stride 1
+---------------------------------------------------------------------------
+-- Each element is one unit of its own size (a Double or Long an int64_t:
+-- half the loads and stores of two int32 halves), and no branch on the mask:
+-- maskedFill and maskedCopy write where the mask is 1 and, where it is 0, at
+-- the place 0 (the place band(i, -mask)), whose element is kept in a cell
+-- and put back at the end (or given its new value when its mask is 1);
+-- maskedSelect writes every element at the result's next place k, which
+-- moves on by the mask.  maskedSelect and maskedCopy stop at the last 1
+-- (`last`, found from the end: past it k would be past the result's, or the
+-- source's, last element).  Four elements a step, their mask values and
+-- places first: the trace's guards (the overflow checks of those integer
+-- operations) then come before any 64-bit value is loaded, which would
+-- otherwise be boxed at every guard (allocation sinking is off); for the
+-- same reason no 64-bit value is held from one step to the next (the value
+-- is read from a cell), and the element at the place 0 is kept by ffi.copy
+-- (SIZE: the unit's bytes).
+
+local wideunits = {Byte = 'uint8_t', Char = 'int8_t', Short = 'int16_t', Int = 'int32_t',
+                   Float = 'int32_t', Double = 'int64_t', Long = 'int64_t'}
+local wideptr = {}
+for name, u in pairs(wideunits) do wideptr[name] = ffi.typeof(u .. '*') end
+
+-- the value cp[0] written where the mask is 1
+local widefill = [[return function(rp, mp, n, cp, keep)
+   local first, q = mp[0], n - n % 4
+   copy(keep, rp, SIZE)
+   for i = 0, q - 1, 4 do
+      local o0, o1 = band(i, 0 - mp[i]), band(i + 1, 0 - mp[i + 1])
+      local o2, o3 = band(i + 2, 0 - mp[i + 2]), band(i + 3, 0 - mp[i + 3])
+      local c = cp[0]
+      rp[o0] = c; rp[o1] = c; rp[o2] = c; rp[o3] = c
+   end
+   for i = q, n - 1 do
+      rp[band(i, 0 - mp[i])] = cp[0]
+   end
+   if first == 0 then copy(rp, keep, SIZE) end
+end]]
+
+-- every element up to the last 1 written at k (k the count of ones before it)
+local wideselect = [[return function(rp, sp, mp, last)
+   local k, q = 0, (last + 1) - (last + 1) % 4
+   for i = 0, q - 1, 4 do
+      k = tobit(k)
+      local k1 = k + mp[i]
+      local k2 = k1 + mp[i + 1]
+      local k3 = k2 + mp[i + 2]
+      local k4 = band(k3 + mp[i + 3], INT)
+      rp[k] = sp[i]
+      rp[k1] = sp[i + 1]
+      rp[k2] = sp[i + 2]
+      rp[k3] = sp[i + 3]
+      k = k4
+   end
+   for i = q, last do
+      k = tobit(k)
+      local k1 = band(k + mp[i], INT)
+      rp[k] = sp[i]
+      k = k1
+   end
+end]]
+
+-- every element up to the last 1 where the mask is 1 takes the source's
+-- element k (k the count of ones before it)
+local widecopy = [[return function(rp, sp, mp, last, keep)
+   local first, k, q = mp[0], 0, (last + 1) - (last + 1) % 4
+   copy(keep, rp, SIZE)
+   for i = 0, q - 1, 4 do
+      k = tobit(k)
+      local m0, m1, m2, m3 = mp[i], mp[i + 1], mp[i + 2], mp[i + 3]
+      local k1 = k + m0
+      local k2 = k1 + m1
+      local k3 = k2 + m2
+      local k4 = band(k3 + m3, INT)
+      local o0, o1, o2, o3 = band(i, 0 - m0), band(i + 1, 0 - m1), band(i + 2, 0 - m2), band(i + 3, 0 - m3)
+      rp[o0] = sp[k]; rp[o1] = sp[k1]; rp[o2] = sp[k2]; rp[o3] = sp[k3]
+      k = k4
+   end
+   for i = q, last do
+      k = tobit(k)
+      local m = mp[i]
+      local k1, o = band(k + m, INT), band(i, 0 - m)
+      rp[o] = sp[k]
+      k = k1
+   end
+   if first == 0 then copy(rp, keep, SIZE) else copy(rp, sp, SIZE) end
+end]]
+
+local widetexts = {fill = widefill, select = wideselect, copy = widecopy}
+local widecache = {fill = {}, select = {}, copy = {}}
+
+-- wide(kind, T) -> the loop of that kind for elements of T
+local function wide(kind, T)
+   local f = widecache[kind][T]
+   if not f then
+      local text = widetexts[kind]:gsub('SIZE', ffi.sizeof(wideunits[T.name]))
+      f = assert(loadstring(prelude .. 'local copy = ffi.copy\n' .. text, '=(th mask loop ' .. kind .. ')'))(bit, ffi)
+      widecache[kind][T] = f
+   end
+   return f
+end
+
+-- the place of the last 1 of a mask of n values (at least one 1)
+local function lastone(mp, n)
+   local i = n - 1
+   while mp[i] == 0 do i = i - 1 end
+   return i
+end
+
+-- the bits of a value stored as each type, read as its unit; the cell
+-- keeping the element at the place 0
+local widecells, keeps = {}, {}
+for name in pairs(wideunits) do
+   local cell = types[name].vla(1)
+   widecells[name] = {cell, cast(wideptr[name], cell)}
+   keeps[name] = ffi.new(wideunits[name] .. '[1]')
+end
+
+---------------------------------------------------------------------------
+-- maskedFill, maskedSelect, maskedCopy: strided operands
 ---------------------------------------------------------------------------
 -- No branch on the mask: `last`, the place of the last 1 seen, is chosen
 -- from i and itself by bit operations (m1 = mask - 1: 0 or -1; no negation
@@ -148,26 +289,10 @@ end
 -- integer).  maskedFill and maskedCopy write at `last` at every step (where
 -- the mask is 0, what they wrote there before); up to the first 1, `last`
 -- is the place 0, whose element is put back afterwards unless its mask is 1.
+-- Every place is an offset, moved on by its stride (an addition, no
+-- multiplication per element).
 
 -- the value's units c0 (c1) written at the place of the 1 seen last
-local fillbody = [[return function(rp, mp, n, rs, ms, c0, c1)
-   local first, last = mp[0], 0
-   $SAVE
-   for i = 0, n - 1 do
-      local m1 = mp[i] - 1
-      last = bor(band(i, bnot(m1)), band(last, m1))
-      local o = last
-      $DOUBLE{o}
-      $BODY
-   end
-   if first == 0 then
-      $RESTORE
-   end
-end]]
-local save, restore = 'local s# = rp[0@]', 'rp[0@] = s#'
-
--- the same over strided lines: every place an offset, moved on by its stride
--- (an addition, no multiplication per element)
 local fillstrided = [[return function(rp, mp, n, rs, ms, c0, c1)
    local first, last, im, io = mp[0], 0, 0, 0
    $SAVE
@@ -184,6 +309,7 @@ local fillstrided = [[return function(rp, mp, n, rs, ms, c0, c1)
       $RESTORE
    end
 end]]
+local save, restore = 'local s# = rp[0@]', 'rp[0@] = s#'
 
 -- the bits of a value stored as each type
 local cells = {}
@@ -198,36 +324,22 @@ function loops.fill(d, m, n, c)
    local rp, rs = line(d)
    local mp, ms = line(m)
    if not rp or not mp or rs == 0 then return false end   -- (0: see copy)
+   if rs == 1 and ms == 1 then
+      local cell = widecells[d.T.name]
+      cell[1][0] = c
+      wide('fill', d.T)(recast(wideptr[d.T.name], rp), mp, n, cell[2], keeps[d.T.name])
+      return true
+   end
    local cell = cells[d.T.name]
    cell[1][0] = c
-   local strided = rs ~= 1 or ms ~= 1
-   local f = generate('fill', strided and fillstrided or fillbody,
-                      {BODY = 'rp[o@] = c#', SAVE = save, RESTORE = restore}, d.T, strided)
-   f(cast(unitptr[d.T.name], rp), mp, n, rs, ms, cell[2][0], cell[2][1])
+   local f = generate('fill', fillstrided, {BODY = 'rp[o@] = c#', SAVE = save, RESTORE = restore}, d.T, true)
+   f(recast(unitptr[d.T.name], rp), mp, n, rs, ms, cell[2][0], cell[2][1])
    return true
 end
 
--- every element is written to the result's next place (k), the last one
--- while k is past the end (t: 1 then), which moves on by the mask's 0 or 1;
--- the last 1's element is written there again at the end
-local selectbody = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
-   local k, last, top = 0, 0, band(ones - 1, INT)
-   for i = 0, n - 1 do
-      k = tobit(k)
-      local m = mp[i]
-      local o, p = k - rshift(tobit(top) - k, 31), i
-      $DOUBLE{o, p}
-      $BODY
-      local m1 = m - 1
-      last = bor(band(i, bnot(m1)), band(last, m1))
-      k = band(k + m, INT)
-   end
-   local o, p = top, last
-   $DOUBLE{o, p}
-   $BODY
-end]]
-
--- (strided: ko the offset of the result's place k, ip the source's element i)
+-- every element is written to the result's next place (offset ko), the last
+-- one while k is past the end (top: the last place), which moves on by the
+-- mask's 0 or 1; the last 1's element is written there again at the end
 local selectstrided = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
    local k, last, top, ko, im, ip = 0, 0, band(ones - 1, INT), 0, 0, 0
    for _ = 1, n do
@@ -254,34 +366,19 @@ function loops.select(r, s, m, n, ones)
    local sp, ss = line(s)
    local mp, ms = line(m)
    if not rp or not sp or not mp or r.T ~= s.T then return false end
-   local strided = rs ~= 1 or ss ~= 1 or ms ~= 1
-   local f = generate('select', strided and selectstrided or selectbody, {BODY = 'rp[o@] = sp[p@]'}, s.T, strided)
+   if rs == 1 and ss == 1 and ms == 1 then
+      local ptr = wideptr[s.T.name]
+      wide('select', s.T)(recast(ptr, rp), recast(ptr, sp), mp, lastone(mp, n))
+      return true
+   end
+   local f = generate('select', selectstrided, {BODY = 'rp[o@] = sp[p@]'}, s.T, true)
    local ptr = unitptr[s.T.name]
-   f(cast(ptr, rp), cast(ptr, sp), mp, n, ones, rs, ss, ms)
+   f(recast(ptr, rp), recast(ptr, sp), mp, n, ones, rs, ss, ms)
    return true
 end
 
--- the place of the k-th 1 takes the source's element k (read at 0 before
--- the first 1)
-local copybody = [[return function(rp, sp, mp, n, rs, ss, ms)
-   local first, last, k = mp[0], 0, 0
-   $SAVE
-   for i = 0, n - 1 do
-      k = tobit(k)
-      local m = mp[i]
-      local m1 = m - 1
-      last = bor(band(i, bnot(m1)), band(last, m1))
-      local o, p = last, k + m - 1 + rshift(k + m - 1, 31)
-      $DOUBLE{o, p}
-      $BODY
-      k = band(k + m, INT)
-   end
-   if first == 0 then
-      $RESTORE
-   end
-end]]
-
--- (strided: the source's offset of the 1 seen last, and of the next one)
+-- the place of the k-th 1 takes the source's element k (ps: its offset,
+-- that of the 1 seen last; read at 0 before the first 1)
 local copystrided = [[return function(rp, sp, mp, n, rs, ss, ms)
    local first, last, im, io, ps, ks = mp[0], 0, 0, 0, 0, 0
    $SAVE
@@ -310,11 +407,14 @@ function loops.copy(d, m, s, n)
    local mp, ms = line(m)
    -- (an expanded destination, of stride 0, would have its one element put back)
    if not rp or not sp or not mp or d.T ~= s.T or rs == 0 then return false end
-   local strided = rs ~= 1 or ss ~= 1 or ms ~= 1
-   local f = generate('copy', strided and copystrided or copybody,
-                      {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore}, d.T, strided)
+   if rs == 1 and ss == 1 and ms == 1 then
+      local ptr = wideptr[d.T.name]
+      wide('copy', d.T)(recast(ptr, rp), recast(ptr, sp), mp, lastone(mp, n), keeps[d.T.name])
+      return true
+   end
+   local f = generate('copy', copystrided, {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore}, d.T, true)
    local ptr = unitptr[d.T.name]
-   f(cast(ptr, rp), cast(ptr, sp), mp, n, rs, ss, ms)
+   f(recast(ptr, rp), recast(ptr, sp), mp, n, rs, ss, ms)
    return true
 end
 

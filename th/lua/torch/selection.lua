@@ -511,8 +511,9 @@ local function sizes(d)
    return '[' .. table.concat(t, ' x ') .. ']'
 end
 
--- checkmask(v, d, argn, fname [, sizemessage]) -> mask data, number of ones
-local function checkmask(v, d, argn, fname, sizemessage)
+-- checkmask(v, d, argn, fname [, sizemessage [, nocount]]) -> mask data,
+-- number of ones (nil with nocount, when the mask's bytes are ORed alone)
+local function checkmask(v, d, argn, fname, sizemessage, nocount)
    local m = checkof(v, types.Byte, argn, fname)
    local n = nelement(m)
    if n ~= nelement(d) and sizemessage then fail(sizemessage) end
@@ -522,7 +523,12 @@ local function checkmask(v, d, argn, fname, sizemessage)
            sizes(d), sizes(m), nelement(d), n)
    end
    if n == 0 then return m, 0 end
-   local ones, top = maskloops.maskcount(m, n)
+   local ones, top = nil, nocount and maskloops.maskor(m, n)
+   if top then
+      if top > 1 then fail('Mask tensor can take 0 and 1 values only') end
+      return m, nil
+   end
+   ones, top = maskloops.maskcount(m, n)
    if ones then
       -- (with no value above 1, the sum is the count of ones)
    elseif n <= SMALL then
@@ -545,10 +551,17 @@ local function maskedSelect(self, a, b)
       src, mask, argn = TD[self], a, 1
    end
    local m, ones = checkmask(mask, src, argn, 'maskedSelect')
-   out = out or newtensor(src.T, {}, 0)
-   local res = TD[out]
-   src = unaliased(res, src)
-   resize(res, {ones}, 1)
+   local res
+   if out or ones == 0 then
+      out = out or newtensor(src.T, {}, 0)
+      res = TD[out]
+      src = unaliased(res, src)
+      resize(res, {ones}, 1)
+   else
+      -- (a new result of its size at once, not zeroed: every element is written)
+      out = newtensor(src.T, {ones}, 1, true, true)
+      res = TD[out]
+   end
    if b ~= nil then out = b end   -- res:maskedSelect(src, mask) returned mask in Torch7
    if ones > 0 and maskloops.select(res, src, m, nelement(src), ones) then return out end
    if ones > SMALL then
@@ -595,7 +608,7 @@ end
 
 local function maskedFill(self, mask, value)
    local d = TD[self]
-   local m, ones = checkmask(mask, d, 1, 'maskedFill')
+   local m, ones = checkmask(mask, d, 1, 'maskedFill', nil, true)
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 2, 'maskedFill')
    if ones == 0 then return value end   -- as Torch7's binding: its last argument
    if maskloops.fill(d, m, nelement(d), value) then return value end

@@ -234,6 +234,24 @@ local function origin(d)
 end
 kernels.origin = origin
 
+-- recast(ctype, p) -> p as a pointer of ctype, made once for each pointer
+-- object (origin's are kept in the tensor): a pointer made per call and
+-- passed to a loop's trace is a new object every time (no allocation sinking)
+local recasts = setmetatable({}, {__mode = 'k'})
+function kernels.recast(ctype, p)
+   local byp = recasts[ctype]
+   if not byp then
+      byp = setmetatable({}, {__mode = 'k'})
+      recasts[ctype] = byp
+   end
+   local q = byp[p]
+   if not q then
+      q = ffi.cast(ctype, p)
+      byp[p] = q
+   end
+   return q
+end
+
 -- the pointer to d's first element, when d is contiguous
 -- (types outside the seven numeric ones, Half, have no loops)
 local function flat(d)

@@ -231,4 +231,28 @@ function simd.compare(op, r, x, y, import)
    return true
 end
 
+-- simd.extremes(xp, n, import) -> the smallest and largest of n int64
+-- values at xp (a contiguous LongTensor's), by numpy's SIMD minimum and
+-- maximum loops in their reduction form (the first operand the result, of
+-- step 0, seeded with xp[0]); nil until numpy is loaded (imported for it
+-- beyond `import` values, math.huge: never)
+-- (the pointers into the cell made once; the function reads the cell
+-- itself, which keeps it alive)
+local extremes = ffi.new('int64_t[2]')
+local lowest, highest = ffi.cast('int64_t *', extremes), ffi.cast('int64_t *', extremes) + 1
+function simd.extremes(xp, n, import)
+   if not ready(n > import) or not loops.min or not loops.max then return nil end
+   local lo, hi = loops.min[types.Long], loops.max[types.Long]
+   if not lo or not hi then return nil end
+   ffi.copy(lowest, xp, 8)
+   ffi.copy(highest, xp, 8)
+   dims[0] = n
+   steps[0], steps[1], steps[2] = 0, 8, 0
+   args[0], args[1], args[2] = lowest, xp, lowest
+   lo[1](args, dims, steps, lo[2])
+   args[0], args[2] = highest, highest
+   hi[1](args, dims, steps, hi[2])
+   return tonumber(extremes[0]), tonumber(extremes[1])
+end
+
 return simd
