@@ -292,7 +292,7 @@ def test_a_bad_index_anywhere_in_a_long_index_is_found(th):
     # past, beyond 2^32 and 2^62, the most negative) at any place gives the
     # error with nothing written; hot
     code = """
-    local bad, before = 0, require('torch.internal').opsloaded[0]
+    local bad, before = 0, require('torch.internal').numpyloaded[0]
     local values = {0, -1, 101, 2^32 + 1, 2^62, -2^63, 1e15}
     for _, n in ipairs{1100, 70000, 0, 2000, 70000} do
        if n == 0 then local _ = torch.gt(torch.rand(100000), 0.5) end
@@ -320,7 +320,7 @@ def test_a_bad_index_anywhere_in_a_long_index_is_found(th):
        end
        end
     end
-    print(bad, before, require('torch.internal').opsloaded[0])
+    print(bad, before, require('torch.internal').numpyloaded[0])
     """
     out = th(code)   # (a process of its own: numpy not loaded before the comparison)
     assert out.stdout.split() == ["0", "0", "1"]
