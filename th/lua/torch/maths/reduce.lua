@@ -638,8 +638,8 @@ local function moderow(v, ix, n)
    return best
 end
 
-local function sortrow(v, ix, n, sort)
-   sort(v, ix, 0, n)
+local function sortrow(v, ix, n, descending)
+   sorts.line(v, ix, n, descending)
    return 0
 end
 
@@ -709,7 +709,7 @@ local valued = {
          and pycall(py.math_sort_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1, desc == true) then
          return rv, ri
       end
-      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], sortrow, desc == true and before or after)
+      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], sortrow, desc == true)
       return rv, ri
    end,
 
