@@ -38,6 +38,9 @@ local function insertion(v, ix, o, n)
       end
    end
 end
+-- the stack of ranges to partition, kept from call to call (a sort never
+-- runs inside another in one Lua state)
+local beg, fin = {}, {}
 -- split: parts of fewer than split elements are left unsorted, their first
 -- and last places listed in parts, and no insertion sort runs
 return function(v, ix, o, n, split, parts)
@@ -47,7 +50,7 @@ return function(v, ix, o, n, split, parts)
          if v[k] ~= v[k] then blocks = false break end
       end
    end
-   local beg, fin, stack = {}, {}, 0
+   local stack = 0
    local L, R = o, o + n - 1
    local done = n - 1 <= M_SMALL
    while not done do
