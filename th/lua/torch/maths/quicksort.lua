@@ -179,7 +179,7 @@ local function shared(how, v, ix, n)
       how.sort(v, ix, parts[2 * c - 1], parts[2 * c] - parts[2 * c - 1] + 1)
    end
    count = math.min(count, MAXPARTS)
-   local job = parallel.job(n, SHARED)
+   local job = count > 1 and parallel.job(n, SHARED)
    if job then
       job.source, job.sourcelen = how.job, #how.job
       job.p[0], job.p[1] = v, ix

@@ -491,13 +491,13 @@ end
 -- lines from this long are first tried with numpy (faster than the quicksort here)
 local NUMPYSORT = 4096
 
--- Is a line of n values likely to hold no tie (numpy's try, which fails on a
--- tie after a sort of its own, a tenth of the whole, worth making)?  Values
--- sampled along it give the grid they lie on (the binary digits after the
--- point they need, at most 64) and their magnitude: n values among the G
--- points of that grid tie in about n^2 / 2G pairs (doubles from
--- torch.rand, on a grid of 2^-32: 116 pairs at 10^6, 1.2 at 10^5).  A
--- guess either way gives the same result: only the time differs.
+-- Is a line of n values likely to hold no tie, so that numpy's try is worth
+-- making (a try that meets a tie has cost a sort of numpy's, a tenth of the
+-- quicksort here)?  Values sampled along the line give the grid they lie on
+-- (the binary digits they need after the point, at most 64) and their
+-- magnitude: n values among the G points of that grid tie in about n^2 / 2G
+-- pairs (doubles from torch.rand, on a grid of 2^-32: 116 pairs at 10^6,
+-- 1.2 at 10^5).  A wrong guess costs time, never a different result.
 local SAMPLES, TIEPAIRS = 64, 2
 local function fractionbits(v)
    local k = 0
