@@ -69,13 +69,15 @@ return function(v, ix, o, n, split, parts)
          if blocks and R - L > 2 * B and piv - piv == 0 then
             -- li, rj: the next positions the scans read; nL, nR: misplaced
             -- positions listed, sL, sR: how many of them are swapped already
+            -- (each count one addition a step: its chain of additions is
+            -- the blocks' critical path)
             local li, rj, nL, nR, sL, sR = i + 1, j - 1, 0, 0, 0, 0
             while rj - li + 1 >= 2 * B do
                if sL == nL then
                   nL, sL = 0, 0
                   for k = li, li + B - 1 do
                      offL[nL] = k
-                     nL = nL + 1 - OUTCOME(piv, v[k])
+                     nL = nL + (1 - OUTCOME(piv, v[k]))
                   end
                   li = li + B
                end
@@ -83,7 +85,7 @@ return function(v, ix, o, n, split, parts)
                   nR, sR = 0, 0
                   for k = rj, rj - B + 1, -1 do
                      offR[nR] = k
-                     nR = nR + 1 - OUTCOME(v[k], piv)
+                     nR = nR + (1 - OUTCOME(v[k], piv))
                   end
                   rj = rj - B
                end
