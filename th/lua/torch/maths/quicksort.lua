@@ -131,14 +131,14 @@ end, insertion
 -- the sort whose LATER(a, b) is `a <op> b` (a sorts after b), OUTCOME(a, b)
 -- that comparison as 1 or 0 (or -0) for numbers with a difference: sort,
 -- insertion, and the text of a helper state's function(job, a, b) sorting
--- the parts a .. b-1 listed in job.args (pool.lua's kind kernel)
+-- the parts a .. b-1 listed at job.p[2] (pool.lua's kind kernel)
 local JOB = [[
 local ffi = require 'ffi'
 local offsets = ffi.typeof('int32_t[?]')
 local sort = (function(...) SORT end)(%d, %d, 2 ^ 600, offsets(%d), offsets(%d))
 local V, I = ffi.typeof('double *'), ffi.typeof('int32_t *')
 return function(job, a, b)
-   local v, ix, g = ffi.cast(V, job.p[0]), ffi.cast(I, job.p[1]), job.args
+   local v, ix, g = ffi.cast(V, job.p[0]), ffi.cast(I, job.p[1]), ffi.cast(V, job.p[2])
    for c = a, b - 1 do sort(v, ix, g[2 * c], g[2 * c + 1] - g[2 * c] + 1) end
 end]]
 assert(S == 2 ^ 600)
@@ -164,9 +164,11 @@ local up, down = generate('>', 'ascending'), generate('<', 'descending')
 -- insertion sort, of a part's own elements: as in the whole, where no
 -- element moves past a pivot), then the insertion sort of the whole finds
 -- the parts sorted and sorts what lies between them.  With NaN the parts'
--- elements would not stay apart: one thread does it all.
-local SHARED, SPLIT = 2 ^ 17, 4
-local MAXPARTS = 8      -- (job.args holds 16 numbers)
+-- elements would not stay apart: one thread does it all.  (Smaller parts
+-- share better when a helper is slow, a busy machine's core, but the loop
+-- down to them runs on this thread alone.)
+local SHARED, SPLIT = 2 ^ 17, 8
+local bounds, nbounds = nil, 0      -- the parts' first and last places, for the helpers
 
 -- shared(how, v, ix, n) -> true when v[0 .. n-1] (and ix) were sorted with helper threads
 local function shared(how, v, ix, n)
@@ -177,15 +179,12 @@ local function shared(how, v, ix, n)
    local parts = {}
    how.sort(v, ix, 0, n, math.ceil(n / SPLIT), parts)
    local count = #parts / 2
-   for c = MAXPARTS + 1, count do       -- (the parts beyond job.args's, here)
-      how.sort(v, ix, parts[2 * c - 1], parts[2 * c] - parts[2 * c - 1] + 1)
-   end
-   count = math.min(count, MAXPARTS)
    local job = count > 1 and parallel.job(n, SHARED)
    if job then
+      if nbounds < #parts then bounds, nbounds = ffi.new('double[?]', #parts), #parts end
+      for c = 0, #parts - 1 do bounds[c] = parts[c + 1] end
       job.source, job.sourcelen = how.job, #how.job
-      job.p[0], job.p[1] = v, ix
-      for c = 0, 2 * count - 1 do job.args[c] = parts[c + 1] end
+      job.p[0], job.p[1], job.p[2] = v, ix, bounds
       parallel.segment(job, 0, count)
       parallel.run(job, 'kernel', 1)
    else
