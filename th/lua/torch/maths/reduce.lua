@@ -567,12 +567,11 @@ local rowvalues, rowindices = ffi.typeof('double[?]'), ffi.typeof('int32_t[?]')
 local valuesp, indicesp = ffi.typeof('double *'), ffi.typeof('int32_t *')
 local KEEP = 65536
 local keptn, keptv, keptix, keptarrays = 0, nil, nil, nil
-local function scratch(n)
+local function scratch(n, novalues)
    if n <= keptn then return keptv, keptix end
-   if n > KEEP then
-      local _, v = internal.memory.alloc(types.Double, n, true)
-      local _, ix = internal.memory.alloc(types.Int, n, true)
-      return v, ix      -- (each pointer its buffer's owner)
+   if n > KEEP then      -- (each pointer its buffer's owner; no values for a sort in place)
+      local v = not novalues and select(2, internal.memory.alloc(types.Double, n, true)) or nil
+      return v, select(2, internal.memory.alloc(types.Int, n, true))
    end
    keptarrays = {rowvalues(n), rowindices(n)}
    keptn, keptv, keptix = n, ffi.cast(valuesp, keptarrays[1]), ffi.cast(indicesp, keptarrays[2])
@@ -595,9 +594,9 @@ local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    local n = sd.sz[nd]
    checkbounds(sd); checkbounds(vd); checkbounds(id)
    local sp, vp, ip = SD[sd.st].ptr, SD[vd.st].ptr, SD[id.st].ptr
-   local v, ix = scratch(n)
    -- whole rows of doubles are reordered in the result's own memory
    local inplace = T == types.Double and m == n
+   local v, ix = scratch(n, inplace)
    for r = 0, nelement(sd) / n - 1 do
       local base, out = sd.off + r * n, r * m
       if inplace then
