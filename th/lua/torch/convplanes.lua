@@ -524,7 +524,8 @@ end
 local function single2(r, x, k, isfull, flip)
    local T = r.T
    local axpy = getaxpy(T)
-   if not axpy or r.st == x.st or r.st == k.st then return false end
+   -- (rawequal: storages' == is a metamethod call)
+   if not axpy or rawequal(r.st, x.st) or rawequal(r.st, k.st) then return false end
    local h, w, kh, kw, oh, ow = x.sz[1], x.sz[2], k.sz[1], k.sz[2], r.sz[1], r.sz[2]
    local ks1, ks2 = k.str[1], k.str[2]
    if h * w * kh * kw * oh * ow == 0 or (kw ~= 1 and ks2 ~= 1) or (kh ~= 1 and ks1 ~= kw) then return false end
