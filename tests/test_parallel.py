@@ -142,6 +142,28 @@ def test_helpers_gather_and_scatter_as_one_thread(th):
     assert all(line.endswith("\ttrue\t") for line in lines), lines
 
 
+# sorts of lines from 2^17 elements: TH's loop down to parts, which the
+# threads sort apart; ties (integers, floats) and both directions, hot
+SORT = r"""
+local function run(T, n, reps)
+   torch.manualSeed(n)
+   local x = torch[T .. 'Tensor'](n):random(1, 3000)
+   if T == 'Float' then x:uniform() end
+   local out = {}
+   for k = 1, reps do
+      local desc = k % 2 == 0
+      out[desc and 1 or 2], out[desc and 3 or 4] = torch.sort(x, desc)
+   end
+   return out
+end
+"""
+
+
+def test_helpers_sort_as_one_thread(th):
+    lines = one_and_two(th, SORT, ['Double', 'Float', 'Int'], [140003], 100)
+    assert all(line.endswith("\ttrue\t") for line in lines), lines
+
+
 def test_a_forked_child_works_alone(runtime):
     # the helpers are threads of the parent: the child must not wait for them
     assert runtime.execute("x = torch.ones(1e6) x:add(x) return x:sum()") == 2e6

@@ -314,9 +314,22 @@ def test_convolution_bits_as_the_original():
     assert out == expected
 
 
+def test_conv_of_one_image_by_one_kernel_bits_as_the_original_hot():
+    # th's own path for 2-D by 2-D: input views, given results, zero weights
+    out, expected = fixture("bits_conv_single")
+    assert out == expected
+
+
 def test_long_sorts_as_the_original():
     # distinct values take numpy's sort, lines with ties or NaN TH's quicksort
     out, expected = fixture("parity_sort_long")
+    assert out == expected
+
+
+def test_sorts_of_lines_shared_with_helper_threads_as_the_original():
+    # lines from 2^17 elements: TH's loop down to parts the threads sort apart
+    # (no NaN), numpy's try skipped where ties are likely; ties' indices
+    out, expected = fixture("parity_sort_shared")
     assert out == expected
 
 

@@ -83,11 +83,11 @@ local function define(fname, base, flip)
             fail("bad argument #1 to '%s' (result should be a %s, got %s)", fname, x.T.tensorname, r.T.tensorname)
          end
          resize(r, sizes, #sizes)
+         r = aswritten(r)
       else            -- a new result, every element of which is written
          res = newtensor(x.T, sizes, #sizes, true, true)
          r = TD[res]
       end
-      r = aswritten(r)
       if not planes.apply(r, x, k, full, flip, base) then
          pycall(py[pyname], ndview(r), ndview(x), ndview(k), full, flip)
       end

@@ -57,16 +57,21 @@ local CTYPES = {
 local KEEP = 2 ^ 22
 local LINE = 64
 local scratch = {[types.Double] = {}, [types.Float] = {}}
+local big = false      -- is one of them bigger than KEEP?
 local function buffer(T, use, n)
    local s = scratch[T][use]
    if not s or s.n < n then
       local arr = CTYPES[T].arr(n + LINE / T.size)
       s = {arr = arr, p = arr + (-tonumber(ffi.cast('uintptr_t', arr))) % LINE / T.size, n = n}
       scratch[T][use] = s
+      big = big or n > KEEP
    end
    return s.p
 end
+-- (a loop over the tables at every call left LuaJIT a trace exit per call)
 local function release()
+   if not big then return end
+   big = false
    for _, uses in pairs(scratch) do
       for use, s in pairs(uses) do
          if s.n > KEEP then uses[use] = nil end
@@ -462,11 +467,134 @@ local function method(isfull, isfinite, base)
    return scatter
 end
 
+-- One image by one kernel (2-D by 2-D), fused, the form most calls take:
+-- the same axpys as fused() over valid2's and full2's layouts, with the
+-- checks written out for two dimensions.  Small images are then a call's
+-- fixed cost, which here is a few traces without loops of their own (a
+-- loop in a function called from a trace ends the trace, and the loops of
+-- nelement and checkbounds kept LuaJIT recording for thousands of calls)
+-- and no allocation (offsets stay numbers; a pointer kept in a variable is
+-- a new cdata).
+
+-- d's elements fit its storage (internal.checkbounds for two dimensions)
+local function inbounds2(d)
+   local sz, str = d.sz, d.str
+   return d.off + (sz[1] - 1) * str[1] + (sz[2] - 1) * str[2] < SD[d.st].n
+end
+
+-- dst[i * dstep + j] = src's element (i, j) at offset s, strides s1, s2, for
+-- rows i < h, columns j < w
+local function rows2(size, dst, d0, dstep, src, s, s1, s2, h, w)
+   if s2 == 1 and s1 == w and dstep == w then
+      ffi.copy(dst + d0, src + s, h * w * size)
+   elseif s2 == 1 then
+      for i = 0, h - 1 do ffi.copy(dst + (d0 + i * dstep), src + (s + i * s1), w * size) end
+   else
+      for i = 0, h - 1 do
+         local d, o = d0 + i * dstep, s + i * s1
+         for j = 0, w - 1 do dst[d + j] = src[o + j * s2] end
+      end
+   end
+end
+
+-- r (strides r1, r2 from offset ro) = acc's element (i, j) at i * astep + j
+local function unrows2(size, rp, ro, r1, r2, acc, astep, h, w)
+   if r2 == 1 and r1 == w and astep == w then
+      ffi.copy(rp + ro, acc, h * w * size)
+   elseif r2 == 1 then
+      for i = 0, h - 1 do ffi.copy(rp + (ro + i * r1), acc + i * astep, w * size) end
+   else
+      for i = 0, h - 1 do
+         local o, a = ro + i * r1, i * astep
+         for j = 0, w - 1 do rp[o + j * r2] = acc[a + j] end
+      end
+   end
+end
+
+-- acc[lo, lo + len) += weight * src[soff + lo ...] (axpypass's steps)
+local function axpy2(axpy, weight, src, soff, acc, lo, len)
+   if weight == 0 then      -- BLAS skips it; fma(0, x, y) is y + 0 * x
+      for e = lo, lo + len - 1 do acc[e] = acc[e] + weight * src[soff + e] end
+   else
+      axpy(len, weight, src + (soff + lo), 1, acc + lo, 1)
+   end
+end
+
+-- single2(r, x, k, isfull, flip) -> true when done (false: apply's general way)
+local function single2(r, x, k, isfull, flip)
+   local T = r.T
+   local axpy = getaxpy(T)
+   -- (rawequal: storages' == is a metamethod call)
+   if not axpy or rawequal(r.st, x.st) or rawequal(r.st, k.st) then return false end
+   local h, w, kh, kw, oh, ow = x.sz[1], x.sz[2], k.sz[1], k.sz[2], r.sz[1], r.sz[2]
+   local ks1, ks2 = k.str[1], k.str[2]
+   if h * w * kh * kw * oh * ow == 0 or (kw ~= 1 and ks2 ~= 1) or (kh ~= 1 and ks1 ~= kw) then return false end
+   if not (inbounds2(r) and inbounds2(x) and inbounds2(k)) then return false end
+   local size, kp, ko = T.size, SD[k.st].ptr, k.off
+   if isfull then
+      if w < 4 then return false end
+      for e = ko, ko + kh * kw - 1 do
+         local v = kp[e]
+         if v ~= v or v == huge or v == -huge then return false end
+      end
+   elseif ow < 4 then
+      return false
+   end
+   local xp, rp = SD[x.st].ptr, SD[r.st].ptr
+   local xb, acc, m
+   if isfull then                   -- full2's layout and taps
+      local margin = (kh - 1) * ow + kw - 1
+      m = ceil(oh * ow / ALIGN) * ALIGN
+      xb = buffer(T, 'in', margin + m)
+      ffi.fill(xb, (margin + m) * size)
+      rows2(size, xb, margin, ow, xp, x.off, x.str[1], x.str[2], h, w)
+      acc = buffer(T, 'acc', m)
+      ffi.fill(acc, m * size)
+      for c0 = 0, m - 1, CHUNK do
+         internal.pollnow()
+         local c1 = min(c0 + CHUNK, m)
+         for a = kh - 1, 0, -1 do
+            for b = 0, kw - 1 do
+               local ka, kb = a, b          -- the kernel element met, flipped for a cross-correlation
+               if not flip then ka, kb = kh - 1 - a, kw - 1 - b end
+               local lo, hi = max(c0, a * ow + b), min(c1, (a + h - 1) * ow + b + w)
+               if lo < hi then
+                  local len = ceil((hi - lo) / ALIGN) * ALIGN
+                  axpy2(axpy, kp[ko + ka * kw + kb], xb, margin - a * ow - b, acc, min(lo, c1 - len), len)
+               end
+            end
+         end
+      end
+      unrows2(size, rp, r.off, r.str[1], r.str[2], acc, ow, oh, ow)
+   else                             -- valid2's layout and taps
+      m = ceil((oh * w - (kw - 1)) / ALIGN) * ALIGN
+      xb = buffer(T, 'in', h * w + ALIGN)
+      rows2(size, xb, 0, w, xp, x.off, x.str[1], x.str[2], h, w)
+      acc = buffer(T, 'acc', m)
+      ffi.fill(acc, m * size)
+      for c0 = 0, m - 1, CHUNK do
+         internal.pollnow()
+         local len = min(CHUNK, m - c0)
+         for a = 0, kh - 1 do
+            for b = 0, kw - 1 do
+               local ka, kb = a, b          -- the kernel element met, flipped for a convolution
+               if flip then ka, kb = kh - 1 - a, kw - 1 - b end
+               axpy2(axpy, kp[ko + ka * kw + kb], xb, a * w + b, acc, c0, len)
+            end
+         end
+      end
+      unrows2(size, rp, r.off, r.str[1], r.str[2], acc, w, oh, ow)
+   end
+   release()
+   return true
+end
+
 -- apply(r, x, k, full, flip, base) -> true when done: r (sized) = the
 -- operation in its 'mul', 'cmul' or 'mv' form (conv.lua)
 function planes.apply(r, x, k, isfull, flip, base)
    local T = r.T
    if not CTYPES[T] then return false end
+   if base == 2 and x.nd == 2 and k.nd == 2 and single2(r, x, k, isfull, flip) then return true end
    if nelement(r) == 0 or nelement(x) == 0 or nelement(k) == 0 then return false end
    checkbounds(r); checkbounds(x); checkbounds(k)
    -- a result sharing an operand's memory is written while that is still

@@ -491,6 +491,31 @@ end
 -- lines from this long are first tried with numpy (faster than the quicksort here)
 local NUMPYSORT = 4096
 
+-- Is a line of n values likely to hold no tie, so that numpy's try is worth
+-- making (a try that meets a tie has cost a sort of numpy's, a tenth of the
+-- quicksort here)?  Values sampled along the line give the grid they lie on
+-- (the binary digits they need after the point, at most 64) and their
+-- magnitude: n values among the G points of that grid tie in about n^2 / 2G
+-- pairs (doubles from torch.rand, on a grid of 2^-32: 116 pairs at 10^6,
+-- 1.2 at 10^5).  A wrong guess costs time, never a different result.
+local SAMPLES, TIEPAIRS = 64, 2
+local function fractionbits(v)
+   local k = 0
+   while k < 64 and v % 1 ~= 0 do v, k = v * 2, k + 1 end
+   return k
+end
+local function likelydistinct(d, dim)
+   checkbounds(d)
+   local n, p, step = d.sz[dim], SD[d.st].ptr + d.off, d.str[dim]
+   local bits, mag = 0, 0
+   for s = 0, SAMPLES - 1 do
+      local v = tonumber(p[floor(s * (n - 1) / (SAMPLES - 1)) * step])
+      bits, mag = math.max(bits, fractionbits(v)), math.max(mag, math.abs(v))
+   end
+   local points = 2 * (mag + 1) * 2 ^ bits
+   return n * n / (2 * points) <= TIEPAIRS
+end
+
 local function swap(v, ix, a, b)
    v[a], v[b] = v[b], v[a]
    ix[a], ix[b] = ix[b], ix[a]
@@ -533,16 +558,24 @@ end
 -- of their sizes).  The f are functions of this file, not closures made per
 -- call: LuaJIT does not compile the making of a closure, and a loop calling
 -- sort would run interpreted.
+-- The rows' scratch arrays, as pointers (the sorts' traces see one type of
+-- array, the results' memory included): up to KEEP elements kept for the
+-- next call (a new pair of arrays cost most of a sort of 100 elements),
+-- longer ones buffers of th's memory, uninitialised and recycled (LuaJIT's
+-- arrays were zeroed, in fresh pages, at every call)
 local rowvalues, rowindices = ffi.typeof('double[?]'), ffi.typeof('int32_t[?]')
--- the rows' scratch arrays, kept for the next call up to KEEP elements (a
--- new pair of arrays cost most of a sort of 100 elements)
+local valuesp, indicesp = ffi.typeof('double *'), ffi.typeof('int32_t *')
 local KEEP = 65536
-local keptn, keptv, keptix = 0, nil, nil
-local function scratch(n)
+local keptn, keptv, keptix, keptarrays = 0, nil, nil, nil
+local function scratch(n, novalues)
    if n <= keptn then return keptv, keptix end
-   local v, ix = rowvalues(n), rowindices(n)
-   if n <= KEEP then keptn, keptv, keptix = n, v, ix end
-   return v, ix
+   if n > KEEP then      -- (each pointer its buffer's owner; no values for a sort in place)
+      local v = not novalues and select(2, internal.memory.alloc(types.Double, n, true)) or nil
+      return v, select(2, internal.memory.alloc(types.Int, n, true))
+   end
+   keptarrays = {rowvalues(n), rowindices(n)}
+   keptn, keptv, keptix = n, ffi.cast(valuesp, keptarrays[1]), ffi.cast(indicesp, keptarrays[2])
+   return keptv, keptix
 end
 local iscontiguous = internal.iscontiguous
 local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
@@ -561,16 +594,23 @@ local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    local n = sd.sz[nd]
    checkbounds(sd); checkbounds(vd); checkbounds(id)
    local sp, vp, ip = SD[sd.st].ptr, SD[vd.st].ptr, SD[id.st].ptr
-   -- (FFI arrays: a Lua table indexed from 0 keeps its first element in the hash part)
-   local v, ix = scratch(n)
+   -- whole rows of doubles are reordered in the result's own memory
+   local inplace = T == types.Double and m == n
+   local v, ix = scratch(n, inplace)
    for r = 0, nelement(sd) / n - 1 do
       local base, out = sd.off + r * n, r * m
-      for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
-      local first = f(v, ix, n, a, b, c)
-      for i = 0, m - 1 do
-         vp[vd.off + out + i] = v[first + i]
-         ip[id.off + out + i] = ix[first + i] + 1
+      if inplace then
+         v = vp + (vd.off + out)
+         ffi.copy(v, sp + base, n * 8)
+         for i = 0, n - 1 do ix[i] = i end
+      else
+         for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
       end
+      local first = f(v, ix, n, a, b, c)
+      if not inplace then
+         for i = 0, m - 1 do vp[vd.off + out + i] = v[first + i] end
+      end
+      for i = 0, m - 1 do ip[id.off + out + i] = ix[first + i] + 1 end
    end
    if not direct then
       copy(TD[Tensor.transpose(rv, dim, nd)], vd)
@@ -597,8 +637,8 @@ local function moderow(v, ix, n)
    return best
 end
 
-local function sortrow(v, ix, n, sort)
-   sort(v, ix, 0, n)
+local function sortrow(v, ix, n, descending)
+   sorts.line(v, ix, n, descending)
    return 0
 end
 
@@ -664,11 +704,11 @@ local valued = {
       dim = dimarg(xd, dim, i + 1, 'sort')
       rv, ri = pair(T, rv, ri, xd.sz, xd.nd)
       -- long lines of distinct floats: numpy's sort, with the only order there is
-      if xd.sz[dim] >= NUMPYSORT and not T.integer
+      if xd.sz[dim] >= NUMPYSORT and not T.integer and likelydistinct(xd, dim)
          and pycall(py.math_sort_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1, desc == true) then
          return rv, ri
       end
-      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], sortrow, desc == true and before or after)
+      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], sortrow, desc == true)
       return rv, ri
    end,
 
