@@ -1,0 +1,95 @@
+-- cmax, cmin and clamp of contiguous tensors through numpy's SIMD loops of
+-- maximum, minimum and clip (simd.lua), with TH's results bit for bit.
+--
+-- TH computed cmax as x > y ? x : y and cmin as x < y ? x : y (measured on
+-- the original: tests/fixtures/bits_minmax): y wins a tie (+0 against -0)
+-- and any comparison with NaN.  numpy's maximum and minimum give the same
+-- value wherever x and y are ordered and distinct, and NaN wherever either is
+-- NaN; so an element of their result can differ from TH's only where it is
+-- NaN or a zero, and there TH's element is y unless the result is a zero and
+-- y is not (then x was that zero and won): a pass over the result fixes
+-- those.  numpy's clip gives TH's clamp (x < lo ? lo : x > hi ? hi : x)
+-- whenever lo <= hi, signed zeros and NaN included (measured on every
+-- combination, tests/fixtures/bits_minmax); lo > hi stays with basic.lua.
+local ffi = require 'ffi'
+local internal = require 'torch.internal'
+local types = require 'torch.types'
+local simd = require 'torch.maths.simd'
+local kernels = require 'torch.maths.kernels'
+
+local nelement, apart = internal.nelement, internal.apart
+local flat = kernels.flat
+
+local minmax = {}
+
+-- the fix-up pass of a Float or Double result r against y (a tensor: yp
+-- steps 1; a number: c): four elements are tested at once through their
+-- product (zero or NaN when one is, or on underflow: then each is tested);
+-- y's element is copied bit for bit (a Float's through int32 views, so that
+-- a signalling NaN is not quieted by a conversion to double)
+local FIXCODE = [[
+local abs, ffi, B = math.abs, ...
+return function(rp, yp, n, c)
+   local rb, yb = ffi.cast(B, rp), ffi.cast(B, yp)
+   for i = 0, n - 4, 4 do
+      if not (abs(rp[i] * rp[i + 1] * rp[i + 2] * rp[i + 3]) > 0) then
+         for j = i, i + 3 do
+            local v = rp[j]
+            if not (abs(v) > 0) and (v ~= v or Y == 0) then STORE end
+         end
+      end
+   end
+   for j = n - n % 4, n - 1 do
+      local v = rp[j]
+      if not (abs(v) > 0) and (v ~= v or Y == 0) then STORE end
+   end
+end]]
+local fixes = {}
+local function fix(T, number)
+   local byT = fixes[T]
+   if not byT then
+      byT = {}
+      fixes[T] = byT
+   end
+   local f = byT[number]
+   if not f then
+      local code = FIXCODE:gsub('STORE', number and 'rp[j] = c' or 'rb[j] = yb[j]')
+                          :gsub('Y', number and 'c' or 'yp[j]')
+      local bits = ffi.typeof(T == types.Float and 'int32_t *' or 'double *')
+      f = assert(loadstring(code, '=(th minmax fix)'))(ffi, bits)
+      byT[number] = f
+   end
+   return f
+end
+
+-- minmax.map(op, r, x, y, from, import) -> true when done: r = cmax (op
+-- 'max') or cmin ('min') of x and y (a tensor of r's type or a number cast
+-- to it), all contiguous, beyond `from` elements; y apart from r's memory, x
+-- too or x is r; numpy imported for it beyond `import` elements
+function minmax.map(op, r, x, y, from, import)
+   local n = nelement(r)
+   local T = r.T
+   if n <= from or x.T ~= T or not apart(x, r) then return false end
+   local number = type(y) == 'number'
+   if not number and (y.T ~= T or y.st == r.st) then return false end
+   local rp, xp = flat(r), flat(x)
+   local yp = number and simd.cell(T, y) or flat(y)
+   if not rp or not xp or not yp then return false end
+   if not simd.flat(op, T, n, import, rp, xp, yp, number and 0 or 1) then return false end
+   if not T.integer then fix(T, number)(rp, yp, n, number and y or 0) end
+   return true
+end
+
+-- minmax.clamp(r, x, lo, hi, from, import) -> true when done: r = x clamped
+-- to [lo, hi] (numbers cast to r's type, lo <= hi), contiguous, beyond
+-- `from` elements, x apart from r or r itself
+function minmax.clamp(r, x, lo, hi, from, import)
+   local n = nelement(r)
+   local T = r.T
+   if n <= from or not (lo <= hi) or x.T ~= T or not apart(x, r) then return false end
+   local rp, xp = flat(r), flat(x)
+   if not rp or not xp then return false end
+   return simd.flat('clip', T, n, import, rp, xp, simd.cell(T, lo, 1), 0, simd.cell(T, hi, 2))
+end
+
+return minmax
