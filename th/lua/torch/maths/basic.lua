@@ -157,7 +157,7 @@ local simdops = {add = true, sub = true, mul = true, div = true}
 -- cmax/cmin through numpy's maximum/minimum and a fix-up pass (minmax.lua)
 -- beyond this many elements, where the LuaJIT loops' branch on each element
 -- falls behind
-local MINMAXFROM = 256
+local MINMAXFROM = 192
 
 -- a number for py's functions: lupa hands -0 to Python as the integer 0, so
 -- its sign goes as the string '-0' (which _scalar reads)
@@ -295,7 +295,7 @@ dispatch.define{
 -- beyond CLIPFROM elements numpy's clip loop called from LuaJIT wins
 -- (minmax.lua), and beyond CLAMPLIMIT its Python call: these branch on every
 -- element (1000 random ones: 2.8 us, numpy 3.3)
-local CLIPFROM, CLAMPLIMIT = 128, 1024
+local CLIPFROM, CLAMPLIMIT = 64, 1024
 local clamplow = op('clamplow', CLAMPLIMIT, alltypes('x < c and c or x', 'x < c and c or x'))
 local clamphigh = op('clamphigh', CLAMPLIMIT, alltypes('x > c and c or x', 'x > c and c or x'))
 
