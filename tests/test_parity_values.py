@@ -118,6 +118,13 @@ def test_cmax_cmin_clamp_bits_as_the_original():
     assert out == expected
 
 
+def test_frac_bits_as_the_original():
+    # x - trunc(x) through the LuaJIT loop, numpy's trunc and subtract loops
+    # by blocks (in place too) and the Python path; hot
+    out, expected = fixture("bits_frac")
+    assert out == expected
+
+
 def test_linspace_logspace_bits_as_the_original():
     out, expected = fixture("bits_linspace")
     assert out == expected

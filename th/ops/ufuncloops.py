@@ -45,6 +45,8 @@ _COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greate
 # fixes up the rest to TH's rule, minmax.lua) and clip (TH's clamp rule for
 # lo <= hi, signed zeros and NaN included, measured: tests/fixtures/bits_minmax)
 _EXTREMES = {"max": "maximum", "min": "minimum", "clip": "clip"}
+# trunc (exact), for frac: x - trunc(x)
+_FLOATS = {"Float": "float32", "Double": "float64"}
 
 
 def _loops(ufunc, dtypes, boolean=False):
@@ -71,11 +73,12 @@ def _loops(ufunc, dtypes, boolean=False):
 
 @export
 def ufunc_loops():
-    """The loops of add, sub, mul, div, the comparisons, max, min and clip, a line each:
+    """The loops of add, sub, mul, div, the comparisons, max, min, clip and trunc, a line each:
     "operation type loop-address data-address" (decimal: Lua reads them as
     64-bit integers)."""
     import numpy as np
     found = [(op, _loops(getattr(np, name), dtypes)) for op, (name, dtypes) in _UFUNCS.items()]
     found += [(op, _loops(getattr(np, name), _TYPES, True)) for op, name in _COMPARISONS.items()]
     found += [(op, _loops(getattr(np._core.umath, name), _TYPES)) for op, name in _EXTREMES.items()]
+    found.append(("trunc", _loops(np.trunc, _FLOATS)))
     return "\n".join(f"{op} {t} {f} {d}" for op, loops in found for t, (f, d) in loops.items())

@@ -229,6 +229,33 @@ function simd.flat(op, T, n, import, rp, xp, yp, ystep, zp)
    return true
 end
 
+-- simd.frac(T, n, import, rp, xp) -> true when done: r = x - trunc(x) (C's
+-- frac, exact: TH's bits) over n contiguous Float or Double elements, x
+-- apart from r or r itself: trunc into a scratch block, then the
+-- subtraction, block by block (in the L1 cache)
+local FRACBLOCK = 2048
+local scratch = {}
+function simd.frac(T, n, import, rp, xp)
+   if n == 0 or not ready(n > import) then return false end
+   local trunc, sub = loops.trunc and loops.trunc[T], loops.sub and loops.sub[T]
+   if not trunc or not sub then return false end
+   local s = scratch[T]
+   if not s then
+      s = T.vla(FRACBLOCK)
+      scratch[T] = s
+   end
+   local size = T.size
+   steps[0], steps[1], steps[2] = size, size, size
+   for from = 0, n - 1, FRACBLOCK do
+      dims[0] = n - from < FRACBLOCK and n - from or FRACBLOCK
+      args[0], args[1] = xp + from, s
+      trunc[1](args, dims, steps, trunc[2])
+      args[0], args[1], args[2] = xp + from, s, rp + from
+      sub[1](args, dims, steps, sub[2])
+   end
+   return true
+end
+
 -- simd.cell(T, v) -> the cell of T holding the number v (one per
 -- type and operand position k, 1 or 2)
 local cells2 = {}
