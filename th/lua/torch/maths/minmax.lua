@@ -11,25 +11,34 @@
 -- those.  numpy's clip gives TH's clamp (x < lo ? lo : x > hi ? hi : x)
 -- whenever lo <= hi, signed zeros and NaN included (measured on every
 -- combination, tests/fixtures/bits_minmax); lo > hi stays with basic.lua.
+-- A clip to [y, inf] (or [-inf, y]) is cmax (cmin) with a number but where
+-- the result is NaN or a zero: the same fix-up makes it TH's.
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 local simd = require 'torch.maths.simd'
 local kernels = require 'torch.maths.kernels'
+local parallel = require 'torch.parallel'
 
 local nelement, apart = internal.nelement, internal.apart
 local flat = kernels.flat
 
 local minmax = {}
+local INF = math.huge
 
 -- the fix-up pass of a Float or Double result r against y (a tensor: yp
 -- steps 1; a number: c): four elements are tested at once through their
 -- product (zero or NaN when one is, or on underflow: then each is tested);
 -- y's element is copied bit for bit (a Float's through int32 views, so that
--- a signalling NaN is not quieted by a conversion to double)
+-- a signalling NaN is not quieted by a conversion to double).  The text is
+-- a chunk returning the job function of helper threads (pool.lua's kind
+-- kernel: elements [a, b) of p[0] against p[1], alpha the number) and the
+-- loop itself
 local FIXCODE = [[
-local abs, ffi, B = math.abs, ...
-return function(rp, yp, n, c)
+local ffi = require 'ffi'
+local abs = math.abs
+local P, B = ffi.typeof('ELEMENT *'), ffi.typeof('BITS *')
+local function fix(rp, yp, n, c)
    local rb, yb = ffi.cast(B, rp), ffi.cast(B, yp)
    for i = 0, n - 4, 4 do
       if not (abs(rp[i] * rp[i + 1] * rp[i + 2] * rp[i + 3]) > 0) then
@@ -43,7 +52,10 @@ return function(rp, yp, n, c)
       local v = rp[j]
       if not (abs(v) > 0) and (v ~= v or Y == 0) then STORE end
    end
-end]]
+end
+return function(job, a, b)
+   fix(ffi.cast(P, job.p[0]) + a, ffi.cast(P, job.p[1]) + YSTEP * a, b - a, job.alpha)
+end, fix]]
 local fixes = {}
 local function fix(T, number)
    local byT = fixes[T]
@@ -53,13 +65,27 @@ local function fix(T, number)
    end
    local f = byT[number]
    if not f then
-      local code = FIXCODE:gsub('STORE', number and 'rp[j] = c' or 'rb[j] = yb[j]')
-                          :gsub('Y', number and 'c' or 'yp[j]')
-      local bits = ffi.typeof(T == types.Float and 'int32_t *' or 'double *')
-      f = assert(loadstring(code, '=(th minmax fix)'))(ffi, bits)
+      local text = FIXCODE:gsub('STORE', number and 'rp[j] = c' or 'rb[j] = yb[j]')
+                          :gsub('YSTEP', number and '0' or '1'):gsub('Y', number and 'c' or 'yp[j]')
+                          :gsub('ELEMENT', T.ctype):gsub('BITS', T == types.Float and 'int32_t' or 'double')
+      local _, loop = assert(loadstring(text, '=(th minmax fix)'))()
+      f = {loop = loop, text = text}
       byT[number] = f
    end
    return f
+end
+
+-- fix-ups of this many bytes and more are shared with helper threads
+-- (torch.parallel), in chunks of at least CHUNK elements
+local SPLIT, CHUNK = 2^19, 8192
+local function fixup(T, number, rp, yp, n, c)
+   local f = fix(T, number)
+   local job = parallel.job(n * T.size, SPLIT)
+   if not job then return f.loop(rp, yp, n, c) end
+   job.source, job.sourcelen = f.text, #f.text
+   job.p[0], job.p[1], job.alpha = rp, yp, c
+   parallel.segment(job, 0, n)
+   parallel.run(job, 'kernel', parallel.chunk(n, CHUNK, 4))
 end
 
 -- minmax.map(op, r, x, y, from, import) -> true when done: r = cmax (op
@@ -75,8 +101,17 @@ function minmax.map(op, r, x, y, from, import)
    local rp, xp = flat(r), flat(x)
    local yp = number and simd.cell(T, y) or flat(y)
    if not rp or not xp or not yp then return false end
-   if not simd.flat(op, T, n, import, rp, xp, yp, number and 0 or 1) then return false end
-   if not T.integer then fix(T, number)(rp, yp, n, number and y or 0) end
+   if number and not T.integer and y == y then
+      -- clip to [y, inf] or [-inf, y]: numpy's maximum with a number takes
+      -- half again as long; it too differs only where the fix-up looks
+      local lo, hi = op == 'max' and y or -INF, op == 'max' and INF or y
+      if not simd.flat('clip', T, n, import, rp, xp, simd.cell(T, lo, 1), 0, simd.cell(T, hi, 2)) then
+         return false
+      end
+   elseif not simd.flat(op, T, n, import, rp, xp, yp, number and 0 or 1) then
+      return false
+   end
+   if not T.integer then fixup(T, number, rp, yp, n, number and y or 0) end
    return true
 end
 
