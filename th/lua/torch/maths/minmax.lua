@@ -53,39 +53,61 @@ local function fix(rp, yp, n, c)
       if not (abs(v) > 0) and (v ~= v or Y == 0) then STORE end
    end
 end
+-- (a job: numpy's loop on elements [a, b) of the job's NARGS operands, then
+-- the fix-up of that part of the result, still in the cache)
+local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
+local bytep = ffi.typeof('uint8_t *')
+local args, dims = ffi.new('void *[4]'), ffi.new('intptr_t[1]')
 return function(job, a, b)
-   fix(ffi.cast(P, job.p[0]) + a, ffi.cast(P, job.p[1]) + YSTEP * a, b - a, job.alpha)
+   local steps = job.steps
+   for k = 0, NARGS - 1 do args[k] = ffi.cast(bytep, job.p[k]) + a * steps[k] end
+   dims[0] = b - a
+   ffi.cast(looptype, job.fn)(args, dims, steps, job.data)
+   fix(ffi.cast(P, args[NARGS - 1]), ffi.cast(P, job.p[1]) + YSTEP * a, b - a, job.alpha)
 end, fix]]
-local fixes = {}
-local function fix(T, number)
-   local byT = fixes[T]
-   if not byT then
-      byT = {}
-      fixes[T] = byT
-   end
-   local f = byT[number]
+local fixes = {[3] = {[true] = {}, [false] = {}}, [4] = {[true] = {}, [false] = {}}}
+local function fix(T, number, nargs)
+   local byT = fixes[nargs][number]
+   local f = byT[T]
    if not f then
       local text = FIXCODE:gsub('STORE', number and 'rp[j] = c' or 'rb[j] = yb[j]')
                           :gsub('YSTEP', number and '0' or '1'):gsub('Y', number and 'c' or 'yp[j]')
                           :gsub('ELEMENT', T.ctype):gsub('BITS', T == types.Float and 'int32_t' or 'double')
+                          :gsub('NARGS', nargs)
       local _, loop = assert(loadstring(text, '=(th minmax fix)'))()
       f = {loop = loop, text = text}
-      byT[number] = f
+      byT[T] = f
    end
    return f
 end
 
--- fix-ups of this many bytes and more are shared with helper threads
--- (torch.parallel), in chunks of at least CHUNK elements
+-- from this many bytes, numpy's loop and the fix-up are shared with helper
+-- threads (torch.parallel), chunk by chunk, in chunks of at least CHUNK elements
 local SPLIT, CHUNK = 2^19, 8192
-local function fixup(T, number, rp, yp, n, c)
-   local f = fix(T, number)
+
+-- r = op(x, y [, z]) by numpy's loop then fixed up (TH's cmax/cmin): y a
+-- tensor (ystep 1) or the cell of the number c, z clip's upper bound
+local function fixed(op, T, n, import, rp, xp, yp, ystep, zp, c)
+   local loops = simd.loops(n > import)
+   local loop = loops and loops[op] and loops[op][T]
+   if not loop then return false end
+   local number, nargs = ystep == 0, zp and 4 or 3
+   local f = fix(T, number, nargs)
    local job = parallel.job(n * T.size, SPLIT)
-   if not job then return f.loop(rp, yp, n, c) end
+   if not job then
+      simd.flat(op, T, n, import, rp, xp, yp, ystep, zp)
+      f.loop(rp, yp, n, c)
+      return true
+   end
+   local size = T.size
    job.source, job.sourcelen = f.text, #f.text
-   job.p[0], job.p[1], job.alpha = rp, yp, c
+   job.fn, job.data, job.alpha = loop[1], loop[2], c
+   job.p[0], job.p[1], job.steps[0], job.steps[1] = xp, yp, size, ystep * size
+   job.p[nargs - 1], job.steps[nargs - 1] = rp, size
+   if zp then job.p[2], job.steps[2] = zp, 0 end
    parallel.segment(job, 0, n)
    parallel.run(job, 'kernel', parallel.chunk(n, CHUNK, 4))
+   return true
 end
 
 -- minmax.map(op, r, x, y, from, import) -> true when done: r = cmax (op
@@ -101,18 +123,14 @@ function minmax.map(op, r, x, y, from, import)
    local rp, xp = flat(r), flat(x)
    local yp = number and simd.cell(T, y) or flat(y)
    if not rp or not xp or not yp then return false end
-   if number and not T.integer and y == y then
+   if T.integer then return simd.flat(op, T, n, import, rp, xp, yp, number and 0 or 1) end
+   if number and y == y then
       -- clip to [y, inf] or [-inf, y]: numpy's maximum with a number takes
       -- half again as long; it too differs only where the fix-up looks
       local lo, hi = op == 'max' and y or -INF, op == 'max' and INF or y
-      if not simd.flat('clip', T, n, import, rp, xp, simd.cell(T, lo, 1), 0, simd.cell(T, hi, 2)) then
-         return false
-      end
-   elseif not simd.flat(op, T, n, import, rp, xp, yp, number and 0 or 1) then
-      return false
+      return fixed('clip', T, n, import, rp, xp, simd.cell(T, lo, 1), 0, simd.cell(T, hi, 2), y)
    end
-   if not T.integer then fixup(T, number, rp, yp, n, number and y or 0) end
-   return true
+   return fixed(op, T, n, import, rp, xp, yp, number and 0 or 1, nil, number and y or 0)
 end
 
 -- minmax.clamp(r, x, lo, hi, from, import) -> true when done: r = x clamped
