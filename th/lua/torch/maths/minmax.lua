@@ -32,8 +32,7 @@ local INF = math.huge
 -- y's element is copied bit for bit (a Float's through int32 views, so that
 -- a signalling NaN is not quieted by a conversion to double).  The text is
 -- a chunk returning the job function of helper threads (pool.lua's kind
--- kernel: elements [a, b) of p[0] against p[1], alpha the number) and the
--- loop itself
+-- kernel, below) and the fix-up loop itself
 local FIXCODE = [[
 local ffi = require 'ffi'
 local abs = math.abs
