@@ -110,6 +110,21 @@ def test_elementwise_bits_as_the_original():
     assert out == expected
 
 
+def test_cmax_cmin_clamp_bits_as_the_original():
+    # TH's x > y ? x : y (y wins ties of signed zeros and NaN) and its clamp
+    # rule, in the LuaJIT loops, numpy's loops with the fix-up pass, shared
+    # with helper threads and the Python path; NaN bounds, -0 numbers; hot
+    out, expected = fixture("bits_minmax")
+    assert out == expected
+
+
+def test_frac_bits_as_the_original():
+    # x - trunc(x) through the LuaJIT loop, numpy's trunc and subtract loops
+    # by blocks (in place too) and the Python path; hot
+    out, expected = fixture("bits_frac")
+    assert out == expected
+
+
 def test_linspace_logspace_bits_as_the_original():
     out, expected = fixture("bits_linspace")
     assert out == expected

@@ -33,8 +33,8 @@ typedef struct {
    int32_t kind, nseg, parts;    /* parts: participants owning chunks */
    double from[4], to[4], len;   /* segments [from, to) in chunks of len elements */
    void *fn, *data;              /* the C function of the work, its data */
-   void *p[3];                   /* operands at element 0 */
-   intptr_t steps[3];            /* their element steps, in bytes */
+   void *p[4];                   /* operands at element 0 */
+   intptr_t steps[4];            /* their element steps, in bytes */
    double alpha;
    const char *source;           /* kind kernel: its Lua text */
    int32_t sourcelen;
@@ -59,7 +59,7 @@ end
 
 -- per participant: the argument arrays of a numpy loop call
 function pool.scratch()
-   return {args = ffi.new('void *[3]'), dims = ffi.new('intptr_t[1]')}
+   return {args = ffi.new('void *[4]'), dims = ffi.new('intptr_t[1]')}
 end
 
 local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
@@ -74,6 +74,14 @@ function kinds.loop(job, a, b, s)
    args[0] = ffi.cast(bytep, job.p[0]) + a * steps[0]
    args[1] = ffi.cast(bytep, job.p[1]) + a * steps[1]
    args[2] = ffi.cast(bytep, job.p[2]) + a * steps[2]
+   s.dims[0] = b - a
+   ffi.cast(looptype, job.fn)(args, s.dims, steps, job.data)
+end
+
+-- a numpy ufunc inner loop of three inputs: p[3][i] = f(p[0][i], p[1][i], p[2][i])
+function kinds.loop3(job, a, b, s)
+   local args, steps = s.args, job.steps
+   for k = 0, 3 do args[k] = ffi.cast(bytep, job.p[k]) + a * steps[k] end
    s.dims[0] = b - a
    ffi.cast(looptype, job.fn)(args, s.dims, steps, job.data)
 end

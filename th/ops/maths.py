@@ -36,7 +36,8 @@ def _isint(arr):
 
 
 def _scalar(v, dtype):
-    """A Lua number as TH casts it to the tensor's element type (C conversion)."""
+    """A Lua number as TH casts it to the tensor's element type (C conversion);
+    the string '-0' is -0 (lupa passes -0 as the integer 0)."""
     if dtype.kind in "iu":
         return np.array(int(v), np.int64).astype(dtype)[()]
     return dtype.type(v)
@@ -105,6 +106,17 @@ def _unary(f, out, x):
         out[...] = f(x)
 
 
+def _max(a, b):
+    """TH's cmax, a > b ? a : b: b wins ties (+0 against -0) and NaN (numpy's
+    maximum returns the NaN)."""
+    return np.where(np.greater(a, b), a, b)
+
+
+def _min(a, b):
+    """TH's cmin, a < b ? a : b."""
+    return np.where(np.less(a, b), a, b)
+
+
 def _remainder(a, b):
     a = np.asarray(a)
     if a.dtype.kind in "iu":
@@ -163,7 +175,7 @@ def _rshift(a, b):
 BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
     "fmod": np.fmod, "remainder": _remainder, "pow": _pow,
-    "max": np.maximum, "min": np.minimum,
+    "max": _max, "min": _min,
     "lshift": _lshift, "rshift": _rshift,
     "bitand": np.bitwise_and, "bitor": np.bitwise_or, "bitxor": np.bitwise_xor,
 }
@@ -205,7 +217,7 @@ def math_binary(name, out, a, b):
     f = BINARY[name]
     if _expanded_inplace(out, a):
         return _accumulate(f, out, b)
-    if name in ("add", "sub", "mul", "max", "min") or name.startswith("bit"):
+    if name in ("add", "sub", "mul") or name.startswith("bit"):
         if out.size >= PARALLEL and out.shape[0] >= 2 and threads.count() > 1:
             _split(f, out, a, b)
         else:
@@ -256,7 +268,8 @@ def math_addc(name, out, a, v, b, c):
 def math_clamp(out, x, lo, hi):
     x = _like(x, out)
     lo, hi = _scalar(lo, out.dtype), _scalar(hi, out.dtype)
-    if lo > hi:   # TH tested the lower bound first: x < lo gives lo, else x > hi gives hi
+    if not lo <= hi:   # TH tested the lower bound first: x < lo gives lo, else x > hi gives hi
+        # (a NaN bound is never taken)
         np.copyto(out, np.where(x < lo, lo, np.where(x > hi, hi, x)), casting="unsafe")
         return
     np.clip(x, lo, hi, out=out, casting="unsafe")

@@ -1,4 +1,4 @@
-"""numpy's inner loops of the arithmetic and comparison ufuncs, as C function addresses that
+"""numpy's inner loops of the arithmetic, comparison, maximum/minimum and clip ufuncs, as C function addresses that
 LuaJIT calls through its FFI (th/lua/torch/maths/simd.lua): numpy's SIMD
 loops run on tensor memory with no Python call per operation.
 
@@ -34,32 +34,38 @@ class _UFunc(ctypes.Structure):
 # Torch's element types by name, as numpy's dtypes
 _TYPES = {"Byte": "uint8", "Char": "int8", "Short": "int16", "Int": "int32",
           "Long": "int64", "Float": "float32", "Double": "float64"}
-# integer division truncates in C (numpy's floors): floats only; the smallest
-# and largest of LongTensors (an index's range, in its reduction form)
+# integer division truncates in C (numpy's floors): floats only
 _UFUNCS = {"add": ("add", _TYPES), "sub": ("subtract", _TYPES), "mul": ("multiply", _TYPES),
-           "div": ("divide", {"Float": "float32", "Double": "float64"}),
-           "min": ("minimum", {"Long": "int64"}), "max": ("maximum", {"Long": "int64"})}
+           "div": ("divide", {"Float": "float32", "Double": "float64"})}
 # comparisons write numpy's bools: bytes of 0 or 1, a ByteTensor's elements,
 # as C's comparisons gave them (NaN compares with nothing)
 _COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
                 "eq": "equal", "ne": "not_equal"}
+# maximum/minimum (NaN-propagating, exact on ordered distinct operands: th
+# fixes up the rest to TH's rule, minmax.lua; a LongTensor index's smallest
+# and largest in their reduction form, simd.extremes) and clip (TH's clamp rule for
+# lo <= hi, signed zeros and NaN included, measured: tests/fixtures/bits_minmax)
+_EXTREMES = {"max": "maximum", "min": "minimum", "clip": "clip"}
+# trunc (exact), for frac: x - trunc(x)
+_FLOATS = {"Float": "float32", "Double": "float64"}
 
 
 def _loops(ufunc, dtypes, boolean=False):
     """{type name: (loop address, data address)} for the ufunc's loops whose
-    operands are both of one of the dtypes, and so is the result (a bool
+    operands are all of one of the dtypes, and so is the result (a bool
     when `boolean`); {} when the object does not have the layout expected
     (then th keeps its own loops)."""
     import numpy as np
     u = _UFunc.from_address(id(ufunc))
-    if (u.nin, u.nout, u.ntypes) != (2, 1, ufunc.ntypes) or u.name != ufunc.__name__.encode():
+    if (u.nin, u.nout, u.ntypes) != (ufunc.nin, 1, ufunc.ntypes) or u.name != ufunc.__name__.encode():
         return {}
     found = {}
+    nargs = u.nin + 1
     for tname, dt in dtypes.items():
         num = np.dtype(dt).num
-        want = [num, num, np.dtype(np.bool_).num if boolean else num]
+        want = [num] * u.nin + [np.dtype(np.bool_).num if boolean else num]
         for i in range(u.ntypes):
-            sig = [ord(u.types[i * 3 + k]) for k in range(3)]
+            sig = [ord(u.types[i * nargs + k]) for k in range(nargs)]
             if sig == want and u.functions[i]:
                 found[tname] = (u.functions[i], u.data[i] or 0)
                 break
@@ -68,10 +74,12 @@ def _loops(ufunc, dtypes, boolean=False):
 
 @export
 def ufunc_loops():
-    """The loops of add, sub, mul, div, min, max and the comparisons, a line each:
+    """The loops of add, sub, mul, div, the comparisons, max, min, clip and trunc, a line each:
     "operation type loop-address data-address" (decimal: Lua reads them as
     64-bit integers)."""
     import numpy as np
     found = [(op, _loops(getattr(np, name), dtypes)) for op, (name, dtypes) in _UFUNCS.items()]
     found += [(op, _loops(getattr(np, name), _TYPES, True)) for op, name in _COMPARISONS.items()]
+    found += [(op, _loops(getattr(np._core.umath, name), _TYPES)) for op, name in _EXTREMES.items()]
+    found.append(("trunc", _loops(np.trunc, _FLOATS)))
     return "\n".join(f"{op} {t} {f} {d}" for op, loops in found for t, (f, d) in loops.items())

@@ -16,6 +16,7 @@ local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
 local kernels = require 'torch.maths.kernels'
 local fused = require 'torch.maths.fused'
 local simd = require 'torch.maths.simd'
+local minmax = require 'torch.maths.minmax'
 local f32 = kernels.f32
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
@@ -153,6 +154,17 @@ fast.remainder = {split(op('remainderc', math.huge, floats('x - c * floor(x / c)
 local FLOATSIMDFROM = 256
 local SIMDFROM = {[types.Float] = FLOATSIMDFROM, [types.Long] = 0, other = 512}
 local simdops = {add = true, sub = true, mul = true, div = true}
+-- cmax/cmin through numpy's maximum/minimum and a fix-up pass (minmax.lua)
+-- beyond this many elements, where the LuaJIT loops' branch on each element
+-- falls behind
+local MINMAXFROM = 192
+
+-- a number for py's functions: lupa hands -0 to Python as the integer 0, so
+-- its sign goes as the string '-0' (which _scalar reads)
+local function pynumber(v)
+   if v == 0 and 1 / v < 0 then return '-0' end
+   return v
+end
 
 -- res = x <op> y for y a tensor or a number
 local function elementwise(T, fname, op, res, x, y)
@@ -163,6 +175,10 @@ local function elementwise(T, fname, op, res, x, y)
    local r
    res, r = result(T, res, xd, true)
    local k = fast[op]
+   if (op == 'max' or op == 'min')
+      and minmax.map(op, r, xd, yd or y, MINMAXFROM, kernels.limit(k[yd and 2 or 1], T)) then
+      return res
+   end
    if simdops[op] and (nelement(r) > FLOATSIMDFROM or r.nd == 1 and r.str[1] ~= 1 or T == types.Long)
       and simd.map(op, r, xd, yd or y, SIMDFROM[T] or SIMDFROM.other, kernels.limit(k[yd and 2 or 1], T)) then
       return res
@@ -175,7 +191,7 @@ local function elementwise(T, fname, op, res, x, y)
       and exactlong(T, xd, y, yd) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
    elseif nelement(xd) > 0 then
-      pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or y)
+      pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or pynumber(y))
    end
    return res
 end
@@ -276,9 +292,10 @@ dispatch.define{
 
 -- clamp's two bounds as two LuaJIT passes (a NaN stays, as in TH's
 -- x < lo ? lo : x > hi ? hi : x; with lo > hi that gives lo, one pass does);
--- beyond CLAMPLIMIT elements, numpy's branch-free loop (a Python call) wins:
--- these branch on every element (1000 random ones: 2.8 us, numpy 3.3)
-local CLAMPLIMIT = 1024
+-- beyond CLIPFROM elements numpy's clip loop called from LuaJIT wins
+-- (minmax.lua), and beyond CLAMPLIMIT its Python call: these branch on every
+-- element (1000 random ones: 2.8 us, numpy 3.3)
+local CLIPFROM, CLAMPLIMIT = 64, 1024
 local clamplow = op('clamplow', CLAMPLIMIT, alltypes('x < c and c or x', 'x < c and c or x'))
 local clamphigh = op('clamphigh', CLAMPLIMIT, alltypes('x > c and c or x', 'x > c and c or x'))
 
@@ -289,6 +306,7 @@ dispatch.define{
       lo, hi = cast(T, lo), cast(T, hi)
       local r
       res, r = result(T, res, xd, true)
+      if minmax.clamp(r, xd, lo, hi, CLIPFROM, CLAMPLIMIT) then return res end
       -- (should the second pass not take r, the paths below redo it all)
       if lo <= hi and kernels.map1(clamplow, r, xd, lo) and kernels.map1(clamphigh, r, r, hi) then
          return res
@@ -299,7 +317,7 @@ dispatch.define{
             return a
          end)
       else
-         pycall(py.math_clamp, ndview(r), ndview(xd), lo, hi)
+         pycall(py.math_clamp, ndview(r), ndview(xd), pynumber(lo), pynumber(hi))
       end
       return res
    end,

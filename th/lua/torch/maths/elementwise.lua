@@ -94,6 +94,18 @@ for name in pairs(functions) do
    if LIBM[name] then kernels.split(fast[name], SPLIT) end
 end
 
+-- frac through numpy's trunc and subtract loops (simd.frac) beyond FRACFROM
+-- elements of contiguous tensors (its LuaJIT loop takes 0.4-0.5 ns an
+-- element; numpy's vector loops a third of that)
+local simd = require 'torch.maths.simd'
+local FRACFROM = 512
+local function simdfrac(r, x)
+   local n = nelement(r)
+   if n <= FRACFROM or x.T ~= r.T or not internal.apart(x, r) then return false end
+   local rp, xp = kernels.flat(r), kernels.flat(x)
+   return rp and xp and simd.frac(r.T, n, LIMIT, rp, xp) or false
+end
+
 -- Torch7 wrapped abs for the Int and Long tensors only among the integer ones
 local function hasabs(T) return not T.integer or T == types.Int or T == types.Long end
 
@@ -105,6 +117,7 @@ for name, f in pairs(functions) do
          local xd = TD[x]
          local r
          res, r = result(T, res, xd, true)
+         if name == 'frac' and simdfrac(r, xd) then return res end
          if kernels.map1(fast[name], r, xd) then return res end
          if nelement(xd) <= SMALL or T == types.Float or LIBM[name] then
             loop1(r, xd, T == types.Float and floatfunctions[name] or f)

@@ -449,7 +449,25 @@ local function extremum(name)
                                        if acc == nil or (acc == acc and not (v >= acc)) then return v end
                                        return acc
                                     end
+   -- the best of each line along dim into rv and ri (new when nil)
+   local function along(T, rv, ri, xd, dim, argn)
+      dim = checkdim(xd, dim, argn, name)
+      local vd, id
+      rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
+      if lines.best(fastbest[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
+         return rv, ri
+      end
+      pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
+      return rv, ri
+   end
    return function(T, ...)
+      -- x:max(dim), the commonest form, without the argument table
+      local x, d = ...
+      if type(d) == 'number' and select('#', ...) == 2 then
+         local xd = TD[x]
+         if not xd or xd.T ~= T or xd.nd == 0 then xd = source(T, name, {x}, 1) end   -- (its errors)
+         return along(T, nil, nil, xd, d, 2)
+      end
       local A = {...}
       local rv, ri, i = results(T, name, A)
       -- Torch7's forms: (x) and ([values,] [indices,] x, dim), nothing more
@@ -472,14 +490,7 @@ local function extremum(name)
          end
          return fold(xd, better, nil)
       end
-      dim = checkdim(xd, dim, i + 1, name)
-      local vd, id
-      rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      if lines.best(fastbest[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
-         return rv, ri
-      end
-      pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
-      return rv, ri
+      return along(T, rv, ri, xd, dim, i + 1)
    end
 end
 

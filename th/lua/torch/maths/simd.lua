@@ -1,5 +1,5 @@
 -- numpy's SIMD loops of add, sub, mul and div (and the comparisons, at the
--- end), called from LuaJIT through
+-- end; maximum, minimum and clip for minmax.lua), called from LuaJIT through
 -- the FFI on tensor memory: no Python call per operation (th/ops/ufuncloops.py
 -- finds their addresses once).  They are IEEE operations on Float and Double
 -- elements and wrapping C arithmetic on integers, the results TH's C loops
@@ -22,9 +22,9 @@ local simd = {}
 -- it as it is, no cast; a cast would allocate a cdata at every call where
 -- the JIT does not compile it away, and allocation sinking is off)
 local looptype = ffi.typeof('void (*)(void **, const intptr_t *, const intptr_t *, void *)')
-local args = ffi.new('void *[3]')
+local args = ffi.new('void *[4]')
 local dims = ffi.new('intptr_t[1]')
-local steps = ffi.new('intptr_t[3]')
+local steps = ffi.new('intptr_t[4]')
 
 -- the cell a number operand is read from (a stride of 0), per element type
 local cells = {}
@@ -79,11 +79,23 @@ return function(f, data, xp, yp, rp, n, ystep)
       f(args, dims, steps, data)
    end
 end]]
-local piecesof = {[true] = {}, [false] = {}}
+-- (three inputs, the second and third numbers: clip)
+local PIECES3CODE = [[
+local args, dims, steps, ceil, PIECES = ...
+return function(f, data, xp, yp, zp, rp, n)
+   local piece = ceil(n / PIECES)
+   for from = 0, n - 1, piece do
+      dims[0] = n - from < piece and n - from or piece
+      args[0], args[1], args[2], args[3] = xp + from, yp, zp, rp + from
+      f(args, dims, steps, data)
+   end
+end]]
+local piecesof = {[true] = {}, [false] = {}, three = {}}
 local function pieces(loop, number)
    local run = piecesof[number][loop]
    if not run then
-      run = assert(loadstring(PIECESCODE, '=(th simd loop)'))(args, dims, steps, ceil, PIECES)
+      local code = number == 'three' and PIECES3CODE or PIECESCODE
+      run = assert(loadstring(code, '=(th simd loop)'))(args, dims, steps, ceil, PIECES)
       piecesof[number][loop] = run
    end
    return run
@@ -180,6 +192,81 @@ function simd.map(op, r, x, y, from, import)
    end
    run(loop, size, origin(r), r1, r2, origin(x), x1, x2, yp, y1, y2, m, k)
    return true
+end
+
+-- simd.flat(op, T, n, import, rp, xp, yp, ystep [, zp]) -> true when done:
+-- r = op(x, y [, z]) over n contiguous elements of T at pointers of T, r
+-- apart from x and y; y steps ystep elements (0: the cell of a number), z
+-- is the cell of a number (clip's upper bound); shared with helper threads
+-- from SPLIT bytes; numpy is imported for it beyond `import` elements, else
+-- false until it is loaded; false when op has no loop for T
+function simd.flat(op, T, n, import, rp, xp, yp, ystep, zp)
+   if n == 0 or not ready(n > import) then return false end
+   local loop = loops[op] and loops[op][T]
+   if not loop then return false end
+   local size = T.size
+   local job = parallel.job(n * size, SPLIT)
+   if job then
+      job.fn, job.data = loop[1], loop[2]
+      job.p[0], job.p[1], job.steps[0], job.steps[1] = xp, yp, size, ystep * size
+      if zp then
+         job.p[2], job.p[3], job.steps[2], job.steps[3] = zp, rp, 0, size
+      else
+         job.p[2], job.steps[2] = rp, size
+      end
+      parallel.segment(job, 0, n)
+      parallel.run(job, zp and 'loop3' or 'loop', parallel.chunk(n, CHUNK, 4))
+      return true
+   end
+   steps[0], steps[1] = size, ystep * size
+   if zp then
+      steps[2], steps[3] = 0, size
+      pieces(loop, 'three')(loop[1], loop[2], xp, yp, zp, rp, n)
+   else
+      steps[2] = size
+      pieces(loop, ystep == 0)(loop[1], loop[2], xp, yp, rp, n, ystep)
+   end
+   return true
+end
+
+-- simd.frac(T, n, import, rp, xp) -> true when done: r = x - trunc(x) (C's
+-- frac, exact: TH's bits) over n contiguous Float or Double elements, x
+-- apart from r or r itself: trunc into a scratch block, then the
+-- subtraction, block by block (in the L1 cache)
+local FRACBLOCK = 2048
+local scratch = {}
+function simd.frac(T, n, import, rp, xp)
+   if n == 0 or not ready(n > import) then return false end
+   local trunc, sub = loops.trunc and loops.trunc[T], loops.sub and loops.sub[T]
+   if not trunc or not sub then return false end
+   local s = scratch[T]
+   if not s then
+      s = T.vla(FRACBLOCK)
+      scratch[T] = s
+   end
+   local size = T.size
+   steps[0], steps[1], steps[2] = size, size, size
+   for from = 0, n - 1, FRACBLOCK do
+      dims[0] = n - from < FRACBLOCK and n - from or FRACBLOCK
+      args[0], args[1] = xp + from, s
+      trunc[1](args, dims, steps, trunc[2])
+      args[0], args[1], args[2] = xp + from, s, rp + from
+      sub[1](args, dims, steps, sub[2])
+   end
+   return true
+end
+
+-- simd.cell(T, v) -> the cell of T holding the number v (one per
+-- type and operand position k, 1 or 2)
+local cells2 = {}
+for i = 1, types.count do
+   local T = types[i]
+   if T.vla then cells2[T] = T.vla(1) end
+end
+function simd.cell(T, v, k)
+   local c = k == 2 and cells2[T] or cells[T]
+   c[0] = v
+   return c
 end
 
 -- simd.rows(op, T, rp, xp, outer, xo, size, xk, inner, xi) -> true when
