@@ -421,6 +421,12 @@ def test_bernoulli_with_probabilities_as_the_original():
     assert out == expected
 
 
+def test_sort_and_selections_along_any_dimension_as_the_original():
+    # lines read and written where they are: every type, ties, NaN, transposed, hot
+    out, expected = fixture("parity_lines_strided")
+    assert out == expected
+
+
 def test_round_trunc_frac_as_c():
     # round's branchless loop (halves away from zero, -0, 2^52, NaN) and frac's
     # loop and numpy path, hot and strided

@@ -5,8 +5,9 @@
 -- contiguous matrix goes in square tiles through a buffer, tile by tile
 -- along the source's rows (what Torch7 gave for an overlapping A:copy(A:t()):
 -- tiles of 60, a ByteTensor's of 120).
--- One loop per element type (LuaJIT keeps each trace monomorphic); LongTensors
--- are left to the general path (64-bit values are not Lua numbers).
+-- One loop per element type (LuaJIT keeps each trace monomorphic); a
+-- LongTensor's elements go as int64 values from one int64 pointer to another
+-- (never through a Lua number, which would round them beyond 2^53).
 local types = require 'torch.types'
 
 local BLOCKED = 3600
@@ -43,11 +44,9 @@ end]]
 local loops = {}
 for i = 1, types.count do
    local T = types[i]
-   if T ~= types.Long then
-      local tile = T == types.Byte and 120 or 60
-      local inorder, rowwise, tiled = assert(loadstring(text, '=(th matrix copy)'))(tile, T.size)
-      loops[T] = {inorder = inorder, rowwise = rowwise, tiled = tiled, buf = T.vla(tile * tile)}
-   end
+   local tile = T == types.Byte and 120 or 60
+   local inorder, rowwise, tiled = assert(loadstring(text, '=(th matrix copy)'))(tile, T.size)
+   loops[T] = {inorder = inorder, rowwise = rowwise, tiled = tiled, buf = T.vla(tile * tile)}
 end
 
 -- copy(rp, d, xp, s) -> true when done: d = s for matrices d and s of one

@@ -104,6 +104,7 @@ local function geometry(x, dim)
    if not outer or not inner then return nil end
    return outer, xo, x.sz[dim], x.str[dim], inner, xi
 end
+lines.geometry = geometry
 
 -- laid(x, dim) -> x, or its contiguous copy when its layout has no geometry
 -- or repeats an element along dim (a stride of 0: the loops' for steps), and

@@ -589,12 +589,41 @@ local function scratch(n, novalues)
    return keptv, keptix
 end
 local iscontiguous = internal.iscontiguous
+
+-- the lines along dim of x, vd and id where they are (each one's other
+-- dimensions two evenly spaced runs, as lines.geometry takes them; the
+-- results apart from x) -> true when done
+local function stridedlines(xd, vd, id, dim, m, f, a, b, c)
+   local outer, xo, n, xk, inner, xi = lines.geometry(xd, dim)
+   local vouter, vo, _, vk, _, vi = lines.geometry(vd, dim)
+   local iouter, io, _, ik, _, ii = lines.geometry(id, dim)
+   if not (outer and vouter and iouter) or vd.st == xd.st or id.st == xd.st then return false end
+   checkbounds(xd); checkbounds(vd); checkbounds(id)
+   local sp, vp, ip = SD[xd.st].ptr + xd.off, SD[vd.st].ptr + vd.off, SD[id.st].ptr + id.off
+   local v, ix = scratch(n)
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local base = o * xo + i * xi
+         for j = 0, n - 1 do v[j], ix[j] = tonumber(sp[base + j * xk]), j end
+         local first = f(v, ix, n, a, b, c)
+         local vb, ib = o * vo + i * vi, o * io + i * ii
+         for j = 0, m - 1 do
+            vp[vb + j * vk] = v[first + j]
+            ip[ib + j * ik] = ix[first + j] + 1
+         end
+      end
+   end
+   return true
+end
+
 local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    local xd, vd, id = TD[x], TD[rv], TD[ri]
    local nd = xd.nd
    -- rows along the last dimension of contiguous tensors are read and written
-   -- in place; other layouts go through contiguous copies
+   -- in place, other lines where they are when their layout allows, the
+   -- rest go through contiguous copies
    local direct = dim == nd and iscontiguous(xd) and iscontiguous(vd) and iscontiguous(id) and vd.st ~= xd.st
+   if not direct and stridedlines(xd, vd, id, dim, m, f, a, b, c) then return end
    local sd = xd
    if not direct then
       sd = TD[Tensor.contiguous(Tensor.transpose(x, dim, nd))]
