@@ -251,9 +251,10 @@ local function pick(mode, dst, src, dim, idx)
       or mode == 'add' and dst.T.integer then
       return false
    end
-   checkbounds(dst); checkbounds(src)
-   pickloop(mode, dst.T, sized.nd, dim)(SD[dst.st].ptr + dst.off, dst.str, SD[src.st].ptr + src.off,
-                                        src.str, SD[idx.st].ptr + idx.off, idx.str[1], sized.sz)
+   checkbounds(dst); checkbounds(src); checkbounds(idx)
+   local origin = kernels.origin   -- (kept in each tensor: no pointer made per call)
+   pickloop(mode, dst.T, sized.nd, dim)(origin(dst), dst.str, origin(src), src.str, origin(idx), idx.str[1],
+                                        sized.sz)
    return true
 end
 
