@@ -599,7 +599,8 @@ local function stridedlines(xd, vd, id, dim, m, f, a, b, c)
    local iouter, io, _, ik, _, ii = lines.geometry(id, dim)
    if not (outer and vouter and iouter) or vd.st == xd.st or id.st == xd.st then return false end
    checkbounds(xd); checkbounds(vd); checkbounds(id)
-   local sp, vp, ip = SD[xd.st].ptr + xd.off, SD[vd.st].ptr + vd.off, SD[id.st].ptr + id.off
+   local origin = kernels.origin   -- (kept in each tensor: no pointer made per call)
+   local sp, vp, ip = origin(xd), origin(vd), origin(id)
    local v, ix = scratch(n)
    for o = 0, outer - 1 do
       for i = 0, inner - 1 do
