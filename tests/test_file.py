@@ -193,3 +193,32 @@ assert(torch.equal(x, y))
     assert lines == ["-32768 32767", "-2147483648 2147483647", "-4611686018427387904 0",
                      "-0 inf 3.39999995e+38 1.40129846e-45",
                      "-inf -nan nan 4.9406564584124654e-324"]
+
+
+def test_memoryfile_growing_and_trimmed(th):
+    # (th's new MemoryFile starts with room and doubles it; storage() shows
+    # the content and its 0, as the original's: printed by /opt/torch7-ref)
+    out = run_ok(th, """
+local f = torch.MemoryFile()
+for i = 1, 5000 do f:writeInt(i) end
+f:writeString('tail')
+print(f:storage():size(), f:position())
+f:seek(1)
+local s = 0
+for i = 1, 5000 do s = s + f:readInt() end
+print(s, f:readString('*a'))
+local st = torch.CharStorage(7):fill(65); st[7] = 0
+local g = torch.MemoryFile(st, 'rw')
+print(g:storage():size())
+g:seekEnd(); g:writeString('xyz')
+print(g:storage():size(), g:storage():string())
+local h = torch.MemoryFile('rw'):binary()
+h:writeObject({a = torch.range(1, 3000)})
+print(h:storage():size())
+h:seek(1)
+print(h:readObject().a:sum())
+local s2 = torch.serialize({x = torch.rand(3)})
+print(#s2, torch.deserialize(s2).x:size(1))
+""")
+    assert out == ("23898\t23898\t\n12502500\ttail\t\n7\t\n10\tAAAAAAxyz\x00\t\n"
+                   "24133\t\n4501500\t\n156\t3\t\n")

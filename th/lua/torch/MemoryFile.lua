@@ -34,9 +34,9 @@ local function grow(F, size)
       s.ptr[size] = 0
       return
    end
-   local missing = size - s.n + 1
-   local half = floor(s.n / 2)
-   F.st:resize(half > missing and s.n + half or s.n + missing)
+   -- (doubled: the capacity never shows, storage() trims it, and each
+   -- growth is a new buffer and a copy)
+   F.st:resize(math.max(2 * s.n, size + 1))
 end
 
 function mem.isopen(F) return F.st ~= nil end
@@ -154,22 +154,25 @@ function mem.close(F)
 end
 
 local CHAR = types.Char
+local INITIAL = 4096   -- bytes of a new MemoryFile's storage
 
 local function memoryfile(a, b)
-   local st, mode
+   local st, mode, size
    if type(a) == 'userdata' and SD[a] and SD[a].T == CHAR then
       st, mode = a, b or 'rw'
       local s = SD[st]
+      size = s.n - 1
       if s.n < 1 or s.ptr[s.n - 1] ~= 0 then
          fail("bad argument #1 to 'MemoryFile' (provided CharStorage must be terminated by 0)")
       end
    elseif a == nil or type(a) == 'string' then
-      st, mode = internal.newstorage(CHAR, 1), a or 'rw'
+      -- (room for a small object at once: the capacity never shows)
+      st, mode, size = internal.newstorage(CHAR, INITIAL), a or 'rw', 0
    else
       fail("bad argument #1 to 'MemoryFile' (CharStorage or mode expected, got %s)", torch.type(a))
    end
    local r, w = kinds.parsemode(mode, 'rw', 'MemoryFile')
-   return kinds.new('torch.MemoryFile', mem, r, w, {st = st, size = SD[st].n - 1, pos = 0})
+   return kinds.new('torch.MemoryFile', mem, r, w, {st = st, size = size, pos = 0})
 end
 
 local MemoryFile = kinds.define('torch.MemoryFile', 'torch.File', memoryfile)
