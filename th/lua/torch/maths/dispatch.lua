@@ -151,6 +151,16 @@ local function numericstrings(n, ...)
    return false
 end
 
+-- argtable(...) -> the arguments in a table, built from named values when
+-- they are at most eight: a vararg table constructor ({...}) called again
+-- with the same tensors made LuaJIT grow a new side trace every few calls
+-- (torch.sort(values, indices, x, dim) took 60 us, the original 1.5)
+function dispatch.argtable(...)
+   if select('#', ...) > 8 then return {...} end
+   local a1, a2, a3, a4, a5, a6, a7, a8 = ...
+   return {a1, a2, a3, a4, a5, a6, a7, a8}
+end
+
 local function tonumbers(n, ...)
    local A = {...}
    for i = 1, n do

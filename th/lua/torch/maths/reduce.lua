@@ -10,6 +10,7 @@ local ffi = require 'ffi'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
+local argtable = dispatch.argtable
 local lines = require 'torch.maths.lines'
 
 local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
@@ -461,14 +462,21 @@ local function extremum(name)
       return rv, ri
    end
    return function(T, ...)
-      -- x:max(dim), the commonest form, without the argument table
+      -- x:max(dim) and torch.max(values, indices, x, dim), the commonest
+      -- forms, without the argument table
       local x, d = ...
       if type(d) == 'number' and select('#', ...) == 2 then
          local xd = TD[x]
          if not xd or xd.T ~= T or xd.nd == 0 then xd = source(T, name, {x}, 1) end   -- (its errors)
          return along(T, nil, nil, xd, d, 2)
       end
-      local A = {...}
+      local rv, ri, x3, d4 = ...
+      local vd, id, xd = TD[rv], TD[ri], TD[x3]
+      if type(d4) == 'number' and select('#', ...) == 4 and vd and id and xd and vd.T == T
+         and id.T == Long and xd.T == T and xd.nd > 0 then
+         return along(T, rv, ri, xd, d4, 4)
+      end
+      local A = argtable(...)
       local rv, ri, i = results(T, name, A)
       -- Torch7's forms: (x) and ([values,] [indices,] x, dim), nothing more
       local n, last = select('#', ...), A[i + 1]
@@ -713,20 +721,20 @@ local valued = {
    min = extremum('min'),
 
    median = function(T, ...)
-      local A = {...}
+      local A = argtable(...)
       local rv, ri, i = results(T, 'median', A)
       return kth('median', T, A, rv, ri, i, nil, optional(A[i + 1], 'number', i + 1, 'median'))
    end,
 
    kthvalue = function(T, ...)
-      local A = {...}
+      local A = argtable(...)
       local rv, ri, i = results(T, 'kthvalue', A)
       internal.checknumber(A[i + 1], i + 1, 'kthvalue')
       return kth('kthvalue', T, A, rv, ri, i, A[i + 1], optional(A[i + 2], 'number', i + 2, 'kthvalue'))
    end,
 
    mode = function(T, ...)
-      local A = {...}
+      local A = argtable(...)
       local rv, ri, i = results(T, 'mode', A)
       local xd = source(T, 'mode', A, i)
       local dim = dimarg(xd, A[i + 1], i + 1, 'mode')
@@ -737,7 +745,7 @@ local valued = {
 
    -- sort([resval, resind,] x [, dim] [, descending])
    sort = function(T, ...)
-      local A = {...}
+      local A = argtable(...)
       local rv, ri, i = results(T, 'sort', A)
       local xd = source(T, 'sort', A, i)
       local dim, desc = A[i + 1], A[i + 2]
@@ -756,7 +764,7 @@ local valued = {
    -- topk([resval, resind,] x, k [, dim] [, largest] [, sorted]): unsorted, the
    -- k entries come in quickselect's order, as in TH
    topk = function(T, ...)
-      local A = {...}
+      local A = argtable(...)
       local rv, ri, i = results(T, 'topk', A)
       local xd = source(T, 'topk', A, i)
       -- k (1 by default) and dim are the numbers, largest and sorted the booleans
