@@ -115,7 +115,7 @@ internal.checkbounds = checkbounds
 -- TH's loop?  Not when it is another view of r's memory (numpy's vector
 -- loads, or a helper thread, would read ahead of the writes)
 local function apart(d, r)
-   if d.st ~= r.st or d == r then return true end
+   if not rawequal(d.st, r.st) or d == r then return true end
    if d.off ~= r.off or d.nd ~= r.nd then return false end
    for i = 1, r.nd do
       if d.str[i] ~= r.str[i] or d.sz[i] ~= r.sz[i] then return false end
@@ -519,7 +519,7 @@ end
 
 function Tensor.isSetTo(self, other)
    local a, b = TD[self], checkalike(self, other, 'isSetTo')
-   if a.st == nil or a.st ~= b.st or a.off ~= b.off or a.nd ~= b.nd then return false end
+   if a.st == nil or not rawequal(a.st, b.st) or a.off ~= b.off or a.nd ~= b.nd then return false end
    for i = 1, a.nd do
       if a.sz[i] ~= b.sz[i] or a.str[i] ~= b.str[i] then return false end
    end
@@ -932,13 +932,13 @@ local function copy(d, s)
    end
    if n == 0 then return end
    kernels = kernels or require 'torch.maths.kernels'
-   if d.st ~= s.st then internal.overwriting(d) end
+   if not rawequal(d.st, s.st) then internal.overwriting(d) end
    if d.T == s.T and iscontiguous(d) and iscontiguous(s) then
       checkbounds(d); checkbounds(s)
       -- views of one storage may overlap: copied as numpy's bulk path does
       ffi.C.memmove(raw(SD[d.st].ptr + d.off), raw(SD[s.st].ptr + s.off), n * d.T.size)
    elseif d.nd == 2 and s.nd == 2 and d.sz[1] == s.sz[1] and d.sz[2] == s.sz[2] and d.T == s.T
-          and (n <= SEPARATE or d.st == s.st) and copymatrix(d, s) then
+          and (n <= SEPARATE or rawequal(d.st, s.st)) and copymatrix(d, s) then
       return
    elseif kernels.copy(d, s) then
       return

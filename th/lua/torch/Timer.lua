@@ -14,17 +14,18 @@ local Timer = torch.class('torch.Timer')
 -- timings of a script read several times too long)
 local clock = internal.py.timer_clock
 if ffi.os == 'Linux' then
+   -- (names of th's own: libsys declares clock_gettime with its own struct)
    pcall(ffi.cdef, [[
-   struct th_timespec { long sec, nsec; };
-   struct th_rusage { struct { long sec, usec; } utime, stime; long rest[14]; };
-   int clock_gettime(int clk, struct th_timespec *ts);
-   int getrusage(int who, struct th_rusage *usage);
+   struct th_timer_timespec { long sec, nsec; };
+   struct th_timer_rusage { struct { long sec, usec; } utime, stime; long rest[14]; };
+   int th_timer_clock(int clk, struct th_timer_timespec *ts) __asm__("clock_gettime");
+   int th_timer_rusage(int who, struct th_timer_rusage *usage) __asm__("getrusage");
    ]])
-   local C, now, usage = ffi.C, ffi.new('struct th_timespec'), ffi.new('struct th_rusage')
+   local C, now, usage = ffi.C, ffi.new('struct th_timer_timespec'), ffi.new('struct th_timer_rusage')
    local MONOTONIC, SELF = 1, 0
    clock = function()
-      C.clock_gettime(MONOTONIC, now)
-      C.getrusage(SELF, usage)
+      C.th_timer_clock(MONOTONIC, now)
+      C.th_timer_rusage(SELF, usage)
       return tonumber(now.sec) + tonumber(now.nsec) * 1e-9,
              tonumber(usage.utime.sec) + tonumber(usage.utime.usec) * 1e-6,
              tonumber(usage.stime.sec) + tonumber(usage.stime.usec) * 1e-6

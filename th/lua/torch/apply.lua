@@ -284,7 +284,7 @@ local function repeatTensor(self, a, ...)
    end
    out = out or internal.emptytensor(src.T)
    local r = TD[out]
-   if src.st ~= nil and src.st == r.st then src = TD[internal.clone(src)] end
+   if src.st ~= nil and rawequal(src.st, r.st) then src = TD[internal.clone(src)] end
    internal.resize(r, rsz, n)
    if nelement(r) == 0 or nelement(src) == 0 then return out end
    -- the result seen as (repeat index..., element index...) and the source expanded to match

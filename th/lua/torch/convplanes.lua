@@ -600,8 +600,8 @@ function planes.apply(r, x, k, isfull, flip, base)
    -- a result sharing an operand's memory is written while that is still
    -- read; a strided kernel is read many times
    local xt, kt
-   if r.st == x.st or r.st == k.st then xt = internal.clone(x); x = TD[xt] end
-   if r.st == k.st or not internal.iscontiguous(k) then kt = internal.clone(k); k = TD[kt] end
+   if rawequal(r.st, x.st) or rawequal(r.st, k.st) then xt = internal.clone(x); x = TD[xt] end
+   if rawequal(r.st, k.st) or not internal.iscontiguous(k) then kt = internal.clone(k); k = TD[kt] end
    local xn, kn, rn = x.nd, k.nd, r.nd
    G.d, G.h, G.w = base == 3 and x.sz[xn - 2] or 1, x.sz[xn - 1], x.sz[xn]
    G.kd, G.kh, G.kw = base == 3 and k.sz[kn - 2] or 1, k.sz[kn - 1], k.sz[kn]

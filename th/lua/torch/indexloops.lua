@@ -340,7 +340,7 @@ end
 
 -- do tensors a, b and c (c may be nil) use distinct storages?
 local function apart(a, b, c)
-   return a.st ~= b.st and (not c or a.st ~= c.st and b.st ~= c.st)
+   return not rawequal(a.st, b.st) and (not c or not rawequal(a.st, c.st) and not rawequal(b.st, c.st))
 end
 
 -- gather(r, s, idx, dim) -> true when done (r, of idx's sizes, = s's
@@ -405,7 +405,7 @@ local fillcache = {k = {}, i = {}}
 function loops.fill(d, idx, dim, c)
    local dp, d0, dk, di = levels(d, dim)
    -- (an index in d's memory could change as d is filled: the general path's)
-   if not dp or idx.nd ~= 1 or idx.st == d.st or SD[idx.st].n > INT then return nil end
+   if not dp or idx.nd ~= 1 or rawequal(idx.st, d.st) or SD[idx.st].n > INT then return nil end
    checkbounds(idx)
    local n, xs, ip = idx.sz[1], idx.str[1], recast(int64p, origin(idx))
    if n == 0 then return true end

@@ -101,7 +101,7 @@ end
 
 -- a source sharing memory with the destination is read from a copy
 local function unaliased(dst, src)
-   if src.st ~= nil and src.st == dst.st then return TD[clone(src)] end
+   if src.st ~= nil and rawequal(src.st, dst.st) then return TD[clone(src)] end
    return src
 end
 
@@ -247,7 +247,7 @@ end
 -- source's otherwise) -> true when done; apart tensors only
 local function pick(mode, dst, src, dim, idx)
    local sized = mode == 'index' and dst or src
-   if sized.nd > 4 or nelement(sized) > PICKED or dst.st == src.st or dst.T == types.Half
+   if sized.nd > 4 or nelement(sized) > PICKED or rawequal(dst.st, src.st) or dst.T == types.Half
       or mode == 'add' and dst.T.integer then
       return false
    end

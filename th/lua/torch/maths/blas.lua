@@ -130,7 +130,7 @@ end
 -- some other way (the numpy path reads M before writing r)
 local function holds(r, md, beta)
    if beta == 0 or r == md then return true end
-   if r.st == md.st then
+   if rawequal(r.st, md.st) then
       if r.off ~= md.off then return false end
       for i = 1, r.nd do
          if r.sz[i] ~= md.sz[i] or r.str[i] ~= md.str[i] then return false end

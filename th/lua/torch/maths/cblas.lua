@@ -100,9 +100,8 @@ local function checkbounds(d)
    end
 end
 
-local function ptr(d)
-   return SD[d.st].ptr + d.off
-end
+-- (kept in the tensor: no pointer made per call)
+local ptr = require('torch.maths.kernels').origin
 
 -- a row-major BLAS matrix: (flag, leading dimension) for a rows x cols view
 -- with strides s1, s2, or nil when BLAS cannot read it in place (a stride 0)
@@ -139,7 +138,8 @@ end
 -- type, no empty dimension, a result not sharing memory with an operand
 function cblas.usable(r, a, b)
    local T = r.T
-   return fns[T] ~= nil and a.T == T and b.T == T and r.st ~= a.st and r.st ~= b.st and load() and true
+   return fns[T] ~= nil and a.T == T and b.T == T and not rawequal(r.st, a.st) and not rawequal(r.st, b.st)
+          and load() and true
 end
 local usable = cblas.usable
 

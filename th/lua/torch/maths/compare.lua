@@ -70,7 +70,7 @@ end
 -- signs(name, r, a, b, c) -> true when done: the contiguous loops above, r sharing no memory with a or b
 local function signed(name, r, a, b, c)
    local op = signs[name]
-   if nelement(a) > SIGNS or not op.exprs[a.T.name] or b and b.T ~= a.T or r.st == a.st or b and r.st == b.st then return false end
+   if nelement(a) > SIGNS or not op.exprs[a.T.name] or b and b.T ~= a.T or rawequal(r.st, a.st) or b and rawequal(r.st, b.st) then return false end
    local rp, ap, bp = kernels.flat(r), kernels.flat(a), b and kernels.flat(b)
    if not rp or not ap or b and not bp then return false end
    return kernels.run(b and 'sign2' or 'sign1', op, a.T, nil, rp, ap, bp, nelement(a), c)

@@ -268,7 +268,7 @@ kernels.flat = flat
 local STRIDED = 65536    -- elements: beyond, numpy's strided loops win
 local function matrix(d, r)
    if d.nd ~= 2 or not typeid[d.T] or d.sz[1] ~= r.sz[1] or d.sz[2] ~= r.sz[2] then return nil end
-   if d ~= r and d.st == r.st and (d.off ~= r.off or d.str[1] ~= r.str[1] or d.str[2] ~= r.str[2]) then
+   if d ~= r and rawequal(d.st, r.st) and (d.off ~= r.off or d.str[1] ~= r.str[1] or d.str[2] ~= r.str[2]) then
       return nil
    end
    checkbounds(d)
@@ -521,7 +521,7 @@ end
 -- numpy's int64 accumulation cast to int32)
 function kernels.dimscan(op, r, x, dim, init)
    local expr = op.exprs[x.T.name]
-   if nelement(x) > op.limit or not expr or r.T ~= x.T or r.st == x.st then return false end
+   if nelement(x) > op.limit or not expr or r.T ~= x.T or rawequal(r.st, x.st) then return false end
    local rp, xp = flat(r), flat(x)
    if not rp or not xp then return false end
    local outer, inner = 1, 1
@@ -564,7 +564,7 @@ end
 local MM = 4096         -- multiply-adds (16x16x16: numpy's BLAS wins beyond)
 function kernels.mm(r, a, b)
    local T, m, k, n = r.T, a.sz[1], a.sz[2], b.sz[2]
-   if T ~= types.Double or a.T ~= T or b.T ~= T or m * n * k > MM or r.st == a.st or r.st == b.st then
+   if T ~= types.Double or a.T ~= T or b.T ~= T or m * n * k > MM or rawequal(r.st, a.st) or rawequal(r.st, b.st) then
       return false
    end
    checkbounds(r); checkbounds(a); checkbounds(b)
@@ -576,7 +576,7 @@ end
 -- mv(r, a, x) -> true when done: r = a x, as mm with x a one-column matrix
 function kernels.mv(r, a, x)
    local T, m, k = r.T, a.sz[1], a.sz[2]
-   if T ~= types.Double or a.T ~= T or x.T ~= T or m * k > MM or r.st == a.st or r.st == x.st then
+   if T ~= types.Double or a.T ~= T or x.T ~= T or m * k > MM or rawequal(r.st, a.st) or rawequal(r.st, x.st) then
       return false
    end
    checkbounds(r); checkbounds(a); checkbounds(x)

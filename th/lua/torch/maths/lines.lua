@@ -121,7 +121,7 @@ end
 -- target(r, x) -> r when the loops can write it (contiguous, sharing no
 -- memory with x), else a temporary result and true (to be copied to r)
 local function target(r, x)
-   if iscontiguous(r) and r.st ~= x.st then return r, false end
+   if iscontiguous(r) and not rawequal(r.st, x.st) then return r, false end
    return TD[newtensor(r.T, r.sz, r.nd)], true
 end
 
@@ -372,7 +372,7 @@ end]])
 -- 1-based position
 function lines.best(op, r, ix, x, dim)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 or not iscontiguous(r) or not iscontiguous(ix)
-      or r.st == x.st then
+      or rawequal(r.st, x.st) then
       return false
    end
    local outer, xo, size, xk, inner, xi = geometry(x, dim)

@@ -118,7 +118,7 @@ function minmax.map(op, r, x, y, from, import)
    local T = r.T
    if n <= from or x.T ~= T or not apart(x, r) then return false end
    local number = type(y) == 'number'
-   if not number and (y.T ~= T or y.st == r.st) then return false end
+   if not number and (y.T ~= T or rawequal(y.st, r.st)) then return false end
    local rp, xp = flat(r), flat(x)
    local yp = number and simd.cell(T, y) or flat(y)
    if not rp or not xp or not yp then return false end

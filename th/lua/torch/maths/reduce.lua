@@ -605,7 +605,7 @@ local function stridedlines(xd, vd, id, dim, m, f, a, b, c)
    local outer, xo, n, xk, inner, xi = lines.geometry(xd, dim)
    local vouter, vo, _, vk, _, vi = lines.geometry(vd, dim)
    local iouter, io, _, ik, _, ii = lines.geometry(id, dim)
-   if not (outer and vouter and iouter) or vd.st == xd.st or id.st == xd.st then return false end
+   if not (outer and vouter and iouter) or rawequal(vd.st, xd.st) or rawequal(id.st, xd.st) then return false end
    checkbounds(xd); checkbounds(vd); checkbounds(id)
    local origin = kernels.origin   -- (kept in each tensor: no pointer made per call)
    local sp, vp, ip = origin(xd), origin(vd), origin(id)
@@ -631,7 +631,7 @@ local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    -- rows along the last dimension of contiguous tensors are read and written
    -- in place, other lines where they are when their layout allows, the
    -- rest go through contiguous copies
-   local direct = dim == nd and iscontiguous(xd) and iscontiguous(vd) and iscontiguous(id) and vd.st ~= xd.st
+   local direct = dim == nd and iscontiguous(xd) and iscontiguous(vd) and iscontiguous(id) and not rawequal(vd.st, xd.st)
    if not direct and stridedlines(xd, vd, id, dim, m, f, a, b, c) then return end
    local sd = xd
    if not direct then

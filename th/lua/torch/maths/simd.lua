@@ -300,7 +300,7 @@ function simd.compare(op, r, x, y, import)
    if n == 0 or r.T ~= types.Byte or not ready(n > import) then return false end
    local loop = loops[op] and loops[op][T]
    local number = type(y) == 'number'
-   if not loop or not number and y.T ~= T or r.st == x.st or not number and r.st == y.st
+   if not loop or not number and y.T ~= T or rawequal(r.st, x.st) or not number and rawequal(r.st, y.st)
       or not (iscontiguous(r) and iscontiguous(x) and (number or iscontiguous(y))) then
       return false
    end
