@@ -191,6 +191,7 @@ print(torch.getenv(t) == env, t:sum())""")
 
 
 def test_class_instances_print_their_class_name_and_lack_operators(th):
+    # (the messages as the original printed them: luaT names both operands)
     out = th("""local P = torch.class('PointT')
 function P:__init(x) self.x = x end
 print(PointT(1))
@@ -205,9 +206,9 @@ function P:__call__(a) return a + 1 end
 print(PointT(1) + 2, PointT(1)(41))""")
     assert out.stdout.splitlines() == [
         "PointT", "PointT\t",
-        "false\tPointT has no addition operator\t",
-        "false\tPointT has no substraction operator\t",
-        "false\tPointT has no lower than operator\t",
+        "false\tboth PointT and (null) have no addition operator\t",
+        "false\tboth PointT and (null) have no substraction operator\t",
+        "false\tboth PointT and PointT have no less-than operator\t",
         "false\tPointT has no call operator\t",
         "sum\t42\t",
     ]

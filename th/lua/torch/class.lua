@@ -12,8 +12,9 @@ local registry = {}        -- class name -> metatable
 local constructors = {}    -- class name -> constructor table
 
 -- the operators of a class are looked up as __add__, __sub__... up its
--- hierarchy; without one, luaT's message (its typo included)
-local function operator(name, what)
+-- hierarchy; without one, luaT's message (its typo included), which names
+-- both operands of a binary one ('(null)' for a value of no Torch class)
+local function operator(name, what, unary)
    return function(a, b)
       local mt = getmetatable(a)
       local f = mt and mt[name]
@@ -22,7 +23,9 @@ local function operator(name, what)
          f = mt and mt[name]
       end
       if not f then
-         error(string.format('%s has no %s operator', torch.typename(a) or torch.typename(b), what), 2)
+         if unary then error(string.format('%s has no %s operator', torch.typename(a), what), 2) end
+         error(string.format('both %s and %s have no %s operator', torch.typename(a) or '(null)',
+                             torch.typename(b) or '(null)', what), 2)
       end
       return f(a, b)
    end
@@ -38,9 +41,9 @@ local operators = {
    __div = operator('__div__', 'division'),
    __mod = operator('__mod__', 'modulo'),
    __pow = operator('__pow__', 'power'),
-   __unm = operator('__unm__', 'negation'),
-   __lt = operator('__lt__', 'lower than'),
-   __le = operator('__le__', 'lower or equal than'),
+   __unm = operator('__unm__', 'negation', true),
+   __lt = operator('__lt__', 'less-than'),
+   __le = operator('__le__', 'less-equal'),
    __eq = function(a, b)
       local f = getmetatable(a).__eq__
       if f then return f(a, b) end
