@@ -427,6 +427,11 @@ def test_sort_and_selections_along_any_dimension_as_the_original():
     assert out == expected
 
 
+def test_int_products_wrap_as_the_original():
+    out, expected = fixture("parity_int_products")
+    assert out == expected
+
+
 def test_round_trunc_frac_as_c():
     # round's branchless loop (halves away from zero, -0, 2^52, NaN) and frac's
     # loop and numpy path, hot and strided

@@ -116,17 +116,21 @@ end
 
 -- the LuaJIT loops of the operations, with a number (c) or a tensor (y):
 -- IntTensor sums wrap as int32 (tobit); a product of two int32 values can
--- exceed what a double holds exactly, so IntTensor products go to numpy.
+-- exceed what a double holds exactly, so an IntTensor's is made of two
+-- exact ones, by the low and the (signed) high 16 bits of b, each wrapped.
 -- Limits from scripts/bench/crossover.lua: numpy's call costs about 3 us,
 -- its loops run two to four elements per instruction
 local LIMIT = 16384
 local LIMITC, LIMITY, FLOATLIMIT = 32768, 8192, 4096
 local fast = {}
+local function int32product(b)
+   return ('tobit(tobit(x * band(%s, 65535)) + lshift(tobit(x * arshift(%s, 16)), 16))'):format(b, b)
+end
 for name, e in pairs{add = '+', sub = '-', mul = '*', div = '/'} do
    local function exprs(b)
       local expr = 'x ' .. e .. ' ' .. b
       if name == 'div' then return floats(expr) end
-      return alltypes(expr, name ~= 'mul' and 'tobit(' .. expr .. ')' or nil)
+      return alltypes(expr, name ~= 'mul' and 'tobit(' .. expr .. ')' or int32product(b))
    end
    fast[name] = {op(name .. 'c', LIMITC, exprs('c'), FLOATLIMIT), op(name .. 'y', LIMITY, exprs('y'), FLOATLIMIT)}
 end

@@ -25,7 +25,8 @@ local kernels = {}
 
 -- the functions an expression may call, made locals of each generated loop
 -- (C: C's math library, libm.lua)
-local env = {tobit = bit.tobit, tonumber = tonumber, C = require 'torch.maths.libm'}
+local env = {tobit = bit.tobit, band = bit.band, lshift = bit.lshift, arshift = bit.arshift,
+             tonumber = tonumber, C = require 'torch.maths.libm'}
 for k, v in pairs(math) do env[k] = v end
 
 -- f32(v): v rounded to a float, an intermediate step of a FloatTensor
@@ -142,6 +143,9 @@ end
 -- (shared[name]; none for the Lua functions of kernels.helpers)
 local shared = {
    tobit = 'local tobit = bit.tobit',
+   band = 'local band = bit.band',
+   lshift = 'local lshift = bit.lshift',
+   arshift = 'local arshift = bit.arshift',
    tonumber = '',
    C = 'pcall(ffi.cdef, [[' .. internal.libm .. ']])\nlocal C = ffi.C',
    f32 = 'local f32cell = ffi.new("float[1]")\n'
