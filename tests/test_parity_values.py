@@ -432,6 +432,11 @@ def test_int_products_wrap_as_the_original():
     assert out == expected
 
 
+def test_long_max_and_min_as_the_original():
+    out, expected = fixture("parity_long_extremes")
+    assert out == expected
+
+
 def test_round_trunc_frac_as_c():
     # round's branchless loop (halves away from zero, -0, 2^52, NaN) and frac's
     # loop and numpy path, hot and strided

@@ -69,6 +69,17 @@ return function(xp, n, acc)
 end]])
 local extreme4 = {max = kernels.op('max4', EXTREME, kernels.alltypes('max', 'max')),
                   min = kernels.op('min4', EXTREME, kernels.alltypes('min', 'min'))}
+-- a LongTensor's largest or smallest element as the Lua number it is read
+-- as: tonumber never reverses two values' order, so the best of the numbers
+-- is the best's number (64-bit values are not Lua numbers: no loop above)
+local longextreme = {}
+for name, pick in pairs{max = math.max, min = math.min} do
+   longextreme[name] = function(p, n)
+      local acc = tonumber(p[0])
+      for i = 1, n - 1 do acc = pick(acc, tonumber(p[i])) end
+      return acc
+   end
+end
 local fastextreme = {
    max = kernels.op('max', EXTREME, kernels.alltypes('(acc ~= acc or x <= acc) and acc or x', '(acc ~= acc or x <= acc) and acc or x')),
    min = kernels.op('min', EXTREME, kernels.alltypes('(acc ~= acc or x >= acc) and acc or x', '(acc ~= acc or x >= acc) and acc or x')),
@@ -492,6 +503,7 @@ local function extremum(name)
                      and kernels.run('extreme4', extreme4[name], xd.T, nil, p, nelement(xd), first)
          v = v or first and kernels.fold(fastextreme[name], xd, first)
          if v then return v end
+         if p and xd.T == Long then return longextreme[name](p, nelement(xd)) end
          if nelement(xd) > SMALL then
             v = pycall(py.math_reduceall, name, ndview(xd))
             if v ~= 0 then return v end   -- (a zero's sign: the first of +0 and -0, below)
