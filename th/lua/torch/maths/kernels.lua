@@ -53,20 +53,6 @@ end]],
    map3 = [[return function(rp, xp, yp, zp, n, c)
    for i = 0, n - 1 do local x, y, z = xp[i], yp[i], zp[i]; rp[i] = %s end
 end]],
-   map1s = [[return function(rp, r1, r2, xp, x1, x2, m, n, c)
-   for i = 0, m - 1 do
-      local pr, px = i * r1, i * x1
-      for _ = 1, n do local x = xp[px]; rp[pr] = %s; pr = pr + r2; px = px + x2 end
-   end
-end]],
-   map2s = [[return function(rp, r1, r2, xp, x1, x2, yp, y1, y2, m, n, c)
-   for i = 0, m - 1 do
-      local pr, px, py = i * r1, i * x1, i * y1
-      for _ = 1, n do
-         local x, y = xp[px], yp[py]; rp[pr] = %s; pr = pr + r2; px = px + x2; py = py + y2
-      end
-   end
-end]],
    fill = [[return function(rp, n, c)
    for i = 0, n - 1 do rp[i] = %s end
 end]],
@@ -243,18 +229,34 @@ local function flat(d)
 end
 kernels.flat = flat
 
--- matrices of any strides (a transposed operand): the pointer to the first
--- element when d is a matrix of r's sizes whose elements, if r's storage is
--- d's, are read where they are written (otherwise the order of the writes
--- would show, as numpy's buffered copy does not let it)
-local STRIDED = 65536    -- elements: beyond, numpy's strided loops win
-local function matrix(d, r)
-   if d.nd ~= 2 or not typeid[d.T] or d.sz[1] ~= r.sz[1] or d.sz[2] ~= r.sz[2] then return nil end
-   if d ~= r and d.st == r.st and (d.off ~= r.off or d.str[1] ~= r.str[1] or d.str[2] ~= r.str[2]) then
-      return nil
+-- Operands of any strides (transposed, permuted, narrowed views) of up to
+-- strided.DEPTH dimensions once collapsed, up to STRIDED elements (beyond,
+-- numpy's strided loops win), in strided.lua's loops: every operand of r's
+-- sizes, and one that shares r's memory read where it is written
+-- (otherwise the order of the writes would show, as numpy's buffered copy
+-- does not let it)
+local strided = require 'torch.maths.strided'
+local STRIDED = 65536
+for kind, depths in pairs(strided.kinds) do
+   for _, k in ipairs(depths) do
+      templates[k.name] = k.text
+      kinds[#kinds + 1] = k.name
+      kindid[k.name] = #kinds
    end
-   checkbounds(d)
-   return origin(d)
+end
+local function walkable(d, r)
+   return d == nil or typeid[d.T] and apart(d, r)
+end
+-- stridedrun(kind, op, expr, count, r, x, y, z, c) -> true when the loop ran
+-- (r the result, or the folded operand of a fold, whose value it returns)
+local function stridedrun(kind, op, expr, count, r, x, y, z, e1, e2)
+   if not typeid[r.T] or not walkable(x, r) or not walkable(y, r) or not walkable(z, r) then return false end
+   local depth = strided.collapse(count, r, x, y, z)
+   if not depth then return false end
+   strided.bounds(count, r, x, y, z)
+   local k = strided.kinds[kind][depth]
+   local f = loop(k.name, op, expr, r.T, x and x.T, y and y.T)
+   return true, k.call(f, origin(r), x and origin(x), y and origin(y), z and origin(z), e1, e2)
 end
 
 -- an operation: name, expressions by element type name (nil: none), and the
@@ -325,12 +327,7 @@ function kernels.map1(op, r, x, c)
       end
       return true
    end
-   if n > STRIDED then return false end
-   rp, xp = matrix(r, r), matrix(x, r)
-   if not rp or not xp then return false end
-   loop('map1s', op, expr, r.T, x.T)(rp, r.str[1], r.str[2], xp, x.str[1], x.str[2],
-                                                                   r.sz[1], r.sz[2], c)
-   return true
+   return n <= STRIDED and stridedrun('map1', op, expr, 2, r, x, nil, nil, c)
 end
 
 -- r[i] = expr(x[i], y[i], c)
@@ -345,12 +342,7 @@ function kernels.map2(op, r, x, y, c)
       end
       return true
    end
-   if n > STRIDED then return false end
-   rp, xp, yp = matrix(r, r), matrix(x, r), matrix(y, r)
-   if not rp or not xp or not yp then return false end
-   loop('map2s', op, expr, r.T, x.T, y.T)(
-      rp, r.str[1], r.str[2], xp, x.str[1], x.str[2], yp, y.str[1], y.str[2], r.sz[1], r.sz[2], c)
-   return true
+   return n <= STRIDED and stridedrun('map2', op, expr, 3, r, x, y, nil, c)
 end
 
 -- r[i] = expr(x[i], y[i], z[i], c)
@@ -359,7 +351,9 @@ function kernels.map3(op, r, x, y, z, c)
    local expr = op.exprs[r.T.name]
    if n > op.limit or not expr then return false end
    local rp, xp, yp, zp = flat(r), flat(x), flat(y), flat(z)
-   if not rp or not xp or not yp or not zp then return false end
+   if not rp or not xp or not yp or not zp then
+      return n <= STRIDED and stridedrun('map3', op, expr, 4, r, x, y, z, c)
+   end
    loop('map3', op, expr, r.T)(rp, xp, yp, zp, n, c)
    return true
 end
@@ -390,7 +384,9 @@ for i = 1, types.count do
 end
 function kernels.fill(r, c)
    local rp = flat(r)
-   if not rp then return false end
+   if not rp then
+      return nelement(r) <= STRIDED and stridedrun('fill', 'fill', 'c', 1, r, nil, nil, nil, c)
+   end
    local n, size = nelement(r), r.T.size
    if c == 0 and 1 / c > 0 then
       local job = parallel.job(n * size, FILLSPLIT)
@@ -573,7 +569,11 @@ function kernels.fold(op, d, acc, c)
    local expr = op.exprs[d.T.name]
    if n > op.limit or not expr then return nil end
    local p = flat(d)
-   if not p then return nil end
+   if not p then
+      local done, v = n <= STRIDED and stridedrun('fold', op, expr, 1, d, nil, nil, nil, acc, c)
+      if done then return v end
+      return nil
+   end
    return loop('fold', op, expr, d.T)(p, n, acc, c)
 end
 
