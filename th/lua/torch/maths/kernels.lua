@@ -253,6 +253,13 @@ local function stridedrun(kind, op, expr, count, r, x, y, z, e1, e2)
    if not typeid[r.T] or not walkable(x, r) or not walkable(y, r) or not walkable(z, r) then return false end
    local depth = strided.collapse(count, r, x, y, z)
    if not depth then return false end
+   if depth > 1 then
+      if kind == 'fill' then
+         strided.bystride(count, depth)
+      elseif kind ~= 'fold' and iscontiguous(r) then
+         strided.longest(count, depth)
+      end
+   end
    strided.bounds(count, r, x, y, z)
    local k = strided.kinds[kind][depth]
    local f = loop(k.name, op, expr, r.T, x and x.T, y and y.T)
@@ -385,7 +392,10 @@ end
 function kernels.fill(r, c)
    local rp = flat(r)
    if not rp then
-      return nelement(r) <= STRIDED and stridedrun('fill', 'fill', 'c', 1, r, nil, nil, nil, c)
+      -- (beyond STRIDED elements numpy's strided fill is faster, but for
+      -- -0: its fill is given a +0)
+      if nelement(r) > STRIDED and not (c == 0 and 1 / c < 0) then return false end
+      return stridedrun('fill', 'fill', 'c', 1, r, nil, nil, nil, c)
    end
    local n, size = nelement(r), r.T.size
    if c == 0 and 1 / c > 0 then
@@ -570,7 +580,8 @@ function kernels.fold(op, d, acc, c)
    if n > op.limit or not expr then return nil end
    local p = flat(d)
    if not p then
-      local done, v = n <= STRIDED and stridedrun('fold', op, expr, 1, d, nil, nil, nil, acc, c)
+      if n > STRIDED then return nil end
+      local done, v = stridedrun('fold', op, expr, 1, d, nil, nil, nil, acc, c)
       if done then return v end
       return nil
    end

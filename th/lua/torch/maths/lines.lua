@@ -388,7 +388,9 @@ end
 -- whole(op, d, init, c) -> the fold of all of d's elements in order
 function lines.whole(op, d, init, c)
    if not op.exprs[d.T.name] or nelement(d) == 0 then return nil end
-   if iscontiguous(d) then return kernels.fold(op, d, init, c) end
+   -- (contiguous, or strided views strided.lua's loops walk)
+   local v = kernels.fold(op, d, init, c)
+   if v ~= nil or iscontiguous(d) then return v end
    local rows, x1 = span(d, 1, d.nd - 1)
    local n, x2 = d.sz[d.nd], d.str[d.nd]
    if n == 1 then x2 = 1 end   -- (any stride reads the one element; the for step is not 0)
