@@ -266,6 +266,13 @@ local function stridedrun(kind, op, expr, count, r, x, y, z, e1, e2)
    return true, k.call(f, origin(r), x and origin(x), y and origin(y), z and origin(z), e1, e2)
 end
 
+-- strided(kind, op, expr, r, x, y, z, e1, e2) -> true and what the loop
+-- returned, when a loop of strided.lua's kind (map1... sign2) ran
+function kernels.strided(kind, op, expr, r, x, y, z, e1, e2)
+   if nelement(r) > STRIDED then return false end
+   return stridedrun(kind, op, expr, z and 4 or y and 3 or x and 2 or 1, r, x, y, z, e1, e2)
+end
+
 -- an operation: name, expressions by element type name (nil: none), and the
 -- most elements for which the loop beats numpy (measured per family by
 -- scripts/bench/crossover.lua, which changes kernels.ops[name].limit), for

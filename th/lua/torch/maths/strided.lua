@@ -162,6 +162,11 @@ local KINDS = {
    map3 = {{'r', 'x', 'y', 'z'}, 'local x, y, z = xp[@x], yp[@y], zp[@z]; rp[@r] = %s', 'c'},
    fill = {{'r'}, 'rp[@r] = %s', 'c'},
    fold = {{'x'}, 'local x = xp[@x]; acc = %s', 'acc, c', 'acc'},
+   -- a comparison's 0/1 from d (compare.lua's branch-free expressions),
+   -- false as soon as d is a NaN
+   sign1 = {{'r', 'x'}, 'local d = xp[@x] - c; if d ~= d then return false end; rp[@r] = %s', 'c', 'true'},
+   sign2 = {{'r', 'x', 'y'}, 'local d = xp[@x] - yp[@y]; if d ~= d then return false end; rp[@r] = %s', 'c',
+            'true'},
 }
 
 -- a loop's call with the layout collapse left (steps and sizes read from
