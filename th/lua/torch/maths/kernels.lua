@@ -458,7 +458,19 @@ local copyops = {}
 -- elements from which a conversion is shared with helper threads (its
 -- integer conversions cost a few ns an element)
 local COPYSPLIT = 65536
+-- a LongTensor's elements into a LongTensor as they are, into a
+-- DoubleTensor as C converted them (tonumber gives the nearest double), a
+-- 64-bit value never stored through another pointer type, in strided.lua's
+-- loops (a contiguous copy of one type is a memmove before this); other
+-- targets take the general path (64-bit values wrap into narrower
+-- integers, and would be rounded twice into a float)
+local longcopies = {Long = {name = 'copylong', exprs = {Long = 'x'}},
+                    Double = {name = 'copylongdouble', exprs = {Double = 'tonumber(x)'}}}
 function kernels.copy(r, x)
+   if x.T == types.Long then
+      local op = longcopies[r.T.name]
+      return op and nelement(r) <= STRIDED and stridedrun('map1', op, op.exprs[r.T.name], 2, r, x) or false
+   end
    local k = x.T.integer and 'copyint' or 'copyfloat'
    local op = copyops[k]
    if not op then
