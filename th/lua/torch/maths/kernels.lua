@@ -260,6 +260,7 @@ local function stridedrun(kind, op, expr, count, r, x, y, z, e1, e2)
          strided.longest(count, depth)
       end
    end
+   if not strided.steady(depth) then return false end
    strided.bounds(count, r, x, y, z)
    local k = strided.kinds[kind][depth]
    local f = loop(k.name, op, expr, r.T, x and x.T, y and y.T)
@@ -381,6 +382,7 @@ end
 -- not as a zero); from FILLSPLIT bytes, the zeroing or the copies are shared
 -- with helper threads
 local FILL, FILLBLOCK = 256, 32768
+local STRIDEDFILL = 4096
 -- from this many bytes, a fill is shared with helper threads (torch.parallel)
 local FILLSPLIT = 2^20
 local min = math.min
@@ -399,9 +401,9 @@ end
 function kernels.fill(r, c)
    local rp = flat(r)
    if not rp then
-      -- (beyond STRIDED elements numpy's strided fill is faster, but for
-      -- -0: its fill is given a +0)
-      if nelement(r) > STRIDED and not (c == 0 and 1 / c < 0) then return false end
+      -- (beyond STRIDEDFILL elements numpy's strided fill is faster, but
+      -- for -0: its fill is given a +0)
+      if nelement(r) > STRIDEDFILL and not (c == 0 and 1 / c < 0) then return false end
       return stridedrun('fill', 'fill', 'c', 1, r, nil, nil, nil, c)
    end
    local n, size = nelement(r), r.T.size

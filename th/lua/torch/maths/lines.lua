@@ -388,9 +388,7 @@ end
 -- whole(op, d, init, c) -> the fold of all of d's elements in order
 function lines.whole(op, d, init, c)
    if not op.exprs[d.T.name] or nelement(d) == 0 then return nil end
-   -- (contiguous, or strided views strided.lua's loops walk)
-   local v = kernels.fold(op, d, init, c)
-   if v ~= nil or iscontiguous(d) then return v end
+   if iscontiguous(d) then return kernels.fold(op, d, init, c) end
    local rows, x1 = span(d, 1, d.nd - 1)
    local n, x2 = d.sz[d.nd], d.str[d.nd]
    if n == 1 then x2 = 1 end   -- (any stride reads the one element; the for step is not 0)
@@ -398,6 +396,9 @@ function lines.whole(op, d, init, c)
       internal.checkbounds(d)
       return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, x2, rows, n, init, c)
    end
+   -- (other views of up to four dimensions once collapsed: strided.lua's loops)
+   local v = kernels.fold(op, d, init, c)
+   if v ~= nil then return v end
    return kernels.fold(op, dense(d), init, c)
 end
 

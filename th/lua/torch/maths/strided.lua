@@ -122,7 +122,8 @@ end
 -- The text of a loop over `names` (operand letters: r the result, x, y, z
 -- read) `depth` deep: its arguments are each operand's pointer and steps,
 -- the sizes, then `extra`; `body` is the statement of one element, with
--- @<letter> the element's offset in each operand
+-- @<letter> the element's offset in each operand.  The first operand's
+-- innermost step must not be 0 (strided.steady)
 local function looptext(names, depth, body, extra, result)
    local args, lines = {}, {}
    for _, v in ipairs(names) do
@@ -132,21 +133,36 @@ local function looptext(names, depth, body, extra, result)
    for j = 1, depth do args[#args + 1] = 'n' .. j end
    args[#args + 1] = extra
    lines[1] = ('return function(%s)'):format(concat(args, ', '))
-   local function offsets(level)
+   local function offset(v, level) return level == 0 and '0' or 'q' .. v .. level end
+   local function offsets(level, from)
       local t = {}
-      for i, v in ipairs(names) do t[i] = level == 0 and '0' or 'q' .. v .. level end
+      for i = from, #names do t[#t + 1] = offset(names[i], level) end
       return concat(t, ', ')
    end
-   for j = 1, depth do
-      lines[#lines + 1] = ('local %s = %s'):format(offsets(j), offsets(j - 1))
+   local function steps(level, from)
+      local t = {}
+      for i = from, #names do
+         local v = names[i]
+         t[#t + 1] = ('q%s%d = q%s%d + %s%d'):format(v, level, v, level, v, level)
+      end
+      return concat(t, '; ')
+   end
+   for j = 1, depth - 1 do
+      lines[#lines + 1] = ('local %s = %s'):format(offsets(j, 1), offsets(j - 1, 1))
       lines[#lines + 1] = ('for _ = 1, n%d do'):format(j)
    end
-   -- the element at offsets q<v><depth>, then each level's step
-   lines[#lines + 1] = (body:gsub('@(%a)', 'q%1' .. depth))
-   for j = depth, 1, -1 do
-      local t = {}
-      for i, v in ipairs(names) do t[i] = ('q%s%d = q%s%d + %s%d'):format(v, j, v, j, v, j) end
-      lines[#lines + 1] = concat(t, '; ')
+   -- the innermost level: the first operand's offset is the loop's own
+   -- variable (LuaJIT keeps it an integer; an offset added to by hand is a
+   -- double converted at every access), the others' are stepped by hand
+   local f, d = names[1], depth
+   if #names > 1 then lines[#lines + 1] = ('local %s = %s'):format(offsets(d, 2), offsets(d - 1, 2)) end
+   lines[#lines + 1] = ('for q%s%d = %s, %s + (n%d - 1) * %s%d, %s%d do')
+      :format(f, d, offset(f, d - 1), offset(f, d - 1), d, f, d, f, d)
+   lines[#lines + 1] = (body:gsub('@(%a)', 'q%1' .. d))
+   if #names > 1 then lines[#lines + 1] = steps(d, 2) end
+   lines[#lines + 1] = 'end'
+   for j = depth - 1, 1, -1 do
+      lines[#lines + 1] = steps(j, 1)
       lines[#lines + 1] = 'end'
    end
    if result then lines[#lines + 1] = 'return ' .. result end
@@ -199,6 +215,12 @@ for kind, spec in pairs(KINDS) do
          call = assert(loadstring(calltext(count, depth), '=(th strided call)'))(steps, sizes),
       }
    end
+end
+
+-- steady(depth) -> whether the first operand's innermost step, the step of
+-- a numeric for, is not 0 (0 would loop for ever)
+function strided.steady(depth)
+   return steps[1][depth] ~= 0
 end
 
 -- bounds(count, d1, d2, d3, d4): every operand's view within its storage
