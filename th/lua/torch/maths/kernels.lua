@@ -398,9 +398,33 @@ local fillcells = {}
 for i = 1, types.count do
    if types[i].size == 4 then fillcells[types[i]] = types[i].vla(1) end
 end
+-- fillrows(r, c) -> true when done: a view whose collapsed layout is rows
+-- of ROW or more consecutive elements, apart (a transposed or narrowed
+-- matrix), filled row by row as contiguous memory: a memset for +0, else
+-- the first row by the loop and the others copied from it (a transposed
+-- 100x100 zero: 6 us by the strided loop, 3.2 by numpy, the original 0.9)
+local ROW = 64
+local function fillrows(r, c)
+   if not typeid[r.T] or strided.collapse(1, r) ~= 2 then return false end
+   strided.bystride(1, 2)
+   local sizes, steps = strided.sizes, strided.steps[1]
+   local rows, step, n = sizes[1], steps[1], sizes[2]
+   if steps[2] ~= 1 or n < ROW or step < n then return false end
+   checkbounds(r)
+   local rp, bytes = origin(r), n * r.T.size
+   if c == 0 and 1 / c > 0 then
+      for i = 0, rows - 1 do ffi.fill(rp + i * step, bytes) end
+      return true
+   end
+   loop('fill', 'fill', 'c', r.T)(rp, n, c)
+   for i = 1, rows - 1 do ffi.copy(rp + i * step, rp, bytes) end
+   return true
+end
+
 function kernels.fill(r, c)
    local rp = flat(r)
    if not rp then
+      if fillrows(r, c) then return true end
       -- (beyond STRIDEDFILL elements numpy's strided fill is faster, but
       -- for -0: its fill is given a +0)
       if nelement(r) > STRIDEDFILL and not (c == 0 and 1 / c < 0) then return false end

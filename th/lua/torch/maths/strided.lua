@@ -82,6 +82,7 @@ local function collapse(count, d1, d2, d3, d4)
    return depth
 end
 strided.collapse = collapse
+strided.sizes, strided.steps = sizes, steps
 
 -- longest(count, depth): the longest of the collapsed dimensions made the
 -- innermost (fewer, longer inner loops: each inner loop's start and end
