@@ -73,7 +73,10 @@ end
 -- for strided operands), r sharing no memory with a or b
 local function signed(name, r, a, b, c)
    local op = signs[name]
-   if nelement(a) > SIGNS or not op.exprs[a.T.name] or b and b.T ~= a.T or r.st == a.st or b and r.st == b.st then return false end
+   if nelement(a) > SIGNS or not op.exprs[a.T.name] or b and b.T ~= a.T or rawequal(r.st, a.st)
+      or b and rawequal(r.st, b.st) then
+      return false
+   end
    local rp, ap, bp = kernels.flat(r), kernels.flat(a), b and kernels.flat(b)
    if not rp or not ap or b and not bp then
       if nelement(a) > STRIDEDSIGNS then return false end
