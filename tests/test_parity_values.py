@@ -192,6 +192,17 @@ def test_strided_reductions_stay_exact_when_hot():
     assert [line for line in hot if line not in expected] == []
 
 
+def test_strided_copies_fills_maps_and_reductions_bits_as_the_original():
+    # every type and type pair on transposed, permuted, narrowed and expanded
+    # operands, each small case a thousand times (hot): strided.lua's loops,
+    # and numpy's beyond them
+    proc = run_th([os.path.join(FIXTURES, "bits_strided.lua")], timeout=600)
+    out = output(proc)
+    with open(os.path.join(FIXTURES, "bits_strided.expected")) as f:
+        expected = [line.rstrip() for line in f.read().splitlines()]
+    assert out == expected
+
+
 def test_comparisons_extremes_and_sorts_of_special_values():
     # NaN, infinities and signed zeros in comparisons (th's branch-free loops
     # hand NaN to the exact ones), max/min (NaN wins, the first zero's sign)

@@ -397,6 +397,9 @@ function lines.whole(op, d, init, c)
       internal.checkbounds(d)
       return kernels.run('wholes', op, d.T, nil, kernels.origin(d), x1, x2, rows, n, init, c)
    end
+   -- (other views of up to four dimensions once collapsed: strided.lua's loops)
+   local v = kernels.fold(op, d, init, c)
+   if v ~= nil then return v end
    return kernels.fold(op, dense(d), init, c)
 end
 
