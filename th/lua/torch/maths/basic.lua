@@ -16,6 +16,7 @@ local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
 local kernels = require 'torch.maths.kernels'
 local fused = require 'torch.maths.fused'
 local simd = require 'torch.maths.simd'
+local vectorloops = require 'torch.maths.vectorloops'
 local f32 = kernels.f32
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
@@ -367,6 +368,15 @@ function torch.lerp(a, b, w, ...)
    return tensorlerp(a, b, w, ...)
 end
 
+-- x and y (n elements of the same sizes) as m rows of matrices (strides
+-- r1, r2 and s1, s2): contiguous ones as one row, matrices as they are; nil
+-- for the others
+local function matrixof(xd, yd, n)
+   if internal.iscontiguous(xd) and internal.iscontiguous(yd) then return 1, 0, 1, 0, 1 end
+   if xd.nd == 2 then return xd.sz[1], xd.str[1], xd.str[2], yd.str[1], yd.str[2] end
+   if xd.nd == 1 then return 1, 0, xd.str[1], 0, yd.str[1] end
+end
+
 -- equal(x, y): same sizes and the same values
 dispatch.define{
    name = 'equal', variants = {'tt'}, scalar = {'tt'},
@@ -375,6 +385,12 @@ dispatch.define{
       if not samesize(xd, yd) then return false end
       local n = nelement(xd)
       if n == 0 then return true end
+      local m, r1, r2, s1, s2 = matrixof(xd, yd, n)
+      if m then
+         internal.checkbounds(xd)
+         internal.checkbounds(yd)
+         return vectorloops[T].equal(SD[xd.st].ptr + xd.off, r1, r2, SD[yd.st].ptr + yd.off, s1, s2, m, n / m)
+      end
       if n <= SMALL then
          internal.checkbounds(xd)
          internal.checkbounds(yd)

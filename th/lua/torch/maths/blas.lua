@@ -67,6 +67,13 @@ local function asreal(T, v)
    return tonumber(box[0])
 end
 
+-- a contiguous tensor's data seen as a vector of its n elements (TH's dot
+-- took contiguous tensors whole, as one stretch); d itself otherwise
+local function flat(d, n)
+   if d.nd == 1 or not internal.iscontiguous(d) then return d end
+   return {T = d.T, st = d.st, off = d.off, nd = 1, sz = {n}, str = {1}}
+end
+
 -- dot(x, y): both seen as vectors of the same length
 dispatch.define{
    name = 'dot', variants = {'tt'}, scalar = {'tt'},
@@ -78,7 +85,7 @@ dispatch.define{
       -- (Torch7's BLAS, when th has it, sums as Torch7 did: no loop of th's)
       local s = not (cblas.isexact() and not T.integer) and kernels.fold2(fastdot, xd, yd, 0)
       if s then return asreal(T, s) end
-      s = cblas.dot(xd, yd, n)
+      s = cblas.dot(flat(xd, n), flat(yd, n), n)
       if s then return asreal(T, s) end
       if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
