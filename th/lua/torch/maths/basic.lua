@@ -368,6 +368,10 @@ function torch.lerp(a, b, w, ...)
    return tensorlerp(a, b, w, ...)
 end
 
+-- equal's LuaJIT loop goes up to EQUALLOOP elements; beyond, it looks at
+-- the first EQUALHEAD of the first row before numpy compares the whole
+local EQUALLOOP, EQUALHEAD = 2048, 256
+
 -- x and y (n elements of the same sizes) as m rows of matrices (strides
 -- r1, r2 and s1, s2): contiguous ones as one row, matrices as they are; nil
 -- for the others
@@ -389,7 +393,11 @@ dispatch.define{
       if m then
          internal.checkbounds(xd)
          internal.checkbounds(yd)
-         return vectorloops[T].equal(SD[xd.st].ptr + xd.off, r1, r2, SD[yd.st].ptr + yd.off, s1, s2, m, n / m)
+         local equal, xp, yp = vectorloops[T].equal, SD[xd.st].ptr + xd.off, SD[yd.st].ptr + yd.off
+         if n <= EQUALLOOP then return equal(xp, r1, r2, yp, s1, s2, m, n / m) end
+         -- (beyond, numpy's loop is faster, but reads everything: a
+         -- difference near the start is found here first)
+         if not equal(xp, r1, r2, yp, s1, s2, 1, n / m < EQUALHEAD and n / m or EQUALHEAD) then return false end
       end
       if n <= SMALL then
          internal.checkbounds(xd)
