@@ -203,6 +203,7 @@ install('diag', function(T, ...)
       res, r = resultsized(T, res, {n}, 1)
       checkbounds(xd)
       checkbounds(r)
+      if r.st ~= xd.st then internal.overwriting(r) end   -- (every element written)
       loops[T].copy(SD[r.st].ptr + r.off, r.str[1], SD[xd.st].ptr + off, step, n)
       return res
    end

@@ -401,6 +401,7 @@ local function crossloop(T, r, a, b, dim)
    local f = crossers[T.name]
    if not f or a.nd > 2 or ((r.st == a.st or r.st == b.st) and r ~= a and r ~= b) then return false end
    checkbounds(a); checkbounds(b); checkbounds(r)
+   if r ~= a and r ~= b then internal.overwriting(r) end   -- (every element written)
    local o = 3 - dim      -- the other dimension of a matrix (a vector has one position)
    local n = a.nd == 2 and a.sz[o] or 1
    local rp, rc, ro = along(r, dim, a.nd == 2 and o)
