@@ -301,6 +301,14 @@ for name, rows in pairs{histc = false, bhistc = true} do
    end)
 end
 
+-- the data of r's view of n indices along dim from index at (0-based)
+local function narrowed(r, dim, at, n)
+   local sz, str = {}, {}
+   for k = 1, r.nd do sz[k], str[k] = r.sz[k], r.str[k] end
+   sz[dim] = n
+   return {T = r.T, st = r.st, off = r.off + at * r.str[dim], nd = r.nd, sz = sz, str = str, nv = false}
+end
+
 -- the parts copied into res (r its data, nd dimensions) side by side along
 -- dim, in order: a contiguous part in another storage than a contiguous
 -- result as blocks of bytes (one for every index before dim), the others
@@ -326,7 +334,9 @@ local function place(res, r, parts, dim, nd)
          local bytes = n * inner * size
          local rp, xp = cast(u8, SD[r.st].ptr + r.off) + at * inner * size, cast(u8, SD[d.st].ptr + d.off)
          for o = 0, outer - 1 do copy(rp + o * row, xp + o * bytes, bytes) end
-      else
+      elseif at + n <= r.sz[dim] then   -- (into the data of res's view: no tensor made)
+         internal.copy(narrowed(r, dim, at, n), d)
+      else   -- (res itself was a part: narrow's error)
          internal.copy(TD[Tensor.narrow(res, dim, at + 1, n)], d)
       end
       at = at + n
