@@ -301,6 +301,26 @@ for name, rows in pairs{histc = false, bhistc = true} do
    end)
 end
 
+-- one dimension of a contiguity check from the last: the stride the
+-- dimension before i must have, or false
+local function step(sz, str, i, expected)
+   if not expected or sz[i] == 1 then return expected end
+   return str[i] == expected and expected * sz[i]
+end
+
+-- is d contiguous? (internal.iscontiguous unrolled up to 4 dimensions: a
+-- loop in a function called from a trace ends the trace)
+local function dense(d)
+   local nd, sz, str = d.nd, d.sz, d.str
+   if nd > 4 then return iscontiguous(d) end
+   local e = 1
+   if nd >= 1 then e = step(sz, str, nd, e) end
+   if nd >= 2 then e = step(sz, str, nd - 1, e) end
+   if nd >= 3 then e = step(sz, str, nd - 2, e) end
+   if nd >= 4 then e = step(sz, str, nd - 3, e) end
+   return e ~= false
+end
+
 -- the data of r's view of n indices along dim from index at (0-based)
 local function narrowed(r, dim, at, n)
    local sz, str = {}, {}
@@ -314,7 +334,7 @@ end
 -- result as blocks of bytes (one for every index before dim), the others
 -- into a view of res element by element, in TH's order
 local function place(res, r, parts, dim, nd)
-   local whole, size, inner, outer = iscontiguous(r), r.T.size, 1, 1
+   local whole, size, inner, outer = dense(r), r.T.size, 1, 1
    for k = dim + 1, nd do inner = inner * r.sz[k] end
    for k = 1, dim - 1 do outer = outer * r.sz[k] end
    local row = r.sz[dim] * inner * size      -- the bytes of res for one index before dim
@@ -330,7 +350,7 @@ local function place(res, r, parts, dim, nd)
    local at = 0
    for _, d in ipairs(parts) do
       local n = d.sz[dim] or 1
-      if whole and d.st ~= r.st and iscontiguous(d) then
+      if whole and d.st ~= r.st and dense(d) then
          local bytes = n * inner * size
          local rp, xp = cast(u8, SD[r.st].ptr + r.off) + at * inner * size, cast(u8, SD[d.st].ptr + d.off)
          for o = 0, outer - 1 do copy(rp + o * row, xp + o * bytes, bytes) end
@@ -345,17 +365,16 @@ end
 
 -- cat([res,] a, b [, dim]) or cat([res,] {a, b, ...} [, dim]): empty tensors
 -- are skipped; dim defaults to the largest dimension count among the inputs
-local function cat(T, ...)
-   local A = {...}
+local function cat(T, a1, a2, a3, a4)
    local res, list, dim
-   if type(A[1]) == 'table' then
-      list, dim = A[1], A[2]
-   elseif type(A[2]) == 'table' then
-      res, list, dim = A[1], A[2], A[3]
-   elseif TD[A[3]] then
-      res, list, dim = A[1], {A[2], A[3]}, A[4]
+   if type(a1) == 'table' then
+      list, dim = a1, a2
+   elseif type(a2) == 'table' then
+      res, list, dim = a1, a2, a3
+   elseif TD[a3] then
+      res, list, dim = a1, {a2, a3}, a4
    else
-      list, dim = {A[1], A[2]}, A[3]
+      list, dim = {a1, a2}, a3
    end
    if #list == 0 then fail("bad argument to 'cat' (a table of tensors expected, got an empty table)") end
    local parts, maxnd = {}, 0
