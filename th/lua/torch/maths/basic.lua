@@ -376,7 +376,7 @@ local EQUALLOOP, EQUALHEAD = 2048, 256
 -- r1, r2 and s1, s2): contiguous ones as one row, matrices as they are; nil
 -- for the others
 local function matrixof(xd, yd, n)
-   if internal.iscontiguous(xd) and internal.iscontiguous(yd) then return 1, 0, 1, 0, 1 end
+   if vectorloops.dense(xd) and vectorloops.dense(yd) then return 1, 0, 1, 0, 1 end
    if xd.nd == 2 then return xd.sz[1], xd.str[1], xd.str[2], yd.str[1], yd.str[2] end
    if xd.nd == 1 then return 1, 0, xd.str[1], 0, yd.str[1] end
 end

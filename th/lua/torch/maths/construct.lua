@@ -14,9 +14,10 @@ local nelement, readsizes, checkbounds = internal.nelement, internal.readsizes, 
 local resultsized, SMALL = dispatch.resultsized, dispatch.SMALL
 local Tensor = internal.Tensor
 local type, select, floor, ipairs, max = type, select, math.floor, ipairs, math.max
-local toint, iscontiguous = internal.toint, internal.iscontiguous
+local toint = internal.toint
 local ffi = require 'ffi'
 local loops = require 'torch.maths.vectorloops'
+local dense = loops.dense
 local cast, copy, fill, u8 = ffi.cast, ffi.copy, ffi.fill, ffi.typeof('uint8_t *')
 
 local MAXDIM = 1024     -- the most dimensions cat makes a result of
@@ -299,26 +300,6 @@ for name, rows in pairs{histc = false, bhistc = true} do
       end
       return res
    end)
-end
-
--- one dimension of a contiguity check from the last: the stride the
--- dimension before i must have, or false
-local function step(sz, str, i, expected)
-   if not expected or sz[i] == 1 then return expected end
-   return str[i] == expected and expected * sz[i]
-end
-
--- is d contiguous? (internal.iscontiguous unrolled up to 4 dimensions: a
--- loop in a function called from a trace ends the trace)
-local function dense(d)
-   local nd, sz, str = d.nd, d.sz, d.str
-   if nd > 4 then return iscontiguous(d) end
-   local e = 1
-   if nd >= 1 then e = step(sz, str, nd, e) end
-   if nd >= 2 then e = step(sz, str, nd - 1, e) end
-   if nd >= 3 then e = step(sz, str, nd - 2, e) end
-   if nd >= 4 then e = step(sz, str, nd - 3, e) end
-   return e ~= false
 end
 
 -- the data of r's view of n indices along dim from index at (0-based)

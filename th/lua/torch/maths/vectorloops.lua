@@ -1,9 +1,11 @@
 -- Element loops over strided vectors and matrices for the small operations
--- of construct.lua and basic.lua (range, histc, equal, diag), generated once
--- per element type so that each compiles to its own monomorphic trace (a
--- loop shared by the types would switch traces on every call with another
--- type). Pointers come with their offset applied; strides are in elements.
+-- of construct.lua, basic.lua and reduce.lua (range, histc, equal, diag,
+-- cross, renorm), generated once per element type so that each compiles to
+-- its own monomorphic trace (a loop shared by the types would switch traces
+-- on every call with another type). Pointers come with their offset
+-- applied; strides are in elements. loops.dense is their contiguity check.
 local types = require 'torch.types'
+local internal = require 'torch.internal'
 local f32 = require('torch.maths.kernels').f32
 
 local text = [[
@@ -93,4 +95,28 @@ local loops = {}
 for i = 1, types.count do
    loops[types[i]] = assert(loadstring(text, '=(th vector loops ' .. types[i].name .. ')'))(f32)
 end
+
+-- one dimension of a contiguity check from the last: the stride the
+-- dimension before i must have, or false
+local function step(sz, str, i, expected)
+   if not expected or sz[i] == 1 then return expected end
+   return str[i] == expected and expected * sz[i]
+end
+
+-- dense(d): is the tensor data d contiguous? (internal.iscontiguous
+-- unrolled up to 4 dimensions: a loop in a function called from a trace
+-- ends the trace)
+local function dense(d)
+   local nd, sz, str = d.nd, d.sz, d.str
+   if nd > 4 then return internal.iscontiguous(d) end
+   local e = 1
+   if nd >= 1 then e = step(sz, str, nd, e) end
+   if nd >= 2 then e = step(sz, str, nd - 1, e) end
+   if nd >= 3 then e = step(sz, str, nd - 2, e) end
+   if nd >= 4 then e = step(sz, str, nd - 3, e) end
+   return e ~= false
+end
+
+loops.dense = dense
+
 return loops
