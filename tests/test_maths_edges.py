@@ -102,3 +102,16 @@ def test_addmv_method_with_one_scalar_scales_the_product(runtime):
 def test_empty_all_and_any(runtime):
     assert runtime.execute("return torch.ByteTensor():all()") is True
     assert runtime.execute("return torch.ByteTensor():any()") is False
+
+
+def test_cat_into_one_of_its_parts_is_an_error_not_a_write_beyond_it(runtime):
+    # Torch7 corrupted its heap here; th resizes the result first (the part
+    # with it) and the next part no longer fits: narrow's error
+    code = """
+    local t, b = torch.range(1, 12):resize(3, 4), torch.ones(3, 4)
+    local ok, err = pcall(torch.cat, t, {t, b}, 1)
+    return ok, tostring(err):match("index 7 out of range 1..6") ~= nil, t:size(1), t:sum()
+    """
+    ok, matched, rows, total = runtime.execute(code)
+    assert (ok, matched, rows) == (False, True, 6)
+    assert total == 78

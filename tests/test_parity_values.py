@@ -468,3 +468,12 @@ def test_lapack_bits_layouts_and_errors_as_the_original():
     # Double, 1x1 to 40x40, Hilbert matrices, the results' strides and failures
     out, expected = fixture("parity_lapack")
     assert out == expected
+
+
+def test_small_construction_and_extraction_ops():
+    # cat, tril/triu, range, histc, equal, dot, renorm, diag, cross, randperm
+    # and linspace through their LuaJIT loops: every type, strided operands,
+    # results given, hot loops (a cross into one of its operands reads what
+    # it wrote, as TH did; a FloatTensor's contiguous dot is one BLAS sdot)
+    out, expected = fixture("parity_small_ops")
+    assert out == expected

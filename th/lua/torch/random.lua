@@ -428,6 +428,16 @@ for T in pairs(floattypes) do
    mt.rand, mt.randn = torch.rand, torch.randn
 end
 
+-- scratch(k, n) -> a DoubleTensor of n elements for randperm's buffers: up
+-- to SCRATCH elements the k-th of two kept ones (resized), beyond a new one
+local SCRATCH = 4096
+local kept = {}
+local function scratch(k, n)
+   if n > SCRATCH then return torch.DoubleTensor(n) end
+   kept[k] = kept[k] or torch.DoubleTensor(SCRATCH)
+   return kept[k]:resize(n)
+end
+
 -- randperm([gen,] [res,] n): TH's in-place shuffle of 0..n-1, then + 1
 function torch.randperm(...)
    local gd, res, n = generatorresult(...)
@@ -440,14 +450,13 @@ function torch.randperm(...)
    local d = TD[res]
    internal.resize(d, {n}, 1)
    -- its n - 1 draws (the last element is not swapped)
-   local draws = torch.DoubleTensor(math.max(n - 1, 1))
+   local draws, perm = scratch(1, math.max(n - 1, 1)), scratch(2, n)
    local w = draws:data()
    if n > 1 then
       kernels = kernels or require 'torch.maths.kernels'
       blockfill(zmodulo, TD[draws], gd.g, 0, 0)
    end
    -- shuffled in a contiguous buffer, then copied into res (which may be strided)
-   local perm = torch.DoubleTensor(n)
    local p = perm:data()
    for i = 0, n - 1 do p[i] = i + 1 end
    for i = 0, n - 2 do

@@ -17,6 +17,7 @@ local kernels = require 'torch.maths.kernels'
 local fused = require 'torch.maths.fused'
 local simd = require 'torch.maths.simd'
 local minmax = require 'torch.maths.minmax'
+local vectorloops = require 'torch.maths.vectorloops'
 local f32 = kernels.f32
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
@@ -389,6 +390,19 @@ function torch.lerp(a, b, w, ...)
    return tensorlerp(a, b, w, ...)
 end
 
+-- equal's LuaJIT loop goes up to EQUALLOOP elements; beyond, it looks at
+-- the first EQUALHEAD of the first row before numpy compares the whole
+local EQUALLOOP, EQUALHEAD = 2048, 256
+
+-- x and y (n elements of the same sizes) as m rows of matrices (strides
+-- r1, r2 and s1, s2): contiguous ones as one row, matrices as they are; nil
+-- for the others
+local function matrixof(xd, yd, n)
+   if vectorloops.dense(xd) and vectorloops.dense(yd) then return 1, 0, 1, 0, 1 end
+   if xd.nd == 2 then return xd.sz[1], xd.str[1], xd.str[2], yd.str[1], yd.str[2] end
+   if xd.nd == 1 then return 1, 0, xd.str[1], 0, yd.str[1] end
+end
+
 -- equal(x, y): same sizes and the same values
 dispatch.define{
    name = 'equal', variants = {'tt'}, scalar = {'tt'},
@@ -397,6 +411,16 @@ dispatch.define{
       if not samesize(xd, yd) then return false end
       local n = nelement(xd)
       if n == 0 then return true end
+      local m, r1, r2, s1, s2 = matrixof(xd, yd, n)
+      if m then
+         internal.checkbounds(xd)
+         internal.checkbounds(yd)
+         local equal, xp, yp = vectorloops[T].equal, SD[xd.st].ptr + xd.off, SD[yd.st].ptr + yd.off
+         if n <= EQUALLOOP then return equal(xp, r1, r2, yp, s1, s2, m, n / m) end
+         -- (beyond, numpy's loop is faster, but reads everything: a
+         -- difference near the start is found here first)
+         if not equal(xp, r1, r2, yp, s1, s2, 1, n / m < EQUALHEAD and n / m or EQUALHEAD) then return false end
+      end
       if n <= SMALL then
          internal.checkbounds(xd)
          internal.checkbounds(yd)

@@ -67,6 +67,40 @@ local function asreal(T, v)
    return tonumber(box[0])
 end
 
+-- a contiguous tensor's data seen as a vector of its n elements (TH's dot
+-- took contiguous tensors whole, as one stretch); d itself otherwise
+local function flat(d, n)
+   if d.nd == 1 or not internal.iscontiguous(d) then return d end
+   return {T = d.T, st = d.st, off = d.off, nd = 1, sz = {n}, str = {1}}
+end
+
+-- TH's dot of a matrix x whose rows do not run on as one stretch, with a y
+-- of its sizes or a contiguous one: BLAS dots of each row of x with the
+-- next elements of y, added up in a double (not rounded to the element
+-- type) -> nil for other layouts, or without the library Torch7 used
+local function rowdots(xd, yd)
+   local m, n = xd.sz[1], xd.sz[2]
+   if xd.nd ~= 2 or xd.str[1] == n * xd.str[2] or not cblas.isexact() then return nil end
+   local y1, y2
+   if internal.iscontiguous(yd) then
+      y1, y2 = n, 1
+   elseif yd.nd == 2 and yd.sz[1] == m and yd.sz[2] == n then
+      y1, y2 = yd.str[1], yd.str[2]
+   else
+      return nil
+   end
+   local xrow = {T = xd.T, st = xd.st, off = xd.off, nd = 1, sz = {n}, str = {xd.str[2]}}
+   local yrow = {T = yd.T, st = yd.st, off = yd.off, nd = 1, sz = {n}, str = {y2}}
+   local s = 0
+   for i = 0, m - 1 do
+      xrow.off, yrow.off = xd.off + i * xd.str[1], yd.off + i * y1
+      local d = cblas.dot(xrow, yrow, n)
+      if not d then return nil end   -- (strides BLAS does not take: before anything is summed)
+      s = s + d
+   end
+   return s
+end
+
 -- dot(x, y): both seen as vectors of the same length
 dispatch.define{
    name = 'dot', variants = {'tt'}, scalar = {'tt'},
@@ -78,8 +112,10 @@ dispatch.define{
       -- (Torch7's BLAS, when th has it, sums as Torch7 did: no loop of th's)
       local s = not (cblas.isexact() and not T.integer) and kernels.fold2(fastdot, xd, yd, 0)
       if s then return asreal(T, s) end
-      s = cblas.dot(xd, yd, n)
+      s = cblas.dot(flat(xd, n), flat(yd, n), n)
       if s then return asreal(T, s) end
+      s = rowdots(xd, yd)
+      if s then return s end
       if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
       checkbounds(yd)

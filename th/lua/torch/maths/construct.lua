@@ -15,6 +15,10 @@ local resultsized, SMALL = dispatch.resultsized, dispatch.SMALL
 local Tensor = internal.Tensor
 local type, select, floor, ipairs, max = type, select, math.floor, ipairs, math.max
 local toint = internal.toint
+local ffi = require 'ffi'
+local loops = require 'torch.maths.vectorloops'
+local dense = loops.dense
+local cast, copy, fill, u8 = ffi.cast, ffi.copy, ffi.fill, ffi.typeof('uint8_t *')
 
 local MAXDIM = 1024     -- the most dimensions cat makes a result of
 
@@ -85,7 +89,12 @@ install('range', function(T, ...)
    end
    local n = floor((b - a) / step) + 1
    res = vector(T, res, n)
-   if n <= SMALL then
+   local r = TD[res]
+   if r.nd == 1 then
+      checkbounds(r)
+      internal.overwriting(r)
+      loops[T].arith(SD[r.st].ptr + r.off, r.str[1], n, a, step)
+   elseif n <= SMALL then
       fillindex(res, function(k) return a + k * step end)
    else
       pycall(py.math_range, ndview(TD[res]), a, step)
@@ -104,6 +113,15 @@ local points = {
 }
 local powers = {Double = function(v) return C.pow(10, v) end, Float = function(v) return C.powf(10, v) end}
 
+-- p[k * s] = the k-th of n points (stride s), or 10 to its power
+local function spaced(p, s, n, a, b, point, power)
+   for k = 0, n - 1 do
+      local v = n == 1 and a or point(a, b, n, k)
+      if power then v = power(v) end
+      p[k * s] = v
+   end
+end
+
 -- linspace/logspace([res,] a, b [, n = 100])
 for name, log in pairs{linspace = false, logspace = true} do
    install(name, function(T, ...)
@@ -116,11 +134,18 @@ for name, log in pairs{linspace = false, logspace = true} do
       res = vector(T, res, n)
       local point, power = points[T.name], powers[T.name]
       if T == types.Float then a, b = f32(a), f32(b) end   -- the binding read floats
-      fillindex(res, function(k)
-         local v = n == 1 and a or point(a, b, n, k)
-         if log then return power(v) end
-         return v
-      end)
+      local r = TD[res]
+      if r.nd == 1 then
+         checkbounds(r)
+         internal.overwriting(r)
+         spaced(SD[r.st].ptr + r.off, r.str[1], n, a, b, point, log and power)
+      else
+         fillindex(res, function(k)
+            local v = n == 1 and a or point(a, b, n, k)
+            if log then return power(v) end
+            return v
+         end)
+      end
       return res
    end)
 end
@@ -140,8 +165,9 @@ install('eye', function(T, ...)
    return res
 end)
 
--- the view of the k-th diagonal of a matrix data d (nil when it is empty)
-local function diagonal(T, d, k)
+-- the k-th diagonal of a matrix data d: offset, length (<= 0 when it is
+-- empty), stride
+local function diagonal(d, k)
    local off, n
    if k >= 0 then
       n = d.sz[2] - k < d.sz[1] and d.sz[2] - k or d.sz[1]
@@ -150,8 +176,7 @@ local function diagonal(T, d, k)
       n = d.sz[1] + k < d.sz[2] and d.sz[1] + k or d.sz[2]
       off = d.off - k * d.str[1]
    end
-   if n <= 0 then return nil end
-   return internal.wraptensor(T, d.st, off, 1, {n}, {d.str[1] + d.str[2]})
+   return off, n, d.str[1] + d.str[2]
 end
 
 -- diag([res,] x [, k]): a vector's diagonal matrix, or a matrix's k-th diagonal
@@ -161,21 +186,61 @@ install('diag', function(T, ...)
    local x, k = select(i, ...)
    local xd = internal.checktensor(x, i, 'diag')
    k = k == nil and 0 or toint(number(k, i + 1, 'diag'), i + 1, 'diag')
+   local r, off, n, step
    if xd.nd == 1 then
-      local n = xd.sz[1] + (k >= 0 and k or -k)
-      res = Tensor.fill(resultsized(T, res, {n, n}, 2), 0)
-      internal.copy(TD[diagonal(T, TD[res], k)], xd)
+      n = xd.sz[1] + (k >= 0 and k or -k)
+      res, r = resultsized(T, res, {n, n}, 2)
+      Tensor.fill(res, 0)
+      off, n, step = diagonal(r, k)
+      -- (the vector copied along the diagonal: another view of its memory
+      -- element by element in TH's order)
+      checkbounds(xd)
+      loops[T].copy(SD[r.st].ptr + off, step, SD[xd.st].ptr + xd.off, xd.str[1], n)
       return res
    elseif xd.nd == 2 then
       -- a diagonal beyond the matrix is an error, as in Torch7
-      local view = diagonal(T, xd, k)
-      if not view then fail("bad argument #%d to 'diag' (diagonal %d out of range)", i + 1, k) end
-      res = resultsized(T, res, {nelement(TD[view])}, 1)
-      internal.copy(TD[res], TD[view])
+      off, n, step = diagonal(xd, k)
+      if n <= 0 then fail("bad argument #%d to 'diag' (diagonal %d out of range)", i + 1, k) end
+      res, r = resultsized(T, res, {n}, 1)
+      checkbounds(xd)
+      checkbounds(r)
+      if r.st ~= xd.st then internal.overwriting(r) end   -- (every element written)
+      loops[T].copy(SD[r.st].ptr + r.off, r.str[1], SD[xd.st].ptr + off, step, n)
       return res
    end
    fail("bad argument #%d to 'diag' (1D or 2D tensor expected, got %dD)", i, xd.nd)
 end)
+
+-- triangle(r, x, k, upper) -> true when done: r (of x's sizes, rows of
+-- stride 1, x itself or in another storage) = x's elements on the triangle
+-- (tril: columns j <= i + k of row i; triu: j >= i + k), zeros off it; row by
+-- row as bytes (x's rows of another stride copied whole first)
+local function triangle(r, x, k, upper)
+   if r.str[2] ~= 1 or (r.st == x.st and r ~= x) then return false end
+   checkbounds(r); checkbounds(x)
+   local rows = x.str[2] == 1 and r ~= x     -- the kept part copied row by row
+   if rows then
+      internal.overwriting(r)
+   elseif r ~= x then
+      internal.copy(r, x)
+   end
+   local m, n, size = r.sz[1], r.sz[2], r.T.size
+   local rp, xp = cast(u8, SD[r.st].ptr + r.off), cast(u8, SD[x.st].ptr + x.off)
+   local rstep, xstep = r.str[1] * size, x.str[1] * size
+   for i = 0, m - 1 do
+      local c = i + k + (upper and 0 or 1)   -- the columns before c and those from c differ
+      c = c < 0 and 0 or c > n and n or c
+      local row, xrow, a, b = rp + i * rstep, xp + i * xstep, c * size, (n - c) * size
+      if upper then
+         fill(row, a)
+         if rows then copy(row + a, xrow + a, b) end
+      else
+         if rows then copy(row, xrow, a) end
+         fill(row + a, b)
+      end
+   end
+   return true
+end
 
 -- tril/triu([res,] x [, k])
 for name, upper in pairs{tril = false, triu = true} do
@@ -188,7 +253,7 @@ for name, upper in pairs{tril = false, triu = true} do
       k = k == nil and 0 or toint(number(k, i + 1, name), i + 1, name)
       local r
       res, r = dispatch.result(T, res, xd)
-      pycall(py.math_triangle, ndview(r), ndview(xd), k, upper)
+      if not triangle(r, xd, k, upper) then pycall(py.math_triangle, ndview(r), ndview(xd), k, upper) end
       return res
    end)
 end
@@ -207,7 +272,18 @@ for name, rows in pairs{histc = false, bhistc = true} do
       hi = hi == nil and 0 or number(hi, i + 3, name)
       if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
       if rows and xd.nd ~= 2 then fail("bad argument #%d to 'bhistc' (2D tensor expected, got %dD)", i, xd.nd) end
-      if lo == hi and nelement(xd) > 0 then lo, hi = pycall(py.math_minmax, ndview(xd)) end
+      -- (a vector's histogram counted in LuaJIT: the same bins as numpy's)
+      local vec = not rows and xd.nd == 1
+      if vec then checkbounds(xd) end
+      local xp = vec and SD[xd.st].ptr + xd.off
+      if lo == hi and nelement(xd) > 0 then
+         if vec then
+            lo, hi = loops[T].minmax(xp, xd.str[1], xd.sz[1])
+            lo, hi = tonumber(lo), tonumber(hi)
+         else
+            lo, hi = pycall(py.math_minmax, ndview(xd))
+         end
+      end
       if lo == hi then lo, hi = lo - 1, hi + 1 end
       if rows then
          res = resultsized(T, res, {xd.sz[1], nbins}, 2)
@@ -215,24 +291,71 @@ for name, rows in pairs{histc = false, bhistc = true} do
          res = resultsized(T, res, {nbins}, 1)
       end
       Tensor.fill(res, 0)
-      if nelement(xd) > 0 then pycall(py.math_histc, ndview(TD[res]), ndview(xd), nbins, lo, hi) end
+      local r = TD[res]
+      if vec and r.nd == 1 then
+         checkbounds(r)
+         loops[T].histc(SD[r.st].ptr + r.off, r.str[1], xp, xd.str[1], xd.sz[1], nbins, lo, hi)
+      elseif nelement(xd) > 0 then
+         pycall(py.math_histc, ndview(r), ndview(xd), nbins, lo, hi)
+      end
       return res
    end)
 end
 
+-- the data of r's view of n indices along dim from index at (0-based)
+local function narrowed(r, dim, at, n)
+   local sz, str = {}, {}
+   for k = 1, r.nd do sz[k], str[k] = r.sz[k], r.str[k] end
+   sz[dim] = n
+   return {T = r.T, st = r.st, off = r.off + at * r.str[dim], nd = r.nd, sz = sz, str = str, nv = false}
+end
+
+-- the parts copied into res (r its data, nd dimensions) side by side along
+-- dim, in order: a contiguous part in another storage than a contiguous
+-- result as blocks of bytes (one for every index before dim), the others
+-- into a view of res element by element, in TH's order
+local function place(res, r, parts, dim, nd)
+   local whole, size, inner, outer = dense(r), r.T.size, 1, 1
+   for k = dim + 1, nd do inner = inner * r.sz[k] end
+   for k = 1, dim - 1 do outer = outer * r.sz[k] end
+   local row = r.sz[dim] * inner * size      -- the bytes of res for one index before dim
+   local shared = false                      -- (does a part read res's memory?)
+   for _, d in ipairs(parts) do
+      checkbounds(d)
+      shared = shared or d.st == r.st
+      -- (res itself as a part has res's new sizes: copied as views, which
+      -- fail where they do not fit, as before)
+      if d == r then whole = false end
+   end
+   if whole and not shared then internal.overwriting(r) end   -- (nothing fails from here)
+   local at = 0
+   for _, d in ipairs(parts) do
+      local n = d.sz[dim] or 1
+      if whole and d.st ~= r.st and dense(d) then
+         local bytes = n * inner * size
+         local rp, xp = cast(u8, SD[r.st].ptr + r.off) + at * inner * size, cast(u8, SD[d.st].ptr + d.off)
+         for o = 0, outer - 1 do copy(rp + o * row, xp + o * bytes, bytes) end
+      elseif at + n <= r.sz[dim] then   -- (into the data of res's view: no tensor made)
+         internal.copy(narrowed(r, dim, at, n), d)
+      else   -- (res itself was a part: narrow's error)
+         internal.copy(TD[Tensor.narrow(res, dim, at + 1, n)], d)
+      end
+      at = at + n
+   end
+end
+
 -- cat([res,] a, b [, dim]) or cat([res,] {a, b, ...} [, dim]): empty tensors
 -- are skipped; dim defaults to the largest dimension count among the inputs
-local function cat(T, ...)
-   local A = {...}
+local function cat(T, a1, a2, a3, a4)
    local res, list, dim
-   if type(A[1]) == 'table' then
-      list, dim = A[1], A[2]
-   elseif type(A[2]) == 'table' then
-      res, list, dim = A[1], A[2], A[3]
-   elseif TD[A[3]] then
-      res, list, dim = A[1], {A[2], A[3]}, A[4]
+   if type(a1) == 'table' then
+      list, dim = a1, a2
+   elseif type(a2) == 'table' then
+      res, list, dim = a1, a2, a3
+   elseif TD[a3] then
+      res, list, dim = a1, {a2, a3}, a4
    else
-      list, dim = {A[1], A[2]}, A[3]
+      list, dim = {a1, a2}, a3
    end
    if #list == 0 then fail("bad argument to 'cat' (a table of tensors expected, got an empty table)") end
    local parts, maxnd = {}, 0
@@ -266,13 +389,9 @@ local function cat(T, ...)
       total = total + (d.sz[dim] or 1)
    end
    sizes[dim] = total
-   res = resultsized(T, res, sizes, nd)
-   local at = 1
-   for _, d in ipairs(parts) do
-      local n = d.sz[dim] or 1
-      internal.copy(TD[Tensor.narrow(res, dim, at, n)], d)
-      at = at + n
-   end
+   local r
+   res, r = resultsized(T, res, sizes, nd)
+   place(res, r, parts, dim, nd)
    return res
 end
 install('cat', cat)

@@ -12,6 +12,7 @@ local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 local argtable = dispatch.argtable
 local lines = require 'torch.maths.lines'
+local vectorloops = require 'torch.maths.vectorloops'
 
 local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
       internal.ndview, internal.fail
@@ -301,6 +302,16 @@ local sliceops = {
                                              Float = 'f32(acc + C.powf(abs(x), c))'}),
 }
 
+-- the data of x's first slice along dim (the others: its offset moved), for
+-- the loops of lines.lua without a tensor made for each
+local function sliceof(d, dim)
+   local sz, str = {}, {}
+   for k = 1, d.nd do
+      if k ~= dim then sz[#sz + 1], str[#str + 1] = d.sz[k], d.str[k] end
+   end
+   return {T = d.T, st = d.st, off = d.off, nd = d.nd - 1, sz = sz, str = str, nv = false}
+end
+
 -- renorm([res,] x, p, dim, maxnorm): slices along dim scaled to p-norms <=
 -- maxnorm, by maxnorm / (norm + 1e-7) in the element type
 dispatch.define{
@@ -318,8 +329,10 @@ dispatch.define{
       if float then maxnorm = f32(maxnorm) end   -- (the norms too, below)
       local op = sliceops[p] or sliceops.p
       local scales = {}
+      local slice = sliceof(xd, dim)
       for i = 1, xd.sz[dim] do
-         local nrm = C.pow(lines.whole(op, TD[x:select(dim, i)], 0, p), e)   -- (pow, not powf)
+         slice.off = xd.off + (i - 1) * xd.str[dim]
+         local nrm = C.pow(lines.whole(op, slice, 0, p), e)   -- (pow, not powf)
          if float then nrm = f32(nrm) end
          if nrm > maxnorm then
             scales[i] = maxnorm / (nrm + 1e-7)
@@ -329,7 +342,13 @@ dispatch.define{
       local r
       res, r = result(T, res, xd)
       if r ~= xd then copy(r, xd) end
-      for i, v in pairs(scales) do res:select(dim, i):mul(v) end
+      if r.nd == 2 then      -- (a matrix's rows or columns scaled in place, no view made)
+         checkbounds(r)
+         local ptr, s1, s2, n = SD[r.st].ptr, r.str[dim], r.str[3 - dim], r.sz[3 - dim]
+         for i, v in pairs(scales) do vectorloops[T].scale(ptr + r.off + (i - 1) * s1, s2, n, v) end
+      else
+         for i, v in pairs(scales) do res:select(dim, i):mul(v) end
+      end
       return res
    end,
 }
@@ -365,8 +384,8 @@ dispatch.define{
       local xd = TD[x]
       if xd.nd ~= 2 then fail("bad argument #1 to 'trace' (matrix expected, got %dD tensor)", xd.nd) end
       local n = xd.sz[1] < xd.sz[2] and xd.sz[1] or xd.sz[2]
-      local diag = internal.wraptensor(T, xd.st, xd.off, 1, {n}, {xd.str[1] + xd.str[2]})
-      return wholesum(TD[diag])
+      -- (the data of the diagonal's view: no tensor made)
+      return wholesum({T = T, st = xd.st, off = xd.off, nd = 1, sz = {n}, str = {xd.str[1] + xd.str[2]}, nv = false})
    end,
 }
 
@@ -377,6 +396,32 @@ end
 ---------------------------------------------------------------------------
 -- cross
 ---------------------------------------------------------------------------
+
+-- crossloop(T, r, a, b, dim) -> true when done: r = a x b along dim for a
+-- Float, Double, Byte, Char or Short tensor of at most 2 dimensions (each
+-- product and difference rounded to the type), r apart from a and b or one of them
+-- (d's pointer, its stride along dim, its stride along o or 0)
+local function along(d, dim, o)
+   return SD[d.st].ptr + d.off, d.str[dim], o and d.str[o] or 0
+end
+-- (Byte, Char and Short products and differences are exact in a double,
+-- and wrap into the type on the store; Int and Long ones are not)
+local crossers = {Double = vectorloops[types.Double].cross, Float = vectorloops[types.Float].crossfloat,
+                  Byte = vectorloops[types.Byte].cross, Char = vectorloops[types.Char].cross,
+                  Short = vectorloops[types.Short].cross}
+local function crossloop(T, r, a, b, dim)
+   local f = crossers[T.name]
+   if not f or a.nd > 2 or ((r.st == a.st or r.st == b.st) and r ~= a and r ~= b) then return false end
+   checkbounds(a); checkbounds(b); checkbounds(r)
+   if r ~= a and r ~= b then internal.overwriting(r) end   -- (every element written)
+   local o = 3 - dim      -- the other dimension of a matrix (a vector has one position)
+   local n = a.nd == 2 and a.sz[o] or 1
+   local rp, rc, ro = along(r, dim, a.nd == 2 and o)
+   local ap, ac, ao = along(a, dim, a.nd == 2 and o)
+   local bp, bc, bo = along(b, dim, a.nd == 2 and o)
+   f(rp, rc, ro, ap, ac, ao, bp, bc, bo, n)
+   return true
+end
 
 -- cross([res,] a, b [, dim]): along dim, by default the first of size 3
 dispatch.define{
@@ -396,7 +441,7 @@ dispatch.define{
       if ad.sz[dim] ~= 3 then fail("bad argument #3 to 'cross' (dimension %d does not have size 3)", dim) end
       local r
       res, r = result(T, res, ad)
-      pycall(py.math_cross, ndview(r), ndview(ad), ndview(bd), dim - 1)
+      if not crossloop(T, r, ad, bd, dim) then pycall(py.math_cross, ndview(r), ndview(ad), ndview(bd), dim - 1) end
       return res
    end,
 }
