@@ -448,6 +448,18 @@ def test_long_max_and_min_as_the_original():
     assert out == expected
 
 
+def test_conversions_into_long_as_the_original():
+    out, expected = fixture("parity_to_long")
+    assert out == expected
+
+
+def test_integer_division_remainder_fmod_as_the_original():
+    out, expected = fixture("parity_int_division")
+    assert out == expected
+    out, expected = fixture("parity_int_division_big")
+    assert out == expected
+
+
 def test_round_trunc_frac_as_c():
     # round's branchless loop (halves away from zero, -0, 2^52, NaN) and frac's
     # loop and numpy path, hot and strided

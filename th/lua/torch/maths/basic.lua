@@ -39,24 +39,9 @@ local scalar = {
 local function integer(T) return T.integer end
 local dividing = {div = true, fmod = true, remainder = true}
 
--- whether r * b is negative as C computed it in an int (32 bits, wrapping
--- around): exact halves of b keep every partial product below 2^51
-local tobit = bit.tobit
-local function int32productnegative(r, b)
-   local p = r * b
-   if p > -2 ^ 51 and p < 2 ^ 51 then return tobit(p) < 0 end
-   local hi = floor(b / 65536)
-   return tobit(r * (b - hi * 65536) + tobit(r * hi) * 65536) < 0
-end
-
--- TH's integer remainder: C's a % b, moved by b when r * b is negative, with
--- the product and the sum computed in C's int (Byte, Char and Short are
--- promoted to it, where nothing overflows; an Int product wraps around)
-local function intremainder(a, b)
-   local r = fmod(a, b)
-   if r ~= 0 and int32productnegative(r, b) then return tobit(r + b) end
-   return r
-end
+-- TH's integer remainder (kernels.lua: C's a % b moved by b as C's int
+-- arithmetic had it)
+local intremainder = kernels.intremainder
 
 -- the same in C's long (operands below 2^53 here: exactlong): a product
 -- beyond 2^63 wraps around, computed in int64
@@ -100,6 +85,9 @@ end
 local function exactproducts(T) return not T.integer or T.size < 4 end
 
 local function nonzero(acc, v) return acc and v ~= 0 end
+-- the zeros among a contiguous tensor's elements (no LongTensor: not Lua numbers)
+local zerocount = kernels.op('zerocount', math.huge, kernels.alltypes('acc + (x == 0 and 1 or 0)',
+                                                                     'acc + (x == 0 and 1 or 0)'))
 
 -- an integer division by zero crashed Torch7 (SIGFPE): here it is an error
 local function checkdivisor(T, fname, xd, y, yd)
@@ -110,7 +98,12 @@ local function checkdivisor(T, fname, xd, y, yd)
    elseif nelement(yd) <= SMALL then
       ok = dispatch.fold(yd, nonzero, true)
    else
-      ok = pycall(py.count_nonzero, ndview(yd)) == nelement(yd)
+      local zeros = kernels.fold(zerocount, yd, 0)
+      if zeros then
+         ok = zeros == 0
+      else
+         ok = pycall(py.count_nonzero, ndview(yd)) == nelement(yd)
+      end
    end
    if not ok then fail("bad argument #2 to '%s' (integer division by zero)", fname) end
 end
@@ -127,10 +120,15 @@ local fast = {}
 local function int32product(b)
    return ('tobit(tobit(x * band(%s, 65535)) + lshift(tobit(x * arshift(%s, 16)), 16))'):format(b, b)
 end
+-- an expression for the integer types up to 32 bits (a LongTensor's are not
+-- Lua numbers) and one for the floating ones
+local function intsfloats(ints, fl)
+   return {Byte = ints, Char = ints, Short = ints, Int = ints, Float = fl, Double = fl}
+end
 for name, e in pairs{add = '+', sub = '-', mul = '*', div = '/'} do
    local function exprs(b)
       local expr = 'x ' .. e .. ' ' .. b
-      if name == 'div' then return floats(expr) end
+      if name == 'div' then return intsfloats('trunc(' .. expr .. ')', expr) end
       return alltypes(expr, name ~= 'mul' and 'tobit(' .. expr .. ')' or int32product(b))
    end
    fast[name] = {op(name .. 'c', LIMITC, exprs('c'), FLOATLIMIT), op(name .. 'y', LIMITY, exprs('y'), FLOATLIMIT)}
@@ -146,11 +144,11 @@ fast.min = {op('minc', LIMIT, alltypes('x < c and x or c', 'x < c and x or c')),
 -- 10-40 ns an element, the remainder a few: from SPLIT * 4), as Torch7's
 -- OpenMP loops
 local SPLIT, split = 16384, kernels.split
-fast.fmod = {split(op('fmodc', math.huge, floats('C.fmod(x, c)')), SPLIT),
-             split(op('fmody', math.huge, floats('C.fmod(x, y)')), SPLIT)}
+fast.fmod = {split(op('fmodc', math.huge, intsfloats('C.fmod(x, c)', 'C.fmod(x, c)')), SPLIT),
+             split(op('fmody', math.huge, intsfloats('C.fmod(x, y)', 'C.fmod(x, y)')), SPLIT)}
 fast.pow = {nil, split(op('powy', math.huge, floats('C.pow(x, y)')), SPLIT)}
-fast.remainder = {split(op('remainderc', math.huge, floats('x - c * floor(x / c)')), SPLIT * 4),
-                  split(op('remaindery', math.huge, floats('x - y * floor(x / y)')), SPLIT * 4)}
+fast.remainder = {split(op('remainderc', math.huge, intsfloats('intremainder(x, c)', 'x - c * floor(x / c)')), SPLIT * 4),
+                  split(op('remaindery', math.huge, intsfloats('intremainder(x, y)', 'x - y * floor(x / y)')), SPLIT * 4)}
 
 -- numpy's SIMD loops (simd.lua) beyond this many elements, where the
 -- LuaJIT loops' scalar code falls behind their fixed cost (a float loop,

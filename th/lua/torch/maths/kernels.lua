@@ -28,6 +28,23 @@ local kernels = {}
 local env = {tobit = bit.tobit, band = bit.band, lshift = bit.lshift, arshift = bit.arshift,
              tonumber = tonumber, C = require 'torch.maths.libm'}
 for k, v in pairs(math) do env[k] = v end
+-- C's integer division: the quotient toward zero (of two 32-bit integers,
+-- the double quotient's is exact: it never rounds across an integer)
+local floor, ceil = math.floor, math.ceil
+function env.trunc(v) return v < 0 and ceil(v) or floor(v) end
+-- TH's remainder of integers up to 32 bits: C's a % b, moved by b when r * b,
+-- computed in C's int (an Int product wraps around), is negative, the sum
+-- wrapped as well (Byte, Char and Short are promoted to int: no wrap there)
+local INTREMAINDER = [[
+local function intremainder(a, b)
+   local q = a / b
+   local r = a - b * (q < 0 and math.ceil(q) or math.floor(q))
+   local hi = bit.lshift(bit.tobit(r * bit.arshift(b, 16)), 16)
+   if r ~= 0 and bit.tobit(bit.tobit(r * bit.band(b, 65535)) + hi) < 0 then return bit.tobit(r + b) end
+   return r
+end]]
+env.intremainder = assert(loadstring(INTREMAINDER .. '\nreturn intremainder', '=(th int remainder)'))()
+kernels.intremainder = env.intremainder
 
 -- f32(v): v rounded to a float, an intermediate step of a FloatTensor
 -- computation as Torch7 did it in float (a step done in double and rounded
@@ -132,6 +149,8 @@ local shared = {
    band = 'local band = bit.band',
    lshift = 'local lshift = bit.lshift',
    arshift = 'local arshift = bit.arshift',
+   trunc = 'local function trunc(v) return v < 0 and math.ceil(v) or math.floor(v) end',
+   intremainder = INTREMAINDER,
    tonumber = '',
    C = 'pcall(ffi.cdef, [[' .. internal.libm .. ']])\nlocal C = ffi.C',
    f32 = 'local f32cell = ffi.new("float[1]")\n'
@@ -502,6 +521,8 @@ for i = 1, types.count do
    local T = types[i]
    convert[T.name] = T.integer and 'x >= -2147483648 and x < 2147483648 and x or -2147483648' or 'x'
 end
+-- (a LongTensor's: the number stored through its own pointer, C's conversion)
+convert.Long = 'x >= -9223372036854775808 and x < 9223372036854775808 and x or -9223372036854775808'
 local copyops = {}
 -- elements from which a conversion is shared with helper threads (its
 -- integer conversions cost a few ns an element)
@@ -524,7 +545,6 @@ function kernels.copy(r, x)
    if not op then
       op = {name = k, limit = math.huge, floatlimit = math.huge, split = COPYSPLIT, exprs = {}}
       for name, e in pairs(convert) do op.exprs[name] = x.T.integer and 'x' or e end
-      op.exprs.Long = nil
       copyops[k] = op
    end
    return kernels.map1(op, r, x)
