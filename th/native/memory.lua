@@ -10,7 +10,7 @@
 -- cost stays in proportion to the bytes allocated since the last one,
 -- whatever the heap holds.  Memory written (a result, a buffer zeroed) counts
 -- at once; a zeroed buffer nothing has used yet costs no physical memory
--- (glibc's untouched pages), so it counts against a budget 8 times larger
+-- (glibc's untouched pages), so it counts against a budget 32 times larger
 -- (2 GB of address space: a collection, half a millisecond, per 256 new 8 MB
 -- tensors; one per 128 cost each as much as the rest of its call).
 local ffi = require 'ffi'
@@ -37,12 +37,14 @@ if ffi.os == 'Linux' and pcall(ffi.cdef, 'int mallopt(int param, int value);') t
    end)
 end
 local written, reserved = 0, 0    -- bytes allocated since the last collection cycle
--- written bytes, at least (else 4 times Lua's heap): about what Torch7 let
--- dropped tensors hold (its process grew to 430 MB cloning 8 MB tensors;
--- th's every 64 MB cost a clone of 10^6 twice its time, a full collection
--- of th's 2 MB heap each 8 clones)
-local COLLECT_EVERY = 256 * 2^20
-local UNTOUCHED = 8               -- how many times more bytes of untouched buffers
+-- written bytes, at least (else 4 times Lua's heap), and at least BUFFERS
+-- buffers of the size being written: a full collection of th's 2 MB heap
+-- costs 0.4-1 ms, which every 8 clones of 10^6 doubled a clone's time (at
+-- 256 MB, Torch7's process grew to 430 MB cloning 8 MB tensors), while
+-- smaller results keep to 64 MB, whose buffers come back sooner (256 MB of
+-- 80 KB results made each 2.5 times dearer)
+local COLLECT_EVERY, BUFFERS = 64 * 2^20, 32
+local UNTOUCHED = 32              -- how many times more bytes of untouched buffers
 
 local function collect()
    written, reserved = 0, 0
@@ -52,7 +54,9 @@ end
 -- account(bytes): bytes of memory written since the last collection
 local function account(bytes)
    written = written + bytes
-   if written > COLLECT_EVERY and written > 4096 * collectgarbage('count') then collect() end
+   if written > COLLECT_EVERY and written > BUFFERS * bytes and written > 4096 * collectgarbage('count') then
+      collect()
+   end
 end
 
 -- Small buffers are LuaJIT arrays, allocated and zeroed by LuaJIT itself.
