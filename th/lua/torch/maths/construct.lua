@@ -204,7 +204,7 @@ install('diag', function(T, ...)
       res, r = resultsized(T, res, {n}, 1)
       checkbounds(xd)
       checkbounds(r)
-      if r.st ~= xd.st then internal.overwriting(r) end   -- (every element written)
+      if not rawequal(r.st, xd.st) then internal.overwriting(r) end   -- (every element written)
       loops[T].copy(SD[r.st].ptr + r.off, r.str[1], SD[xd.st].ptr + off, step, n)
       return res
    end
@@ -216,7 +216,7 @@ end)
 -- (tril: columns j <= i + k of row i; triu: j >= i + k), zeros off it; row by
 -- row as bytes (x's rows of another stride copied whole first)
 local function triangle(r, x, k, upper)
-   if r.str[2] ~= 1 or (r.st == x.st and r ~= x) then return false end
+   if r.str[2] ~= 1 or (rawequal(r.st, x.st) and r ~= x) then return false end
    checkbounds(r); checkbounds(x)
    local rows = x.str[2] == 1 and r ~= x     -- the kept part copied row by row
    if rows then
@@ -322,7 +322,7 @@ local function place(res, r, parts, dim, nd)
    local shared = false                      -- (does a part read res's memory?)
    for _, d in ipairs(parts) do
       checkbounds(d)
-      shared = shared or d.st == r.st
+      shared = shared or rawequal(d.st, r.st)
       -- (res itself as a part has res's new sizes: copied as views, which
       -- fail where they do not fit, as before)
       if d == r then whole = false end
@@ -331,7 +331,7 @@ local function place(res, r, parts, dim, nd)
    local at = 0
    for _, d in ipairs(parts) do
       local n = d.sz[dim] or 1
-      if whole and d.st ~= r.st and dense(d) then
+      if whole and not rawequal(d.st, r.st) and dense(d) then
          local bytes = n * inner * size
          local rp, xp = cast(u8, SD[r.st].ptr + r.off) + at * inner * size, cast(u8, SD[d.st].ptr + d.off)
          for o = 0, outer - 1 do copy(rp + o * row, xp + o * bytes, bytes) end

@@ -406,12 +406,10 @@ local function along(d, dim, o)
 end
 -- (Byte, Char and Short products and differences are exact in a double,
 -- and wrap into the type on the store; Int and Long ones are not)
-local crossers = {Double = vectorloops[types.Double].cross, Float = vectorloops[types.Float].crossfloat,
-                  Byte = vectorloops[types.Byte].cross, Char = vectorloops[types.Char].cross,
-                  Short = vectorloops[types.Short].cross}
+local crossers = {Double = 'cross', Float = 'crossfloat', Byte = 'cross', Char = 'cross', Short = 'cross'}
 local function crossloop(T, r, a, b, dim)
-   local f = crossers[T.name]
-   if not f or a.nd > 2 or ((r.st == a.st or r.st == b.st) and r ~= a and r ~= b) then return false end
+   local f = crossers[T.name] and vectorloops[T][crossers[T.name]]
+   if not f or a.nd > 2 or ((rawequal(r.st, a.st) or rawequal(r.st, b.st)) and r ~= a and r ~= b) then return false end
    checkbounds(a); checkbounds(b); checkbounds(r)
    if r ~= a and r ~= b then internal.overwriting(r) end   -- (every element written)
    local o = 3 - dim      -- the other dimension of a matrix (a vector has one position)
