@@ -56,6 +56,8 @@ def main():
     p.add_argument("--filter", default=None, help="only the operations whose name holds this text")
     p.add_argument("--script", default=os.path.join(HERE, "families.lua"))
     a = p.parse_args()
+    # (the scripts run from /tmp: a path is taken from here, or beside this file)
+    a.script = os.path.abspath(a.script) if os.path.exists(a.script) else os.path.join(HERE, a.script)
 
     runs = {"A": [], "B": []}
     for _ in range(a.runs):
