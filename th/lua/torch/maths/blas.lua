@@ -3,6 +3,7 @@
 -- The products run in numpy's BLAS (integer tensors multiply in int64).
 -- As in Torch7, a result given to mv, mm, bmm or ger must already have the
 -- size of the product; addmv, addmm, addr, addbmm and baddbmm resize it.
+local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
@@ -61,17 +62,23 @@ end
 
 -- a number converted to the element type: TH's BLAS dot sums in `real`, so a
 -- FloatTensor's dot is rounded to float and an integer one wraps
+local boxes = {}   -- (one per type: no array made per call)
 local function asreal(T, v)
-   local box = T.vla(1)
+   if T == types.Double then return v end
+   local box = boxes[T]
+   if not box then box = T.vla(1); boxes[T] = box end
    box[0] = v
    return tonumber(box[0])
 end
 
 -- a contiguous tensor's data seen as a vector of its n elements (TH's dot
--- took contiguous tensors whole, as one stretch); d itself otherwise
-local function flat(d, n)
+-- took contiguous tensors whole, as one stretch), in `as` (one kept per
+-- operand: no table made per call); d itself otherwise
+local flatx, flaty = {nd = 1, sz = {0}, str = {1}}, {nd = 1, sz = {0}, str = {1}}
+local function flat(d, n, as)
    if d.nd == 1 or not internal.iscontiguous(d) then return d end
-   return {T = d.T, st = d.st, off = d.off, nd = 1, sz = {n}, str = {1}}
+   as.T, as.st, as.off, as.sz[1] = d.T, d.st, d.off, n
+   return as
 end
 
 -- TH's dot of a matrix x whose rows do not run on as one stretch, with a y
@@ -112,7 +119,8 @@ dispatch.define{
       -- (Torch7's BLAS, when th has it, sums as Torch7 did: no loop of th's)
       local s = not (cblas.isexact() and not T.integer) and kernels.fold2(fastdot, xd, yd, 0)
       if s then return asreal(T, s) end
-      s = cblas.dot(flat(xd, n), flat(yd, n), n)
+      s = cblas.dot(flat(xd, n, flatx), flat(yd, n, flaty), n)
+      flatx.st, flaty.st = nil, nil   -- (kept no longer than the call)
       if s then return asreal(T, s) end
       s = rowdots(xd, yd)
       if s then return s end
