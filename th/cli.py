@@ -159,28 +159,17 @@ end
 
 def preload(runtime):
     """Import numpy and the numpy-based families of operations in a helper
-    thread once the script has run PRELOAD_AFTER seconds, or at once when it
-    loads a library (`require 'nn'`: a long program, whose first training
-    steps would otherwise share the machine with the import's 0.07 s of CPU):
-    Lua runs without the GIL, so the import overlaps the script and its first
-    bulk operation waits only for what is left of the import."""
+    thread (th.ops.preload) once the script has run PRELOAD_AFTER seconds, or
+    at once when it loads a library (`require 'nn'`: a long program, whose
+    first training steps would otherwise share the machine with the import's
+    0.07 s of CPU)."""
     import threading
 
     from th import ops
-    lock, started = threading.Lock(), []
-
-    def start():
-        with lock:
-            if started:
-                return
-            started.append(True)
-        thread = threading.Thread(target=ops.load_all, daemon=True)
-        thread.start()
-
-    timer = threading.Timer(PRELOAD_AFTER, start)
+    timer = threading.Timer(PRELOAD_AFTER, ops.preload)
     timer.daemon = True
     timer.start()
-    runtime.lua.eval(_ON_FIRST_REQUIRE)(start)
+    runtime.lua.eval(_ON_FIRST_REQUIRE)(ops.preload)
 
 
 def report(message):

@@ -9,13 +9,17 @@ import ctypes
 import importlib
 import os
 import re
+import threading
+import time
 
 EXPORTS = {}
-# set to 1 once numpy is imported: Lua reads it through a pointer
-# (numpy_flag), so that an import done in the background (th.cli.preload) is
-# seen without a call
-_NUMPY = ctypes.c_int32(0)
+# _NUMPY[0] is 1 once numpy is imported, _NUMPY[1] once preload started
+# its import: Lua reads them through a pointer (numpy_flag), so that an
+# import done in the background is seen without a call (a call would wait
+# for the GIL, which the import holds)
+_NUMPY = (ctypes.c_int32 * 2)()
 _ALL = []   # [True] once every family is loaded
+_LOCK = threading.Lock()
 
 
 def export(fn):
@@ -31,9 +35,29 @@ LIGHT = ("paths", "timer", "threads", "lfs", "blaslib")
 
 @export
 def numpy_flag():
-    """The address of the int32 that is 1 once numpy is imported (the
-    process's own: it outlives every Lua runtime)."""
+    """The address of the two int32 flags _NUMPY (the process's own: they
+    outlive every Lua runtime)."""
     return ctypes.addressof(_NUMPY)
+
+
+@export
+def preload():
+    """Import numpy and every family in a helper thread (once; Lua runs without
+    the GIL, so the import overlaps the script): started by th.cli after the
+    script's first moments, and by an operation that would have imported
+    numpy itself, which runs its LuaJIT loop meanwhile (a first bulk
+    operation would otherwise wait 45 ms for numpy)."""
+    with _LOCK:
+        if not _NUMPY[1]:
+            threading.Thread(target=_load_soon, daemon=True).start()
+            _NUMPY[1] = 1
+
+
+def _load_soon():
+    # a moment without the GIL first: the thread that started this one
+    # returns to Lua (an import holds the GIL for a switch interval or more)
+    time.sleep(0.002)
+    load_all()
 
 
 def load_light():
@@ -65,7 +89,7 @@ def _numpy():
     import numpy as np
     np.seterr(all="ignore")  # Torch7 computes with IEEE semantics, silently
     warnings.filterwarnings("ignore", category=RuntimeWarning)
-    _NUMPY.value = 1
+    _NUMPY[0] = 1
 
 
 def load_for(fname):

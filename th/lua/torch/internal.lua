@@ -43,9 +43,20 @@ function internal.attach(registry, proxy, data)
 end
 internal.memory = require 'th.native.memory'
 internal.py = require 'th.native.ops'     -- the Python functions of th/ops
--- nonzero once numpy is imported (maybe by th's background import, which
--- Lua's table of th/ops's functions does not see until asked)
+-- [0] nonzero once numpy is imported (maybe by th's background import,
+-- which Lua's table of th/ops's functions does not see until asked), [1]
+-- once that import started
 internal.numpyloaded = ffi.cast('volatile int32_t *', internal.py.numpy_flag())
+
+-- numpyready() -> whether numpy is loaded; when not, its import is started
+-- in a helper thread, for an operation that would have imported it and
+-- runs a LuaJIT loop instead meanwhile
+function internal.numpyready()
+   local flags = internal.numpyloaded
+   if flags[0] ~= 0 then return true end
+   if flags[1] == 0 then internal.py.preload() end
+   return false
+end
 
 local getinfo, error, select, tostring, pcall = debug.getinfo, error, select, tostring, pcall
 

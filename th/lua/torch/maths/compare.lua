@@ -73,13 +73,13 @@ end
 -- for strided operands), r sharing no memory with a or b
 local function signed(name, r, a, b, c)
    local op = signs[name]
-   if nelement(a) > SIGNS or not op.exprs[a.T.name] or b and b.T ~= a.T or rawequal(r.st, a.st)
+   if not kernels.within(nelement(a), SIGNS) or not op.exprs[a.T.name] or b and b.T ~= a.T or rawequal(r.st, a.st)
       or b and rawequal(r.st, b.st) then
       return false
    end
    local rp, ap, bp = kernels.flat(r), kernels.flat(a), b and kernels.flat(b)
    if not rp or not ap or b and not bp then
-      if nelement(a) > STRIDEDSIGNS then return false end
+      if not kernels.within(nelement(a), STRIDEDSIGNS) then return false end
       local done, ok = kernels.strided(b and 'sign2' or 'sign1', op, op.exprs[a.T.name], r, a, b or nil, nil, c)
       return done and ok
    end

@@ -361,6 +361,15 @@ local function limit(op, T)
 end
 kernels.limit = limit
 
+-- within(n, most) -> whether a loop takes n elements where it takes up to
+-- `most` once numpy is there: any n before (numpy's import is then under
+-- way in the background; a first bulk operation ran 50 ms waiting for it)
+local numpyready = internal.numpyready
+local function within(n, most)
+   return n <= most or not numpyready()
+end
+kernels.within = within
+
 -- expressions for every type but Long; `wide` is the one for IntTensors
 -- (nil when an int32 result could leave the exactly held range)
 function kernels.alltypes(expr, wide)
@@ -375,7 +384,7 @@ end
 function kernels.map1(op, r, x, c)
    local n = nelement(r)
    local expr = op.exprs[r.T.name]
-   if n > limit(op, r.T) or not expr or x.T == types.Long then return false end
+   if not within(n, limit(op, r.T)) or not expr or x.T == types.Long then return false end
    local rp, xp = flat(r), flat(x)
    if rp and xp then
       if n < op.split or not split('map1', op, expr, r, x, nil, rp, xp, nil, n, c) then
@@ -383,14 +392,14 @@ function kernels.map1(op, r, x, c)
       end
       return true
    end
-   return n <= STRIDED and stridedrun('map1', op, expr, 2, r, x, nil, nil, c)
+   return within(n, STRIDED) and stridedrun('map1', op, expr, 2, r, x, nil, nil, c)
 end
 
 -- r[i] = expr(x[i], y[i], c)
 function kernels.map2(op, r, x, y, c)
    local n = nelement(r)
    local expr = op.exprs[r.T.name]
-   if n > limit(op, r.T) or not expr or x.T == types.Long or y.T == types.Long then return false end
+   if not within(n, limit(op, r.T)) or not expr or x.T == types.Long or y.T == types.Long then return false end
    local rp, xp, yp = flat(r), flat(x), flat(y)
    if rp and xp and yp then
       if n < op.split or not split('map2', op, expr, r, x, y, rp, xp, yp, n, c) then
@@ -398,17 +407,17 @@ function kernels.map2(op, r, x, y, c)
       end
       return true
    end
-   return n <= STRIDED and stridedrun('map2', op, expr, 3, r, x, y, nil, c)
+   return within(n, STRIDED) and stridedrun('map2', op, expr, 3, r, x, y, nil, c)
 end
 
 -- r[i] = expr(x[i], y[i], z[i], c)
 function kernels.map3(op, r, x, y, z, c)
    local n = nelement(r)
    local expr = op.exprs[r.T.name]
-   if n > op.limit or not expr then return false end
+   if not within(n, op.limit) or not expr then return false end
    local rp, xp, yp, zp = flat(r), flat(x), flat(y), flat(z)
    if not rp or not xp or not yp or not zp then
-      return n <= STRIDED and stridedrun('map3', op, expr, 4, r, x, y, z, c)
+      return within(n, STRIDED) and stridedrun('map3', op, expr, 4, r, x, y, z, c)
    end
    loop('map3', op, expr, r.T)(rp, xp, yp, zp, n, c)
    return true
@@ -538,7 +547,7 @@ local longcopies = {Long = {name = 'copylong', exprs = {Long = 'x'}},
 function kernels.copy(r, x)
    if x.T == types.Long then
       local op = longcopies[r.T.name]
-      return op and nelement(r) <= STRIDED and stridedrun('map1', op, op.exprs[r.T.name], 2, r, x) or false
+      return op and within(nelement(r), STRIDED) and stridedrun('map1', op, op.exprs[r.T.name], 2, r, x) or false
    end
    local k = x.T.integer and 'copyint' or 'copyfloat'
    local op = copyops[k]

@@ -4,8 +4,9 @@
 -- finds their addresses once).  They are IEEE operations on Float and Double
 -- elements and wrapping C arithmetic on integers, the results TH's C loops
 -- gave, bit for bit; division takes floats only (an integer one truncates in
--- C, numpy's floors).  numpy is imported for them only when an operation is
--- large enough to have needed it anyway, or once something else has.
+-- C, numpy's floors).  numpy is imported for them (in the background) only
+-- when an operation is large enough to have needed it anyway, or once
+-- something else has.
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
@@ -50,9 +51,11 @@ local function load()
    if next(found) then loops = found end
 end
 
--- the loops, once numpy is there (or importing it is due anyway)
+-- the loops, once numpy is there (an operation that would import it starts
+-- its import in the background and runs a LuaJIT loop meanwhile)
+local numpyready = internal.numpyready
 local function ready(importing)
-   if loops == nil and (importing or internal.numpyloaded[0] ~= 0) then load() end
+   if loops == nil and (importing and numpyready() or internal.numpyloaded[0] ~= 0) then load() end
    return loops
 end
 
