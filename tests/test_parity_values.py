@@ -352,6 +352,13 @@ def test_long_sorts_as_the_original():
     assert out == expected
 
 
+def test_selections_of_lines_longer_than_the_kept_scratch_as_the_original():
+    # (th keeps such scratch arrays by length until the next collection: the
+    # same lengths again with other values)
+    out, expected = fixture("parity_select_long_lines")
+    assert out == expected
+
+
 def test_sorts_of_lines_shared_with_helper_threads_as_the_original():
     # lines from 2^17 elements: TH's loop down to parts the threads sort apart
     # (no NaN), numpy's try skipped where ties are likely; ties' indices

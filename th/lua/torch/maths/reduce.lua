@@ -635,17 +635,26 @@ end
 -- The rows' scratch arrays, as pointers (the sorts' traces see one type of
 -- array, the results' memory included): up to KEEP elements kept for the
 -- next call (a new pair of arrays cost most of a sort of 100 elements),
--- longer ones buffers of th's memory, uninitialised and recycled (LuaJIT's
--- arrays were zeroed, in fresh pages, at every call)
+-- longer ones buffers of th's memory, uninitialised, kept by length until
+-- the next collection (LuaJIT's arrays were zeroed, in fresh pages, at every
+-- call; a new buffer's page faults made topk of 10^6 twice the original's time)
 local rowvalues, rowindices = ffi.typeof('double[?]'), ffi.typeof('int32_t[?]')
 local valuesp, indicesp = ffi.typeof('double *'), ffi.typeof('int32_t *')
 local KEEP = 65536
 local keptn, keptv, keptix, keptarrays = 0, nil, nil, nil
+local longvalues, longindices = setmetatable({}, {__mode = 'v'}), setmetatable({}, {__mode = 'v'})
+local function long(kept, T, n)      -- (each pointer its buffer's owner)
+   local p = kept[n]
+   if not p then
+      p = select(2, internal.memory.alloc(T, n, true))
+      kept[n] = p
+   end
+   return p
+end
 local function scratch(n, novalues)
    if n <= keptn then return keptv, keptix end
-   if n > KEEP then      -- (each pointer its buffer's owner; no values for a sort in place)
-      local v = not novalues and select(2, internal.memory.alloc(types.Double, n, true)) or nil
-      return v, select(2, internal.memory.alloc(types.Int, n, true))
+   if n > KEEP then      -- (no values for a sort in place)
+      return not novalues and long(longvalues, types.Double, n) or nil, long(longindices, types.Int, n)
    end
    keptarrays = {rowvalues(n), rowindices(n)}
    keptn, keptv, keptix = n, ffi.cast(valuesp, keptarrays[1]), ffi.cast(indicesp, keptarrays[2])
