@@ -73,6 +73,15 @@ def test_histc_with_explicit_bounds(runtime):
     assert values(runtime, "return torch.histc(torch.Tensor({1, 2, 1}), 5, 0, 4)") == [0, 2, 1, 0, 0]
 
 
+def test_histc_of_data_holding_an_infinity_counts_undefined_bins_first(runtime):
+    # (Torch7 crashed; th's rule, in README: inf / inf is the first bin, a
+    # value equal to a finite top the last)
+    for code in ("torch.Tensor({1, 2, 1/0, 3, 4, 5})", "torch.Tensor({{1, 2, 1/0}, {3, 4, 5}})",
+                 "torch.Tensor({{1, 2, -1/0}, {3, 4, 5}}):t()"):
+        assert values(runtime, f"return torch.histc({code}, 4)") == [6, 0, 0, 0]
+    assert values(runtime, "return torch.histc(torch.Tensor({1, 2, 1/0}), 2, 0, 1/0)") == [3, 0]
+
+
 def test_range_size_truncates_the_step_count(runtime):
     assert values(runtime, "return torch.range(0, 1, 0.3)") == pytest.approx([0, 0.3, 0.6, 0.9])
 

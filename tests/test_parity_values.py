@@ -359,6 +359,11 @@ def test_selections_of_lines_longer_than_the_kept_scratch_as_the_original():
     assert out == expected
 
 
+def test_histc_of_matrices_and_3d_tensors_as_the_original():
+    out, expected = fixture("parity_histc_nd")
+    assert out == expected
+
+
 def test_sorts_of_lines_shared_with_helper_threads_as_the_original():
     # lines from 2^17 elements: TH's loop down to parts the threads sort apart
     # (no NaN), numpy's try skipped where ties are likely; ties' indices

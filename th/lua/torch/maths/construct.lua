@@ -272,13 +272,20 @@ for name, rows in pairs{histc = false, bhistc = true} do
       hi = hi == nil and 0 or number(hi, i + 3, name)
       if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
       if rows and xd.nd ~= 2 then fail("bad argument #%d to 'bhistc' (2D tensor expected, got %dD)", i, xd.nd) end
-      -- (a vector's histogram counted in LuaJIT: the same bins as numpy's)
-      local vec = not rows and xd.nd == 1
-      if vec then checkbounds(xd) end
-      local xp = vec and SD[xd.st].ptr + xd.off
+      -- (a histogram counted in LuaJIT over a vector or the elements of a
+      -- contiguous tensor, another one's contiguous copy: the order of the
+      -- elements makes no difference)
+      local src = xd
+      if not rows and xd.nd > 1 and not dense(xd) then src = TD[internal.clone(xd)] end
+      local vec = not rows and nelement(src) > 0
+      local xp, xs, n
+      if vec then
+         checkbounds(src)
+         xp, xs, n = SD[src.st].ptr + src.off, src.nd == 1 and src.str[1] or 1, nelement(src)
+      end
       if lo == hi and nelement(xd) > 0 then
          if vec then
-            lo, hi = loops[T].minmax(xp, xd.str[1], xd.sz[1])
+            lo, hi = loops[T].minmax(xp, xs, n)
             lo, hi = tonumber(lo), tonumber(hi)
          else
             lo, hi = pycall(py.math_minmax, ndview(xd))
@@ -294,7 +301,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
       local r = TD[res]
       if vec and r.nd == 1 then
          checkbounds(r)
-         loops[T].histc(SD[r.st].ptr + r.off, r.str[1], xp, xd.str[1], xd.sz[1], nbins, lo, hi)
+         loops[T].histc(SD[r.st].ptr + r.off, r.str[1], xp, xs, n, nbins, lo, hi)
       elseif nelement(xd) > 0 then
          pycall(py.math_histc, ndview(r), ndview(xd), nbins, lo, hi)
       end

@@ -75,13 +75,15 @@ function loops.minmax(p, s, n)
 end
 
 -- h[b * hs] += 1 for each of n elements (stride s) in [lo, hi], in bin b of
--- nbins equal ones (the value hi in the last), the bin computed in double
+-- nbins equal ones (the value hi in the last), the bin computed in double;
+-- a bin an infinite range leaves undefined (inf / inf) is the first
+-- (Torch7 crashed)
 function loops.histc(h, hs, p, s, n, nbins, lo, hi)
    for k = 0, n - 1 do
       local v = p[k * s]
       if v >= lo and v <= hi then
          local b = floor((v - lo) / (hi - lo) * nbins)
-         if b >= nbins then b = nbins - 1 end
+         if not (b < nbins) then b = b ~= b and 0 or nbins - 1 end
          h[b * hs] = h[b * hs] + 1
       end
    end
