@@ -359,6 +359,13 @@ def test_selections_of_lines_longer_than_the_kept_scratch_as_the_original():
     assert out == expected
 
 
+def test_selections_of_many_lines_at_once_as_the_original():
+    # (numpy's sort or selection for all the lines from 8192 / 32768
+    # elements, TH's algorithm when a line has ties or NaN)
+    out, expected = fixture("parity_select_many_lines")
+    assert out == expected
+
+
 def test_histc_of_matrices_and_3d_tensors_as_the_original():
     out, expected = fixture("parity_histc_nd")
     assert out == expected

@@ -457,6 +457,26 @@ def math_sort_distinct(vals, idx, x, axis, descending):
 
 
 @export
+def math_kth_distinct(vals, idx, x, axis, k):
+    """The k-th smallest of each line of x along axis into vals and its 1-based
+    position into idx (both of x's sizes with 1 at axis) when no other value
+    of its line equals it and no line holds NaN (the answer is then the only
+    one: TH's quickselect gives it too) -> True; else writes nothing -> False."""
+    x = np.asarray(x)
+    if x.dtype.kind == "f" and np.isnan(x).any():
+        return False
+    # (partition of the values and the one place equal to the k-th: a third
+    # of argpartition's time)
+    value = np.take(np.partition(x, k - 1, axis=axis), [k - 1], axis=axis)
+    equal = x == value
+    if (equal.sum(axis=axis) != 1).any():
+        return False
+    vals[...] = value
+    idx[...] = np.expand_dims(equal.argmax(axis=axis), axis) + 1
+    return True
+
+
+@export
 def math_cross(out, a, b, axis):
     a, b = np.asarray(a), _like(b, a)
     np.copyto(out, np.cross(a, b, axis=axis), casting="unsafe")
