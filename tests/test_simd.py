@@ -30,6 +30,13 @@ def test_arithmetic_bits_as_the_original_on_every_path():
         assert got == want
 
 
+def test_exact_unary_functions_bits_as_the_original():
+    # floor/ceil/trunc/sqrt through numpy's loops beyond 128 elements; abs and
+    # neg keep a NaN's sign bit, as TH did, on every path
+    out, expected = fixture("bits_unary_simd")
+    assert out == expected
+
+
 def test_fill_values_as_the_original():
     out, expected = fixture("fill_values")
     assert out == expected

@@ -90,11 +90,19 @@ def math_unary(name, out, x):
     f = UNARY[name]
     if out.dtype.kind != "f" and name not in ("abs", "neg", "sign"):
         raise ValueError(f"{name} is not available for integer tensors")
+    # abs and neg leave a NaN as it was, sign bit included, as TH did (numpy's
+    # clear or flip it); kept before: out may be x
+    nan = nans = None
+    if name in ("abs", "neg") and out.dtype.kind == "f":
+        nan = np.isnan(x)
+        nans = x[nan] if nan.any() else None
     if out.size >= PARALLEL_MATH and out.shape[0] >= 2 and threads.count() > 1:
         together(*[(lambda s: lambda: _unary(f, out[s], x[s]))(slice(i, j))
                    for i, j in threads.parts(out.shape[0])])
     else:
         _unary(f, out, x)
+    if nans is not None:
+        out[nan] = nans
 
 
 def _unary(f, out, x):

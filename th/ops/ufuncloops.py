@@ -46,8 +46,10 @@ _COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greate
 # and largest in their reduction form, simd.extremes) and clip (TH's clamp rule for
 # lo <= hi, signed zeros and NaN included, measured: tests/fixtures/bits_minmax)
 _EXTREMES = {"max": "maximum", "min": "minimum", "clip": "clip"}
-# trunc (exact), for frac: x - trunc(x)
+# trunc (exact), for frac: x - trunc(x); and the exact unary functions of
+# floats: C's floor, ceil and sqrt (correctly rounded)
 _FLOATS = {"Float": "float32", "Double": "float64"}
+_UNARY = {"trunc": "trunc", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt"}
 
 
 def _loops(ufunc, dtypes, boolean=False):
@@ -74,12 +76,13 @@ def _loops(ufunc, dtypes, boolean=False):
 
 @export
 def ufunc_loops():
-    """The loops of add, sub, mul, div, the comparisons, max, min, clip and trunc, a line each:
+    """The loops of add, sub, mul, div, the comparisons, max, min, clip and the
+    unary functions of _UNARY, a line each:
     "operation type loop-address data-address" (decimal: Lua reads them as
     64-bit integers)."""
     import numpy as np
     found = [(op, _loops(getattr(np, name), dtypes)) for op, (name, dtypes) in _UFUNCS.items()]
     found += [(op, _loops(getattr(np, name), _TYPES, True)) for op, name in _COMPARISONS.items()]
     found += [(op, _loops(getattr(np._core.umath, name), _TYPES)) for op, name in _EXTREMES.items()]
-    found.append(("trunc", _loops(np.trunc, _FLOATS)))
+    found += [(op, _loops(getattr(np, name), _FLOATS)) for op, name in _UNARY.items()]
     return "\n".join(f"{op} {t} {f} {d}" for op, loops in found for t, (f, d) in loops.items())

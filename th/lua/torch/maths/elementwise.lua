@@ -44,10 +44,11 @@ local f32 = require('torch.maths.kernels').f32
 local LIBM = {exp = true, log = true, log1p = true, sin = true, cos = true, tan = true, asin = true,
               acos = true, atan = true, sinh = true, cosh = true, tanh = true, sigmoid = true}
 
+-- (abs and neg leave a NaN as it is, sign bit included, as TH's did)
 local functions = {
-   abs = abs,
+   abs = function(x) if x ~= x then return x end return abs(x) end,
    sign = function(x) if x > 0 then return 1 elseif x < 0 then return -1 end return 0 end,
-   neg = function(x) return -x end,
+   neg = function(x) if x ~= x then return x end return -x end,
    ceil = ceil, floor = floor, round = round, sqrt = sqrt, trunc = trunc,
    rsqrt = function(x) return 1 / sqrt(x) end,
    sigmoid = function(x) return 1 / (1 + C.exp(-x)) end,
@@ -82,7 +83,7 @@ kernels.helpers{sign = functions.sign, round = round, trunc = trunc, frac = func
 local LIMIT, SPLIT = 16384, 16384
 local fast = {}
 for name in pairs(functions) do
-   local expr = ({neg = '-x', sign = 'sign(x)', round = 'round(x)', trunc = 'trunc(x)', frac = 'frac(x)',
+   local expr = ({neg = 'x ~= x and x or -x', abs = 'x ~= x and x or abs(x)', sign = 'sign(x)', round = 'round(x)', trunc = 'trunc(x)', frac = 'frac(x)',
                   rsqrt = '1 / sqrt(x)', sigmoid = '1 / (1 + C.exp(-x))', cinv = '1 / x'})[name]
                 or (LIBM[name] and 'C.' .. name .. '(x)') or name .. '(x)'
    local exprs = (name == 'abs' or alltypes[name]) and kernels.alltypes(expr, expr) or kernels.floats(expr)
@@ -106,6 +107,19 @@ local function simdfrac(r, x)
    return rp and xp and simd.frac(r.T, n, LIMIT, rp, xp) or false
 end
 
+-- floor, ceil, trunc and sqrt of Float and Double tensors through numpy's
+-- loops (simd.unary) beyond UNARYFROM elements of contiguous tensors: the
+-- same bits, in vector instructions (not abs and neg: numpy's clear or flip
+-- a NaN's sign bit, TH's kept it)
+local UNARYFROM = 128
+local vectorised = {floor = true, ceil = true, trunc = true, sqrt = true}
+local function simdunary(name, r, x)
+   local n = nelement(r)
+   if n <= UNARYFROM or x.T ~= r.T or r.T.integer or not internal.apart(x, r) then return false end
+   local rp, xp = kernels.flat(r), kernels.flat(x)
+   return rp and xp and simd.unary(name, r.T, n, kernels.limit(fast[name], r.T), rp, xp) or false
+end
+
 -- Torch7 wrapped abs for the Int and Long tensors only among the integer ones
 local function hasabs(T) return not T.integer or T == types.Int or T == types.Long end
 
@@ -118,6 +132,7 @@ for name, f in pairs(functions) do
          local r
          res, r = result(T, res, xd, true)
          if name == 'frac' and simdfrac(r, xd) then return res end
+         if vectorised[name] and simdunary(name, r, xd) then return res end
          if kernels.map1(fast[name], r, xd) then return res end
          if nelement(xd) <= SMALL or T == types.Float or LIBM[name] then
             loop1(r, xd, T == types.Float and floatfunctions[name] or f)

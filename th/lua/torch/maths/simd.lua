@@ -93,11 +93,22 @@ return function(f, data, xp, yp, zp, rp, n)
       f(args, dims, steps, data)
    end
 end]]
-local piecesof = {[true] = {}, [false] = {}, three = {}}
+-- (one input: unary)
+local PIECES1CODE = [[
+local args, dims, steps, ceil, PIECES = ...
+return function(f, data, xp, rp, n)
+   local piece = ceil(n / PIECES)
+   for from = 0, n - 1, piece do
+      dims[0] = n - from < piece and n - from or piece
+      args[0], args[1] = xp + from, rp + from
+      f(args, dims, steps, data)
+   end
+end]]
+local piecesof = {[true] = {}, [false] = {}, three = {}, unary = {}}
 local function pieces(loop, number)
    local run = piecesof[number][loop]
    if not run then
-      local code = number == 'three' and PIECES3CODE or PIECESCODE
+      local code = number == 'three' and PIECES3CODE or number == 'unary' and PIECES1CODE or PIECESCODE
       run = assert(loadstring(code, '=(th simd loop)'))(args, dims, steps, ceil, PIECES)
       piecesof[number][loop] = run
    end
@@ -229,6 +240,30 @@ function simd.flat(op, T, n, import, rp, xp, yp, ystep, zp)
       steps[2] = size
       pieces(loop, ystep == 0)(loop[1], loop[2], xp, yp, rp, n, ystep)
    end
+   return true
+end
+
+-- simd.unary(op, T, n, import, rp, xp) -> true when done: r = op(x) over n
+-- contiguous Float or Double elements at pointers of T (floor, ceil, trunc,
+-- sqrt, abs, neg: exact, C's bits), r apart from x or x itself; shared with
+-- helper threads from SPLIT bytes; numpy is imported for it beyond `import`
+-- elements, else false until it is loaded
+function simd.unary(op, T, n, import, rp, xp)
+   if n == 0 or not ready(n > import) then return false end
+   local loop = loops[op] and loops[op][T]
+   if not loop then return false end
+   local size = T.size
+   local job = parallel.job(n * size, SPLIT)
+   if job then      -- (the pool's binary loop kind: a third operand the loop never reads)
+      job.fn, job.data = loop[1], loop[2]
+      job.p[0], job.p[1], job.p[2] = xp, rp, rp
+      job.steps[0], job.steps[1], job.steps[2] = size, size, 0
+      parallel.segment(job, 0, n)
+      parallel.run(job, 'loop', parallel.chunk(n, CHUNK, 4))
+      return true
+   end
+   steps[0], steps[1] = size, size
+   pieces(loop, 'unary')(loop[1], loop[2], xp, rp, n)
    return true
 end
 
