@@ -83,8 +83,9 @@ kernels.helpers{sign = functions.sign, round = round, trunc = trunc, frac = func
 local LIMIT, SPLIT = 16384, 16384
 local fast = {}
 for name in pairs(functions) do
-   local expr = ({neg = 'x ~= x and x or -x', abs = 'x ~= x and x or abs(x)', sign = 'sign(x)', round = 'round(x)', trunc = 'trunc(x)', frac = 'frac(x)',
-                  rsqrt = '1 / sqrt(x)', sigmoid = '1 / (1 + C.exp(-x))', cinv = '1 / x'})[name]
+   local expr = ({neg = 'x ~= x and x or -x', abs = 'x ~= x and x or abs(x)', sign = 'sign(x)',
+                  round = 'round(x)', trunc = 'trunc(x)', frac = 'frac(x)', rsqrt = '1 / sqrt(x)',
+                  sigmoid = '1 / (1 + C.exp(-x))', cinv = '1 / x'})[name]
                 or (LIBM[name] and 'C.' .. name .. '(x)') or name .. '(x)'
    local exprs = (name == 'abs' or alltypes[name]) and kernels.alltypes(expr, expr) or kernels.floats(expr)
    exprs.Float = ({rsqrt = '1 / C.sqrtf(x)', sigmoid = '1 / f32(1 + C.expf(-x))', sqrt = 'C.sqrtf(x)'})[name]

@@ -564,12 +564,13 @@ end
 
 -- lines from this long are first tried with numpy (faster than the quicksort
 -- here), and lines from ROWS long when there are `many` elements in all (one
--- Python call for all the lines; once numpy is loaded: not worth its import)
+-- Python call for all the lines), once numpy is loaded (not worth waiting
+-- for its import, which this starts)
 local NUMPYSORT, ROWS = 4096, 16
 local SORTMANY, KTHMANY = 8192, 32768    -- (measured: 100x100 sorts 4x faster, 64x64 no faster)
 local function numpylines(d, dim, many)
    local n = d.sz[dim]
-   return n >= NUMPYSORT or n >= ROWS and nelement(d) >= many and internal.numpyready()
+   return (n >= NUMPYSORT or n >= ROWS and nelement(d) >= many) and internal.numpyready()
 end
 
 -- Is a line of n values likely to hold no tie, so that numpy's try is worth

@@ -245,7 +245,7 @@ end
 
 -- simd.unary(op, T, n, import, rp, xp) -> true when done: r = op(x) over n
 -- contiguous Float or Double elements at pointers of T (floor, ceil, trunc,
--- sqrt, abs, neg: exact, C's bits), r apart from x or x itself; shared with
+-- sqrt: exact, C's bits), r apart from x or x itself; shared with
 -- helper threads from SPLIT bytes; numpy is imported for it beyond `import`
 -- elements, else false until it is loaded
 function simd.unary(op, T, n, import, rp, xp)
