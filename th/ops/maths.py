@@ -445,23 +445,32 @@ def math_extreme(name, vals, idx, x, axis):
 
 
 @export
-def math_sort_distinct(vals, idx, x, axis, descending):
-    """Sorts floating x along axis into vals and 1-based idx when no two of a
+def math_sort_distinct(vals, idx, x, axis, descending, partial):
+    """Sorts floating x along axis into vals and 1-based idx where no two of a
     line's values are equal and none is NaN (its sorted order is then the
-    only one: TH's quicksort gives it too) -> True; else writes nothing and
-    -> False (ties and NaN come out in TH's order only from its algorithm).
-    The values are sorted first: a failed try costs a tenth of the sort."""
+    only one: TH's quicksort gives it too) -> True when that is every line;
+    when some lines are not (ties and NaN come out in TH's order only from
+    its algorithm) and `partial`, a few of them: every line written and
+    those lines' numbers (C order of the other dimensions) as a string, for
+    the caller to sort again; else writes nothing -> False.  The values are
+    sorted first: a failed try costs a tenth of the sort."""
     ordered = np.sort(x, axis=axis)
     lines = np.moveaxis(ordered, axis, -1)
     # (numpy sorts NaN last; -0 == 0 is a tie too)
-    if np.isnan(lines[..., -1]).any() or (lines[..., 1:] == lines[..., :-1]).any():
+    bad = np.isnan(lines[..., -1]) | (lines[..., 1:] == lines[..., :-1]).any(axis=-1)
+    count = int(np.count_nonzero(bad))
+    if count and (not partial or count * _RETRIES > bad.size):
         return False
     order = np.argsort(x, axis=axis)
     if descending:
         order, ordered = np.flip(order, axis), np.flip(ordered, axis)
     vals[...] = ordered
     idx[...] = order + 1
-    return True
+    return " ".join(map(str, np.flatnonzero(bad))) if count else True
+
+
+# lines sorted again in TH's order after numpy's try: at most one in this many
+_RETRIES = 8
 
 
 @export

@@ -763,6 +763,24 @@ local function sortrow(v, ix, n, descending)
    return 0
 end
 
+-- resort(T, x, dim, rv, ri, lines, descending): the lines along dim whose
+-- numbers (C order of the other dimensions) the string lists sorted again
+-- by rowwise, each through views of one line
+local function resort(T, x, dim, rv, ri, lines, descending)
+   local sz, nd = TD[x].sz, TD[x].nd
+   for line in lines:gmatch('%d+') do
+      local rest, lx, lv, li = tonumber(line), x, rv, ri
+      for k = nd, 1, -1 do      -- (the last dimension first: the earlier ones keep their numbers)
+         if k ~= dim then
+            local at = rest % sz[k] + 1
+            rest = floor(rest / sz[k])
+            lx, lv, li = Tensor.select(lx, k, at), Tensor.select(lv, k, at), Tensor.select(li, k, at)
+         end
+      end
+      rowwise(T, lx, 1, lv, li, sz[dim], sortrow, descending)
+   end
+end
+
 -- topk's k entries: quickselect's order, sorted if asked
 local function topkrow(v, ix, n, k, largest, sorted)
    if not largest then
@@ -829,10 +847,16 @@ local valued = {
       if type(dim) == 'boolean' then dim, desc = nil, dim end
       dim = dimarg(xd, dim, i + 1, 'sort')
       rv, ri = pair(T, rv, ri, xd.sz, xd.nd)
-      -- long lines of distinct floats: numpy's sort, with the only order there is
-      if numpylines(xd, dim, SORTMANY) and not T.integer and likelydistinct(xd, dim)
-         and pycall(py.math_sort_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1, desc == true) then
-         return rv, ri
+      -- long lines of distinct floats: numpy's sort, with the only order
+      -- there is; the few lines with ties or NaN again in TH's order (not
+      -- when the values' result is x itself, which numpy's then overwrote)
+      if numpylines(xd, dim, SORTMANY) and not T.integer and likelydistinct(xd, dim) then
+         local done = pycall(py.math_sort_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1,
+                             desc == true, not rawequal(TD[rv].st, xd.st))
+         if done then
+            if done ~= true then resort(T, A[i], dim, rv, ri, tostring(done), desc == true) end
+            return rv, ri
+         end
       end
       rowwise(T, A[i], dim, rv, ri, xd.sz[dim], sortrow, desc == true)
       return rv, ri
