@@ -366,6 +366,13 @@ def test_selections_of_many_lines_at_once_as_the_original():
     assert out == expected
 
 
+def test_long_elements_into_every_type_as_the_original():
+    # (contiguous ones read as two 32-bit halves; a float beyond 2^53 rounded
+    # once, from 64 bits, where th had rounded small ones twice)
+    out, expected = fixture("parity_from_long")
+    assert out == expected
+
+
 def test_histc_of_matrices_and_3d_tensors_as_the_original():
     out, expected = fixture("parity_histc_nd")
     assert out == expected

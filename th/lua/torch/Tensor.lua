@@ -925,6 +925,17 @@ local function copymatrix(d, s)
 end
 
 -- copy(src): any type, same number of elements, sizes may differ
+-- does the LongTensor data s hold a value beyond 2^53? (C rounded it once
+-- into a float, from 64 bits: through a double it would be rounded twice)
+local function beyonddouble(s)
+   local ptr = SD[s.st].ptr
+   for _, o in ipairs(offsets(s)) do
+      local v = tonumber(ptr[o])
+      if v > 2^53 or v < -2^53 then return true end
+   end
+   return false
+end
+
 local function copy(d, s)
    local n = nelement(d)
    if n ~= nelement(s) then
@@ -942,7 +953,7 @@ local function copy(d, s)
       return
    elseif kernels.copy(d, s) then
       return
-   elseif n <= SMALL then
+   elseif n <= SMALL and not (s.T.name == 'Long' and d.T.name == 'Float' and beyonddouble(s)) then
       local so = offsets(s)
       local sptr = SD[s.st].ptr
       local k = 0
