@@ -373,6 +373,12 @@ def test_long_elements_into_every_type_as_the_original():
     assert out == expected
 
 
+def test_masked_fill_of_tensors_no_stride_walks_as_the_original():
+    # (strided.lua's element map up to 2048 elements, numpy's beyond)
+    out, expected = fixture("parity_masked_fill_strided")
+    assert out == expected
+
+
 def test_histc_of_matrices_and_3d_tensors_as_the_original():
     out, expected = fixture("parity_histc_nd")
     assert out == expected
