@@ -101,65 +101,12 @@ local function fusingaxpy(T)
    return blas[T]
 end
 
--- the text of a helper state's function(job, a, b) doing copythenadd's
--- chunk [a, b) (pool.lua's kind kernel: y, r, x in job.p[0..2])
-local function copythenaddtext(T)
-   local element, int = T == Float and 'float' or 'double', cblas.ints == 32 and 'int' or 'int64_t'
-   return ([[local ffi = require 'ffi'
-local P = ffi.typeof('ELEM *')
-local F = ffi.typeof('void (*)(INT, ELEM, const ELEM *, INT, ELEM *, INT)')
-return function(job, a, b)
-   local y, r, x = ffi.cast(P, job.p[0]), ffi.cast(P, job.p[1]), ffi.cast(P, job.p[2])
-   ffi.copy(r + a, x + a, (b - a) * BYTES)
-   ffi.cast(F, job.fn)(b - a, job.alpha, y + a, 1, r + a, 1)
-end]]):gsub('INT', int):gsub('ELEM', element):gsub('BYTES', T.size)
-end
-local copythenaddtexts = {}
-
--- rp[0, m) = xp[0, m) + v * yp[0, m), fused, by the BLAS axpy: x copied into
--- r a chunk at a time, then added to while the chunk is in the cache (one
--- pass over the memory, as Torch7's; a copy of all of x first made two);
--- m a multiple of the block, r's memory apart from x's and y's
-local function copythenadd(T, axpy, rp, xp, yp, m, v)
-   local job = parallel.job(m * T.size, PARALLEL)
-   if job then
-      local text = copythenaddtexts[T]
-      if not text then
-         text = copythenaddtext(T)
-         assert(loadstring(text))   -- (here first: a helper's callback could not raise an error)
-         copythenaddtexts[T] = text
-      end
-      job.source, job.sourcelen = text, #text
-      job.fn, job.alpha = axpy, v
-      job.p[0], job.p[1], job.p[2] = yp, rp, xp
-      parallel.segment(job, 0, m)
-      parallel.run(job, 'kernel', CHUNK)
-      return
-   end
-   for i = 0, m - 1, CHUNK do
-      local len = m - i < CHUNK and m - i or CHUNK
-      ffi.copy(rp + i, xp + i, len * T.size)
-      axpy(len, v, yp + i, 1, rp + i, 1)
-   end
-end
-
--- whether n elements from p and from q share no memory
-local function disjoint(p, q, n)
-   local gap = tonumber(p - q)
-   return gap >= n or gap <= -n
-end
-
 -- r = x + v * y over n elements of T at pointers rp, xp, yp, all contiguous;
 -- inplace: r is x (the tensor itself)
 function fused.axpy(T, rp, xp, yp, n, v, inplace)
    local block, axpy = BLOCK[T], fusingaxpy(T)
    if not inplace then
       if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
-      if axpy and disjoint(rp, xp, n) and disjoint(rp, yp, n) then
-         local m = n - n % block
-         copythenadd(T, axpy, rp, xp, yp, m, v)
-         return fmaloop(T, rp, xp, yp, m, n, v)
-      end
       if rp ~= xp then copy(T, rp, xp, n) end
       local m = n - n % block
       local job = axpy and parallel.job(n * T.size, PARALLEL)
