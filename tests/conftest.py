@@ -7,7 +7,8 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+# /work/shared beside the repository, or $TH_SHARED (a worktree at /work/wt/NAME)
+SHARED = os.environ.get("TH_SHARED") or os.path.join(os.path.dirname(ROOT), "shared")
 
 
 def th_command():

@@ -158,6 +158,32 @@ end""")
     assert out == ["%s\t%d\ttrue" % (t, n) for t in ("Float", "Double") for n in (7, 40, 2007)]
 
 
+def test_fused_add_into_a_given_result_as_the_original():
+    # r:add(x, v, y) and r:csub(x, [v,] y) into a result apart from x and y:
+    # x copied into r a chunk at a time, then the BLAS axpy on the chunk
+    # (sizes on both sides of the chunk and of the helper threads' threshold)
+    out, expected = fixture("bits_cadd_into")
+    assert out == expected
+
+
+def test_fused_add_into_a_given_result_stays_exact_when_hot(th):
+    out = lines(th, """
+for _, T in ipairs{'Float', 'Double'} do
+   for _, n in ipairs{5, 100, 8200} do
+      torch.manualSeed(n)
+      local x, y = torch[T .. 'Tensor'](n):uniform(-3, 3), torch[T .. 'Tensor'](n):uniform(-3, 3)
+      local r = torch[T .. 'Tensor'](n)
+      local add, sub = r:add(x, 0.3, y):clone(), r:csub(x, y):clone()
+      local same = true
+      for _ = 1, math.floor(3e5 / n) + 200 do
+         same = same and r:add(x, 0.3, y):equal(add) and r:csub(x, y):equal(sub)
+      end
+      print(T, n, same)
+   end
+end""")
+    assert out == ["%s\t%d\ttrue" % (t, n) for t in ("Float", "Double") for n in (5, 100, 8200)]
+
+
 def test_blas_products_bits_as_the_original():
     # with the system's OpenBLAS (the library Torch7 was built on; .ci/run
     # installs it), on torch's thread count, called as Torch7 called it: every
