@@ -43,8 +43,12 @@ local function empty(T)
    return wrap(T, nil, 0, 0, {}, {})
 end
 
+-- (sizes and strides are made at their length: table.new is compiled, and a
+-- table filled from empty, backwards above all, is rehashed as it grows)
+local tnew = require 'table.new'
+
 local function copyarray(a, n)
-   local b = {}
+   local b = tnew(n, 0)
    for i = 1, n do b[i] = a[i] end
    return b
 end
@@ -65,7 +69,7 @@ local function layout(sizes, n, strides, own)
    for i = 1, n do
       if sizes[i] > 0 then nd = nd + 1 else break end
    end
-   local sz, str = own and nd == n and sizes or {}, {}
+   local sz, str = own and nd == n and sizes or tnew(nd, 0), tnew(nd, 0)
    local extent = 1
    for i = nd, 1, -1 do
       sz[i] = sizes[i]
@@ -573,7 +577,7 @@ end
 
 -- the view without dimension dim at index (0-based)
 local function selectview(d, dim, i0)
-   local sz, str, n = {}, {}, 0
+   local sz, str, n = tnew(d.nd - 1, 0), tnew(d.nd - 1, 0), 0
    for k = 1, d.nd do
       if k ~= dim then
          n = n + 1

@@ -13,6 +13,7 @@
 local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
+local tnew = require 'table.new'
 
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
@@ -669,7 +670,7 @@ end
 
 -- the sizes of d with dimension dim set to 1 (the shape of a reduction)
 function dispatch.reducedsizes(d, dim)
-   local sz = {}
+   local sz = tnew(d.nd, 0)     -- (at its length: no rehash as it fills)
    for i = 1, d.nd do sz[i] = d.sz[i] end
    sz[dim] = 1
    return sz, d.nd
