@@ -13,6 +13,7 @@ local nelement, offsets, checkbounds = internal.nelement, internal.offsets, inte
 local tonumber, SMALL = tonumber, dispatch.SMALL
 local kernels = require 'torch.maths.kernels'
 local cblas = require 'torch.maths.cblas'
+local longloops = require 'torch.maths.longloops'
 local dotexpr = 'acc + x * y'
 -- up to this many elements a generated loop; beyond, BLAS's dot (through the
 -- FFI, cblas.lua), faster once its call costs less than the loop
@@ -119,12 +120,15 @@ dispatch.define{
       -- (Torch7's BLAS, when th has it, sums as Torch7 did: no loop of th's)
       local s = not (cblas.isexact() and not T.integer) and kernels.fold2(fastdot, xd, yd, 0)
       if s then return asreal(T, s) end
+      s = longloops.dot(xd, yd, n)   -- (Long and Int)
+      if s then return s end
       s = cblas.dot(flat(xd, n, flatx), flat(yd, n, flaty), n)
       flatx.st, flaty.st = nil, nil   -- (kept no longer than the call)
       if s then return asreal(T, s) end
       s = rowdots(xd, yd)
       if s then return s end
-      if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
+      -- (a LongTensor's beyond 2^53 too: numpy's int64 products wrap as TH's)
+      if n > SMALL or T == types.Long then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
       checkbounds(yd)
       local xo, yo = offsets(xd), offsets(yd)

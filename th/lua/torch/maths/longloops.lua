@@ -1,0 +1,315 @@
+-- LuaJIT loops for LongTensors (and the integer products and dots TH made in
+-- 64 or 32 bits), at the original's speed on small and medium tensors.
+--
+-- A LongTensor's elements are 64-bit integers, which LuaJIT reads as cdata:
+-- with allocation sinking off (runtime.py), 64-bit arithmetic in a loop
+-- boxes a cdata per step.  These loops read each element as a Lua number
+-- (tonumber, exact while |v| <= 2^53), compute in doubles and store the
+-- double through the int64_t pointer (C's conversion).  That gives TH's
+-- exact int64 results only while every operand and intermediate stays
+-- within +-2^53: each entry point checks a bound first (the largest |v|
+-- of the operands, by a branch-free pass or numpy's SIMD extremes) and
+-- returns false/nil otherwise, leaving the caller's exact path (numpy's
+-- int64 arithmetic, wrapping around as TH's C did).
+local ffi = require 'ffi'
+local types = require 'torch.types'
+local internal = require 'torch.internal'
+local kernels = require 'torch.maths.kernels'
+local lines = require 'torch.maths.lines'
+local simd = require 'torch.maths.simd'
+
+local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
+local flat, origin = kernels.flat, kernels.origin
+local Long, Int = types.Long, types.Int
+local abs, max, min, tonumber, loadstring, assert = math.abs, math.max, math.min, tonumber, loadstring, assert
+
+local longloops = {}
+
+local EXACT = 2 ^ 53          -- doubles hold every integer up to this
+-- from this many elements a contiguous operand's bound is numpy's SIMD
+-- minimum and maximum (once numpy is loaded); below, the LuaJIT pass
+local SIMDBOUND = 1024
+
+-- the largest |v| of a contiguous LongTensor's n elements at xp, as a number
+-- (no branch per element: math.max and abs compile to instructions)
+local function boundloop(xp, n)
+   local m = 0
+   for i = 0, n - 1 do m = max(m, abs(tonumber(xp[i]))) end
+   return m
+end
+-- (strided views of up to kernels' limit take strided.lua's fold loops)
+local boundop = kernels.op('longbound', math.huge, {Long = 'max(acc, abs(tonumber(x)))'})
+
+-- bound(d) -> the largest |v| among the LongTensor d's elements (a number,
+-- rounded beyond 2^53), or nil for a layout no loop here reads
+local function bound(d)
+   local n = nelement(d)
+   if n == 0 then return 0 end
+   local p = flat(d)
+   if not p then return kernels.fold(boundop, d, 0) end
+   if n >= SIMDBOUND then
+      local lo, hi = simd.extremes(p, n, math.huge)
+      if lo then return max(-lo, hi) end
+   end
+   return boundloop(p, n)
+end
+longloops.bound = bound
+
+-- the functions the generated loops' expressions call
+local env = {tonumber = tonumber, max = max, min = min, abs = abs, floor = math.floor, ceil = math.ceil,
+             tobit = bit.tobit, band = bit.band, lshift = bit.lshift, arshift = bit.arshift,
+             C = require 'torch.maths.libm'}
+-- C's integer division: the double quotient truncated (exact for operands
+-- within 2^53: a quotient that is not an integer lies 1/|b| or more from
+-- one, more than its rounding error)
+function env.trunc(v) return v < 0 and math.ceil(v) or math.floor(v) end
+-- TH's remainder: C's a % b (fmod: exact on doubles), moved by b when
+-- r * b is negative (|b| < 2^31 here: the product does not wrap in C)
+function env.remainder(a, b)
+   local r = env.C.fmod(a, b)
+   if r * b < 0 then return r + b end
+   return r
+end
+local envtext = {}
+for k in pairs(env) do envtext[#envtext + 1] = ('local %s = E.%s'):format(k, k) end
+envtext = table.concat(envtext, '\n')
+
+-- compile(text, expr) -> the loop of text with %s the expression
+local function compile(text, expr, name)
+   return assert(loadstring('local E = ...\n' .. envtext .. '\n' .. text:format(expr), '=(th long ' .. name .. ')'))(env)
+end
+
+-- element-wise maps of contiguous operands: each element read as a number
+local MAP1 = [[return function(rp, xp, n, c)
+   for i = 0, n - 1 do local x = tonumber(xp[i]); rp[i] = %s end
+end]]
+local MAP2 = [[return function(rp, xp, yp, n)
+   for i = 0, n - 1 do local x, y = tonumber(xp[i]), tonumber(yp[i]); rp[i] = %s end
+end]]
+-- op -> {expression with a number c, with a tensor y, the bound the
+-- divisor or second operand must stay under}
+local mapexprs = {
+   div = {'trunc(x / c)', 'trunc(x / y)', EXACT},
+   fmod = {'C.fmod(x, c)', 'C.fmod(x, y)', EXACT},
+   remainder = {'remainder(x, c)', 'remainder(x, y)', 2 ^ 31},
+   max = {'max(x, c)', 'max(x, y)', EXACT},
+   min = {'min(x, c)', 'min(x, y)', EXACT},
+   abs = {'abs(x)', nil, EXACT},
+}
+local maps = {}
+for op, e in pairs(mapexprs) do
+   maps[op] = {compile(MAP1, e[1], op .. 'c'), e[2] and compile(MAP2, e[2], op .. 'y'), e[3]}
+end
+
+-- the most elements of an element-wise map here (beyond, numpy's int64
+-- loops, a Python call, cost less than the bound pass and the double loop)
+local MAPLIMIT = 65536
+
+-- map(op, r, x, y, c) -> true when done: r = op(x, y or the number c), r,
+-- x and y contiguous LongTensors of n elements within the bounds
+function longloops.map(op, r, x, y, c)
+   local m = maps[op]
+   local n = nelement(r)
+   if not m or n > MAPLIMIT or y and not m[2] or x.T ~= Long or y and y.T ~= Long then return false end
+   local rp, xp = flat(r), flat(x)
+   local yp = y and flat(y)
+   if not rp or not xp or y and not yp then return false end
+   if y then
+      if bound(y) >= m[3] then return false end
+   elseif c and not (abs(c) < m[3]) then
+      return false
+   end
+   if bound(x) >= EXACT then return false end
+   if y then m[2](rp, xp, yp, n) else m[1](rp, xp, n, c) end
+   return true
+end
+
+-- sums: of n elements each at most b, every partial sum within n * b
+local function sumexact(n, b) return b and n * b < EXACT end
+
+-- (the sum and the bound in one pass: the sum is dropped when not exact)
+local sumloop = compile([[return function(xp, n)
+   local a0, a1, m0, m1 = 0, 0, 0, 0
+   local last = n - n %% 2
+   for i = 0, last - 1, 2 do
+      local x0, x1 = tonumber(xp[i]), tonumber(xp[i + 1])
+      a0, a1 = a0 + x0, a1 + x1
+      m0, m1 = max(m0, abs(x0)), max(m1, abs(x1))
+   end
+   if last < n then
+      local x = tonumber(xp[last])
+      a0, m0 = a0 + x, max(m0, abs(x))
+   end
+   return a0 + a1, max(m0, m1)
+end]], '', 'sum')
+local sumop = kernels.op('longsum', math.huge, {Long = 'acc + tonumber(x)'})
+
+-- sum(d) -> the exact sum of the LongTensor d's elements, or nil
+function longloops.sum(d)
+   local n = nelement(d)
+   if n == 0 then return 0 end
+   local p = flat(d)
+   if p and n < SIMDBOUND then
+      local s, b = sumloop(p, n)
+      if sumexact(n, b) then return s end
+      return nil
+   end
+   if not sumexact(n, bound(d)) then return nil end
+   if p then return (sumloop(p, n)) end
+   return kernels.fold(sumop, d, 0)
+end
+
+-- sumdim(r, x, dim) -> true when done: r = x's sums along dim
+local linesum = kernels.op('longlinesum', math.huge, {Long = 'acc + tonumber(x)'})
+function longloops.sumdim(r, x, dim)
+   if x.T ~= Long or r.T ~= Long or not sumexact(x.sz[dim], bound(x)) then return false end
+   return lines.fold(linesum, r, x, dim, 0)
+end
+
+-- cumsum(r, x, dim) -> true when done: r = x's running sums along dim
+local linecumsum = kernels.op('longcumsum', math.huge, {Long = 'acc + tonumber(x)'})
+function longloops.cumsum(r, x, dim)
+   if x.T ~= Long or r.T ~= Long or not sumexact(x.sz[dim], bound(x)) then return false end
+   return lines.scan(linecumsum, r, x, dim, 0)
+end
+
+-- the best of each line (max, min) and its first position: the line
+-- searched for the next element that beats the best so far (lines.lua's
+-- linebest, with every element read as a number: no NaN among integers)
+local BEST = [[return function(rp, ip, ro, xp, xo, xk, xi, outer, size, inner)
+   local span = (size - 1) * xk
+   for o = 0, outer - 1 do
+      for i = 0, inner - 1 do
+         local first = o * xo + i * xi
+         local last = first + span
+         local best, at, from = tonumber(xp[first]), first, first
+         repeat
+            local found = false
+            for p = from, last, xk do
+               local x = tonumber(xp[p])
+               if %s then best, at, found = x, p, true; break end
+            end
+            if not found then break end
+            from = at + xk
+         until false
+         rp[o * ro + i] = best
+         ip[o * ro + i] = (at - first) / xk + 1
+      end
+   end
+end]]
+local bests = {max = compile(BEST, 'x > best', 'max'), min = compile(BEST, 'x < best', 'min')}
+
+-- best(name, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
+-- sizes with 1 at dim, contiguous, apart from x) = each line's max or min
+-- and the position of its first occurrence
+function longloops.best(name, r, ix, x, dim)
+   if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not iscontiguous(r) or not iscontiguous(ix)
+      or rawequal(r.st, x.st) or rawequal(ix.st, x.st) then
+      return false
+   end
+   local outer, xo, size, xk, inner, xi = lines.geometry(x, dim)
+   local b = outer and bound(x)
+   if not b or b >= EXACT then return false end
+   if xk == 0 then size, xk = 1, 1 end   -- (one element repeated: the first is the best)
+   checkbounds(x); checkbounds(r); checkbounds(ix)
+   bests[name](origin(r), origin(ix), inner, origin(x), xo, xk, xi, outer, size, inner)
+   return true
+end
+
+-- dot: TH's sum of products in the element type: a LongTensor's exact in
+-- doubles while n * max|x| * max|y| stays within 2^53; an IntTensor's
+-- wraps in 32 bits at every step, made here of two exact partial products
+-- wrapped (the low and the signed high 16 bits of y), at any size
+-- (with the bounds of x and y: a LongTensor's dot is dropped when not exact)
+local DOT = [[return function(xp, yp, n)
+   local acc, mx, my = 0, 0, 0
+   for i = 0, n - 1 do
+      local x, y = tonumber(xp[i]), tonumber(yp[i])
+      acc = %s
+      mx, my = max(mx, abs(x)), max(my, abs(y))
+   end
+   return acc, mx, my
+end]]
+local dots = {
+   [Long] = compile(DOT, 'acc + x * y', 'dot'),
+   [Int] = compile(DOT, 'tobit(acc + tobit(tobit(x * band(y, 65535)) + lshift(tobit(x * arshift(y, 16)), 16)))',
+                   'intdot'),
+}
+
+-- dot(x, y, n) -> TH's dot of two contiguous Long or Int tensors of n
+-- elements, or nil
+function longloops.dot(x, y, n)
+   local f = dots[x.T]
+   if not f or y.T ~= x.T then return nil end
+   local xp, yp = flat(x), flat(y)
+   if not xp or not yp then return nil end
+   local s, mx, my = f(xp, yp, n)
+   if x.T == Long and not (n * mx * my < EXACT) then return nil end
+   return s
+end
+
+-- integer products: TH multiplied in a long (int64), wrapping around.  In
+-- doubles while every partial product is within 2^53 (once past, only a
+-- zero brings it back: the loop gives up there); else numpy's int64
+-- multiply loop in its reduction form, called from LuaJIT, on the
+-- elements as int64 (a LongTensor's own memory, a narrower type's copied)
+local PROD = [[return function(xp, n)
+   local acc = 1
+   for i = 0, n - 1 do
+      acc = acc * tonumber(xp[i])
+      if abs(acc) >= %s then return nil end
+   end
+   return acc + 0
+end]]
+local WIDEN = [[return function(rp, xp, n)
+   for i = 0, n - 1 do rp[i] = %s end
+end]]
+-- (one loop of each per element type: each its own trace)
+local prodloops, widens = {}, {}
+for i = 1, types.count do
+   local T = types[i]
+   if T.integer then
+      prodloops[T] = compile(PROD, '9007199254740992', 'prod')
+      widens[T] = compile(WIDEN, 'xp[i]', 'widen')
+   end
+end
+-- (a narrower type's elements are copied as int64 up to this many)
+local WIDENLIMIT = 65536
+
+local acc64 = ffi.new('int64_t[1]')
+local accp = ffi.cast('int64_t *', acc64)
+local args, dims, steps = ffi.new('void *[3]'), ffi.new('intptr_t[1]'), ffi.new('intptr_t[3]')
+local scratchn, scratch, scratchp = 0, nil, nil
+local int64p = ffi.typeof('int64_t *')
+
+-- the wrapped int64 product of n int64 values at p, nil without numpy's loop
+local function wrapprod(p, n)
+   local loops = simd.loops(false)
+   local mul = loops and loops.mul and loops.mul[Long]
+   if not mul then return nil end
+   acc64[0] = 1
+   dims[0] = n
+   steps[0], steps[1], steps[2] = 0, 8, 0
+   args[0], args[1], args[2] = accp, p, accp
+   mul[1](args, dims, steps, mul[2])
+   return tonumber(acc64[0])
+end
+
+-- prod(d) -> TH's product of an integer tensor's elements, or nil
+function longloops.prod(d)
+   local n = nelement(d)
+   local p = d.T.integer and flat(d)
+   if not p then return nil end
+   local v = prodloops[d.T](p, n)
+   if v then return v end
+   if d.T == Long then return wrapprod(p, n) end
+   if n > WIDENLIMIT then return nil end
+   if n > scratchn then
+      scratch = ffi.new('int64_t[?]', n)
+      scratchn, scratchp = n, ffi.cast(int64p, scratch)
+   end
+   widens[d.T](scratchp, p, n)
+   return wrapprod(scratchp, n)
+end
+
+return longloops
