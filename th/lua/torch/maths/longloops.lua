@@ -31,11 +31,17 @@ local EXACT = 2 ^ 53          -- doubles hold every integer up to this
 local SIMDBOUND = 1024
 
 -- the largest |v| of a contiguous LongTensor's n elements at xp, as a number
--- (no branch per element: math.max and abs compile to instructions)
+-- (no branch per element: math.max and abs compile to instructions; four
+-- running maxima, each a chain of dependent steps)
 local function boundloop(xp, n)
-   local m = 0
-   for i = 0, n - 1 do m = max(m, abs(tonumber(xp[i]))) end
-   return m
+   local m0, m1, m2, m3 = 0, 0, 0, 0
+   local last = n - n % 4
+   for i = 0, last - 1, 4 do
+      m0, m1 = max(m0, abs(tonumber(xp[i]))), max(m1, abs(tonumber(xp[i + 1])))
+      m2, m3 = max(m2, abs(tonumber(xp[i + 2]))), max(m3, abs(tonumber(xp[i + 3])))
+   end
+   for i = last, n - 1 do m0 = max(m0, abs(tonumber(xp[i]))) end
+   return max(max(m0, m1), max(m2, m3))
 end
 -- (strided views of up to kernels' limit take strided.lua's fold loops)
 local boundop = kernels.op('longbound', math.huge, {Long = 'max(acc, abs(tonumber(x)))'})
@@ -61,15 +67,10 @@ local env = {tonumber = tonumber, max = max, min = min, abs = abs, floor = math.
              C = require 'torch.maths.libm'}
 -- C's integer division: the double quotient truncated (exact for operands
 -- within 2^53: a quotient that is not an integer lies 1/|b| or more from
--- one, more than its rounding error)
-function env.trunc(v) return v < 0 and math.ceil(v) or math.floor(v) end
--- TH's remainder: C's a % b (fmod: exact on doubles), moved by b when
--- r * b is negative (|b| < 2^31 here: the product does not wrap in C)
-function env.remainder(a, b)
-   local r = env.C.fmod(a, b)
-   if r * b < 0 then return r + b end
-   return r
-end
+-- one, more than its rounding error), without a branch (quotients of both
+-- signs mispredicted it: 3 ns an element): floor(v) for v >= 0, else ceil(v)
+local floor, ceil = math.floor, math.ceil
+function env.trunc(v) return max(floor(v), min(ceil(v), 0)) end
 local envtext = {}
 for k in pairs(env) do envtext[#envtext + 1] = ('local %s = E.%s'):format(k, k) end
 envtext = table.concat(envtext, '\n')
@@ -86,62 +87,77 @@ end]]
 local MAP2 = [[return function(rp, xp, yp, n)
    for i = 0, n - 1 do local x, y = tonumber(xp[i]), tonumber(yp[i]); rp[i] = %s end
 end]]
--- op -> {expression with a number c, with a tensor y, the bound the
--- divisor or second operand must stay under}
+-- op -> the expression with a number c, with a tensor y, the bounds x and
+-- the second operand must stay under, and the most elements for which the
+-- loop beats numpy's (a Python call; its int64 loops run without the bound
+-- pass, and abs and min/max in SIMD)
+-- C's a % b is a - trunc(a / b) * b, every step exact; TH's remainder moved
+-- it by b when r * b (in C's long) was negative: the floored quotient's
+-- a - floor(a / b) * b, while |b| < 2^31 (r * b does not wrap in C) and
+-- |a| < 2^52 (floor(a / b) * b, up to |a| + |b|, stays exact)
 local mapexprs = {
-   div = {'trunc(x / c)', 'trunc(x / y)', EXACT},
-   fmod = {'C.fmod(x, c)', 'C.fmod(x, y)', EXACT},
-   remainder = {'remainder(x, c)', 'remainder(x, y)', 2 ^ 31},
-   max = {'max(x, c)', 'max(x, y)', EXACT},
-   min = {'min(x, c)', 'min(x, y)', EXACT},
-   abs = {'abs(x)', nil, EXACT},
+   div = {'trunc(x / c)', 'trunc(x / y)', EXACT, EXACT, 65536},
+   fmod = {'x - trunc(x / c) * c', 'x - trunc(x / y) * y', EXACT, EXACT, 65536},
+   remainder = {'x - floor(x / c) * c', 'x - floor(x / y) * y', 2 ^ 52, 2 ^ 31, 65536},
+   max = {'max(x, c)', 'max(x, y)', EXACT, EXACT, 65536},
+   min = {'min(x, c)', 'min(x, y)', EXACT, EXACT, 65536},
+   abs = {'abs(x)', nil, EXACT, EXACT, 4096},
 }
 local maps = {}
 for op, e in pairs(mapexprs) do
-   maps[op] = {compile(MAP1, e[1], op .. 'c'), e[2] and compile(MAP2, e[2], op .. 'y'), e[3]}
+   maps[op] = {c = compile(MAP1, e[1], op .. 'c'), y = e[2] and compile(MAP2, e[2], op .. 'y'),
+               xbound = e[3], ybound = e[4], limit = e[5]}
 end
-
--- the most elements of an element-wise map here (beyond, numpy's int64
--- loops, a Python call, cost less than the bound pass and the double loop)
-local MAPLIMIT = 65536
+longloops.maps = maps   -- (scripts/bench/longcrossover.lua changes the limits)
 
 -- map(op, r, x, y, c) -> true when done: r = op(x, y or the number c), r,
 -- x and y contiguous LongTensors of n elements within the bounds
 function longloops.map(op, r, x, y, c)
    local m = maps[op]
    local n = nelement(r)
-   if not m or n > MAPLIMIT or y and not m[2] or x.T ~= Long or y and y.T ~= Long then return false end
+   if not m or n > m.limit or y and not m.y or x.T ~= Long or y and y.T ~= Long then return false end
    local rp, xp = flat(r), flat(x)
    local yp = y and flat(y)
    if not rp or not xp or y and not yp then return false end
    if y then
-      if bound(y) >= m[3] then return false end
-   elseif c and not (abs(c) < m[3]) then
+      if bound(y) >= m.ybound then return false end
+   elseif c and not (abs(c) < m.ybound) then
       return false
    end
-   if bound(x) >= EXACT then return false end
-   if y then m[2](rp, xp, yp, n) else m[1](rp, xp, n, c) end
+   if bound(x) >= m.xbound then return false end
+   if y then m.y(rp, xp, yp, n) else m.c(rp, xp, n, c) end
    return true
 end
 
 -- sums: of n elements each at most b, every partial sum within n * b
 local function sumexact(n, b) return b and n * b < EXACT end
 
--- (the sum and the bound in one pass: the sum is dropped when not exact)
+-- (the sum and the bound in one pass: the sum is dropped when not exact;
+-- from SIMDBOUND elements, the bound is numpy's and the sum four chains)
 local sumloop = compile([[return function(xp, n)
-   local a0, a1, m0, m1 = 0, 0, 0, 0
-   local last = n - n %% 2
-   for i = 0, last - 1, 2 do
-      local x0, x1 = tonumber(xp[i]), tonumber(xp[i + 1])
-      a0, a1 = a0 + x0, a1 + x1
-      m0, m1 = max(m0, abs(x0)), max(m1, abs(x1))
+   local a0, a1, a2, a3, m0, m1, m2, m3 = 0, 0, 0, 0, 0, 0, 0, 0
+   local last = n - n %% 4
+   for i = 0, last - 1, 4 do
+      local x0, x1, x2, x3 = tonumber(xp[i]), tonumber(xp[i + 1]), tonumber(xp[i + 2]), tonumber(xp[i + 3])
+      a0, a1, a2, a3 = a0 + x0, a1 + x1, a2 + x2, a3 + x3
+      m0, m1, m2, m3 = max(m0, abs(x0)), max(m1, abs(x1)), max(m2, abs(x2)), max(m3, abs(x3))
    end
-   if last < n then
-      local x = tonumber(xp[last])
+   for i = last, n - 1 do
+      local x = tonumber(xp[i])
       a0, m0 = a0 + x, max(m0, abs(x))
    end
-   return a0 + a1, max(m0, m1)
+   return (a0 + a1) + (a2 + a3), max(max(m0, m1), max(m2, m3))
 end]], '', 'sum')
+local bigsumloop = compile([[return function(xp, n)
+   local a0, a1, a2, a3 = 0, 0, 0, 0
+   local last = n - n %% 4
+   for i = 0, last - 1, 4 do
+      a0, a1 = a0 + tonumber(xp[i]), a1 + tonumber(xp[i + 1])
+      a2, a3 = a2 + tonumber(xp[i + 2]), a3 + tonumber(xp[i + 3])
+   end
+   for i = last, n - 1 do a0 = a0 + tonumber(xp[i]) end
+   return (a0 + a1) + (a2 + a3)
+end]], '', 'bigsum')
 local sumop = kernels.op('longsum', math.huge, {Long = 'acc + tonumber(x)'})
 
 -- sum(d) -> the exact sum of the LongTensor d's elements, or nil
@@ -155,21 +171,83 @@ function longloops.sum(d)
       return nil
    end
    if not sumexact(n, bound(d)) then return nil end
-   if p then return (sumloop(p, n)) end
+   if p then return bigsumloop(p, n) end
    return kernels.fold(sumop, d, 0)
+end
+
+-- contiguous x and r apart from it, along a dimension before the last:
+-- a row of partial sums at a time, each one's elements independent chains
+-- (lines.lua's loops follow one line at a time: a chain of dependent
+-- additions); r holds the partial sums, read back exactly
+local function sumrows(rp, xp, outer, size, inner)
+   for o = 0, outer - 1 do
+      local q, p0 = o * inner, o * size * inner
+      for i = 0, inner - 1 do rp[q + i] = tonumber(xp[p0 + i]) end
+      for k = 1, size - 1 do
+         local p = p0 + k * inner
+         for i = 0, inner - 1 do rp[q + i] = tonumber(rp[q + i]) + tonumber(xp[p + i]) end
+      end
+   end
+end
+local function scanrows(rp, xp, outer, size, inner)
+   for o = 0, outer - 1 do
+      local p0 = o * size * inner
+      for i = p0, p0 + inner - 1 do rp[i] = tonumber(xp[i]) end
+      for p = p0 + inner, p0 + size * inner - 1 do rp[p] = tonumber(rp[p - inner]) + tonumber(xp[p]) end
+   end
+end
+-- along the last dimension: four lines side by side, then the rest one by one
+local function scanlines(rp, xp, count, size)
+   local quads = count - count % 4
+   for o = 0, quads - 1, 4 do
+      local f0 = o * size
+      local f1, f2, f3 = f0 + size, f0 + 2 * size, f0 + 3 * size
+      local a0, a1, a2, a3 = 0, 0, 0, 0
+      for k = 0, size - 1 do
+         a0, a1 = a0 + tonumber(xp[f0 + k]), a1 + tonumber(xp[f1 + k])
+         a2, a3 = a2 + tonumber(xp[f2 + k]), a3 + tonumber(xp[f3 + k])
+         rp[f0 + k], rp[f1 + k], rp[f2 + k], rp[f3 + k] = a0, a1, a2, a3
+      end
+   end
+   for o = quads, count - 1 do
+      local a, f = 0, o * size
+      for p = f, f + size - 1 do a = a + tonumber(xp[p]); rp[p] = a end
+   end
+end
+
+-- x's geometry along dim when x and r are contiguous and apart: outer,
+-- size, inner; nil otherwise
+local function rowsof(r, x, dim)
+   if not iscontiguous(x) or not iscontiguous(r) or rawequal(r.st, x.st) then return nil end
+   local outer, inner = 1, 1
+   for i = 1, dim - 1 do outer = outer * x.sz[i] end
+   for i = dim + 1, x.nd do inner = inner * x.sz[i] end
+   checkbounds(x); checkbounds(r)
+   return outer, x.sz[dim], inner
 end
 
 -- sumdim(r, x, dim) -> true when done: r = x's sums along dim
 local linesum = kernels.op('longlinesum', math.huge, {Long = 'acc + tonumber(x)'})
 function longloops.sumdim(r, x, dim)
-   if x.T ~= Long or r.T ~= Long or not sumexact(x.sz[dim], bound(x)) then return false end
+   if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not sumexact(x.sz[dim], bound(x)) then return false end
+   local outer, size, inner = rowsof(r, x, dim)
+   if outer and inner > 1 then
+      sumrows(origin(r), origin(x), outer, size, inner)
+      return true
+   end
    return lines.fold(linesum, r, x, dim, 0)
 end
 
 -- cumsum(r, x, dim) -> true when done: r = x's running sums along dim
 local linecumsum = kernels.op('longcumsum', math.huge, {Long = 'acc + tonumber(x)'})
 function longloops.cumsum(r, x, dim)
-   if x.T ~= Long or r.T ~= Long or not sumexact(x.sz[dim], bound(x)) then return false end
+   if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not sumexact(x.sz[dim], bound(x)) then return false end
+   local outer, size, inner = rowsof(r, x, dim)
+   if outer then
+      if inner > 1 then scanrows(origin(r), origin(x), outer, size, inner)
+      else scanlines(origin(r), origin(x), outer, size) end
+      return true
+   end
    return lines.scan(linecumsum, r, x, dim, 0)
 end
 
@@ -216,25 +294,42 @@ function longloops.best(name, r, ix, x, dim)
    return true
 end
 
--- dot: TH's sum of products in the element type: a LongTensor's exact in
--- doubles while n * max|x| * max|y| stays within 2^53; an IntTensor's
--- wraps in 32 bits at every step, made here of two exact partial products
--- wrapped (the low and the signed high 16 bits of y), at any size
--- (with the bounds of x and y: a LongTensor's dot is dropped when not exact)
+-- dot: TH's sum of products in the element type, exact in doubles while
+-- n * max|x * y| stays within 2^53 (a LongTensor's otherwise numpy's,
+-- in int64); an IntTensor's wraps in 32 bits at every step: a sum within
+-- 2^53 is wrapped once at the end, others are made of two exact partial
+-- products wrapped (the low and the signed high 16 bits of y), at any size
+-- (with the largest |x * y|, rounded up as the product is: the sum is
+-- dropped when not exact; four running sums, each a chain of dependent
+-- additions)
 local DOT = [[return function(xp, yp, n)
-   local acc, mx, my = 0, 0, 0
+   local a0, a1, a2, a3, m = 0, 0, 0, 0, 0
+   local last = n - n %% 4
+   for i = 0, last - 1, 4 do
+      local p0, p1 = tonumber(xp[i]) * tonumber(yp[i]), tonumber(xp[i + 1]) * tonumber(yp[i + 1])
+      local p2, p3 = tonumber(xp[i + 2]) * tonumber(yp[i + 2]), tonumber(xp[i + 3]) * tonumber(yp[i + 3])
+      a0, a1, a2, a3 = a0 + p0, a1 + p1, a2 + p2, a3 + p3
+      m = max(m, max(max(abs(p0), abs(p1)), max(abs(p2), abs(p3))))
+   end
+   for i = last, n - 1 do
+      local p = tonumber(xp[i]) * tonumber(yp[i])
+      a0, m = a0 + p, max(m, abs(p))
+   end
+   return (a0 + a1) + (a2 + a3), m
+end]]
+local dots = {[Long] = compile(DOT, '', 'dot'), [Int] = compile(DOT, '', 'intdot')}
+local wrapdot = compile([[return function(xp, yp, n)
+   local acc = 0
    for i = 0, n - 1 do
       local x, y = tonumber(xp[i]), tonumber(yp[i])
-      acc = %s
-      mx, my = max(mx, abs(x)), max(my, abs(y))
+      acc = tobit(acc + tobit(tobit(x * band(y, 65535)) + lshift(tobit(x * arshift(y, 16)), 16)))
    end
-   return acc, mx, my
-end]]
-local dots = {
-   [Long] = compile(DOT, 'acc + x * y', 'dot'),
-   [Int] = compile(DOT, 'tobit(acc + tobit(tobit(x * band(y, 65535)) + lshift(tobit(x * arshift(y, 16)), 16)))',
-                   'intdot'),
-}
+   return acc
+end]], '', 'wrapdot')
+-- v (an integer within 2^53) wrapped into an int32
+local function wrap32(v)
+   return bit.tobit(v - math.floor(v / 2 ^ 32) * 2 ^ 32)
+end
 
 -- dot(x, y, n) -> TH's dot of two contiguous Long or Int tensors of n
 -- elements, or nil
@@ -243,9 +338,10 @@ function longloops.dot(x, y, n)
    if not f or y.T ~= x.T then return nil end
    local xp, yp = flat(x), flat(y)
    if not xp or not yp then return nil end
-   local s, mx, my = f(xp, yp, n)
-   if x.T == Long and not (n * mx * my < EXACT) then return nil end
-   return s
+   local s, m = f(xp, yp, n)
+   if n * m < EXACT then return x.T == Int and wrap32(s) or s end
+   if x.T == Int then return (wrapdot(xp, yp, n)) end
+   return nil
 end
 
 -- integer products: TH multiplied in a long (int64), wrapping around.  In
