@@ -127,8 +127,10 @@ dispatch.define{
       if s then return asreal(T, s) end
       s = rowdots(xd, yd)
       if s then return s end
-      -- (a LongTensor's beyond 2^53 too: numpy's int64 products wrap as TH's)
-      if n > SMALL or T == types.Long then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
+      -- (integer ones at every size: TH summed each stretch both hold evenly
+      -- spaced in the element type, wrapping around, and added those in a long)
+      if T.integer then return pycall(py.math_dot, ndview(xd), ndview(yd)) end
+      if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
       checkbounds(yd)
       local xo, yo = offsets(xd), offsets(yd)
