@@ -175,29 +175,58 @@ function longloops.sum(d)
    return kernels.fold(sumop, d, 0)
 end
 
--- contiguous x and r apart from it, along a dimension before the last:
--- a row of partial sums at a time, each one's elements independent chains
--- (lines.lua's loops follow one line at a time: a chain of dependent
--- additions); r holds the partial sums, read back exactly
-local function sumrows(rp, xp, outer, size, inner)
+-- Sums and running sums along a dimension of contiguous tensors (r apart
+-- from x), for every integer type (lines.lua's loops follow one line at a
+-- time, a chain of dependent additions; kernels.lua's too): along a
+-- dimension before the last, a row of partial sums at a time in r, each
+-- element its own chain, read back as stored (a narrower type's wrapped:
+-- wrapping commutes with addition, so the end is TH's wrapped sum); along
+-- the last, four lines side by side, each as two chains (even and odd
+-- elements: integer sums are exact in any order).  STORE wraps an
+-- IntTensor's value (tobit); the narrower types' stores wrap by themselves
+local SUMROWS = [[return function(rp, xp, outer, size, inner)
    for o = 0, outer - 1 do
       local q, p0 = o * inner, o * size * inner
       for i = 0, inner - 1 do rp[q + i] = tonumber(xp[p0 + i]) end
       for k = 1, size - 1 do
          local p = p0 + k * inner
-         for i = 0, inner - 1 do rp[q + i] = tonumber(rp[q + i]) + tonumber(xp[p + i]) end
+         for i = 0, inner - 1 do rp[q + i] = STORE(tonumber(rp[q + i]) + tonumber(xp[p + i])) end
       end
    end
-end
-local function scanrows(rp, xp, outer, size, inner)
+end]]
+local SCANROWS = [[return function(rp, xp, outer, size, inner)
    for o = 0, outer - 1 do
       local p0 = o * size * inner
       for i = p0, p0 + inner - 1 do rp[i] = tonumber(xp[i]) end
-      for p = p0 + inner, p0 + size * inner - 1 do rp[p] = tonumber(rp[p - inner]) + tonumber(xp[p]) end
+      for p = p0 + inner, p0 + size * inner - 1 do rp[p] = STORE(tonumber(rp[p - inner]) + tonumber(xp[p])) end
    end
-end
--- along the last dimension: four lines side by side, then the rest one by one
-local function scanlines(rp, xp, count, size)
+end]]
+local SUMLINES = [[return function(rp, xp, count, size)
+   local quads, even = count - count % 4, size - size % 2
+   for o = 0, quads - 1, 4 do
+      local f0 = o * size
+      local f1, f2, f3 = f0 + size, f0 + 2 * size, f0 + 3 * size
+      local a0, a1, a2, a3, b0, b1, b2, b3 = 0, 0, 0, 0, 0, 0, 0, 0
+      for k = 0, even - 1, 2 do
+         a0, b0 = a0 + tonumber(xp[f0 + k]), b0 + tonumber(xp[f0 + k + 1])
+         a1, b1 = a1 + tonumber(xp[f1 + k]), b1 + tonumber(xp[f1 + k + 1])
+         a2, b2 = a2 + tonumber(xp[f2 + k]), b2 + tonumber(xp[f2 + k + 1])
+         a3, b3 = a3 + tonumber(xp[f3 + k]), b3 + tonumber(xp[f3 + k + 1])
+      end
+      if even < size then
+         local k = size - 1
+         a0, a1 = a0 + tonumber(xp[f0 + k]), a1 + tonumber(xp[f1 + k])
+         a2, a3 = a2 + tonumber(xp[f2 + k]), a3 + tonumber(xp[f3 + k])
+      end
+      rp[o], rp[o + 1], rp[o + 2], rp[o + 3] = STORE(a0 + b0), STORE(a1 + b1), STORE(a2 + b2), STORE(a3 + b3)
+   end
+   for o = quads, count - 1 do
+      local a, f = 0, o * size
+      for p = f, f + size - 1 do a = a + tonumber(xp[p]) end
+      rp[o] = STORE(a)
+   end
+end]]
+local SCANLINES = [[return function(rp, xp, count, size)
    local quads = count - count % 4
    for o = 0, quads - 1, 4 do
       local f0 = o * size
@@ -206,19 +235,49 @@ local function scanlines(rp, xp, count, size)
       for k = 0, size - 1 do
          a0, a1 = a0 + tonumber(xp[f0 + k]), a1 + tonumber(xp[f1 + k])
          a2, a3 = a2 + tonumber(xp[f2 + k]), a3 + tonumber(xp[f3 + k])
-         rp[f0 + k], rp[f1 + k], rp[f2 + k], rp[f3 + k] = a0, a1, a2, a3
+         rp[f0 + k], rp[f1 + k], rp[f2 + k], rp[f3 + k] = STORE(a0), STORE(a1), STORE(a2), STORE(a3)
       end
    end
    for o = quads, count - 1 do
       local a, f = 0, o * size
-      for p = f, f + size - 1 do a = a + tonumber(xp[p]); rp[p] = a end
+      for p = f, f + size - 1 do a = a + tonumber(xp[p]); rp[p] = STORE(a) end
    end
+end]]
+-- the loops of each integer type, compiled at first use (each its own traces)
+local rowloops = {}
+local function rowloop(T, kind)
+   local byT = rowloops[T]
+   if not byT then
+      byT = {}
+      rowloops[T] = byT
+   end
+   local f = byT[kind]
+   if not f then
+      local text = ({sumrows = SUMROWS, scanrows = SCANROWS, sumlines = SUMLINES, scanlines = SCANLINES})[kind]
+      f = compile(text:gsub('%%', '%%%%'):gsub('STORE', T == Int and 'tobit' or ''), '', kind)
+      byT[kind] = f
+   end
+   return f
 end
+-- (up to this many elements; a line's sum stays exact in a double and, for
+-- the narrower types, within the int32 their stores convert through: tobit
+-- wraps up to 2^51)
+local ROWSLIMIT = 2 ^ 20
+local LINELIMIT = {Byte = 2 ^ 23, Char = 2 ^ 23, Short = 2 ^ 16, Int = 2 ^ 20}
 
--- x's geometry along dim when x and r are contiguous and apart: outer,
--- size, inner; nil otherwise
+-- rowsof(r, x, dim) -> outer, size, inner: x's geometry along dim when x
+-- and r are contiguous integer tensors of one type, apart, and the sums are
+-- exact (a LongTensor's within its bound); nil otherwise
 local function rowsof(r, x, dim)
-   if not iscontiguous(x) or not iscontiguous(r) or rawequal(r.st, x.st) then return nil end
+   if not x.T.integer or r.T ~= x.T or x.sz[dim] == 0 or not iscontiguous(x) or not iscontiguous(r)
+      or rawequal(r.st, x.st) then
+      return nil
+   end
+   if x.T == Long then
+      if not sumexact(x.sz[dim], bound(x)) then return nil end
+   elseif nelement(x) > ROWSLIMIT or x.sz[dim] > LINELIMIT[x.T.name] then
+      return nil
+   end
    local outer, inner = 1, 1
    for i = 1, dim - 1 do outer = outer * x.sz[i] end
    for i = dim + 1, x.nd do inner = inner * x.sz[i] end
@@ -226,28 +285,28 @@ local function rowsof(r, x, dim)
    return outer, x.sz[dim], inner
 end
 
--- sumdim(r, x, dim) -> true when done: r = x's sums along dim
+-- sumdim(r, x, dim) -> true when done: r = x's sums along dim (every
+-- integer type; a LongTensor's strided views through lines.lua's loops)
 local linesum = kernels.op('longlinesum', math.huge, {Long = 'acc + tonumber(x)'})
 function longloops.sumdim(r, x, dim)
-   if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not sumexact(x.sz[dim], bound(x)) then return false end
    local outer, size, inner = rowsof(r, x, dim)
-   if outer and inner > 1 then
-      sumrows(origin(r), origin(x), outer, size, inner)
+   if outer then
+      rowloop(x.T, inner > 1 and 'sumrows' or 'sumlines')(origin(r), origin(x), outer, size, inner)
       return true
    end
+   if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not sumexact(x.sz[dim], bound(x)) then return false end
    return lines.fold(linesum, r, x, dim, 0)
 end
 
 -- cumsum(r, x, dim) -> true when done: r = x's running sums along dim
 local linecumsum = kernels.op('longcumsum', math.huge, {Long = 'acc + tonumber(x)'})
 function longloops.cumsum(r, x, dim)
-   if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not sumexact(x.sz[dim], bound(x)) then return false end
    local outer, size, inner = rowsof(r, x, dim)
    if outer then
-      if inner > 1 then scanrows(origin(r), origin(x), outer, size, inner)
-      else scanlines(origin(r), origin(x), outer, size) end
+      rowloop(x.T, inner > 1 and 'scanrows' or 'scanlines')(origin(r), origin(x), outer, size, inner)
       return true
    end
+   if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not sumexact(x.sz[dim], bound(x)) then return false end
    return lines.scan(linecumsum, r, x, dim, 0)
 end
 

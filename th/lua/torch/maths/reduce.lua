@@ -157,8 +157,8 @@ local function reduction(name, whole)
          res, r = resultsized(T, res, reducedsizes(xd, dim))
          local base = name == 'mean' and 'sum' or name
          local k = fastdim[base]
-         if linefold(base, r, xd, dim) or k[1] and kernels.dimfold(k[1], r, xd, dim, k[2])
-            or base == 'sum' and longloops.sumdim(r, xd, dim) then
+         if linefold(base, r, xd, dim) or base == 'sum' and longloops.sumdim(r, xd, dim)
+            or k[1] and kernels.dimfold(k[1], r, xd, dim, k[2]) then
             -- a mean along a dimension is TH's sum along it, divided in the element type
             return name == 'mean' and res:div(xd.sz[dim]) or res
          end
@@ -198,8 +198,8 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
          if xd.nd == 0 then return res end
          dim = checkdim(xd, dim or 1, 2, name)
          local k = fastscan[name]
-         if lines.scan(k[3], r, xd, dim, k[2]) or kernels.dimscan(k[1], r, xd, dim, k[2])
-            or name == 'cumsum' and longloops.cumsum(r, xd, dim) then
+         if lines.scan(k[3], r, xd, dim, k[2]) or name == 'cumsum' and longloops.cumsum(r, xd, dim)
+            or kernels.dimscan(k[1], r, xd, dim, k[2]) then
             return res
          end
          pycall(py.math_reducedim, name, ndview(r), ndview(xd), dim - 1)
