@@ -376,7 +376,13 @@ local DOT = [[return function(xp, yp, n)
    end
    return (a0 + a1) + (a2 + a3), m
 end]]
-local dots = {[Long] = compile(DOT, '', 'dot'), [Int] = compile(DOT, '', 'intdot')}
+-- (one loop per integer type; a narrower type's result wrapped through a
+-- cell of the type, from its int32 wrap)
+local dots, cells = {}, {}
+for i = 1, types.count do
+   local T = types[i]
+   if T.integer then dots[T], cells[T] = compile(DOT, '', 'dot'), T.vla(1) end
+end
 local wrapdot = compile([[return function(xp, yp, n)
    local acc = 0
    for i = 0, n - 1 do
@@ -390,16 +396,23 @@ local function wrap32(v)
    return bit.tobit(v - math.floor(v / 2 ^ 32) * 2 ^ 32)
 end
 
--- dot(x, y, n) -> TH's dot of two contiguous Long or Int tensors of n
+-- dot(x, y, n) -> TH's dot of two contiguous integer tensors of n
 -- elements, or nil
 function longloops.dot(x, y, n)
-   local f = dots[x.T]
-   if not f or y.T ~= x.T then return nil end
+   local T = x.T
+   local f = dots[T]
+   if not f or y.T ~= T then return nil end
    local xp, yp = flat(x), flat(y)
    if not xp or not yp then return nil end
    local s, m = f(xp, yp, n)
-   if n * m < EXACT then return x.T == Int and wrap32(s) or s end
-   if x.T == Int then return (wrapdot(xp, yp, n)) end
+   if n * m < EXACT then
+      if T == Long then return s end
+      if T == Int then return wrap32(s) end
+      local cell = cells[T]
+      cell[0] = wrap32(s)
+      return tonumber(cell[0])
+   end
+   if T == Int then return (wrapdot(xp, yp, n)) end
    return nil
 end
 
