@@ -160,7 +160,10 @@ local bigsumloop = compile([[return function(xp, n)
 end]], '', 'bigsum')
 local sumop = kernels.op('longsum', math.huge, {Long = 'acc + tonumber(x)'})
 
--- sum(d) -> the exact sum of the LongTensor d's elements, or nil
+-- sum(d) -> the exact sum of the LongTensor d's elements (TH's, wrapped
+-- in 64 bits), or nil; from SIMDBOUND contiguous elements numpy's int64
+-- add loop in its reduction form (vector adds, every value exact: no bound)
+local wrapsum
 function longloops.sum(d)
    local n = nelement(d)
    if n == 0 then return 0 end
@@ -170,6 +173,8 @@ function longloops.sum(d)
       if sumexact(n, b) then return s end
       return nil
    end
+   local s = p and wrapsum(p, n)
+   if s then return s end
    if not sumexact(n, bound(d)) then return nil end
    if p then return bigsumloop(p, n) end
    return kernels.fold(sumop, d, 0)
@@ -178,17 +183,26 @@ end
 -- Sums and running sums along a dimension of contiguous tensors (r apart
 -- from x), for every integer type (lines.lua's loops follow one line at a
 -- time, a chain of dependent additions; kernels.lua's too): along a
--- dimension before the last, a row of partial sums at a time in r, each
--- element its own chain, read back as stored (a narrower type's wrapped:
+-- dimension before the last, a row of partial sums at a time in r (four
+-- rows of x added a step), each element its own chain, read back as stored (a narrower type's wrapped:
 -- wrapping commutes with addition, so the end is TH's wrapped sum); along
 -- the last, four lines side by side, each as two chains (even and odd
 -- elements: integer sums are exact in any order).  STORE wraps an
 -- IntTensor's value (tobit); the narrower types' stores wrap by themselves
 local SUMROWS = [[return function(rp, xp, outer, size, inner)
+   local quads = 1 + (size - 1) - (size - 1) % 4
    for o = 0, outer - 1 do
       local q, p0 = o * inner, o * size * inner
       for i = 0, inner - 1 do rp[q + i] = tonumber(xp[p0 + i]) end
-      for k = 1, size - 1 do
+      for k = 1, quads - 1, 4 do
+         local p1 = p0 + k * inner
+         local p2, p3, p4 = p1 + inner, p1 + 2 * inner, p1 + 3 * inner
+         for i = 0, inner - 1 do
+            rp[q + i] = STORE(tonumber(rp[q + i]) + ((tonumber(xp[p1 + i]) + tonumber(xp[p2 + i]))
+                                                     + (tonumber(xp[p3 + i]) + tonumber(xp[p4 + i]))))
+         end
+      end
+      for k = quads, size - 1 do
          local p = p0 + k * inner
          for i = 0, inner - 1 do rp[q + i] = STORE(tonumber(rp[q + i]) + tonumber(xp[p + i])) end
       end
@@ -442,7 +456,7 @@ for i = 1, types.count do
    end
 end
 -- (a narrower type's elements are copied as int64 up to this many)
-local WIDENLIMIT = 65536
+local WIDENLIMIT = 4096
 
 local acc64 = ffi.new('int64_t[1]')
 local accp = ffi.cast('int64_t *', acc64)
@@ -450,18 +464,21 @@ local args, dims, steps = ffi.new('void *[3]'), ffi.new('intptr_t[1]'), ffi.new(
 local scratchn, scratch, scratchp = 0, nil, nil
 local int64p = ffi.typeof('int64_t *')
 
--- the wrapped int64 product of n int64 values at p, nil without numpy's loop
-local function wrapprod(p, n)
+-- the wrapped int64 product (sum) of n int64 values at p, nil without
+-- numpy's loop
+local function wrapreduce(op, first, p, n)
    local loops = simd.loops(false)
-   local mul = loops and loops.mul and loops.mul[Long]
-   if not mul then return nil end
-   acc64[0] = 1
+   local loop = loops and loops[op] and loops[op][Long]
+   if not loop then return nil end
+   acc64[0] = first
    dims[0] = n
    steps[0], steps[1], steps[2] = 0, 8, 0
    args[0], args[1], args[2] = accp, p, accp
-   mul[1](args, dims, steps, mul[2])
+   loop[1](args, dims, steps, loop[2])
    return tonumber(acc64[0])
 end
+local function wrapprod(p, n) return wrapreduce('mul', 1, p, n) end
+function wrapsum(p, n) return wrapreduce('add', 0, p, n) end
 
 -- prod(d) -> TH's product of an integer tensor's elements, or nil
 function longloops.prod(d)
