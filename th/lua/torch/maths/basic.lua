@@ -86,7 +86,7 @@ end
 local function exactproducts(T) return not T.integer or T.size < 4 end
 
 local function nonzero(acc, v) return acc and v ~= 0 end
--- the zeros among a contiguous tensor's elements (no LongTensor: not Lua numbers)
+-- the zeros among a contiguous tensor's elements
 local zerocount = kernels.op('zerocount', math.huge, kernels.alltypes('acc + (x == 0 and 1 or 0)',
                                                                      'acc + (x == 0 and 1 or 0)'))
 -- (a LongTensor's without a branch: a cdata live at a branch's exit is boxed)

@@ -120,7 +120,7 @@ dispatch.define{
       -- (Torch7's BLAS, when th has it, sums as Torch7 did: no loop of th's)
       local s = not (cblas.isexact() and not T.integer) and kernels.fold2(fastdot, xd, yd, 0)
       if s then return asreal(T, s) end
-      s = longloops.dot(xd, yd, n)   -- (integer types: Long and Int at every size)
+      s = longloops.dot(xd, yd, n)   -- (contiguous integer ones: Long and Int at every size, others beyond the loop)
       if s then return s end
       s = cblas.dot(flat(xd, n, flatx), flat(yd, n, flaty), n)
       flatx.st, flaty.st = nil, nil   -- (kept no longer than the call)

@@ -390,12 +390,27 @@ local DOT = [[return function(xp, yp, n)
    end
    return (a0 + a1) + (a2 + a3), m
 end]]
+-- Byte, Char and Short products are below 2^30: up to NARROWDOT elements
+-- their sums are exact, no largest product tracked
+local NARROWDOT = 2 ^ 23
+local NARROW = [[return function(xp, yp, n)
+   local a0, a1, a2, a3 = 0, 0, 0, 0
+   local last = n - n %% 4
+   for i = 0, last - 1, 4 do
+      a0, a1 = a0 + tonumber(xp[i]) * tonumber(yp[i]), a1 + tonumber(xp[i + 1]) * tonumber(yp[i + 1])
+      a2, a3 = a2 + tonumber(xp[i + 2]) * tonumber(yp[i + 2]), a3 + tonumber(xp[i + 3]) * tonumber(yp[i + 3])
+   end
+   for i = last, n - 1 do a0 = a0 + tonumber(xp[i]) * tonumber(yp[i]) end
+   return (a0 + a1) + (a2 + a3), 0
+end]]
 -- (one loop per integer type; a narrower type's result wrapped through a
 -- cell of the type, from its int32 wrap)
 local dots, cells = {}, {}
 for i = 1, types.count do
    local T = types[i]
-   if T.integer then dots[T], cells[T] = compile(DOT, '', 'dot'), T.vla(1) end
+   if T.integer then
+      dots[T], cells[T] = compile((T == Long or T == Int) and DOT or NARROW, '', 'dot'), T.vla(1)
+   end
 end
 local wrapdot = compile([[return function(xp, yp, n)
    local acc = 0
@@ -415,7 +430,7 @@ end
 function longloops.dot(x, y, n)
    local T = x.T
    local f = dots[T]
-   if not f or y.T ~= T then return nil end
+   if not f or y.T ~= T or T.size < 4 and n > NARROWDOT then return nil end
    local xp, yp = flat(x), flat(y)
    if not xp or not yp then return nil end
    local s, m = f(xp, yp, n)
