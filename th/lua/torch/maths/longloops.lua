@@ -498,6 +498,7 @@ function wrapsum(p, n) return wrapreduce('add', 0, p, n) end
 -- prod(d) -> TH's product of an integer tensor's elements, or nil
 function longloops.prod(d)
    local n = nelement(d)
+   if n == 0 and d.T.integer then return 1 end
    local p = d.T.integer and flat(d)
    if not p then return nil end
    local v = prodloops[d.T](p, n)
