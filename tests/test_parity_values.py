@@ -67,6 +67,34 @@ def test_integer_division_remainder_shifts_and_cpow_edges():
     assert out == expected
 
 
+def test_long_and_integer_loops_give_the_int64_results_of_the_original():
+    # LongTensor div/fmod/remainder/cmax/cmin/abs, sums, cumsums, max/min
+    # along a dimension, dots, integer products and IntTensor dots: values
+    # small, near 2^53 and beyond (the exact fallbacks), negative, transposed,
+    # results given and new, sizes around the paths' thresholds, then each
+    # path hot (3000 calls)
+    out, expected = fixture("parity_longloops")
+    assert out == expected
+
+
+def test_long_division_by_zero_is_an_error_at_every_size(th):
+    # (the original died of SIGFPE)
+    out = lines(th, 'for _, n in ipairs{3, 100, 5000} do\n'
+                    '  local x, y = torch.LongTensor(n):fill(7), torch.LongTensor(n):fill(2)\n'
+                    '  y[n] = 0\n'
+                    '  for _, f in ipairs{function() return torch.cdiv(x, y) end,\n'
+                    '                     function() return torch.cremainder(x, y) end,\n'
+                    '                     function() return torch.cfmod(x, y) end,\n'
+                    '                     function() return torch.div(x, 0) end} do\n'
+                    '    local ok, e = pcall(f)\n'
+                    '    print(ok, (tostring(e):gsub("^.-bad", "bad")))\n'
+                    '  end\n'
+                    'end')
+    assert len(out) == 12
+    for line in out:
+        assert line.startswith("false\tbad argument #2 to '") and line.endswith("(integer division by zero)")
+
+
 def test_int_min_divided_by_minus_one_wraps_instead_of_crashing(th):
     # the original died of SIGFPE here; th computes what C's wrapping gives
     out = lines(th, 'for _, T in ipairs{"Int", "Long"} do for _, n in ipairs{3, 5000} do\n'

@@ -519,12 +519,42 @@ def _matmul(a, b, out=None):
     return np.matmul(a, b, out=out)
 
 
+def _run(x):
+    """How many of x's elements, in order, come evenly spaced: the trailing
+    dimensions that continue one another's spacing."""
+    n, step = 1, None
+    for size, stride in zip(reversed(x.shape), reversed(x.strides)):
+        if size == 1:
+            continue
+        if step is None:
+            n, step = size, stride
+        elif stride == step * n:
+            n *= size
+        else:
+            break
+    return n
+
+
+def _intdot(a, b):
+    """TH's dot of integer tensors: each stretch of elements that both
+    operands hold evenly spaced (the whole of contiguous ones) summed in the
+    element type, wrapping around (int64 products and sums wrap as C's, then
+    the wrap into a narrower type), the stretches' sums added in a long."""
+    runs, dtype = (_run(a), _run(b)), a.dtype
+    a, b = a.reshape(-1).astype(np.int64), b.reshape(-1).astype(np.int64)
+    if a.size == 0:
+        return 0
+    starts = np.union1d(np.arange(0, a.size, runs[0]), np.arange(0, a.size, runs[1]))
+    parts = np.add.reduceat(a * b, starts).astype(dtype)
+    return int(parts.astype(np.int64).sum())
+
+
 @export
 def math_dot(a, b):
+    if _isint(a):
+        return _intdot(a, b)
     a = a.reshape(-1)
     b = b.reshape(-1)
-    if _isint(a):
-        return int(np.dot(a.astype(np.int64), b.astype(np.int64)))
     return float(np.dot(a.astype(F64), b.astype(F64))) if a.dtype != F64 else float(np.dot(a, b))
 
 

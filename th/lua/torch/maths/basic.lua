@@ -18,6 +18,7 @@ local fused = require 'torch.maths.fused'
 local simd = require 'torch.maths.simd'
 local minmax = require 'torch.maths.minmax'
 local vectorloops = require 'torch.maths.vectorloops'
+local longloops = require 'torch.maths.longloops'
 local f32 = kernels.f32
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
@@ -85,9 +86,11 @@ end
 local function exactproducts(T) return not T.integer or T.size < 4 end
 
 local function nonzero(acc, v) return acc and v ~= 0 end
--- the zeros among a contiguous tensor's elements (no LongTensor: not Lua numbers)
+-- the zeros among a contiguous tensor's elements
 local zerocount = kernels.op('zerocount', math.huge, kernels.alltypes('acc + (x == 0 and 1 or 0)',
                                                                      'acc + (x == 0 and 1 or 0)'))
+-- (a LongTensor's without a branch: a cdata live at a branch's exit is boxed)
+zerocount.exprs.Long = 'acc + (1 - min(1, abs(tonumber(x))))'
 
 -- an integer division by zero crashed Torch7 (SIGFPE): here it is an error
 local function checkdivisor(T, fname, xd, y, yd)
@@ -133,10 +136,11 @@ for name, e in pairs{add = '+', sub = '-', mul = '*', div = '/'} do
    end
    fast[name] = {op(name .. 'c', LIMITC, exprs('c'), FLOATLIMIT), op(name .. 'y', LIMITY, exprs('y'), FLOATLIMIT)}
 end
-fast.max = {op('maxc', LIMIT, alltypes('x > c and x or c', 'x > c and x or c')),
-            op('maxy', LIMIT, alltypes('x > y and x or y', 'x > y and x or y'))}
-fast.min = {op('minc', LIMIT, alltypes('x < c and x or c', 'x < c and x or c')),
-            op('miny', LIMIT, alltypes('x < y and x or y', 'x < y and x or y'))}
+-- (integers without a branch: no NaN or signed zero to keep as TH's test did)
+fast.max = {op('maxc', LIMIT, intsfloats('max(x, c)', 'x > c and x or c')),
+            op('maxy', LIMIT, intsfloats('max(x, y)', 'x > y and x or y'))}
+fast.min = {op('minc', LIMIT, intsfloats('min(x, c)', 'x < c and x or c')),
+            op('miny', LIMIT, intsfloats('min(x, y)', 'x < y and x or y'))}
 -- C's fmod (through the FFI: LuaJIT does not compile math.fmod), C's pow
 -- (a FloatTensor's cpow was a double pow, rounded) and the remainder's
 -- formula on doubles (a FloatTensor's in double too, rounded once), at every
@@ -189,6 +193,7 @@ local function elementwise(T, fname, op, res, x, y)
    if k and (yd and kernels.map2(k[2], r, xd, yd) or not yd and kernels.map1(k[1], r, xd, y)) then
       return res
    end
+   if T == types.Long and longloops.map(op, r, xd, yd, y) then return res end
    local f = T.integer and integerscalar[T][op] or scalar[op]
    if f and (nelement(xd) <= SMALL or op == 'pow' and not T.integer) and (op ~= 'mul' or exactproducts(T))
       and exactlong(T, xd, y, yd) then

@@ -13,6 +13,7 @@ local nelement, offsets, checkbounds = internal.nelement, internal.offsets, inte
 local tonumber, SMALL = tonumber, dispatch.SMALL
 local kernels = require 'torch.maths.kernels'
 local cblas = require 'torch.maths.cblas'
+local longloops = require 'torch.maths.longloops'
 local dotexpr = 'acc + x * y'
 -- up to this many elements a generated loop; beyond, BLAS's dot (through the
 -- FFI, cblas.lua), faster once its call costs less than the loop
@@ -119,11 +120,16 @@ dispatch.define{
       -- (Torch7's BLAS, when th has it, sums as Torch7 did: no loop of th's)
       local s = not (cblas.isexact() and not T.integer) and kernels.fold2(fastdot, xd, yd, 0)
       if s then return asreal(T, s) end
+      s = longloops.dot(xd, yd, n)   -- (contiguous integer ones: Long and Int at every size, others beyond the loop)
+      if s then return s end
       s = cblas.dot(flat(xd, n, flatx), flat(yd, n, flaty), n)
       flatx.st, flaty.st = nil, nil   -- (kept no longer than the call)
       if s then return asreal(T, s) end
       s = rowdots(xd, yd)
       if s then return s end
+      -- (integer ones at every size: TH summed each stretch both hold evenly
+      -- spaced in the element type, wrapping around, and added those in a long)
+      if T.integer then return pycall(py.math_dot, ndview(xd), ndview(yd)) end
       if n > SMALL then return asreal(T, pycall(py.math_dot, ndview(xd), ndview(yd))) end
       checkbounds(xd)
       checkbounds(yd)

@@ -100,6 +100,7 @@ end
 -- elements of contiguous tensors (its LuaJIT loop takes 0.4-0.5 ns an
 -- element; numpy's vector loops a third of that)
 local simd = require 'torch.maths.simd'
+local longloops = require 'torch.maths.longloops'
 local FRACFROM = 512
 local function simdfrac(r, x)
    local n = nelement(r)
@@ -135,7 +136,9 @@ for name, f in pairs(functions) do
          if name == 'frac' and simdfrac(r, xd) then return res end
          if vectorised[name] and simdunary(name, r, xd) then return res end
          if kernels.map1(fast[name], r, xd) then return res end
-         if nelement(xd) <= SMALL or T == types.Float or LIBM[name] then
+         if T == types.Long and longloops.map(name, r, xd) then return res end
+         -- (a LongTensor's beyond 2^53 not in doubles: numpy's int64 abs wraps as TH's)
+         if nelement(xd) <= SMALL and not (T == types.Long and name == 'abs') or T == types.Float or LIBM[name] then
             loop1(r, xd, T == types.Float and floatfunctions[name] or f)
          else
             pycall(py.math_unary, name, ndview(r), ndview(xd))

@@ -13,6 +13,7 @@ local dispatch = require 'torch.maths.dispatch'
 local argtable = dispatch.argtable
 local lines = require 'torch.maths.lines'
 local vectorloops = require 'torch.maths.vectorloops'
+local longloops = require 'torch.maths.longloops'
 
 local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
       internal.ndview, internal.fail
@@ -136,6 +137,8 @@ local function intsum(d)
 end
 
 local function wholesum(d)
+   -- (a LongTensor's sum is exact in doubles within a bound, else numpy's wraps as TH's long)
+   if d.T == Long then return longloops.sum(d) or pycall(py.math_reduceall, 'sum', ndview(d)) end
    local s = d.T.integer and intsum(d) or lines.whole(floatsum, d, 0)
    if s then return s end
    if nelement(d) <= SMALL then return fold(d, add, 0) end
@@ -154,7 +157,8 @@ local function reduction(name, whole)
          res, r = resultsized(T, res, reducedsizes(xd, dim))
          local base = name == 'mean' and 'sum' or name
          local k = fastdim[base]
-         if linefold(base, r, xd, dim) or k[1] and kernels.dimfold(k[1], r, xd, dim, k[2]) then
+         if linefold(base, r, xd, dim) or base == 'sum' and longloops.sumdim(r, xd, dim)
+            or k[1] and kernels.dimfold(k[1], r, xd, dim, k[2]) then
             -- a mean along a dimension is TH's sum along it, divided in the element type
             return name == 'mean' and res:div(xd.sz[dim]) or res
          end
@@ -168,7 +172,9 @@ reduction('sum', wholesum)
 reduction('prod', function(d)
    local p = lines.whole(fastprod, d, 1)   -- floating types only
    if p then return p end
-   -- integer products accumulate in int64 with wrap-around (numpy), as TH's long did
+   -- integer products accumulate in int64 with wrap-around, as TH's long did
+   p = d.T.integer and longloops.prod(d)
+   if p then return p end
    if nelement(d) <= SMALL and not d.T.integer then return fold(d, mul, 1) end
    return pycall(py.math_reduceall, 'prod', ndview(d))
 end)
@@ -192,7 +198,10 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
          if xd.nd == 0 then return res end
          dim = checkdim(xd, dim or 1, 2, name)
          local k = fastscan[name]
-         if lines.scan(k[3], r, xd, dim, k[2]) or kernels.dimscan(k[1], r, xd, dim, k[2]) then return res end
+         if lines.scan(k[3], r, xd, dim, k[2]) or name == 'cumsum' and longloops.cumsum(r, xd, dim)
+            or kernels.dimscan(k[1], r, xd, dim, k[2]) then
+            return res
+         end
          pycall(py.math_reducedim, name, ndview(r), ndview(xd), dim - 1)
          return res
       end,
@@ -509,7 +518,8 @@ local function extremum(name)
       dim = checkdim(xd, dim, argn, name)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
-      if lines.best(fastbest[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim) then
+      if lines.best(fastbest[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim)
+         or longloops.best(name, vd, id, xd, dim) then
          return rv, ri
       end
       pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
