@@ -73,10 +73,15 @@ def _frac(x, out=None):
     return np.subtract(x, out, out=out)
 
 
+def _negate(x, out=None):
+    """TH's negation, x * -1: a NaN keeps its sign bit (numpy's negative flips it)."""
+    return np.multiply(x, -1, out=out)
+
+
 # the exactly rounded functions (exp, log, sin... are C's, computed in
 # LuaJIT: numpy's vectorised ones round differently on some CPUs)
 UNARY = {
-    "abs": np.abs, "sign": np.sign, "neg": np.negative, "ceil": np.ceil, "floor": np.floor,
+    "abs": np.abs, "sign": np.sign, "neg": _negate, "ceil": np.ceil, "floor": np.floor,
     "round": _round, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x), "trunc": np.trunc,
     "frac": _frac, "cinv": lambda x: 1.0 / x,
 }
@@ -90,10 +95,10 @@ def math_unary(name, out, x):
     f = UNARY[name]
     if out.dtype.kind != "f" and name not in ("abs", "neg", "sign"):
         raise ValueError(f"{name} is not available for integer tensors")
-    # abs and neg leave a NaN as it was, sign bit included, as TH did (numpy's
-    # clear or flip it); kept before: out may be x
+    # abs leaves a NaN as it was, sign bit included, as TH did (numpy's clears
+    # it); kept before: out may be x.  (neg is x * -1, TH's: a NaN's sign kept)
     nan = nans = None
-    if name in ("abs", "neg") and out.dtype.kind == "f":
+    if name == "abs" and out.dtype.kind == "f":
         nan = np.isnan(x)
         nans = x[nan] if nan.any() else None
     if out.size >= PARALLEL_MATH and out.shape[0] >= 2 and threads.count() > 1:
@@ -108,7 +113,7 @@ def math_unary(name, out, x):
 def _unary(f, out, x):
     if out.dtype.kind == "f" and out.dtype != F64:
         np.copyto(out, f(x.astype(F64)), casting="unsafe")
-    elif isinstance(f, np.ufunc) or f is _round or f is _frac:
+    elif isinstance(f, np.ufunc) or f is _round or f is _frac or f is _negate:
         f(x, out=out)
     else:
         out[...] = f(x)
