@@ -82,6 +82,13 @@ def test_histc_of_data_holding_an_infinity_counts_undefined_bins_first(runtime):
     assert values(runtime, "return torch.histc(torch.Tensor({1, 2, 1/0}), 2, 0, 1/0)") == [3, 0]
 
 
+def test_cumsum_and_cumprod_of_an_empty_tensor_are_an_error(runtime):
+    # (the original: "bad argument #1 to 'cumsum' (dimension 1 out of range at ...THTensorMath.c")
+    for name in ("cumsum", "cumprod"):
+        with pytest.raises(LuaError, match=rf"to '{name}' \(dimension 1 out of range"):
+            runtime.execute(f"return torch.Tensor():{name}()")
+
+
 def test_range_size_truncates_the_step_count(runtime):
     assert values(runtime, "return torch.range(0, 1, 0.3)") == pytest.approx([0, 0.3, 0.6, 0.9])
 

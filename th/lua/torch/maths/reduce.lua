@@ -194,9 +194,8 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
       impl = function(T, _, res, x, dim)
          local xd = TD[x]
          local r
+         dim = checkdim(xd, dim or 1, 2, name)   -- (an empty tensor has no dimension 1: an error, as in Torch7)
          res, r = result(T, res, xd, true)   -- (every element written below)
-         if xd.nd == 0 then return res end
-         dim = checkdim(xd, dim or 1, 2, name)
          local k = fastscan[name]
          if lines.scan(k[3], r, xd, dim, k[2]) or name == 'cumsum' and longloops.cumsum(r, xd, dim)
             or kernels.dimscan(k[1], r, xd, dim, k[2]) then
