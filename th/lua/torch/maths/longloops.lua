@@ -299,29 +299,30 @@ local function rowsof(r, x, dim)
    return outer, x.sz[dim], inner
 end
 
--- sumdim(r, x, dim) -> true when done: r = x's sums along dim (every
--- integer type; a LongTensor's strided views through lines.lua's loops)
-local linesum = kernels.op('longlinesum', math.huge, {Long = 'acc + tonumber(x)'})
-function longloops.sumdim(r, x, dim)
+-- along(r, x, dim, rows, lineloop, linerun, op) -> true when done: the row
+-- loops named rows/lines over contiguous operands (every integer type), else
+-- a LongTensor's strided views through lines.lua's linerun with op while
+-- every partial sum is exact
+local function along(r, x, dim, rows, lineloop, linerun, op)
    local outer, size, inner = rowsof(r, x, dim)
    if outer then
-      rowloop(x.T, inner > 1 and 'sumrows' or 'sumlines')(origin(r), origin(x), outer, size, inner)
+      rowloop(x.T, inner > 1 and rows or lineloop)(origin(r), origin(x), outer, size, inner)
       return true
    end
    if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not sumexact(x.sz[dim], bound(x)) then return false end
-   return lines.fold(linesum, r, x, dim, 0)
+   return linerun(op, r, x, dim, 0)
+end
+
+-- sumdim(r, x, dim) -> true when done: r = x's sums along dim
+local linesum = kernels.op('longlinesum', math.huge, {Long = 'acc + tonumber(x)'})
+function longloops.sumdim(r, x, dim)
+   return along(r, x, dim, 'sumrows', 'sumlines', lines.fold, linesum)
 end
 
 -- cumsum(r, x, dim) -> true when done: r = x's running sums along dim
 local linecumsum = kernels.op('longcumsum', math.huge, {Long = 'acc + tonumber(x)'})
 function longloops.cumsum(r, x, dim)
-   local outer, size, inner = rowsof(r, x, dim)
-   if outer then
-      rowloop(x.T, inner > 1 and 'scanrows' or 'scanlines')(origin(r), origin(x), outer, size, inner)
-      return true
-   end
-   if x.T ~= Long or r.T ~= Long or x.sz[dim] == 0 or not sumexact(x.sz[dim], bound(x)) then return false end
-   return lines.scan(linecumsum, r, x, dim, 0)
+   return along(r, x, dim, 'scanrows', 'scanlines', lines.scan, linecumsum)
 end
 
 -- the best of each line (max, min) and its first position: the line
