@@ -575,3 +575,10 @@ def test_small_construction_and_extraction_ops():
     # it wrote, as TH did; a FloatTensor's contiguous dot is one BLAS sdot)
     out, expected = fixture("parity_small_ops")
     assert out == expected
+
+
+def test_storages_shared_kept_and_serialized_as_in_torch7():
+    # a tensor holds its storage's data; the storage object users see is made
+    # on demand: it must still be one object per memory, and keep it alive
+    out, expected = fixture("parity_storage_sharing")
+    assert out == expected

@@ -81,7 +81,7 @@ end}
 -- is taken as it is (Torch7 never zeroed a new tensor; th zeroes what is
 -- read before it is written, not what a copy or fill overwrites)
 function internal.overwriting(d)
-   local s = SD[d.st]
+   local s = d.st
    if s and s.buf and rawget(s, 'ptr') == nil and d.off == 0 and internal.nelement(d) == s.n
       and internal.iscontiguous(d) then
       rawset(s, 'ptr', memory.unzeroed(s.T, s.buf, s.n))
@@ -97,22 +97,45 @@ function internal.storageview(s, offset, ...)
    return arr, view
 end
 
--- wrap(T, arr, ptr, n [, buf]) -> a storage proxy over an existing buffer
+-- A tensor holds its storage's data table, not a proxy: the proxy, which
+-- users see, is made the first time something asks for it (most tensors
+-- never do), and then kept in the data (`proxy`) for the storage's identity.
+
+-- proxy(s) -> the storage proxy of storage data s
+local function proxy(s)
+   local p = s.proxy
+   if p then return p end
+   p = internal.attach(SD, newproxy(protos[s.T.name]), s)
+   s.proxy = p
+   return p
+end
+
+-- data(T, arr, ptr, n [, buf]) -> storage data over an existing buffer
 -- (ptr nil: buf is to be zeroed when first used)
+local function data(T, arr, ptr, n, buf)
+   local s = setmetatable({T = T, n = n, ptr = ptr, buf = buf, proxy = false}, lazy)
+   if arr then s.arr = arr end
+   return s
+end
+
+-- wrap(T, arr, ptr, n [, buf]) -> a storage proxy over an existing buffer
 local function wrap(T, arr, ptr, n, buf)
-   local data = setmetatable({T = T, n = n, ptr = ptr, buf = buf}, lazy)   -- (four slots)
-   if arr then data.arr = arr end
-   return internal.attach(SD, newproxy(protos[T.name]), data)
+   return proxy(data(T, arr, ptr, n, buf))
+end
+
+-- newdata(T, n [, raw]) -> the data of a storage of n elements, zeroed unless raw
+local function newdata(T, n, raw)
+   if raw then
+      local arr, ptr, buf = memory.alloc(T, n, true)
+      return data(T, arr, ptr, n, buf)
+   end
+   local buf, ptr = memory.reserve(T, n)
+   return data(T, nil, ptr, n, buf)
 end
 
 -- new(T, n [, raw]) -> a storage of n elements, zeroed unless raw
 local function new(T, n, raw)
-   if raw then
-      local arr, ptr, buf = memory.alloc(T, n, true)
-      return wrap(T, arr, ptr, n, buf)
-   end
-   local buf, ptr = memory.reserve(T, n)
-   return wrap(T, nil, ptr, n, buf)
+   return proxy(newdata(T, n, raw))
 end
 
 local function isstorage(v)
@@ -196,10 +219,9 @@ end
 -- resize(n): growing moves the elements to a new buffer; shrinking keeps the
 -- buffer (only its visible length changes), so a tensor still viewing the lost
 -- part can never make an FFI access outside memory (its views then fail with
--- an error, where Torch7 read freed memory)
-function Storage.resize(self, n)
-   n = checksize(n, 1, 'resize')
-   local s = SD[self]
+-- an error, where Torch7 read freed memory).  resizedata(s, n) does it to
+-- storage data s
+local function resizedata(s, n)
    if n > s.n and (s.n == 0 or s.buf and rawget(s, 'ptr') == nil) then
       -- nothing to keep but zeros (an empty tensor made a result, a buffer
       -- never used): a new buffer, zeroed when first used
@@ -214,6 +236,10 @@ function Storage.resize(self, n)
       s.arr = not s.buf and memory.window(s.T, s.arr, 0, n) or nil
       s.n = n
    end
+end
+
+function Storage.resize(self, n)
+   resizedata(SD[self], checksize(n, 1, 'resize'))
    return self
 end
 
@@ -344,6 +370,10 @@ end
 
 internal.newstorage = new
 internal.wrapstorage = wrap
+internal.newstoragedata = newdata
+internal.storagedata = data
+internal.storageproxy = proxy
+internal.resizestorage = resizedata
 internal.isstorage = isstorage
 
 return Storage

@@ -12,6 +12,7 @@ local raw = require('torch.half').raw
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local memory, py, pycall = internal.memory, internal.py, internal.pycall
 local newstorage, isstorage, attach = internal.newstorage, internal.isstorage, internal.attach
+local newdata = internal.newstoragedata
 local type, tonumber, rawget, newproxy, select, floor, unpack, concat =
       type, tonumber, rawget, newproxy, select, math.floor, unpack, table.concat
 
@@ -86,7 +87,7 @@ local function layout(sizes, n, strides, own)
    return nd, sz, str, extent
 end
 
--- setstorage: point d at storage st with the given sizes and strides
+-- setmeta: point d at storage data st with the given sizes and strides
 -- (strides may be nil or hold negative entries: those are made contiguous).
 -- As TH's resizeNd: a storage too small for the view grows.
 local function setmeta(d, st, off, sizes, n, strides, raw)
@@ -94,9 +95,9 @@ local function setmeta(d, st, off, sizes, n, strides, raw)
    d.off, d.nd, d.sz, d.str, d.nv = off, nd, sz, str, false
    if nd > 0 then
       if not st then
-         st = newstorage(d.T, extent + off, raw and off == 0)   -- (elements before off stay zeros)
-      elseif extent + off > SD[st].n then
-         st:resize(extent + off)
+         st = newdata(d.T, extent + off, raw and off == 0)   -- (elements before off stay zeros)
+      elseif extent + off > st.n then
+         internal.resizestorage(st, extent + off)
       end
    end
    d.st = st
@@ -108,7 +109,7 @@ local function checkbounds(d)
    if d.nd == 0 then return end
    local extent = d.off
    for i = 1, d.nd do extent = extent + (d.sz[i] - 1) * d.str[i] end
-   if extent >= SD[d.st].n then
+   if extent >= d.st.n then
       fail('tensor view extends beyond its storage (storage was resized)')
    end
 end
@@ -133,7 +134,7 @@ internal.apart = apart
 -- (own: sizes is the caller's to give away)
 local function new(T, sizes, n, raw, own)
    local nd, sz, str, extent = layout(sizes, n or #sizes, nil, own)
-   return wrap(T, nd > 0 and newstorage(T, extent, raw) or nil, 0, nd, sz, str)
+   return wrap(T, nd > 0 and newdata(T, extent, raw) or nil, 0, nd, sz, str)
 end
 
 -- newLike(T, d [, raw]) -> a contiguous tensor of the sizes of d
@@ -192,7 +193,7 @@ local function ndview(d)
    local nd = d.nd
    if nd == 0 then return nil end
    checkbounds(d)
-   local s = SD[d.st]
+   local s = d.st
    local arr = rawget(s, 'arr')     -- (a LuaJIT buffer gets one when first needed)
    local c = d.nv
    if c and current(c, d, arr, nd) then return c.view end
@@ -217,7 +218,7 @@ function internal.nd(t)
    checkbounds(d)
    local dims = {}
    for i = 1, d.nd do dims[i] = d.sz[i]; dims[d.nd + i] = d.str[i] end
-   return memory.view(SD[d.st].arr, d.off, unpack(dims, 1, 2 * d.nd))
+   return memory.view(d.st.arr, d.off, unpack(dims, 1, 2 * d.nd))
 end
 
 local function iscontiguous(d)
@@ -236,7 +237,7 @@ local function each(d, f)
    local nd = d.nd
    if nd == 0 then return end
    checkbounds(d)
-   local ptr, sz, str = SD[d.st].ptr, d.sz, d.str
+   local ptr, sz, str = d.st.ptr, d.sz, d.str
    if iscontiguous(d) then
       local off = d.off
       for i = off, off + nelement(d) - 1 do f(ptr, i) end
@@ -305,7 +306,7 @@ local function fromtable(T, tbl)
       for k = 1, n do
          if sizes[k] == 0 then fail('invalid element (not a number)') end
       end
-      walk(T, SD[TD[t].st].ptr, sizes, n, tbl, 1, 0)
+      walk(T, TD[t].st.ptr, sizes, n, tbl, 1, 0)
    end
    return t
 end
@@ -345,12 +346,13 @@ local function readsizestrides(fname, a, ...)
 end
 
 -- set(d, storage, offset, ...) as the constructor and :set() read their arguments
-local function setfromstorage(d, fname, st, offset, ...)
-   if SD[st].T ~= d.T then
-      fail("bad argument #1 to '%s' (%s expected, got %s)", fname, d.T.storagename, SD[st].T.storagename)
+local function setfromstorage(d, fname, storage, offset, ...)
+   local st = SD[storage]
+   if st.T ~= d.T then
+      fail("bad argument #1 to '%s' (%s expected, got %s)", fname, d.T.storagename, st.T.storagename)
    end
    if offset == nil then
-      setmeta(d, st, 0, {SD[st].n}, 1, {1})
+      setmeta(d, st, 0, {st.n}, 1, {1})
       return
    end
    if type(offset) ~= 'number' or offset < 1 then
@@ -458,7 +460,10 @@ function Tensor.stride(self, dim)
    return d.str[checkdim(d, dim, 1, 'stride')]
 end
 
-function Tensor.storage(self) return TD[self].st end
+function Tensor.storage(self)
+   local st = TD[self].st
+   return st and internal.storageproxy(st)
+end
 function Tensor.storageOffset(self) return TD[self].off + 1 end
 -- a call of numel, fill or zero that fits none of their signatures:
 -- Torch7's error (these check their own arguments: see maths/argcheck.lua)
@@ -534,7 +539,7 @@ end
 function Tensor.data(self)
    local d = TD[self]
    if not d.st then return nil end
-   return SD[d.st].ptr + d.off
+   return d.st.ptr + d.off
 end
 
 -- memory follows Lua's garbage collector: these keep the API (returning nothing, as Torch7's did)
@@ -588,7 +593,7 @@ local function selectview(d, dim, i0)
 end
 
 local function element(d, i0)
-   local s = SD[d.st]
+   local s = d.st
    local pos = d.off + i0 * d.str[1]
    if pos >= s.n then checkbounds(d) end
    return tonumber(s.ptr[pos])
@@ -925,14 +930,14 @@ local matrixcopy = require 'torch.matrixcopy'
 local SEPARATE = 4096
 local function copymatrix(d, s)
    checkbounds(d); checkbounds(s)
-   return matrixcopy(SD[d.st].ptr + d.off, d, SD[s.st].ptr + s.off, s)
+   return matrixcopy(d.st.ptr + d.off, d, s.st.ptr + s.off, s)
 end
 
 -- copy(src): any type, same number of elements, sizes may differ
 -- does the LongTensor data s hold a value beyond 2^53? (C rounded it once
 -- into a float, from 64 bits: through a double it would be rounded twice)
 local function beyonddouble(s)
-   local ptr = SD[s.st].ptr
+   local ptr = s.st.ptr
    for _, o in ipairs(offsets(s)) do
       local v = tonumber(ptr[o])
       if v > 2^53 or v < -2^53 then return true end
@@ -951,7 +956,7 @@ local function copy(d, s)
    if d.T == s.T and iscontiguous(d) and iscontiguous(s) then
       checkbounds(d); checkbounds(s)
       -- views of one storage may overlap: copied as numpy's bulk path does
-      ffi.C.memmove(raw(SD[d.st].ptr + d.off), raw(SD[s.st].ptr + s.off), n * d.T.size)
+      ffi.C.memmove(raw(d.st.ptr + d.off), raw(s.st.ptr + s.off), n * d.T.size)
    elseif d.nd == 2 and s.nd == 2 and d.sz[1] == s.sz[1] and d.sz[2] == s.sz[2] and d.T == s.T
           and (n <= SEPARATE or rawequal(d.st, s.st)) and copymatrix(d, s) then
       return
@@ -959,7 +964,7 @@ local function copy(d, s)
       return
    elseif n <= SMALL and not (s.T.name == 'Long' and d.T.name == 'Float' and beyonddouble(s)) then
       local so = offsets(s)
-      local sptr = SD[s.st].ptr
+      local sptr = s.st.ptr
       local k = 0
       if d.T.integer and not s.T.integer then
          local T = d.T

@@ -149,7 +149,7 @@ local check = {}
 local function maxdiff(da, db)
    local oa, n = internal.offsets(da)
    local ob = internal.offsets(db)
-   local pa, pb = SD[da.st].ptr, SD[db.st].ptr
+   local pa, pb = da.st.ptr, db.st.ptr
    local m = 0
    for k = 1, n do
       local diff = abs(tonumber(pa[oa[k]]) - tonumber(pb[ob[k]]))
@@ -202,8 +202,8 @@ function check.areStoragesEq(sa, sb, tolerance, negate)
    end
    if sa:size() == 0 then return not negate end
    local ta, tb = internal.emptytensor(SD[sa].T), internal.emptytensor(SD[sb].T)
-   internal.setmeta(TD[ta], sa, 0, {sa:size()}, 1)
-   internal.setmeta(TD[tb], sb, 0, {sb:size()}, 1)
+   internal.setmeta(TD[ta], SD[sa], 0, {sa:size()}, 1)
+   internal.setmeta(TD[tb], SD[sb], 0, {sb:size()}, 1)
    return sameFormatEq(TD[ta], TD[tb], tolerance, negate, 'Storage')
 end
 

@@ -7,7 +7,7 @@
 local torch = require 'torch'
 local internal = require 'torch.internal'
 
-local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local TD, fail = internal.tensors, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
 local checktensor, checkdim, istensor = internal.checktensor, internal.checkdim, internal.istensor
 local type, tonumber, tostring, select, min, max, ceil = type, tonumber, tostring, select, math.min, math.max, math.ceil
@@ -121,7 +121,7 @@ local function apply(self, f)
    checkfunction(f, 1, 'apply')
    local n = checkoperands('apply', d)
    if n == 0 then return self end
-   local p = SD[d.st].ptr
+   local p = d.st.ptr
    if iscontiguous(d) then
       for i = d.off, d.off + n - 1 do
          store(p, i, f(tonumber(p[i])))
@@ -148,7 +148,7 @@ local function map(self, t, f)
    checkfunction(f, 2, 'map')
    local n = checkoperands('map', d, e)
    if n == 0 then return self end
-   local p, q = SD[d.st].ptr, SD[e.st].ptr
+   local p, q = d.st.ptr, e.st.ptr
    if iscontiguous(d) and iscontiguous(e) then
       local shift = e.off - d.off
       for i = d.off, d.off + n - 1 do
@@ -157,7 +157,7 @@ local function map(self, t, f)
       return self
    end
    e = alike(d, e)
-   q = SD[e.st].ptr
+   q = e.st.ptr
    local sz, nd, strs = merged(d, {d.str, e.str})
    local last, s1, s2 = sz[nd], strs[1][nd], strs[2][nd]
    local counter, bases = zeros(nd), {d.off, e.off}
@@ -178,7 +178,7 @@ local function map2(self, t1, t2, f)
    checkfunction(f, 3, 'map2')
    local n = checkoperands('map2', d, e, g)
    if n == 0 then return self end
-   local p, q, s = SD[d.st].ptr, SD[e.st].ptr, SD[g.st].ptr
+   local p, q, s = d.st.ptr, e.st.ptr, g.st.ptr
    if iscontiguous(d) and iscontiguous(e) and iscontiguous(g) then
       local shift1, shift2 = e.off - d.off, g.off - d.off
       for i = d.off, d.off + n - 1 do
@@ -187,7 +187,7 @@ local function map2(self, t1, t2, f)
       return self
    end
    e, g = alike(d, e), alike(d, g)
-   q, s = SD[e.st].ptr, SD[g.st].ptr
+   q, s = e.st.ptr, g.st.ptr
    local sz, nd, strs = merged(d, {d.str, e.str, g.str})
    local last, s1, s2, s3 = sz[nd], strs[1][nd], strs[2][nd], strs[3][nd]
    local counter, bases = zeros(nd), {d.off, e.off, g.off}

@@ -17,7 +17,7 @@ local TD, newtensor, iscontiguous, nelement = internal.tensors, internal.newtens
 -- the result as Torch7 wrote it: its memory filled as if contiguous, whatever
 -- its strides (a view whose contiguous extent overruns its storage keeps them)
 local function aswritten(r)
-   if iscontiguous(r) or r.off + nelement(r) > internal.storages[r.st].n then return r end
+   if iscontiguous(r) or r.off + nelement(r) > r.st.n then return r end
    local str, step = {}, 1
    for i = r.nd, 1, -1 do
       str[i] = step

@@ -32,7 +32,7 @@ local cblas = require 'torch.maths.cblas'
 local simd = require 'torch.maths.simd'
 local C = require 'torch.maths.libm'
 
-local TD, SD, nelement, checkbounds = internal.tensors, internal.storages, internal.nelement, internal.checkbounds
+local TD, nelement, checkbounds = internal.tensors, internal.nelement, internal.checkbounds
 local min, max, ceil, floor = math.min, math.max, math.ceil, math.floor
 local huge = math.huge
 
@@ -456,7 +456,7 @@ function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
 end
 
 local function finite(d)
-   local p, n = SD[d.st].ptr + d.off, nelement(d)
+   local p, n = d.st.ptr + d.off, nelement(d)
    for i = 0, n - 1 do
       local v = p[i]
       if v ~= v or v == huge or v == -huge then return false end
@@ -483,7 +483,7 @@ end
 -- d's elements fit its storage (internal.checkbounds for two dimensions)
 local function inbounds2(d)
    local sz, str = d.sz, d.str
-   return d.off + (sz[1] - 1) * str[1] + (sz[2] - 1) * str[2] < SD[d.st].n
+   return d.off + (sz[1] - 1) * str[1] + (sz[2] - 1) * str[2] < d.st.n
 end
 
 -- dst[i * dstep + j] = src's element (i, j) at offset s, strides s1, s2, for
@@ -534,7 +534,7 @@ local function single2(r, x, k, isfull, flip)
    local ks1, ks2 = k.str[1], k.str[2]
    if h * w * kh * kw * oh * ow == 0 or (kw ~= 1 and ks2 ~= 1) or (kh ~= 1 and ks1 ~= kw) then return false end
    if not (inbounds2(r) and inbounds2(x) and inbounds2(k)) then return false end
-   local size, kp, ko = T.size, SD[k.st].ptr, k.off
+   local size, kp, ko = T.size, k.st.ptr, k.off
    if isfull then
       if w < 4 then return false end
       for e = ko, ko + kh * kw - 1 do
@@ -544,7 +544,7 @@ local function single2(r, x, k, isfull, flip)
    elseif ow < 4 then
       return false
    end
-   local xp, rp = SD[x.st].ptr, SD[r.st].ptr
+   local xp, rp = x.st.ptr, r.st.ptr
    local xb, acc, m
    if isfull then                   -- full2's layout and taps
       local margin = (kh - 1) * ow + kw - 1
@@ -618,13 +618,13 @@ function planes.apply(r, x, k, isfull, flip, base)
    local size, ds1, margin, ds0 = how.layout()
    local xb = buffer(T, 'in', size * nx)
    if how.zeroed then ffi.fill(xb, size * nx * T.size) end
-   local xp, xs0 = SD[x.st].ptr + x.off, base == 3 and x.str[xn - 2] or 0
+   local xp, xs0 = x.st.ptr + x.off, base == 3 and x.str[xn - 2] or 0
    for i = 0, nx - 1 do
       place(T.size, xb + i * size + (margin or 0), xp + (xn > base and i * x.str[1] or 0),
             xs0, x.str[xn - 1], x.str[xn], ds0 or 0, ds1)
    end
    -- each output: the sum over its inputs (one, or all in 'mv') of input * kernel
-   local rp, kp = SD[r.st].ptr + r.off, SD[k.st].ptr + k.off
+   local rp, kp = r.st.ptr + r.off, k.st.ptr + k.off
    local rs0, rs1, rs2 = base == 3 and r.str[rn - 2] or 0, r.str[rn - 1], r.str[rn]
    local nout = rn > base and r.sz[1] or 1
    local ostep, kostep = rn > base and r.str[1] or 0, rn > base and k.str[1] or 0

@@ -65,8 +65,8 @@ end
 
 -- the structures are made once per object and refreshed by each call, so a
 -- tensor's cdata() keeps its address, as in Torch7
-local function storagecdata(self)
-   local s = SD[self]
+-- storagecdata(s): of storage data s
+local function storagecdata(s)
    local c = structs[s.T.name]
    local st = s.cstruct
    if not st then
@@ -102,7 +102,7 @@ end
 
 internal.method('cdata', tensorcdata)
 for i = 1, types.count do
-   torch.getmetatable(types[i].storagename).cdata = storagecdata
+   torch.getmetatable(types[i].storagename).cdata = function(self) return storagecdata(SD[self]) end
 end
 
 -- torch.cdata(obj [, asnumber]): obj:cdata(), or its address as an intptr_t

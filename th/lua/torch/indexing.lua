@@ -25,7 +25,7 @@ end
 -- the storage position of element (0-based) i0 of a 1-D view d
 local function at(d, i0)
    local pos = d.off + i0 * d.str[1]
-   if pos >= SD[d.st].n then checkbounds(d) end
+   if pos >= d.st.n then checkbounds(d) end
    return pos
 end
 
@@ -38,7 +38,7 @@ local function elementat(d, idx, nidx)
       if type(v) ~= 'number' then return nil end
       pos = pos + position(v, d.sz[dim], 'index') * d.str[dim]
    end
-   if pos >= SD[d.st].n then checkbounds(d) end
+   if pos >= d.st.n then checkbounds(d) end
    return pos
 end
 
@@ -93,7 +93,7 @@ local function positionof(d, storage)
    for i = 1, d.nd do
       pos = pos + position(tonumber(s.ptr[i - 1]), d.sz[i], 'index') * d.str[i]
    end
-   if pos >= SD[d.st].n then checkbounds(d) end
+   if pos >= d.st.n then checkbounds(d) end
    return pos
 end
 
@@ -110,19 +110,19 @@ local function makeindex(mt)
       if tk == 'number' then
          local d = TD[self]
          if d.nd == 1 then
-            return tonumber(SD[d.st].ptr[at(d, position(k, d.sz[1], 'index'))])
+            return tonumber(d.st.ptr[at(d, position(k, d.sz[1], 'index'))])
          end
          if d.nd == 0 then fail('cannot index an empty tensor') end
          return selectview(d, 1, position(k, d.sz[1], 'index'))
       elseif tk == 'table' then
          local d = TD[self]
          local view, pos = walk(d, k)
-         if pos then return tonumber(SD[d.st].ptr[pos]) end
+         if pos then return tonumber(d.st.ptr[pos]) end
          return internal.wraptensor(view.T, view.st, view.off, view.nd, view.sz, view.str)
       elseif tk == 'userdata' then
          local d = TD[self]
          if islong(k) then
-            return tonumber(SD[d.st].ptr[positionof(d, k)])
+            return tonumber(d.st.ptr[positionof(d, k)])
          elseif isbytetensor(k) then
             return self:maskedSelect(k)
          elseif islongtensor(k) then
@@ -158,7 +158,7 @@ local function setnumber(d, pos, v)
    if not x then
       fail('cannot assign a %s to an element of %s (number expected)', torch.type(v), d.T.tensorname)
    end
-   SD[d.st].ptr[pos] = x
+   d.st.ptr[pos] = x
 end
 
 local function newindex(self, k, v)

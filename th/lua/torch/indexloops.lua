@@ -18,7 +18,7 @@ local kernels = require 'torch.maths.kernels'
 local parallel = require 'torch.parallel'
 local simd = require 'torch.maths.simd'
 
-local SD, checkbounds, origin, cast = internal.storages, internal.checkbounds, kernels.origin, ffi.cast
+local checkbounds, origin, cast = internal.checkbounds, kernels.origin, ffi.cast
 local recast = kernels.recast
 local int64p, int32p = ffi.typeof('int64_t *'), ffi.typeof('int32_t *')
 
@@ -57,7 +57,7 @@ end
 -- levels(d, dim) -> the pointer to d's first element (as units) and the
 -- strides of its three levels; nil when it has none, or places beyond int32
 local function levels(d, dim)
-   if d.nd == 0 or not unitptr[d.T.name] or SD[d.st].n > INT then return nil end
+   if d.nd == 0 or not unitptr[d.T.name] or d.st.n > INT then return nil end
    local before, after = merged(d, 1, dim - 1), merged(d, dim + 1, d.nd)
    if not before or not after then return nil end
    checkbounds(d)
@@ -405,7 +405,7 @@ local fillcache = {k = {}, i = {}}
 function loops.fill(d, idx, dim, c)
    local dp, d0, dk, di = levels(d, dim)
    -- (an index in d's memory could change as d is filled: the general path's)
-   if not dp or idx.nd ~= 1 or rawequal(idx.st, d.st) or SD[idx.st].n > INT then return nil end
+   if not dp or idx.nd ~= 1 or rawequal(idx.st, d.st) or idx.st.n > INT then return nil end
    checkbounds(idx)
    local n, xs, ip = idx.sz[1], idx.str[1], recast(int64p, origin(idx))
    if n == 0 then return true end

@@ -4,13 +4,16 @@
 -- A Tensor or Storage is a userdata proxy (so `#t` and `type(t) == 'userdata'`
 -- behave as in Torch7); its fields live in a weak-keyed table:
 --   storages[s] = {T = type, arr = numpy array, ptr = FFI pointer, n = size,
---                  buf = the LuaJIT array of a small storage (its arr is made on demand)}
---   tensors[t]  = {T = type, st = storage proxy or nil, off = 0-based offset,
+--                  buf = the LuaJIT array of a small storage (its arr is made on demand),
+--                  proxy = s, once made (storageproxy)}
+--   tensors[t]  = {T = type, st = storage data (as above) or nil, off = 0-based offset,
 --                  nd = dimensions, sz = {sizes}, str = {strides}}
 -- (an empty tensor has nd = 0; a storage's ptr is valid for indices 0..n-1)
 --
 -- Besides what this file defines, the core modules publish here:
---   Storage.lua: newstorage(T, n), wrapstorage(T, arr, ptr, n), isstorage(v)
+--   Storage.lua: newstorage(T, n), wrapstorage(T, arr, ptr, n), isstorage(v),
+--                the same as data: newstoragedata(T, n [, raw]), storagedata(T, arr, ptr, n),
+--                storageproxy(data) (made once), resizestorage(data, n)
 --   Tensor.lua:  wraptensor(T, st, off, nd, sz, str), newtensor(T, sizes, n),
 --                newlike(T, d), emptytensor(T), istensor(v), nelement(d),
 --                iscontiguous(d), checkbounds(d), checktensor(v, argn, fname) -> d,

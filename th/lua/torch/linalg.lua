@@ -11,7 +11,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local lapack = require 'torch.maths.lapack'
 
-local TD, SD, fail, py, pycall = internal.tensors, internal.storages, internal.fail, internal.py, internal.pycall
+local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
 local checkbounds = internal.checkbounds
 local istensor, ndview, resize, iscontiguous = internal.istensor, internal.ndview, internal.resize, internal.iscontiguous
 local select, type, min, max, unpack = select, type, math.min, math.max, unpack
@@ -154,7 +154,7 @@ local function nd(t) return ndview(TD[t]) end
 
 local I, scratch, workspace = lapack.I, lapack.scratch, lapack.workspace
 
-local function ptr(d) return SD[d.st].ptr + d.off end
+local function ptr(d) return d.st.ptr + d.off end
 
 -- d's element (i, j) is at ptr(d)[i s1 + j s2] (a 1-D d is a column)
 local function strides(d)

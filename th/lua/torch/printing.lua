@@ -90,7 +90,7 @@ end
 -- the rows of a matrix (2-D data d), formatted, with column blocks
 local function matrix(out, d, fmt, scale, width, indent)
    local rows, cols = d.sz[1], d.sz[2]
-   local ptr, off, rs, cs = SD[d.st].ptr, d.off, d.str[1], d.str[2]
+   local ptr, off, rs, cs = d.st.ptr, d.off, d.str[1], d.str[2]
    local divisor = scale or 1
    local percolumn = width == width and floor((80 - #indent) / (width + 1)) or cols
    local rowindent = scale and indent .. ' ' or indent

@@ -9,7 +9,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local Generator = require 'torch.Generator'
 
-local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local TD, fail = internal.tensors, internal.fail
 local istensor, checktensor, nelement, each = internal.istensor, internal.checktensor, internal.nelement, internal.each
 local ffi = require 'ffi'
 local kernels     -- torch.maths.kernels, loaded after this file: required on first use
@@ -191,7 +191,7 @@ local function bernoullis(g, d, p)
    local pd = TD[p:contiguous()]
    local cd = internal.iscontiguous(d) and d or scratch(d)
    internal.checkbounds(pd); internal.checkbounds(cd)
-   local pp, rp = SD[pd.st].ptr + pd.off, SD[cd.st].ptr + cd.off
+   local pp, rp = pd.st.ptr + pd.off, cd.st.ptr + cd.off
    local bernoulli = ofuniform.bernoulli
    for i = 0, nelement(d) - 1 do rp[i] = bernoulli(uniform01(g), pp[i]) end
    if cd ~= d then internal.copy(d, cd) end
@@ -477,8 +477,8 @@ local function drawcategories(g, rd, pd, ndist, nsample, replacement)
    local ncat = pd.sz[pd.nd]
    local cum = ffi.new('double[?]', ncat)
    internal.checkbounds(pd); internal.checkbounds(rd)
-   local pp, ps, pstep = SD[pd.st].ptr + pd.off, pd.nd == 2 and pd.str[1] or 0, pd.str[pd.nd]
-   local rp, rs, rstep = SD[rd.st].ptr + rd.off, rd.str[1], rd.str[2]
+   local pp, ps, pstep = pd.st.ptr + pd.off, pd.nd == 2 and pd.str[1] or 0, pd.str[pd.nd]
+   local rp, rs, rstep = rd.st.ptr + rd.off, rd.str[1], rd.str[2]
    for i = 0, ndist - 1 do
       local acc = 0
       for j = 0, ncat - 1 do

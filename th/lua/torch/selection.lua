@@ -12,7 +12,7 @@ local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 
-local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local TD, fail = internal.tensors, internal.fail
 local py, pycall, ndview = internal.py, internal.pycall, internal.ndview
 local istensor, checktensor, checkdim = internal.istensor, internal.checktensor, internal.checkdim
 local nelement, each, offsets = internal.nelement, internal.each, internal.offsets
@@ -148,7 +148,7 @@ local ffi = require 'ffi'
 local function blocks(d)
    if d.nd == 0 or not internal.iscontiguous(d) then return nil end
    checkbounds(d)
-   return SD[d.st].ptr + d.off, nelement(d) / d.sz[1]
+   return d.st.ptr + d.off, nelement(d) / d.sz[1]
 end
 
 -- from this many bytes, index's slices are copied by this thread and helper
@@ -161,7 +161,7 @@ local function copyblocks(dst, src, idx, pickssource)
    local dp, width = blocks(dst)
    local sp, swidth = blocks(src)
    if not dp or not sp or width ~= swidth then return false end
-   local ip, io, is = SD[idx.st].ptr, idx.off, idx.str[1]
+   local ip, io, is = idx.st.ptr, idx.off, idx.str[1]
    local bytes = width * dst.T.size
    local n = idx.sz[1]
    -- (index writes each slice once, from a source apart from it: in any order)
@@ -192,7 +192,7 @@ local function addblocks(dst, src, idx)
    local dp, width = blocks(dst)
    local sp, swidth = blocks(src)
    if not axpy or not dp or not sp or width ~= swidth or width == 0 then return false end
-   local ip, io, is = SD[idx.st].ptr, idx.off, idx.str[1]
+   local ip, io, is = idx.st.ptr, idx.off, idx.str[1]
    for k = 0, idx.sz[1] - 1 do
       local j = tonumber(ip[io + k * is]) - 1
       axpy(width, 1, sp + k * width, 1, dp + j * width, 1)
@@ -274,7 +274,7 @@ local function indexselect(res, src, dim, idx)
    local iv = values(idx)
    for k = 1, n do
       local so, ro = sliceoffsets(src, dim, iv[k] - 1), sliceoffsets(res, dim, k - 1)
-      local sp, rp = SD[src.st].ptr, SD[res.st].ptr
+      local sp, rp = src.st.ptr, res.st.ptr
       for m = 1, #ro do rp[ro[m]] = sp[so[m]] end
    end
 end
@@ -337,7 +337,7 @@ local function eachslice(d, dim, idx, s, update)
    checkbounds(d)
    checkbounds(s)
    local iv, n = values(idx)
-   local dp, sp = SD[d.st].ptr, SD[s.st].ptr
+   local dp, sp = d.st.ptr, s.st.ptr
    for k = 1, n do
       local dsl, ssl = sliceoffsets(d, dim, iv[k] - 1), sliceoffsets(s, dim, k - 1)
       for m = 1, #dsl do update(dp, dsl[m], sp[ssl[m]]) end
@@ -390,7 +390,7 @@ local function indexFill(self, dim, index, value)
    end
    checkbounds(d)
    local iv, n = values(idx)
-   local p = SD[d.st].ptr
+   local p = d.st.ptr
    for k = 1, n do
       local o = sliceoffsets(d, dim, iv[k] - 1)
       for m = 1, #o do p[o[m]] = value end
@@ -431,7 +431,7 @@ local function gather(self, a, b, c)
       return out
    end
    checkbounds(src)
-   local rp, sp, ip = SD[res.st].ptr, SD[src.st].ptr, SD[idx.st].ptr
+   local rp, sp, ip = res.st.ptr, src.st.ptr, idx.st.ptr
    local base, step = sliceoffsets(src, dim, 0), src.str[dim]
    for j = 0, idx.sz[dim] - 1 do
       local ro, io = sliceoffsets(res, dim, j), sliceoffsets(idx, dim, j)
@@ -477,8 +477,8 @@ local function scatter(self, dim, index, src)
       return self
    end
    checkbounds(d)
-   local dp, ip = SD[d.st].ptr, SD[idx.st].ptr
-   local sp = s and SD[s.st].ptr
+   local dp, ip = d.st.ptr, idx.st.ptr
+   local sp = s and s.st.ptr
    local base, step = sliceoffsets(d, dim, 0), d.str[dim]
    for j = 0, idx.sz[dim] - 1 do
       local io = sliceoffsets(idx, dim, j)
@@ -569,7 +569,7 @@ local function maskedSelect(self, a, b)
       pycall(py.masked_select, ndview(res), ndview(src), ndview(m))
    elseif ones > 0 then
       local so, mo, ro = offsets(src), offsets(m), offsets(res)
-      local sp, mp, rp = SD[src.st].ptr, SD[m.st].ptr, SD[res.st].ptr
+      local sp, mp, rp = src.st.ptr, m.st.ptr, res.st.ptr
       local k = 0
       for i = 1, #so do
          if mp[mo[i]] == 1 then
@@ -596,7 +596,7 @@ local function maskedCopy(self, mask, src)
       return self
    end
    local dofs, mo, so = offsets(d), offsets(m), offsets(s)
-   local dp, mp, sp = SD[d.st].ptr, SD[m.st].ptr, SD[s.st].ptr
+   local dp, mp, sp = d.st.ptr, m.st.ptr, s.st.ptr
    local k = 0
    for i = 1, #dofs do
       if mp[mo[i]] == 1 then
@@ -627,7 +627,7 @@ local function maskedFill(self, mask, value)
       return value
    end
    local dofs, mo = offsets(d), offsets(m)
-   local dp, mp = SD[d.st].ptr, SD[m.st].ptr
+   local dp, mp = d.st.ptr, m.st.ptr
    for i = 1, #dofs do
       if mp[mo[i]] == 1 then dp[dofs[i]] = value end
    end
@@ -641,7 +641,7 @@ end
 -- the subscripts of src's elements that are not 0, in the rows of res
 local function subscripts(res, src, nd)
    local ro = offsets(res)
-   local rp, k, flat = SD[res.st].ptr, 0, -1
+   local rp, k, flat = res.st.ptr, 0, -1
    each(src, function(p, i)
       flat = flat + 1
       if p[i] == 0 then return end

@@ -302,7 +302,7 @@ local function writetensor(self, file)
    file:writeLong(internal.longstorage(d.sz, d.nd))
    file:writeLong(internal.longstorage(d.str, d.nd))
    file:writeLong(d.off + 1)
-   file:writeObject(d.st)
+   file:writeObject(d.st and internal.storageproxy(d.st))
 end
 
 -- read into an empty tensor, checking that the view fits in its storage
@@ -315,9 +315,10 @@ local function readtensor(self, file)
    local sz = file:readLong(nd):totable()
    local str = file:readLong(nd):totable()
    local off = file:readLong() - 1
-   local st = file:readObject()
-   if st ~= nil and not (SD[st] and SD[st].T == d.T) then
-      fail('corrupted file: a %s with a storage of type %s', d.T.tensorname, torch.type(st))
+   local storage = file:readObject()
+   local st = storage ~= nil and SD[storage]
+   if storage ~= nil and not (st and st.T == d.T) then
+      fail('corrupted file: a %s with a storage of type %s', d.T.tensorname, torch.type(storage))
    end
    local extent = off
    for i = 1, nd do
@@ -327,10 +328,10 @@ local function readtensor(self, file)
       if sz[i] == 0 then nd = 0 end   -- TH's convention: the first empty dimension ends them
       extent = extent + (sz[i] - 1) * str[i]
    end
-   if nd > 0 and (not st or off < 0 or extent >= SD[st].n) then
-      fail('corrupted file: tensor view beyond its storage (%d elements)', st and SD[st].n or 0)
+   if nd > 0 and (not st or off < 0 or extent >= st.n) then
+      fail('corrupted file: tensor view beyond its storage (%d elements)', st and st.n or 0)
    end
-   d.st, d.off, d.nd = st, nd > 0 and off or 0, nd
+   d.st, d.off, d.nd = st or nil, nd > 0 and off or 0, nd
    d.sz, d.str = nd > 0 and sz or {}, nd > 0 and str or {}
 end
 

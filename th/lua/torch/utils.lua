@@ -4,7 +4,7 @@ local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 
-local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local TD, fail = internal.tensors, internal.fail
 
 local default = 'torch.DoubleTensor'
 
@@ -43,7 +43,7 @@ end
 
 local function tabletensor(d, dim, off)
    local t = {}
-   local ptr = SD[d.st].ptr
+   local ptr = d.st.ptr
    if dim == d.nd then
       for i = 1, d.sz[dim] do t[i] = tonumber(ptr[off + (i - 1) * d.str[dim]]) end
    else
@@ -79,7 +79,7 @@ end
 -- fromnumpy(typename, flat array, address, n, sizes...): a tensor over numpy memory
 function internal.fromnumpy(tname, arr, addr, n, ...)
    local T = types[tname]
-   local st = internal.wrapstorage(T, arr, T.cast(addr), n)
+   local st = internal.storagedata(T, arr, T.cast(addr), n)
    local t = internal.emptytensor(T)
    local sizes = {...}
    internal.setmeta(TD[t], st, 0, sizes, select('#', ...), nil)

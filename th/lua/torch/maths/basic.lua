@@ -9,7 +9,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
-local TD, SD, py, pycall, ndview = internal.tensors, internal.storages, internal.py, internal.pycall, internal.ndview
+local TD, py, pycall, ndview = internal.tensors, internal.py, internal.pycall, internal.ndview
 local nelement, samesize, fail = internal.nelement, internal.samesize, internal.fail
 local result, cast, samecount, SMALL = dispatch.result, dispatch.cast, dispatch.samecount, dispatch.SMALL
 local loop1, loop2, loop3 = dispatch.loop1, dispatch.loop2, dispatch.loop3
@@ -418,7 +418,7 @@ dispatch.define{
       if m then
          internal.checkbounds(xd)
          internal.checkbounds(yd)
-         local equal, xp, yp = vectorloops[T].equal, SD[xd.st].ptr + xd.off, SD[yd.st].ptr + yd.off
+         local equal, xp, yp = vectorloops[T].equal, xd.st.ptr + xd.off, yd.st.ptr + yd.off
          if n <= EQUALLOOP then return equal(xp, r1, r2, yp, s1, s2, m, n / m) end
          -- (beyond, numpy's loop is faster, but reads everything: a
          -- difference near the start is found here first)
@@ -428,7 +428,7 @@ dispatch.define{
          internal.checkbounds(xd)
          internal.checkbounds(yd)
          local xo, yo = internal.offsets(xd), internal.offsets(yd)
-         local xp, yp = SD[xd.st].ptr, SD[yd.st].ptr
+         local xp, yp = xd.st.ptr, yd.st.ptr
          for i = 1, n do
             if xp[xo[i]] ~= yp[yo[i]] then return false end
          end

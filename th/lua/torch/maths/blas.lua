@@ -7,7 +7,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
-local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
+local TD, py, pycall, ndview, fail = internal.tensors, internal.py, internal.pycall,
       internal.ndview, internal.fail
 local nelement, offsets, checkbounds = internal.nelement, internal.offsets, internal.checkbounds
 local tonumber, SMALL = tonumber, dispatch.SMALL
@@ -134,7 +134,7 @@ dispatch.define{
       checkbounds(xd)
       checkbounds(yd)
       local xo, yo = offsets(xd), offsets(yd)
-      local xp, yp = SD[xd.st].ptr, SD[yd.st].ptr
+      local xp, yp = xd.st.ptr, yd.st.ptr
       local s = 0
       for i = 1, n do s = s + tonumber(xp[xo[i]]) * tonumber(yp[yo[i]]) end
       return asreal(T, s)

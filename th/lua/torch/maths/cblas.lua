@@ -14,7 +14,7 @@ local torch = require 'torch'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 
-local SD, fail, pollnow = internal.storages, internal.fail, internal.pollnow
+local fail, pollnow = internal.fail, internal.pollnow
 local max, min, floor = math.max, math.min, math.floor
 -- the most elements of a ger call (OpenBLAS runs up to 9216 on one thread)
 local GERBAND = 8192
@@ -95,7 +95,7 @@ local function checkbounds(d)
    local extent = d.off + (sz[1] - 1) * str[1]
    if nd > 1 then extent = extent + (sz[2] - 1) * str[2] end
    if nd > 2 then extent = extent + (sz[3] - 1) * str[3] end
-   if extent >= SD[d.st].n then
+   if extent >= d.st.n then
       fail('tensor view extends beyond its storage (storage was resized)')
    end
 end

@@ -8,7 +8,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
-local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
+local TD, py, pycall, ndview, fail = internal.tensors, internal.py, internal.pycall,
       internal.ndview, internal.fail
 local nelement, readsizes, checkbounds = internal.nelement, internal.readsizes, internal.checkbounds
 local resultsized, SMALL = dispatch.resultsized, dispatch.SMALL
@@ -93,7 +93,7 @@ install('range', function(T, ...)
    if r.nd == 1 then
       checkbounds(r)
       internal.overwriting(r)
-      loops[T].arith(SD[r.st].ptr + r.off, r.str[1], n, a, step)
+      loops[T].arith(r.st.ptr + r.off, r.str[1], n, a, step)
    elseif n <= SMALL then
       fillindex(res, function(k) return a + k * step end)
    else
@@ -138,7 +138,7 @@ for name, log in pairs{linspace = false, logspace = true} do
       if r.nd == 1 then
          checkbounds(r)
          internal.overwriting(r)
-         spaced(SD[r.st].ptr + r.off, r.str[1], n, a, b, point, log and power)
+         spaced(r.st.ptr + r.off, r.str[1], n, a, b, point, log and power)
       else
          fillindex(res, function(k)
             local v = n == 1 and a or point(a, b, n, k)
@@ -160,7 +160,7 @@ install('eye', function(T, ...)
    if m <= 0 then m = n end        -- as TH did: eye(n, 0) is eye(n)
    res = Tensor.fill(resultsized(T, res, {n, m}, 2), 0)
    local d = TD[res]
-   local p = SD[d.st].ptr
+   local p = d.st.ptr
    for k = 0, (n < m and n or m) - 1 do p[d.off + k * (d.str[1] + d.str[2])] = 1 end
    return res
 end)
@@ -195,7 +195,7 @@ install('diag', function(T, ...)
       -- (the vector copied along the diagonal: another view of its memory
       -- element by element in TH's order)
       checkbounds(xd)
-      loops[T].copy(SD[r.st].ptr + off, step, SD[xd.st].ptr + xd.off, xd.str[1], n)
+      loops[T].copy(r.st.ptr + off, step, xd.st.ptr + xd.off, xd.str[1], n)
       return res
    elseif xd.nd == 2 then
       -- a diagonal beyond the matrix is an error, as in Torch7
@@ -205,7 +205,7 @@ install('diag', function(T, ...)
       checkbounds(xd)
       checkbounds(r)
       if not rawequal(r.st, xd.st) then internal.overwriting(r) end   -- (every element written)
-      loops[T].copy(SD[r.st].ptr + r.off, r.str[1], SD[xd.st].ptr + off, step, n)
+      loops[T].copy(r.st.ptr + r.off, r.str[1], xd.st.ptr + off, step, n)
       return res
    end
    fail("bad argument #%d to 'diag' (1D or 2D tensor expected, got %dD)", i, xd.nd)
@@ -225,7 +225,7 @@ local function triangle(r, x, k, upper)
       internal.copy(r, x)
    end
    local m, n, size = r.sz[1], r.sz[2], r.T.size
-   local rp, xp = cast(u8, SD[r.st].ptr + r.off), cast(u8, SD[x.st].ptr + x.off)
+   local rp, xp = cast(u8, r.st.ptr + r.off), cast(u8, x.st.ptr + x.off)
    local rstep, xstep = r.str[1] * size, x.str[1] * size
    for i = 0, m - 1 do
       local c = i + k + (upper and 0 or 1)   -- the columns before c and those from c differ
@@ -281,7 +281,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
       local xp, xs, n
       if vec then
          checkbounds(src)
-         xp, xs, n = SD[src.st].ptr + src.off, src.nd == 1 and src.str[1] or 1, nelement(src)
+         xp, xs, n = src.st.ptr + src.off, src.nd == 1 and src.str[1] or 1, nelement(src)
       end
       if lo == hi and nelement(xd) > 0 then
          if vec then
@@ -301,7 +301,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
       local r = TD[res]
       if vec and r.nd == 1 then
          checkbounds(r)
-         loops[T].histc(SD[r.st].ptr + r.off, r.str[1], xp, xs, n, nbins, lo, hi)
+         loops[T].histc(r.st.ptr + r.off, r.str[1], xp, xs, n, nbins, lo, hi)
       elseif nelement(xd) > 0 then
          pycall(py.math_histc, ndview(r), ndview(xd), nbins, lo, hi)
       end
@@ -340,7 +340,7 @@ local function place(res, r, parts, dim, nd)
       local n = d.sz[dim] or 1
       if whole and not rawequal(d.st, r.st) and dense(d) then
          local bytes = n * inner * size
-         local rp, xp = cast(u8, SD[r.st].ptr + r.off) + at * inner * size, cast(u8, SD[d.st].ptr + d.off)
+         local rp, xp = cast(u8, r.st.ptr + r.off) + at * inner * size, cast(u8, d.st.ptr + d.off)
          for o = 0, outer - 1 do copy(rp + o * row, xp + o * bytes, bytes) end
       elseif at + n <= r.sz[dim] then   -- (into the data of res's view: no tensor made)
          internal.copy(narrowed(r, dim, at, n), d)

@@ -15,7 +15,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local tnew = require 'table.new'
 
-local TD, SD, fail = internal.tensors, internal.storages, internal.fail
+local TD, fail = internal.tensors, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
 local offsets, resize, poll = internal.offsets, internal.resize, internal.poll
 local type, select, tonumber, concat, unpack = type, select, tonumber, table.concat, unpack
@@ -689,8 +689,8 @@ end
 -- pointer, base offset and (for non-contiguous views) the offsets array
 local function walker(d)
    checkbounds(d)
-   if iscontiguous(d) then return SD[d.st].ptr, d.off, nil end
-   return SD[d.st].ptr, 0, (offsets(d))
+   if iscontiguous(d) then return d.st.ptr, d.off, nil end
+   return d.st.ptr, 0, (offsets(d))
 end
 
 -- the walker of operand d, or the result's (rp, ro, ri, checked already) when

@@ -16,7 +16,6 @@ local internal = require 'torch.internal'
 local types = require 'torch.types'
 local parallel = require 'torch.parallel'
 
-local SD = internal.storages
 local nelement, iscontiguous, checkbounds, apart = internal.nelement, internal.iscontiguous,
    internal.checkbounds, internal.apart
 local pairs, concat, loadstring, assert = pairs, table.concat, loadstring, assert
@@ -236,7 +235,7 @@ end
 -- most start their storage; three fields made a fresh view's table rehash
 -- into twice the slots: A[i]:sum() of 50 elements cost half again)
 local function origin(d)
-   local base = SD[d.st].ptr
+   local base = d.st.ptr
    if d.off == 0 then return base end
    local kept = d.fo
    if not kept or kept[2] ~= base or kept[3] ~= d.off then

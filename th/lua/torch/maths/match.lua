@@ -7,7 +7,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
-local TD, SD, fail, nelement = internal.tensors, internal.storages, internal.fail, internal.nelement
+local TD, fail, nelement = internal.tensors, internal.fail, internal.nelement
 local tonumber = tonumber
 
 -- rows(t) -> rows, columns, pointer, offset, and the contiguous copy of t they
@@ -16,7 +16,7 @@ local function rows(t)
    local c = t:contiguous()
    local d = TD[c]
    local n = d.sz[1]
-   return n, nelement(d) / n, SD[d.st].ptr, d.off, c
+   return n, nelement(d) / n, d.st.ptr, d.off, c
 end
 
 local function match(T, res, m1, m2, gain)
@@ -37,7 +37,7 @@ local function match(T, res, m1, m2, gain)
    if dim1 ~= dim2 then fail("bad argument #2 to 'match' (m1 and m2 must have the same inner vector dim)") end
    res = dispatch.resultsized(T, res, {n1, n2}, 2)
    local out = res:contiguous()
-   local po, oo = SD[TD[out].st].ptr, TD[out].off
+   local po, oo = TD[out].st.ptr, TD[out].off
    for i = 0, n1 - 1 do
       for j = 0, n2 - 1 do
          local s = 0

@@ -15,7 +15,7 @@ local lines = require 'torch.maths.lines'
 local vectorloops = require 'torch.maths.vectorloops'
 local longloops = require 'torch.maths.longloops'
 
-local TD, SD, py, pycall, ndview, fail = internal.tensors, internal.storages, internal.py, internal.pycall,
+local TD, py, pycall, ndview, fail = internal.tensors, internal.py, internal.pycall,
       internal.ndview, internal.fail
 local nelement, checkdim, samesize = internal.nelement, internal.checkdim, internal.samesize
 local newtensor, copy, checkbounds, Tensor = internal.newtensor, internal.copy, internal.checkbounds, internal.Tensor
@@ -352,7 +352,7 @@ dispatch.define{
       if r ~= xd then copy(r, xd) end
       if r.nd == 2 then      -- (a matrix's rows or columns scaled in place, no view made)
          checkbounds(r)
-         local ptr, s1, s2, n = SD[r.st].ptr, r.str[dim], r.str[3 - dim], r.sz[3 - dim]
+         local ptr, s1, s2, n = r.st.ptr, r.str[dim], r.str[3 - dim], r.sz[3 - dim]
          for i, v in pairs(scales) do vectorloops[T].scale(ptr + r.off + (i - 1) * s1, s2, n, v) end
       else
          for i, v in pairs(scales) do res:select(dim, i):mul(v) end
@@ -410,7 +410,7 @@ end
 -- product and difference rounded to the type), r apart from a and b or one of them
 -- (d's pointer, its stride along dim, its stride along o or 0)
 local function along(d, dim, o)
-   return SD[d.st].ptr + d.off, d.str[dim], o and d.str[o] or 0
+   return d.st.ptr + d.off, d.str[dim], o and d.str[o] or 0
 end
 -- (Byte, Char and Short products and differences are exact in a double,
 -- and wrap into the type on the store; Int and Long ones are not)
@@ -597,7 +597,7 @@ local function fractionbits(v)
 end
 local function likelydistinct(d, dim)
    checkbounds(d)
-   local n, p, step = d.sz[dim], SD[d.st].ptr + d.off, d.str[dim]
+   local n, p, step = d.sz[dim], d.st.ptr + d.off, d.str[dim]
    local bits, mag = 0, 0
    for s = 0, SAMPLES - 1 do
       local v = tonumber(p[floor(s * (n - 1) / (SAMPLES - 1)) * step])
@@ -723,7 +723,7 @@ local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    end
    local n = sd.sz[nd]
    checkbounds(sd); checkbounds(vd); checkbounds(id)
-   local sp, vp, ip = SD[sd.st].ptr, SD[vd.st].ptr, SD[id.st].ptr
+   local sp, vp, ip = sd.st.ptr, vd.st.ptr, id.st.ptr
    -- whole rows of doubles are reordered in the result's own memory
    local inplace = T == types.Double and m == n
    local v, ix = scratch(n, inplace)

@@ -12,7 +12,7 @@ local internal = require 'torch.internal'
 local types = require 'torch.types'
 local parallel = require 'torch.parallel'
 
-local SD, nelement, iscontiguous, checkbounds, apart = internal.storages, internal.nelement,
+local nelement, iscontiguous, checkbounds, apart = internal.nelement,
    internal.iscontiguous, internal.checkbounds, internal.apart
 local py = internal.py
 local ceil = math.ceil
