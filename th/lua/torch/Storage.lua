@@ -103,39 +103,42 @@ end
 
 -- proxy(s) -> the storage proxy of storage data s
 local function proxy(s)
-   local p = s.proxy
+   local p = rawget(s, 'proxy')   -- (a tensor's storage has no slot for it: four fields fill four)
    if p then return p end
    p = internal.attach(SD, newproxy(protos[s.T.name]), s)
    s.proxy = p
    return p
 end
 
--- data(T, arr, ptr, n [, buf]) -> storage data over an existing buffer
--- (ptr nil: buf is to be zeroed when first used)
-local function data(T, arr, ptr, n, buf)
-   local s = setmetatable({T = T, n = n, ptr = ptr, buf = buf, proxy = false}, lazy)
+-- data(T, arr, ptr, n, buf [, visible]) -> storage data over an existing
+-- buffer (ptr nil: buf is to be zeroed when first used); visible: its proxy
+-- is about to be made (the table is made with the slot)
+local function data(T, arr, ptr, n, buf, visible)
+   local s = visible and {T = T, n = n, ptr = ptr, buf = buf, proxy = false} or {T = T, n = n, ptr = ptr, buf = buf}
+   setmetatable(s, lazy)
    if arr then s.arr = arr end
    return s
 end
 
 -- wrap(T, arr, ptr, n [, buf]) -> a storage proxy over an existing buffer
 local function wrap(T, arr, ptr, n, buf)
-   return proxy(data(T, arr, ptr, n, buf))
+   return proxy(data(T, arr, ptr, n, buf, true))
 end
 
--- newdata(T, n [, raw]) -> the data of a storage of n elements, zeroed unless raw
-local function newdata(T, n, raw)
+-- newdata(T, n [, raw [, visible]]) -> the data of a storage of n elements,
+-- zeroed unless raw
+local function newdata(T, n, raw, visible)
    if raw then
       local arr, ptr, buf = memory.alloc(T, n, true)
-      return data(T, arr, ptr, n, buf)
+      return data(T, arr, ptr, n, buf, visible)
    end
    local buf, ptr = memory.reserve(T, n)
-   return data(T, nil, ptr, n, buf)
+   return data(T, nil, ptr, n, buf, visible)
 end
 
 -- new(T, n [, raw]) -> a storage of n elements, zeroed unless raw
 local function new(T, n, raw)
-   return proxy(newdata(T, n, raw))
+   return proxy(newdata(T, n, raw, true))
 end
 
 local function isstorage(v)
