@@ -246,10 +246,15 @@ local function origin(d)
 end
 kernels.origin = origin
 
--- recast(ctype, p) -> p as a pointer of ctype, made once for each pointer
--- object (origin's are kept in the tensor): a pointer made per call and
--- passed to a loop's trace is a new object every time (no allocation sinking)
+-- recast(ctype, p) -> p as a pointer of ctype, kept for each pointer object
+-- asked for twice (origin's are kept in the tensor): a pointer made per call
+-- and passed to a loop's trace is a new object every time (no allocation
+-- sinking).  A pointer seen once (a new result's, which never comes back) is
+-- only remembered among the last SEEN: an entry in the weak table for each
+-- cost a new 100-element result a fifth of its time.
+local SEEN = 4
 local recasts = setmetatable({}, {__mode = 'k'})
+local seen, nextseen = {}, 1
 function kernels.recast(ctype, p)
    local byp = recasts[ctype]
    if not byp then
@@ -257,10 +262,15 @@ function kernels.recast(ctype, p)
       recasts[ctype] = byp
    end
    local q = byp[p]
-   if not q then
-      q = ffi.cast(ctype, p)
-      byp[p] = q
+   if q then return q end
+   q = ffi.cast(ctype, p)
+   for k = 1, SEEN do
+      if rawequal(seen[k], p) then
+         byp[p] = q
+         return q
+      end
    end
+   seen[nextseen], nextseen = p, nextseen % SEEN + 1
    return q
 end
 
