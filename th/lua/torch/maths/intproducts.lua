@@ -26,35 +26,87 @@ local LIMIT = 2 ^ 18
 local EXACT = 2 ^ 53
 
 -- r[t][i][j] = store(sum over l of a[t][i][l] b[t][l][j]) for nb matrices of
--- m x n by k (a vector has stride 0 in its missing dimension)
-kernels.template('intproduct', [[return function(rp, r0, r1, r2, ap, a0, a1, a2, bp, b0, b1, b2, nb, m, n, k, alpha, beta)
-   for t = 0, nb - 1 do
-      for i = 0, m - 1 do
-         for j = 0, n - 1 do
-            local acc, pa, pb = 0, t * a0 + i * a1, t * b0 + j * b2
-            for _ = 1, k do local x, y = ap[pa], bp[pb]; acc = %s; pa = pa + a2; pb = pb + b1 end
-            local q = t * r0 + i * r1 + j * r2
-            rp[q] = %s
-         end
-      end
+-- m x n by k (a vector has stride 0 in its missing dimension; ger is k = 1),
+-- %s the sum, left in acc.  One loop over the results, only its indices
+-- carried along: a nested loop of few iterations never becomes a trace
+-- (LuaJIT aborts a recording that leaves its loop, and after a few such
+-- aborts blacklists the loop for good, leaving the interpreter 20 to 40
+-- times slower), so short sums are unrolled in full and longer ones loop by
+-- four (the offsets carried too, LuaJIT gave up the side trace of a row's
+-- end: "register coalescing too complex"; without a branch, the index
+-- arithmetic cost 6 times the loop)
+kernels.template('intproduct', [[return function(rp, r1, r2, ap, a1, a2, bp, b1, b2, m, n, k, alpha, beta)
+   local k4 = k - k %% 4
+   local i, j = 0, 0
+   for _ = 1, m * n do
+      local pa, pb = i * a1, j * b2
+      %s
+      local q = i * r1 + j * r2
+      rp[q] = %s
+      j = j + 1
+      if j == n then j, i = 0, i + 1 end
    end
 end]])
+
+-- the sum of k terms unrolled (four sums at once: one sum's chain of
+-- dependent additions takes four cycles a term; integer sums are exact in
+-- any order), or from UNROLLED + 1 terms a loop of four terms a step (at
+-- least four steps) and the rest; x and y are locals of each term, a
+-- LongTensor's converted to numbers as they are read (int64 cdata carried
+-- from one step of a loop to the next were boxed, 10 ns a term, and where
+-- a trace left its loop LuaJIT gave up: "register coalescing too complex")
+local UNROLLED = 16
+local function term(l, v)
+   local at = l == 0 and '' or (' + %d * a2'):format(l)
+   local bt = l == 0 and '' or (' + %d * b1'):format(l)
+   return ('local x, y = LOAD(ap[pa%s]), LOAD(bp[pb%s]); %s = %s + PRODUCT'):format(at, bt, v, v)
+end
+local function sumtext(k)
+   local lines = {'local s0, s1, s2, s3 = 0, 0, 0, 0'}
+   if k <= UNROLLED then
+      -- (the offsets stepped: l * a2 for every l, constants of the trace,
+      -- would take registers the side trace of a row's end cannot shuffle)
+      for l = 0, k - 1 do lines[#lines + 1] = term(0, 's' .. l % 4) .. '; pa, pb = pa + a2, pb + b1' end
+   else
+      lines[#lines + 1] = 'for _ = 1, k4, 4 do'
+      for l = 0, 3 do lines[#lines + 1] = term(l, 's' .. l) end
+      lines[#lines + 1] = 'pa, pb = pa + 4 * a2, pb + 4 * b1 end'
+      lines[#lines + 1] = ('if k4 < k then %s\nif k4 + 1 < k then %s\nif k4 + 2 < k then %s end end end')
+         :format(term(0, 's0'), term(1, 's1'), term(2, 's2'))
+   end
+   lines[#lines + 1] = 'local acc = (s0 + s1) + (s2 + s3)'
+   return table.concat(lines, '\n')
+end
 
 -- a * b wrapped to int32, for int32 values a and b
 local function int32product(a, b)
    return ('tobit(tobit(%s * band(%s, 65535)) + lshift(tobit(%s * arshift(%s, 16)), 16))'):format(a, b, a, b)
 end
-local narrow = {'acc + x * y', 'tobit(beta * rp[q] + alpha * tobit(acc))'}
+-- per type: the product of x and y, the store of acc (their sum, exact),
+-- how an element is read
+local narrow = {'x * y', 'tobit(beta * rp[q] + alpha * tobit(acc))'}
+local intstore = ('tobit(%s + %s)'):format(int32product('beta', 'rp[q]'), int32product('alpha', 'tobit(acc)'))
 local forms = {
    Byte = narrow, Char = narrow, Short = narrow,
-   Int = {'acc + ' .. int32product('x', 'y'),
-          ('tobit(%s + %s)'):format(int32product('beta', 'rp[q]'), int32product('alpha', 'tobit(acc)'))},
-   Long = {'acc + tonumber(x) * tonumber(y)', 'beta * tonumber(rp[q]) + alpha * acc'},
+   Int = {int32product('x', 'y'), intstore},
+   -- (when the operands' bound keeps the plain sum within 2^51, where tobit is exact)
+   IntExact = {'x * y', intstore},
+   Long = {'x * y', 'beta * tonumber(rp[q]) + alpha * acc', 'tonumber'},
 }
+-- ops[form][k] (k up to UNROLLED + 1, the loop): an op for kernels.run, made
+-- when first used
 local ops = {}
 for name, f in pairs(forms) do
-   ops[types[name]] = {op = kernels.op('intproduct' .. name, LIMIT, {[name] = f[1]}), store = f[2]}
+   local T = types[name:match('^%u%l+')]
+   ops[name] = setmetatable({store = f[2]}, {__index = function(byk, k)
+      local sum = sumtext(k):gsub('PRODUCT', f[1]):gsub('LOAD', f[3] or '')
+      local op = {name = 'intproduct' .. name .. k, exprs = {[T.name] = sum}}
+      byk[k] = op
+      return op
+   end})
 end
+-- the largest |v| of an IntTensor (contiguous or strided)
+local intbound = kernels.op('intbound', math.huge, {Int = 'max(acc, abs(x))'})
 
 -- the operands' layouts by kind of product: batch, row and column strides
 -- of r, a and b (0 for a vector's missing dimension), and nb, m, n, k
@@ -75,7 +127,7 @@ end
 -- (addbmm, a sum over the batch, is left to numpy)
 function intproducts.usable(name, r, a, b)
    local T = r.T
-   if not ops[T] or a.T ~= T or b.T ~= T or name == 'addbmm' or rawequal(r.st, a.st) or rawequal(r.st, b.st) then
+   if not ops[T.name] or a.T ~= T or b.T ~= T or name == 'addbmm' or rawequal(r.st, a.st) or rawequal(r.st, b.st) then
       return false
    end
    local _, _, _, _, _, _, _, _, _, nb, m, n, k = layout(r, a, b)
@@ -89,16 +141,29 @@ local function exactlong(r, beta, alpha, a, b, k)
    return ba and bb and br and abs(alpha) * ba * bb * k + abs(beta) * br < EXACT
 end
 
+-- the IntTensor product's sums within 2^51 (worth a look from BOUNDFROM
+-- multiply-adds: two passes over the operands)
+local BOUNDFROM = 256
+local function exactint(a, b, k)
+   local ba = kernels.fold(intbound, a, 0)
+   local bb = ba and kernels.fold(intbound, b, 0)
+   return bb and ba * bb * k < 2 ^ 51
+end
+
 -- product(r, beta, alpha, a, b) -> true when done: r = beta r + alpha a b
 -- (r already holding what beta scales), when usable
 function intproducts.product(r, beta, alpha, a, b)
    local T = r.T
    local r0, r1, r2, a0, a1, a2, b0, b1, b2, nb, m, n, k = layout(r, a, b)
    if T == Long and not exactlong(r, beta, alpha, a, b, k) then return false end
+   local o = ops[T.name]
+   if T == Int and nb * m * n * k >= BOUNDFROM and exactint(a, b, k) then o = ops.IntExact end
    checkbounds(r); checkbounds(a); checkbounds(b)
-   local o = ops[T]
-   kernels.run('intproduct', o.op, T, o.store, origin(r), r0, r1, r2, origin(a), a0, a1, a2,
-               origin(b), b0, b1, b2, nb, m, n, k, alpha, beta)
+   local f = kernels.loop('intproduct', o[k <= UNROLLED and k or UNROLLED + 1], T, o.store)
+   local rp, ap, bp = origin(r), origin(a), origin(b)
+   for t = 0, nb - 1 do
+      f(rp + t * r0, r1, r2, ap + t * a0, a1, a2, bp + t * b0, b1, b2, m, n, k, alpha, beta)
+   end
    return true
 end
 

@@ -765,4 +765,9 @@ function kernels.run(kind, op, T, store, ...)
    return loop(kind, op, op.exprs[T.name], T, nil, nil, store)(...)
 end
 
+-- loop(kind, op, T, store) -> that loop itself (to be called many times)
+function kernels.loop(kind, op, T, store)
+   return loop(kind, op, op.exprs[T.name], T, nil, nil, store)
+end
+
 return kernels
