@@ -9,10 +9,17 @@
 --   IntTensor cmul), their sum exact, then wrapped;
 -- - Long: in doubles while a bound on the operands shows every step exact
 --   (below 2^53), else false: the caller's numpy path wraps in int64.
+-- Larger matrix products, whose sums are exact in doubles (always for
+-- Byte, Char and Short, by the operands' bound for Int and Long), are
+-- BLAS's dgemm of the operands converted to doubles, then the result
+-- wrapped into the element type by a LuaJIT pass: exact integers add up
+-- the same in any order, on any number of threads.
+local torch = require 'torch'
 local types = require 'torch.types'
 local internal = require 'torch.internal'
 local kernels = require 'torch.maths.kernels'
 local longloops = require 'torch.maths.longloops'
+local cblas = require 'torch.maths.cblas'
 
 local nelement, checkbounds = internal.nelement, internal.checkbounds
 local origin = kernels.origin
@@ -78,6 +85,18 @@ local function sumtext(k)
    return table.concat(lines, '\n')
 end
 
+-- r[i][j] = store(acc), acc = c[i][j] of a contiguous double matrix (the
+-- product by BLAS), in the same single loop
+kernels.template('intstore', [[return function(rp, r1, r2, cp, m, n, alpha, beta)
+   local i, j = 0, 0
+   for c = 0, m * n - 1 do
+      local acc, q = cp[c], i * r1 + j * r2
+      rp[q] = %s
+      j = j + 1
+      if j == n then j, i = 0, i + 1 end
+   end
+end]])
+
 -- a * b wrapped to int32, for int32 values a and b
 local function int32product(a, b)
    return ('tobit(tobit(%s * band(%s, 65535)) + lshift(tobit(%s * arshift(%s, 16)), 16))'):format(a, b, a, b)
@@ -98,15 +117,35 @@ local forms = {
 local ops = {}
 for name, f in pairs(forms) do
    local T = types[name:match('^%u%l+')]
-   ops[name] = setmetatable({store = f[2]}, {__index = function(byk, k)
+   local stored = {name = 'intstore' .. name, exprs = {[T.name] = f[2]}}
+   ops[name] = setmetatable({store = f[2], stored = stored}, {__index = function(byk, k)
       local sum = sumtext(k):gsub('PRODUCT', f[1]):gsub('LOAD', f[3] or '')
       local op = {name = 'intproduct' .. name .. k, exprs = {[T.name] = sum}}
       byk[k] = op
       return op
    end})
 end
--- the largest |v| of an IntTensor (contiguous or strided)
+-- the largest |v| of an IntTensor: four running maxima over a contiguous
+-- one (one is a chain of dependent steps), strided.lua's fold otherwise
 local intbound = kernels.op('intbound', math.huge, {Int = 'max(acc, abs(x))'})
+local max, flat = math.max, kernels.flat
+local function bound(d)
+   local xp = flat(d)
+   if not xp then return kernels.fold(intbound, d, 0) end
+   local n = nelement(d)
+   local m0, m1, m2, m3 = 0, 0, 0, 0
+   local last = n - n % 4
+   for i = 0, last - 1, 4 do
+      m0, m1 = max(m0, abs(xp[i])), max(m1, abs(xp[i + 1]))
+      m2, m3 = max(m2, abs(xp[i + 2])), max(m3, abs(xp[i + 3]))
+   end
+   -- (the last one to three without a loop: a loop of so few steps never
+   -- becomes a trace, and is blacklisted)
+   if last < n then m0 = max(m0, abs(xp[last])) end
+   if last + 1 < n then m1 = max(m1, abs(xp[last + 1])) end
+   if last + 2 < n then m2 = max(m2, abs(xp[last + 2])) end
+   return max(max(m0, m1), max(m2, m3))
+end
 
 -- the operands' layouts by kind of product: batch, row and column strides
 -- of r, a and b (0 for a vector's missing dimension), and nb, m, n, k
@@ -122,16 +161,15 @@ local function layout(r, a, b)
    return rs[1], rs[2], rs[3], as[1], as[2], as[3], bs[1], bs[2], bs[3], a.sz[1], a.sz[2], b.sz[3], a.sz[3]
 end
 
--- usable(name, r, a, b) -> whether the loops take this product: integer
--- operands of r's type, r apart from a and b, within LIMIT multiply-adds
--- (addbmm, a sum over the batch, is left to numpy)
+-- usable(name, r, a, b) -> whether this module may take the product:
+-- integer operands of r's type, r apart from a and b (addbmm, a sum over
+-- the batch, is left to numpy)
 function intproducts.usable(name, r, a, b)
    local T = r.T
    if not ops[T.name] or a.T ~= T or b.T ~= T or name == 'addbmm' or rawequal(r.st, a.st) or rawequal(r.st, b.st) then
       return false
    end
-   local _, _, _, _, _, _, _, _, _, nb, m, n, k = layout(r, a, b)
-   return nb * m * n * k <= LIMIT
+   return true
 end
 
 -- a LongTensor product's steps all exact: |beta r + alpha sum| bounded
@@ -142,12 +180,63 @@ local function exactlong(r, beta, alpha, a, b, k)
 end
 
 -- the IntTensor product's sums within 2^51 (worth a look from BOUNDFROM
--- multiply-adds: two passes over the operands)
+-- multiply-adds: two passes over the operands, each about a third of a
+-- product's term an element)
 local BOUNDFROM = 256
 local function exactint(a, b, k)
-   local ba = kernels.fold(intbound, a, 0)
-   local bb = ba and kernels.fold(intbound, b, 0)
+   local ba = bound(a)
+   local bb = ba and bound(b)
    return bb and ba * bb * k < 2 ^ 51
+end
+
+-- from this many multiply-adds a matrix product is BLAS's (dgemm 32^3:
+-- about 3 us, the loops 25; 16^3: the conversions' cost catches up)
+local GEMMFROM = 8192
+-- three DoubleTensors of scratch (a, b and their product), grown as needed,
+-- and a view of each, its sizes set per product
+local scratch, views = {}, {}
+for i = 1, 3 do views[i] = {T = types.Double, st = nil, off = 0, nd = 2, sz = {0, 0}, str = {0, 1}} end
+local function view(i, rows, cols)
+   local t = scratch[i]
+   if not t then
+      t = torch.DoubleTensor()
+      scratch[i] = t
+   end
+   if t:nElement() < rows * cols then t:resize(rows * cols) end
+   local v = views[i]
+   v.st, v.sz[1], v.sz[2], v.str[1] = internal.tensors[t].st, rows, cols, cols
+   return v
+end
+-- a matrix of a batch as a view table (a itself when not a batch)
+local function matrix(d, t, into)
+   if d.nd == 2 then return d end
+   into.T, into.st, into.off, into.nd = d.T, d.st, d.off + t * d.str[1], 2
+   into.sz[1], into.sz[2], into.str[1], into.str[2] = d.sz[2], d.sz[3], d.str[2], d.str[3]
+   return into
+end
+local at, bt, rt = {sz = {}, str = {}}, {sz = {}, str = {}}, {sz = {}, str = {}}
+-- (the views' storages kept no longer than the call)
+local function release(done)
+   at.st, bt.st, rt.st = nil, nil, nil
+   for i = 1, 3 do views[i].st = nil end
+   return done
+end
+
+-- gemm(o, r, beta, alpha, a, b, nb, m, n, k) -> true when done: each matrix
+-- of the batch as dgemm of the operands converted, then stored by o's
+-- store; false before anything is written when a step does not apply
+local function gemm(o, r, beta, alpha, a, b, nb, m, n, k)
+   local A, B, C = view(1, m, k), view(2, k, n), view(3, m, n)
+   local store = kernels.loop('intstore', o.stored, r.T)
+   for t = 0, nb - 1 do
+      if not kernels.copy(A, matrix(a, t, at)) or not kernels.copy(B, matrix(b, t, bt))
+         or not cblas.product('mm', C, 0, 1, A, B) then
+         return release(false)   -- (at the first matrix: the others have its layout)
+      end
+      local rd = matrix(r, t, rt)
+      store(origin(rd), rd.str[1], rd.str[2], origin(C), m, n, alpha, beta)
+   end
+   return release(true)
 end
 
 -- product(r, beta, alpha, a, b) -> true when done: r = beta r + alpha a b
@@ -157,8 +246,14 @@ function intproducts.product(r, beta, alpha, a, b)
    local r0, r1, r2, a0, a1, a2, b0, b1, b2, nb, m, n, k = layout(r, a, b)
    if T == Long and not exactlong(r, beta, alpha, a, b, k) then return false end
    local o = ops[T.name]
-   if T == Int and nb * m * n * k >= BOUNDFROM and exactint(a, b, k) then o = ops.IntExact end
+   local exact = T ~= Int or nb * m * n * k >= BOUNDFROM and exactint(a, b, k)
+   if T == Int and exact then o = ops.IntExact end
    checkbounds(r); checkbounds(a); checkbounds(b)
+   if a.nd > 1 and b.nd > 1 and nb * m * n * k >= GEMMFROM and n > 1 and exact and k < 2 ^ 21
+      and gemm(o, r, beta, alpha, a, b, nb, m, n, k) then
+      return true
+   end
+   if nb * m * n * k > LIMIT then return false end
    local f = kernels.loop('intproduct', o[k <= UNROLLED and k or UNROLLED + 1], T, o.store)
    local rp, ap, bp = origin(r), origin(a), origin(b)
    for t = 0, nb - 1 do
