@@ -19,8 +19,7 @@ local internal = require 'torch.internal'
 local kernels = require 'torch.maths.kernels'
 local simd = require 'torch.maths.simd'
 
-local nelement, iscontiguous = internal.nelement, internal.iscontiguous
-local contiguous = iscontiguous
+local nelement, iscontiguous, apart = internal.nelement, internal.iscontiguous, internal.apart
 local flat, within, recast = kernels.flat, kernels.within, kernels.recast
 local floor, type = math.floor, type
 local Long = types.Long
@@ -47,8 +46,8 @@ end]])
 -- and up to LIMIT elements until numpy is loaded (beyond, numpy is imported
 -- for the operation: its Python path)
 local SIMDFROM, STRIDEDSIMD, LIMIT = 32, 1024, 4096
--- shifts by a tensor's elements have no SIMD loop (numpy's does not take
--- the count modulo the width): LuaJIT at every size
+-- shifts by a tensor's elements: LuaJIT at every size until numpy is
+-- loaded (then simdshift, below, from SIMDFROM contiguous elements)
 local CLIMIT = math.huge
 
 local function ints(e) return {Byte = e, Char = e, Short = e, Int = e} end
@@ -79,7 +78,7 @@ local function withlong(exprs, long)
    return exprs
 end
 -- ops[name] = {kernel with a number, kernel with a tensor, numpy's loop
--- name (simd.lua) or nil, Long's kernel for counts 32 to 63}
+-- name (simd.lua), Long's kernel for counts 32 to 63}
 local ops = {}
 for _, name in ipairs{'bitand', 'bitor', 'bitxor'} do
    local f = 'b' .. name:sub(4)
@@ -138,18 +137,15 @@ end
 -- Shifts by a tensor through numpy's loops, whose counts must be in range:
 -- block by block, the counts taken modulo the width (TH's C took them so on
 -- x86: a ByteTensor's 255 << 33 is 254) into scratch by the bitand loop,
--- then the shift, x and the counts contiguous, r too and apart from x (or
--- x itself); false when that does not apply
+-- then the shift; r, x and the counts contiguous, x and the counts apart
+-- from r (or r itself); false when that does not apply
 local BLOCK = 2048
 local scratch = {}
 local function simdshift(name, r, x, y, n)
    local loops = simd.loops(false)
    local T = r.T
    local shift, mask = loops and loops[name] and loops[name][T], loops and loops.bitand and loops.bitand[T]
-   if not shift or not mask or not (r == x or internal.apart(x, r)) or not internal.apart(y, r)
-      or not (contiguous(r) and contiguous(x) and contiguous(y)) then
-      return false
-   end
+   if not shift or not mask or not apart(x, r) or not apart(y, r) then return false end
    local s = scratch[T]
    if not s then
       s = T.vla(BLOCK)

@@ -34,16 +34,17 @@ local intproducts = {}
 local LIMIT, WRAPLIMIT = 2 ^ 18, 8192
 local EXACT = 2 ^ 53
 
--- r[t][i][j] = store(sum over l of a[t][i][l] b[t][l][j]) for nb matrices of
--- m x n by k (a vector has stride 0 in its missing dimension; ger is k = 1),
--- %s the sum, left in acc.  One loop over the results, only its indices
--- carried along: a nested loop of few iterations never becomes a trace
--- (LuaJIT aborts a recording that leaves its loop, and after a few such
--- aborts blacklists the loop for good, leaving the interpreter 20 to 40
--- times slower), so short sums are unrolled in full and longer ones loop by
--- four (the offsets carried too, LuaJIT gave up the side trace of a row's
--- end: "register coalescing too complex"; without a branch, the index
--- arithmetic cost 6 times the loop)
+-- r[i][j] = store(sum over l of a[i][l] b[l][j]) for a matrix of m x n by
+-- k (a vector has stride 0 in its missing dimension; ger is k = 1), %s the
+-- sum, left in acc.  One loop over the results, carrying i and j only: a
+-- nested loop of few steps never becomes a trace (LuaJIT aborts a recording
+-- that leaves its loop, and after a few such aborts blacklists the loop for
+-- good: the interpreter ran 20 to 40 times slower), so short sums are
+-- unrolled in full and longer ones loop by four; a batch is a call per
+-- matrix (with its index carried too, LuaJIT gave up the side trace of a
+-- row's end, "register coalescing too complex", and every row's end went
+-- through the interpreter; without a branch, the index arithmetic's chain
+-- of dependent steps cost 6 times the loop)
 kernels.template('intproduct', [[return function(rp, r1, r2, ap, a1, a2, bp, b1, b2, m, n, k, alpha, beta)
    local k4 = k - k %% 4
    local i, j = 0, 0
@@ -73,8 +74,7 @@ end
 local function sumtext(k)
    local lines = {'local s0, s1, s2, s3 = 0, 0, 0, 0'}
    if k <= UNROLLED then
-      -- (the offsets stepped: l * a2 for every l, constants of the trace,
-      -- would take registers the side trace of a row's end cannot shuffle)
+      -- (the offsets stepped: no l * a2 for every l held by the trace)
       for l = 0, k - 1 do lines[#lines + 1] = term(0, 's' .. l % 4) .. '; pa, pb = pa + a2, pb + b1' end
    else
       lines[#lines + 1] = 'for _ = 1, k4, 4 do'
