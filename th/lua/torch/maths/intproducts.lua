@@ -32,6 +32,10 @@ local intproducts = {}
 -- 0.4 ns a term and 5 us a call, these loops 0.6-0.8 ns a term, 1.3 for an
 -- Int sum whose products are each wrapped)
 local LIMIT, WRAPLIMIT = 2 ^ 18, 8192
+-- an outer product (ger, addr) up to this many elements: each costs the
+-- loop's store, 2-5 ns, where numpy's outer product and scaling pass less
+-- (100 x 100: 20-50 us, numpy's 6-15)
+local GERLIMIT = 2048
 local EXACT = 2 ^ 53
 
 -- r[i][j] = store(sum over l of a[i][l] b[l][j]) for a matrix of m x n by
@@ -259,9 +263,13 @@ function intproducts.product(r, beta, alpha, a, b)
       and gemm(o, r, beta, alpha, a, b, nb, m, n, k) then
       return true
    end
-   if nb * m * n * k > (o == ops.Int and WRAPLIMIT or LIMIT) then return false end
+   if nb * m * n * k > (o == ops.Int and WRAPLIMIT or a.nd == 1 and GERLIMIT or LIMIT) then return false end
    local f = kernels.loop('intproduct', o[k <= UNROLLED and k or UNROLLED + 1], T, o.store)
    local rp, ap, bp = origin(r), origin(a), origin(b)
+   if nb == 1 then   -- (no pointer made: a cdata per call, allocation sinking being off)
+      f(rp, r1, r2, ap, a1, a2, bp, b1, b2, m, n, k, alpha, beta)
+      return true
+   end
    for t = 0, nb - 1 do
       f(rp + t * r0, r1, r2, ap + t * a0, a1, a2, bp + t * b0, b1, b2, m, n, k, alpha, beta)
    end
