@@ -582,3 +582,21 @@ def test_storages_shared_kept_and_serialized_as_in_torch7():
     # on demand: it must still be one object per memory, and keep it alive
     out, expected = fixture("parity_storage_sharing")
     assert out == expected
+
+
+def test_bit_operations_of_every_integer_type_layout_and_path():
+    # bitand/bitor/bitxor, their c* forms, shifts by numbers within the width
+    # and by tensors (counts modulo 32, 64 for Long), values over each
+    # type's range (Long's beyond 2^53 and its extremes), contiguous,
+    # transposed and strided, at sizes across the LuaJIT, SIMD, strided and
+    # numpy paths, then hot
+    out, expected = fixture("parity_bitops")
+    assert out == expected
+
+
+def test_integer_products_wrap_in_the_element_type():
+    # mm/mv/ger/bmm/addmm/addmv/addr/baddbmm/addbmm of every integer type:
+    # sums and factors that wrap around, Long's beyond 2^53 (numpy's int64),
+    # transposed and strided operands and results, then hot
+    out, expected = fixture("parity_intproducts")
+    assert out == expected

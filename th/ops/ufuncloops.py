@@ -50,6 +50,14 @@ _EXTREMES = {"max": "maximum", "min": "minimum", "clip": "clip"}
 # floats: C's floor, ceil and sqrt (correctly rounded)
 _FLOATS = {"Float": "float32", "Double": "float64"}
 _UNARY = {"trunc": "trunc", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt"}
+# the bit operations of integers (bitops.lua): TH's right shift is logical,
+# the loop of each type's unsigned counterpart (same bits); counts are in
+# range (th takes the others elsewhere)
+_INTS = {k: v for k, v in _TYPES.items() if k not in _FLOATS}
+_BITWISE = {"bitand": ("bitwise_and", _INTS), "bitor": ("bitwise_or", _INTS),
+            "bitxor": ("bitwise_xor", _INTS), "lshift": ("left_shift", _INTS),
+            "rshift": ("right_shift", {"Byte": "uint8", "Char": "uint8", "Short": "uint16",
+                                       "Int": "uint32", "Long": "uint64"})}
 
 
 def _loops(ufunc, dtypes, boolean=False):
@@ -76,8 +84,8 @@ def _loops(ufunc, dtypes, boolean=False):
 
 @export
 def ufunc_loops():
-    """The loops of add, sub, mul, div, the comparisons, max, min, clip and the
-    unary functions of _UNARY, a line each:
+    """The loops of add, sub, mul, div, the comparisons, max, min, clip, the
+    unary functions of _UNARY and the bit operations, a line each:
     "operation type loop-address data-address" (decimal: Lua reads them as
     64-bit integers)."""
     import numpy as np
@@ -85,4 +93,5 @@ def ufunc_loops():
     found += [(op, _loops(getattr(np, name), _TYPES, True)) for op, name in _COMPARISONS.items()]
     found += [(op, _loops(getattr(np._core.umath, name), _TYPES)) for op, name in _EXTREMES.items()]
     found += [(op, _loops(getattr(np, name), _FLOATS)) for op, name in _UNARY.items()]
+    found += [(op, _loops(getattr(np, name), dtypes)) for op, (name, dtypes) in _BITWISE.items()]
     return "\n".join(f"{op} {t} {f} {d}" for op, loops in found for t, (f, d) in loops.items())

@@ -19,6 +19,7 @@ local simd = require 'torch.maths.simd'
 local minmax = require 'torch.maths.minmax'
 local vectorloops = require 'torch.maths.vectorloops'
 local longloops = require 'torch.maths.longloops'
+local bitops = require 'torch.maths.bitops'
 local f32 = kernels.f32
 local op, alltypes, floats = kernels.op, kernels.alltypes, kernels.floats
 local type, select, floor, fmod = type, select, math.floor, math.fmod
@@ -225,9 +226,26 @@ binary('cmod', 'fmod', {'tt'})             -- deprecated name of cfmod
 -- cmax/cmin (listed with the dimension-wise functions) are element-wise too
 binary('cmax', 'max', {'tt', 'tn'})
 binary('cmin', 'min', {'tt', 'tn'})
+
+-- the bit operations (bitops.lua's loops; numpy's Python path for the rest)
+local function bitwise(T, fname, op, res, x, y)
+   local xd = TD[x]
+   local yd = type(y) ~= 'number' and TD[y]
+   if yd then samecount(fname, xd, yd) else y = cast(T, y) end
+   local r
+   res, r = result(T, res, xd, true)
+   if nelement(r) > 0 and not bitops.run(op, r, xd, yd, y) then
+      pycall(py.math_binary, op, ndview(r), ndview(xd), yd and ndview(yd) or y)
+   end
+   return res
+end
 for _, op in ipairs{'bitand', 'bitor', 'bitxor'} do
-   binary(op, op, {'tn'}, integer)
-   binary('c' .. op, op, {'tt'}, integer)
+   for name, variants in pairs{[op] = {'tn'}, ['c' .. op] = {'tt'}} do
+      dispatch.define{
+         name = name, inplace = true, variants = variants, only = integer,
+         impl = function(T, _, res, x, y) return bitwise(T, name, op, res, x, y) end,
+      }
+   end
 end
 
 -- bit shifts; Float and Double tensors are multiplied or divided by 2^n, as in Torch7
@@ -235,7 +253,7 @@ local function shift(name, op, variants)
    dispatch.define{
       name = name, inplace = true, variants = variants,
       impl = function(T, _, res, x, y)
-         if T.integer then return elementwise(T, name, op, res, x, y) end
+         if T.integer then return bitwise(T, name, op, res, x, y) end
          local scale = op == 'lshift' and 'mul' or 'div'
          if type(y) == 'number' then return elementwise(T, name, scale, res, x, 2 ^ y) end
          return elementwise(T, name, scale, res, x, y.new():resizeAs(y):fill(2):cpow(y))

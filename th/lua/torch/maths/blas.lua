@@ -1,6 +1,7 @@
 -- BLAS operations: dot, mv, mm, bmm, ger and the accumulating addmv, addmm,
 -- addr, addbmm, baddbmm ([res,] [v1,] M, [v2,] a, b: res = v1 * M + v2 * a b).
--- The products run in numpy's BLAS (integer tensors multiply in int64).
+-- The products run in BLAS (cblas.lua; numpy's as a fallback), small integer
+-- ones in LuaJIT loops (intproducts.lua), larger ones in numpy's int64.
 -- As in Torch7, a result given to mv, mm, bmm or ger must already have the
 -- size of the product; addmv, addmm, addr, addbmm and baddbmm resize it.
 local types = require 'torch.types'
@@ -14,6 +15,7 @@ local tonumber, SMALL = tonumber, dispatch.SMALL
 local kernels = require 'torch.maths.kernels'
 local cblas = require 'torch.maths.cblas'
 local longloops = require 'torch.maths.longloops'
+local intproducts = require 'torch.maths.intproducts'
 local dotexpr = 'acc + x * y'
 -- up to this many elements a generated loop; beyond, BLAS's dot (through the
 -- FFI, cblas.lua), faster once its call costs less than the loop
@@ -165,8 +167,9 @@ for name, dims in pairs(plain) do
                     sizestring(r.sz, r.nd))
             end
          end
-         local small = not cblas.isexact()
-                       and (name == 'mm' and kernels.mm(r, ad, bd) or name == 'mv' and kernels.mv(r, ad, bd))
+         local small = T.integer and intproducts.usable(name, r, ad, bd) and intproducts.product(r, 0, 1, ad, bd)
+                       or not cblas.isexact()
+                          and (name == 'mm' and kernels.mm(r, ad, bd) or name == 'mv' and kernels.mv(r, ad, bd))
          if nelement(r) > 0 and not small and not cblas.product(name, r, 0, 1, ad, bd) then
             product(ad, bd, ndview(r), 0, nil, 1, false)
          end
@@ -219,7 +222,10 @@ for name, dims in pairs(accumulating) do
          beta, alpha = dispatch.cast(T, beta), dispatch.cast(T, alpha)
          local r
          res, r = dispatch.result(T, res, md)
-         if nelement(r) > 0 and not (cblas.usable(r, ad, bd) and holds(r, md, beta) and cblas.product(name, r, beta, alpha, ad, bd)) then
+         if nelement(r) > 0
+            and not (intproducts.usable(name, r, ad, bd) and holds(r, md, beta)
+                     and intproducts.product(r, beta, alpha, ad, bd))
+            and not (cblas.usable(r, ad, bd) and holds(r, md, beta) and cblas.product(name, r, beta, alpha, ad, bd)) then
             product(ad, bd, ndview(r), beta, ndview(md), alpha, name == 'addbmm')
          end
          return res

@@ -25,7 +25,7 @@ local kernels = {}
 -- the functions an expression may call, made locals of each generated loop
 -- (C: C's math library, libm.lua)
 local env = {tobit = bit.tobit, band = bit.band, lshift = bit.lshift, arshift = bit.arshift,
-             tonumber = tonumber, C = require 'torch.maths.libm'}
+             bor = bit.bor, bxor = bit.bxor, bnot = bit.bnot, rshift = bit.rshift, tonumber = tonumber, C = require 'torch.maths.libm'}
 for k, v in pairs(math) do env[k] = v end
 -- C's integer division: the quotient toward zero (of two 32-bit integers,
 -- the double quotient's is exact: it never rounds across an integer)
@@ -148,6 +148,10 @@ local shared = {
    band = 'local band = bit.band',
    lshift = 'local lshift = bit.lshift',
    arshift = 'local arshift = bit.arshift',
+   bor = 'local bor = bit.bor',
+   bxor = 'local bxor = bit.bxor',
+   bnot = 'local bnot = bit.bnot',
+   rshift = 'local rshift = bit.rshift',
    trunc = 'local function trunc(v) return v < 0 and math.ceil(v) or math.floor(v) end',
    intremainder = INTREMAINDER,
    tonumber = '',
@@ -321,6 +325,29 @@ local function stridedrun(kind, op, expr, count, r, x, y, z, e1, e2)
    return true, k.call(f, origin(r), x and origin(x), y and origin(y), z and origin(z), e1, e2)
 end
 
+-- halves(kind, op, expr, r, x, y, c, d) -> true when strided.lua's loop of
+-- kind (halves1, halves2) ran over LongTensors seen as pairs of 32-bit
+-- halves (low, high: little-endian), every step counted in int32s
+local int32p = ffi.typeof('int32_t *')
+function kernels.halves(kind, op, expr, r, x, y, c, d)
+   local count = y and 3 or 2
+   if nelement(r) > STRIDED or not walkable(x, r) or not walkable(y, r) then return false end
+   local depth = strided.collapse(count, r, x, y)
+   if not depth then return false end
+   if depth > 1 and iscontiguous(r) then strided.longest(count, depth) end
+   if not strided.steady(depth) then return false end
+   strided.bounds(count, r, x, y)
+   for k = 1, count do
+      local s = strided.steps[k]
+      for j = 1, depth do s[j] = 2 * s[j] end
+   end
+   local f = loop(strided.kinds[kind][depth].name, op, expr, types.Long)
+   local recast = kernels.recast
+   strided.kinds[kind][depth].call(f, recast(int32p, origin(r)), recast(int32p, origin(x)),
+                                   y and recast(int32p, origin(y)), nil, c, d)
+   return true
+end
+
 -- strided(kind, op, expr, r, x, y, z, e1, e2) -> true and what the loop
 -- returned, when a loop of strided.lua's kind (map1... sign2) ran
 function kernels.strided(kind, op, expr, r, x, y, z, e1, e2)
@@ -456,7 +483,6 @@ if ffi.os == 'Linux' and ffi.sizeof('wchar_t') == 4
    and pcall(ffi.cdef, 'int32_t *wmemset(int32_t *s, int32_t c, size_t n);') then
    wmemset = ffi.C.wmemset
 end
-local int32p = ffi.typeof('int32_t *')
 local fillcells = {}
 for i = 1, types.count do
    if types[i].size == 4 then fillcells[types[i]] = types[i].vla(1) end
@@ -746,6 +772,11 @@ end
 -- run(kind, op, T, store, ...): op's loop of that kind for elements of T, called with ...
 function kernels.run(kind, op, T, store, ...)
    return loop(kind, op, op.exprs[T.name], T, nil, nil, store)(...)
+end
+
+-- loop(kind, op, T, store) -> that loop itself (to be called many times)
+function kernels.loop(kind, op, T, store)
+   return loop(kind, op, op.exprs[T.name], T, nil, nil, store)
 end
 
 return kernels

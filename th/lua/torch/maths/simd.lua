@@ -294,6 +294,34 @@ function simd.frac(T, n, import, rp, xp)
    return true
 end
 
+-- simd.counted(shift, mask, T, rp, xp, yp, s, block, n, m) -> true: r = x
+-- shifted by (y & m) over n contiguous elements of T, the counts masked
+-- into the scratch s (block elements of T) by the loop `mask` (bitand),
+-- then `shift` (numpy's loops: {function, data}), a block at most at a time
+-- (in the L1 cache); r is x or apart from it
+local maskcells = {}
+function simd.counted(shift, mask, T, rp, xp, yp, s, block, n, m)
+   local cell = maskcells[T]
+   if not cell then
+      cell = T.vla(1)
+      maskcells[T] = cell
+   end
+   cell[0] = m
+   local size = T.size
+   -- (four pieces at least: a loop of one or two steps never becomes a trace)
+   local piece = math.min(block, ceil(n / PIECES))
+   for from = 0, n - 1, piece do
+      dims[0] = n - from < piece and n - from or piece
+      steps[0], steps[1], steps[2] = size, 0, size
+      args[0], args[1], args[2] = yp + from, cell, s
+      mask[1](args, dims, steps, mask[2])
+      steps[1] = size
+      args[0], args[1], args[2] = xp + from, s, rp + from
+      shift[1](args, dims, steps, shift[2])
+   end
+   return true
+end
+
 -- simd.cell(T, v) -> the cell of T holding the number v (one per
 -- type and operand position k, 1 or 2)
 local cells2 = {}

@@ -178,6 +178,11 @@ local KINDS = {
    map2 = {{'r', 'x', 'y'}, 'local x, y = xp[@x], yp[@y]; rp[@r] = %s', 'c'},
    map3 = {{'r', 'x', 'y', 'z'}, 'local x, y, z = xp[@x], yp[@y], zp[@z]; rp[@r] = %s', 'c'},
    fill = {{'r'}, 'rp[@r] = %s', 'c'},
+   -- LongTensors as int32 pairs (kernels.halves): both halves of an element
+   -- from one expression list, its low half lo, high half hi (y's: ylo, yhi)
+   halves1 = {{'r', 'x'}, 'local lo, hi = xp[@x], xp[@x + 1]; rp[@r], rp[@r + 1] = %s', 'c, d'},
+   halves2 = {{'r', 'x', 'y'},
+              'local lo, hi, ylo, yhi = xp[@x], xp[@x + 1], yp[@y], yp[@y + 1]; rp[@r], rp[@r + 1] = %s', 'c, d'},
    fold = {{'x'}, 'local x = xp[@x]; acc = %s', 'acc, c', 'acc'},
    -- a comparison's 0/1 from d (compare.lua's branch-free expressions),
    -- false as soon as d is a NaN
