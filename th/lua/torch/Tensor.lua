@@ -925,12 +925,16 @@ end
 -- matrices of one type (a transpose): TH's order of the element copies, in
 -- LuaJIT at every size when the two share memory (numpy's strided copy
 -- buffers an overlapping copy where TH did not), up to SEPARATE elements
--- otherwise (beyond, numpy's is faster)
+-- otherwise (beyond, numpy's is faster), TILED for a transpose's tiles
+-- (beyond, the helper threads' copy: 100x100 7.0 -> 5.0 us, 250x250 49 -> 31)
 local matrixcopy = require 'torch.matrixcopy'
-local SEPARATE = 4096
-local function copymatrix(d, s)
+local SEPARATE, TILED = 4096, 65536
+local function copymatrix(d, s, n)
+   if n > SEPARATE and not rawequal(d.st, s.st) and not (n <= TILED and matrixcopy.tiled(d, s)) then
+      return false
+   end
    checkbounds(d); checkbounds(s)
-   return matrixcopy(d.st.ptr + d.off, d, s.st.ptr + s.off, s)
+   return matrixcopy.copy(d.st.ptr + d.off, d, s.st.ptr + s.off, s)
 end
 
 -- copy(src): any type, same number of elements, sizes may differ
@@ -958,7 +962,7 @@ local function copy(d, s)
       -- views of one storage may overlap: copied as numpy's bulk path does
       ffi.C.memmove(raw(d.st.ptr + d.off), raw(s.st.ptr + s.off), n * d.T.size)
    elseif d.nd == 2 and s.nd == 2 and d.sz[1] == s.sz[1] and d.sz[2] == s.sz[2] and d.T == s.T
-          and (n <= SEPARATE or rawequal(d.st, s.st)) and copymatrix(d, s) then
+          and copymatrix(d, s, n) then
       return
    elseif kernels.copy(d, s) then
       return

@@ -33,9 +33,15 @@ end, function(rp, xp, m, n, buf)
       for C = 0, n - 1, TILE do
          local cols = n - C < TILE and n - C or TILE
          for c = 0, cols - 1 do copy(buf + c * TILE, xp + (R + (C + c) * m), rows * size) end
+         local quads = cols - cols % 4
          for r = 0, rows - 1 do
             local p, b = (R + r) * n + C, r
-            for c = 0, cols - 1 do rp[p + c] = buf[b]; b = b + TILE end
+            for c = 0, quads - 1, 4 do
+               rp[p + c], rp[p + c + 1] = buf[b], buf[b + TILE]
+               rp[p + c + 2], rp[p + c + 3] = buf[b + 2 * TILE], buf[b + 3 * TILE]
+               b = b + 4 * TILE
+            end
+            for c = quads, cols - 1 do rp[p + c] = buf[b]; b = b + TILE end
          end
       end
    end
@@ -49,13 +55,21 @@ for i = 1, types.count do
    loops[T] = {inorder = inorder, rowwise = rowwise, tiled = tiled, buf = T.vla(tile * tile)}
 end
 
+local matrixcopy = {}
+
+-- tiled(d, s): does d = s go in tiles (a contiguous d, s its transpose's layout)?
+function matrixcopy.tiled(d, s)
+   local m, n = d.sz[1], d.sz[2]
+   return m * n >= BLOCKED and s.str[1] == 1 and s.str[2] == m and d.str[2] == 1 and d.str[1] == n
+end
+
 -- copy(rp, d, xp, s) -> true when done: d = s for matrices d and s of one
 -- type and the same sizes, rp and xp pointers to their first elements
-return function(rp, d, xp, s)
+function matrixcopy.copy(rp, d, xp, s)
    local k = loops[d.T]
    if not k or s.T ~= d.T then return false end
    local m, n = d.sz[1], d.sz[2]
-   if m * n >= BLOCKED and s.str[1] == 1 and s.str[2] == m and d.str[2] == 1 and d.str[1] == n then
+   if matrixcopy.tiled(d, s) then
       k.tiled(rp, xp, m, n, k.buf)
    elseif d.str[2] == 1 then   -- (a result's rows: their index is the loop's, an integer; two a step)
       k.rowwise(rp, d.str[1], xp, s.str[1], s.str[2], m, n)
@@ -64,3 +78,5 @@ return function(rp, d, xp, s)
    end
    return true
 end
+
+return matrixcopy
