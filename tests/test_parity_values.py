@@ -306,6 +306,16 @@ def test_masked_select_as_the_original():
     assert hot == expected
 
 
+def test_masked_operations_of_any_strides_as_the_original():
+    # transposed, columns, permuted operands and transposed masks walked in
+    # LuaJIT (maskloops.lua's grids and lists) up to 2048 elements, numpy
+    # beyond; every type, NaN and -0 kept; cold and hot
+    out, expected = fixture("parity_masked_walk")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_masked_walk.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
 def test_masked_operations_and_nonzero_as_the_original():
     # the branch-free LuaJIT loops (th/lua/torch/maskloops.lua) on every type,
     # contiguous and strided, empty and all-true masks, and their errors; cold and hot
