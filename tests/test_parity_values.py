@@ -430,6 +430,16 @@ def test_selections_of_many_lines_at_once_as_the_original():
     assert out == expected
 
 
+def test_selection_along_many_short_lines_as_the_original():
+    # sort/topk/kthvalue/median/mode of lines of 1 to 64 elements, every type,
+    # ties, NaN, -0 and 0, infinities, both directions: TH's order of equal
+    # values (the rank sort of short lines, the whole tensor's passes); cold and hot
+    out, expected = fixture("parity_sort_short")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_sort_short.lua"), "15"], timeout=600))
+    assert hot == expected
+
+
 def test_long_elements_into_every_type_as_the_original():
     # (contiguous ones read as two 32-bit halves; a float beyond 2^53 rounded
     # once, from 64 bits, where th had rounded small ones twice)
