@@ -42,21 +42,17 @@ end
 -- runs inside another in one Lua state)
 local beg, fin = {}, {}
 -- split: parts of fewer than split elements are left unsorted, their first
--- and last places listed in parts, and no insertion sort runs; rec: the
--- parts left to the insertion sort (of 2 elements or more) are listed in
--- rec (first place and count, pairs from rec[0]), which does not run: their
--- count * 2 returned
-return function(v, ix, o, n, split, parts, rec)
+-- and last places listed in parts, and no insertion sort runs
+return function(v, ix, o, n, split, parts)
    local blocks = n > 2 * B
    if blocks then
       for k = o, o + n - 1 do
          if v[k] ~= v[k] then blocks = false break end
       end
    end
-   local stack, nrec = 0, 0
+   local stack = 0
    local L, R = o, o + n - 1
    local done = n - 1 <= M_SMALL
-   if done and rec then rec[0], rec[1], nrec = o, n, 2 end
    while not done do
       if split and R - L < split then    -- a part left to sort apart
          parts[#parts + 1], parts[#parts + 2] = L, R
@@ -112,10 +108,6 @@ return function(v, ix, o, n, split, parts, rec)
          end
          v[L], v[j] = v[j], v[L]; ix[L], ix[j] = ix[j], ix[L]
          local left, right = j - L, R - i + 1
-         if rec then
-            if left <= M_SMALL and left > 1 then rec[nrec], rec[nrec + 1], nrec = L, left, nrec + 2 end
-            if right <= M_SMALL and right > 1 then rec[nrec], rec[nrec + 1], nrec = i, right, nrec + 2 end
-         end
          if left <= M_SMALL and right <= M_SMALL then
             if stack == 0 then
                done = true
@@ -132,8 +124,7 @@ return function(v, ix, o, n, split, parts, rec)
          end
       end
    end
-   if not split and not rec then insertion(v, ix, o, n) end
-   return nrec
+   if not split then insertion(v, ix, o, n) end
 end, insertion
 ]]
 
@@ -167,14 +158,15 @@ local function generate(op, name)
 end
 local up, down = generate('>', 'ascending'), generate('<', 'descending')
 
--- The parts left to TH's final insertion sort (up to M_SMALL elements, or
--- a whole line of M_SMALL + 1) end in their stable order when their values
--- are finite (an element moves right past the ones that sort before it,
--- and stops at the first that does not): each element's place is the count
--- of the part's elements that sort before it, and the outcome of each pair
--- a number from math.min/max (a sum of outcomes, no branch: the branches of
--- a sort of random values mispredict, and each taken one left a LuaJIT
--- trace; the insertion sort was half the time of a sort of 30).
+-- A line of up to M_SMALL + 1 elements is TH's final insertion sort's
+-- alone, which leaves finite values in their stable order (an element moves
+-- right past the ones that sort before it, and stops at the first that does
+-- not): each element's place is the count of the elements that sort before
+-- it, and the outcome of each pair a number from math.min/max (a sum of
+-- outcomes, no branch: the branches of a sort of random values mispredict,
+-- and each taken one left a LuaJIT trace; 8 values 50 -> 25 ns).  (Parts of
+-- longer lines so sorted after TH's partitions were slower than its
+-- insertion sort: the calls, one per part's size.)
 -- rank(m, op) -> function(v, ix, o) so sorting v[o .. o+m-1] and ix
 local function rank(m, op)
    local out = {'local min, max, S = math.min, math.max, 2 ^ 600\nreturn function(v, ix, o)'}
@@ -193,20 +185,10 @@ local function rank(m, op)
    out[#out + 1] = 'end'
    return assert(loadstring(table.concat(out, '\n'), '=(th rank sort)'))()
 end
--- (ranks for parts of 0 .. M_SMALL + 1 elements)
+local SHORT = M_SMALL + 1
 for _, how in ipairs{{up, '>'}, {down, '<'}} do
    how[1].rank = {}
-   for m = 0, M_SMALL + 1 do how[1].rank[m] = rank(m, how[2]) end
-end
-
--- finite(how, v, ix, o, n): v[o .. o+n-1] (n up to SHORT, finite values)
--- sorted as by TH's quicksort: its partitions, then the rank sorts of the
--- parts left
-local SHORT = 64
-local rec = ffi.new('int32_t[?]', 2 * SHORT + 4)    -- (parts of 2 elements at least)
-local function finite(how, v, ix, o, n)
-   local parts, rank = how.sort(v, ix, o, n, nil, nil, rec), how.rank
-   for b = 0, parts - 2, 2 do rank[rec[b + 1]](v, ix, rec[b]) end
+   for m = 0, SHORT do how[1].rank[m] = rank(m, how[2]) end
 end
 
 -- Lines from SHARED elements without NaN are shared with helper threads
@@ -259,7 +241,7 @@ return {
       if not shared(how, v, ix, o, n) then how.sort(v, ix, o, n) end
    end,
    finite = function(v, ix, o, n, descending)
-      finite(descending and down or up, v, ix, o, n)
+      (descending and down or up).rank[n](v, ix, o)
    end,
    SHORT = SHORT,
 }

@@ -618,9 +618,12 @@ local sorts = require 'torch.maths.quicksort'
 local networks = require 'torch.maths.networks'
 local after, before = sorts.ascending, sorts.descending
 -- finite: the rows of the pass that rowwise runs have finite values and up
--- to SHORT elements, sorted by finiteline (TH's order, its final insertion
--- sort as rank sorts)
+-- to SHORT elements, sorted by finiteline (TH's order, its insertion sort as
+-- rank sorts)
 local finiteline, SHORT, finite = sorts.finite, sorts.SHORT, false
+-- lines up to LINES elements: passes of networks.CHUNK elements, gathered
+-- from other dimensions
+local LINES = 64
 
 -- moves the k-th smallest (0-based) of v[o .. o+n-1] to v[o+k], smaller ones before it
 local function quickselect(v, ix, o, k, n)
@@ -740,7 +743,7 @@ end
 -- m entries from first of the rows sorted are the answer when the rows'
 -- values are distinct: rows of networks.MIN to MAX try a sorting network
 local function passes(sp, vp, ip, rows, n, m, inplace, net, first, f, a, b, c)
-   local per = n > KEEP and 1 or floor((n <= SHORT and networks.CHUNK or KEEP) / n)
+   local per = n > KEEP and 1 or floor((n <= LINES and networks.CHUNK or KEEP) / n)
    local tries = net ~= nil and n >= networks.MIN and n <= networks.MAX
    finite = false
    for r0 = 0, rows - 1, per do
@@ -789,7 +792,7 @@ local function passes(sp, vp, ip, rows, n, m, inplace, net, first, f, a, b, c)
 end
 
 -- gathered(xd, vd, id, dim, m, net, first, f, ...) -> true when done: short
--- lines along dim (up to SHORT elements, GATHER in all, each operand's other
+-- lines along dim (up to LINES elements, GATHER in all, each operand's other
 -- dimensions two evenly spaced runs) copied one after the other to scratch
 -- doubles, through passes, and their entries back where they go (a loop a
 -- line at each end, not the loops a line of stridedlines: sort(1) of 30x30
@@ -799,7 +802,7 @@ local gathers = {}
 for k = 1, 3 do gathers[k] = ffi.new('double[?]', GATHER) end
 local function gathered(xd, vd, id, dim, m, net, first, f, a, b, c)
    local n = xd.sz[dim]
-   if n > SHORT or nelement(xd) > GATHER then return false end
+   if n > LINES or nelement(xd) > GATHER then return false end
    local outer, xo, _, xk, inner, xi = lines.geometry(xd, dim)
    local vouter, vo, _, vk, _, vi = lines.geometry(vd, dim)
    local iouter, io, _, ik, _, ii = lines.geometry(id, dim)
