@@ -742,9 +742,15 @@ end
 -- the result's memory.  With net (true: descending, false: ascending), the
 -- m entries from first of the rows sorted are the answer when the rows'
 -- values are distinct: rows of networks.MIN to MAX try a sorting network
+-- (a pass whose rows were not all distinct makes the next RETRY calls skip
+-- the networks: lines of integers or rounded values tie again, and a try
+-- that fails costs half the sort; a wrong guess costs time, never a
+-- different result)
+local RETRY, skips = 8, 0
 local function passes(sp, vp, ip, rows, n, m, inplace, net, first, f, a, b, c)
    local per = n > KEEP and 1 or floor((n <= LINES and networks.CHUNK or KEEP) / n)
    local tries = net ~= nil and n >= networks.MIN and n <= networks.MAX
+   if tries and skips > 0 then tries, skips = false, skips - 1 end
    finite = false
    for r0 = 0, rows - 1, per do
       local cnt = math.min(per, rows - r0)
@@ -754,6 +760,7 @@ local function passes(sp, vp, ip, rows, n, m, inplace, net, first, f, a, b, c)
       if tries and networks.sort(sp, base, len, n, net, v, ix) then
          emit(v, ix, vp + out, ip + out, cnt, n, m, first)
       else
+         if tries then tries, skips = false, RETRY end
          if inplace then
             v = vp + out
             ffi.copy(v, sp + base, len * 8)
