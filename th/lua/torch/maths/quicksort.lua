@@ -164,9 +164,9 @@ local up, down = generate('>', 'ascending'), generate('<', 'descending')
 -- not): each element's place is the count of the elements that sort before
 -- it, and the outcome of each pair a number from math.min/max (a sum of
 -- outcomes, no branch: the branches of a sort of random values mispredict,
--- and each taken one left a LuaJIT trace; 8 values 50 -> 25 ns).  (Parts of
--- longer lines so sorted after TH's partitions were slower than its
--- insertion sort: the calls, one per part's size.)
+-- and each taken one left a LuaJIT trace; 6 values 29 -> 12 ns, 11 values
+-- 41 -> 14 ns).  (Parts of longer lines so sorted after TH's partitions
+-- were slower than its insertion sort: the calls, one per part's size.)
 -- rank(m, op) -> function(v, ix, o) so sorting v[o .. o+m-1] and ix
 local function rank(m, op)
    local out = {'local min, max, S = math.min, math.max, 2 ^ 600\nreturn function(v, ix, o)'}

@@ -652,8 +652,8 @@ local function quickselect(v, ix, o, k, n)
    end
 end
 
--- rowwise(T, x, dim, rv, ri, m, f, ...): for each row of x along dim,
--- f(v, ix, o, n, ...) reorders the values v[o .. o+n-1] and their 0-based
+-- rowwise(T, x, dim, rv, ri, m, net, first, f, ...): for each row of x along
+-- dim, f(v, ix, o, n, ...) reorders the values v[o .. o+n-1] and their 0-based
 -- indices ix alongside and returns the place (from o) of the m entries that
 -- go to rv and ri (already of their sizes).  The f are functions of this
 -- file, not closures made per call: LuaJIT does not compile the making of a
@@ -837,7 +837,7 @@ local function gathered(xd, vd, id, dim, m, net, first, f, a, b, c)
    return true
 end
 
--- rowwise(T, x, dim, rv, ri, m, net, first, f, ...): as passes
+-- (net, first: see passes)
 local function rowwise(T, x, dim, rv, ri, m, net, first, f, a, b, c)
    local xd, vd, id = TD[x], TD[rv], TD[ri]
    local nd = xd.nd
