@@ -625,10 +625,9 @@ local finiteline, SHORT, finite = sorts.finite, sorts.SHORT, false
 -- from other dimensions
 local LINES = 64
 
--- moves the k-th smallest (0-based) of v[o .. o+n-1] to v[o+k], smaller ones before it
-local function quickselect(v, ix, o, k, n)
-   local L, R = o, o + n - 1
-   k = o + k
+-- moves the k-th smallest (0-based) of v[0 .. n-1] to v[k], smaller ones before it
+local function quickselect(v, ix, k, n)
+   local L, R = 0, n - 1
    while R > L do
       if R == L + 1 then
          if v[L] > v[R] then swap(v, ix, L, R) end
@@ -652,65 +651,10 @@ local function quickselect(v, ix, o, k, n)
    end
 end
 
--- the same for rows of up to SHORT elements: one loop for all the rows, a
--- step of TH's scans an iteration, no loop inside a loop (in rows of a few
--- elements quickselect's scans ran once each time: LuaJIT's tries to compile
--- them always left them at once, and it gave them up to the interpreter for
--- good, for longer rows too: kthvalue of 64x3, then topk of 30x30 took 70
--- us, not 6; for longer rows this one loop is slower)
-local function selectshort(v, ix, cnt, n, k)
-   local row, L, R, kk = 0, 0, n - 1, k
-   local i, j, piv, scan = 0, 0, 0, 0     -- scan: 0 a part to start, 1 i's scan, 2 j's
-   while true do
-      if R <= L then      -- the row done: the next one
-         row = row + 1
-         if row >= cnt then return end
-         L = row * n
-         R, kk, scan = L + n - 1, L + k, 0
-      elseif scan == 0 then
-         if R == L + 1 then
-            if v[L] > v[R] then swap(v, ix, L, R) end
-            R = L
-         else
-            swap(v, ix, floor((L + R) / 2), L + 1)
-            if v[L + 1] > v[R] then swap(v, ix, L + 1, R) end
-            if v[L] > v[R] then swap(v, ix, L, R) end
-            if v[L + 1] > v[L] then swap(v, ix, L + 1, L) end
-            i, j, piv, scan = L + 1, R, v[L], 1
-         end
-      elseif scan == 1 then
-         i = i + 1
-         if i >= R or not (v[i] < piv) then scan = 2 end
-      else
-         j = j - 1
-         if j <= L or not (v[j] > piv) then
-            if j < i then      -- the scans crossed: the pivot to its place
-               swap(v, ix, L, j)
-               if j <= kk then L = i end
-               if j >= kk then R = j - 1 end
-               scan = 0
-            else
-               swap(v, ix, i, j)
-               scan = 1
-            end
-         end
-      end
-   end
-end
-
--- selectrows(v, ix, cnt, n, k): in each of cnt rows of n (row r from
--- v[r * n]), its k-th smallest (0-based) moved to its place k, smaller ones
--- before it: TH's quickselect
-local function selectrows(v, ix, cnt, n, k)
-   if n <= SHORT then return selectshort(v, ix, cnt, n, k) end
-   for o = 0, (cnt - 1) * n, n do quickselect(v, ix, o, k, n) end
-end
-
--- rowwise(T, x, dim, rv, ri, m, net, first, f, ...): for the rows of x along
--- dim, f(v, ix, cnt, n, ...) reorders the values of cnt rows of n (row r
--- from v[r * n]) and their 0-based indices ix alongside and returns the
--- place in each row of the m entries that go to rv and ri (already of their
--- sizes).  The f are functions of this
+-- rowwise(T, x, dim, rv, ri, m, net, first, f, ...): for each row of x along
+-- dim, f(v, ix, n, ...) reorders the values v[0 .. n-1] and their 0-based
+-- indices ix and returns the position of the m entries that go to rv and ri
+-- (already of their sizes).  The f are functions of this
 -- file, not closures made per call: LuaJIT does not compile the making of a
 -- closure, and a loop calling sort would run interpreted.
 -- The rows' scratch arrays, as pointers (the sorts' traces see one type of
@@ -742,9 +686,6 @@ local function scratch(n, novalues)
    return keptv, keptix
 end
 local iscontiguous = internal.iscontiguous
--- 0 .. KEEP-1, copied to start each row's indices
-local iota = rowindices(KEEP)
-for i = 0, KEEP - 1 do iota[i] = i end
 
 -- the lines along dim of x, vd and id where they are (each one's other
 -- dimensions two evenly spaced runs, as lines.geometry takes them; the
@@ -763,7 +704,7 @@ local function stridedlines(xd, vd, id, dim, m, f, a, b, c)
       for i = 0, inner - 1 do
          local base = o * xo + i * xi
          for j = 0, n - 1 do v[j], ix[j] = tonumber(sp[base + j * xk]), j end
-         local first = f(v, ix, 1, n, a, b, c)
+         local first = f(v, ix, n, a, b, c)
          local vb, ib = o * vo + i * vi, o * io + i * ii
          for j = 0, m - 1 do
             vp[vb + j * vk] = v[first + j]
@@ -774,13 +715,10 @@ local function stridedlines(xd, vd, id, dim, m, f, a, b, c)
    return true
 end
 
--- emit(v, ix, vp, ip, cnt, n, m, first, inplace): the m entries from the
--- place first of each of cnt rows of n in v and ix to vp and ip (the values
--- already there when inplace)
-local function emit(v, ix, vp, ip, cnt, n, m, first, inplace)
-   if m == n and inplace then
-      for i = 0, cnt * n - 1 do ip[i] = ix[i] + 1 end
-   elseif m == n then
+-- emit(v, ix, vp, ip, cnt, n, m, first): the m entries from the place first
+-- of each of cnt sorted rows of n in v and ix to vp and ip
+local function emit(v, ix, vp, ip, cnt, n, m, first)
+   if m == n then
       for i = 0, cnt * n - 1 do vp[i], ip[i] = v[i], ix[i] + 1 end
    elseif m == 1 then
       for r = 0, cnt - 1 do vp[r], ip[r] = v[r * n + first], ix[r * n + first] + 1 end
@@ -816,26 +754,38 @@ local function passes(sp, vp, ip, rows, n, m, inplace, net, first, f, a, b, c)
       local base, out = r0 * n, r0 * m
       local v, ix = scratch(len, inplace and not tries)
       if tries and networks.sort(sp, base, len, n, net, v, ix) then
-         emit(v, ix, vp + out, ip + out, cnt, n, m, first, false)
+         emit(v, ix, vp + out, ip + out, cnt, n, m, first)
       else
          if tries then tries, skips = false, RETRY end
-         if inplace then
-            v = vp + out
-            ffi.copy(v, sp + base, len * 8)
-         else
-            for i = 0, len - 1 do v[i] = tonumber(sp[base + i]) end
-         end
          if n <= SHORT then      -- (x - x: 0 when finite, NaN from a NaN or an infinity)
             local s0, s1 = 0, 0
-            for i = 0, len - 2, 2 do s0, s1 = s0 + (v[i] - v[i]), s1 + (v[i + 1] - v[i + 1]) end
-            finite = s0 + s1 + (v[len - 1] - v[len - 1]) == 0
+            for i = base, base + len - 2, 2 do
+               local x, y = tonumber(sp[i]), tonumber(sp[i + 1])
+               s0, s1 = s0 + (x - x), s1 + (y - y)
+            end
+            local z = tonumber(sp[base + len - 1])
+            finite = s0 + s1 + (z - z) == 0
          end
-         if n > KEEP then
-            for i = 0, n - 1 do ix[i] = i end
-         else
-            for r = 0, len - 1, n do ffi.copy(ix + r, iota, n * 4) end
+         -- (a row at a time, as rows of TH's sorts: their loops inside the
+         -- one a row, with the loops copying the row, made LuaJIT compile
+         -- them apart; a loop of rows calling them alone took them unrolled
+         -- inside, failed, and left them to the interpreter for good: sort
+         -- of 64x64 after the other sizes of shortlines.lua 55 -> 235 us)
+         for r = 0, cnt - 1 do
+            local from, to = base + r * n, out + r * m
+            if inplace then
+               v = vp + to
+               ffi.copy(v, sp + from, n * 8)
+               for i = 0, n - 1 do ix[i] = i end
+            else
+               for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[from + i]), i end
+            end
+            local at = f(v, ix, n, a, b, c)
+            if not inplace then
+               for i = 0, m - 1 do vp[to + i] = v[at + i] end
+            end
+            for i = 0, m - 1 do ip[to + i] = ix[at + i] + 1 end
          end
-         emit(v, ix, vp + out, ip + out, cnt, n, m, f(v, ix, cnt, n, a, b, c), inplace)
       end
    end
 end
@@ -908,33 +858,27 @@ local function rowwise(T, x, dim, rv, ri, m, net, first, f, a, b, c)
    end
 end
 
-local function kthrows(v, ix, cnt, n, k)
-   selectrows(v, ix, cnt, n, k - 1)
+local function kthrow(v, ix, n, k)
+   quickselect(v, ix, k - 1, n)
    return k - 1
 end
 
--- the last of the longest run in TH's sorted order (the first such run on
--- ties), moved to its row's first place
-local function moderows(v, ix, cnt, n)
-   for o = 0, (cnt - 1) * n, n do
-      if finite then finiteline(v, ix, o, n, false) else after(v, ix, o, n) end
-      local best, bestrun, run = o, 0, 0
-      for k = o, o + n - 1 do
-         run = run + 1
-         if k == o + n - 1 or v[k] ~= v[k + 1] then
-            if run > bestrun then best, bestrun = k, run end
-            run = 0
-         end
+-- the last of the longest run in TH's sorted order (the first such run on ties)
+local function moderow(v, ix, n)
+   if finite then finiteline(v, ix, 0, n, false) else after(v, ix, 0, n) end
+   local best, bestrun, run = 0, 0, 0
+   for k = 0, n - 1 do
+      run = run + 1
+      if k == n - 1 or v[k] ~= v[k + 1] then
+         if run > bestrun then best, bestrun = k, run end
+         run = 0
       end
-      v[o], ix[o] = v[best], ix[best]
    end
-   return 0
+   return best
 end
 
-local function sortrows(v, ix, cnt, n, descending)
-   for o = 0, (cnt - 1) * n, n do
-      if finite then finiteline(v, ix, o, n, descending) else sorts.line(v, ix, o, n, descending) end
-   end
+local function sortrow(v, ix, n, descending)
+   if finite then finiteline(v, ix, 0, n, descending) else sorts.line(v, ix, 0, n, descending) end
    return 0
 end
 
@@ -952,29 +896,45 @@ local function resort(T, x, dim, rv, ri, lines, descending)
             lx, lv, li = Tensor.select(lx, k, at), Tensor.select(lv, k, at), Tensor.select(li, k, at)
          end
       end
-      rowwise(T, lx, 1, lv, li, sz[dim], nil, 0, sortrows, descending)
+      rowwise(T, lx, 1, lv, li, sz[dim], nil, 0, sortrow, descending)
    end
 end
 
 -- topk's k entries: quickselect's order, sorted if asked
-local function topkrows(v, ix, cnt, n, k, largest, sorted)
+local function topkrow(v, ix, n, k, largest, sorted)
    if not largest then
-      selectrows(v, ix, cnt, n, k - 1)
+      quickselect(v, ix, k - 1, n)
       if sorted then
-         for o = 0, (cnt - 1) * n, n do
-            if finite then finiteline(v, ix, o, k - 1, false) else after(v, ix, o, k - 1) end
-         end
+         if finite then finiteline(v, ix, 0, k - 1, false) else after(v, ix, 0, k - 1) end
       end
       return 0
    end
    local first = n - k
-   if first > 0 then selectrows(v, ix, cnt, n, first - 1) end
+   if first > 0 then quickselect(v, ix, first - 1, n) end
    if sorted then
-      for o = first, (cnt - 1) * n + first, n do
-         if finite then finiteline(v, ix, o, k, true) else before(v, ix, o, k) end
-      end
+      if finite then finiteline(v, ix, first, k, true) else before(v, ix, first, k) end
    end
    return first
+end
+
+-- TH's sorts and quickselect run here once on lines of random values, as
+-- the module loads: LuaJIT compiles their loops then, each apart, before any
+-- program's lines (which in short ones run those loops once or twice each
+-- time, and a trace of the loop around them took them unrolled inside,
+-- failed, and left them to the interpreter for good: sort of 64x64 after
+-- the other sizes of shortlines.lua 55 -> 290 us)
+do
+   local v, ix = scratch(64)
+   local seed = 1
+   for rep = 1, 40 do
+      for _, n in ipairs{13, 30, 64} do
+         for i = 0, n - 1 do
+            seed = (seed * 69069 + 1) % 4294967296
+            v[i], ix[i] = seed / 4294967296, i
+         end
+         if rep % 2 == 0 then sortrow(v, ix, n, rep % 4 == 0) else topkrow(v, ix, n, 3, rep % 3 == 0, false) end
+      end
+   end
 end
 
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
@@ -990,7 +950,7 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
       and pycall(py.math_kth_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1, k) then
       return rv, ri
    end
-   rowwise(T, A[i], dim, rv, ri, 1, false, k - 1, kthrows, k)
+   rowwise(T, A[i], dim, rv, ri, 1, false, k - 1, kthrow, k)
    return rv, ri
 end
 
@@ -1017,7 +977,7 @@ local valued = {
       local xd = source(T, 'mode', A, i)
       local dim = dimarg(xd, A[i + 1], i + 1, 'mode')
       rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
-      rowwise(T, A[i], dim, rv, ri, 1, false, 0, moderows)
+      rowwise(T, A[i], dim, rv, ri, 1, false, 0, moderow)
       return rv, ri
    end,
 
@@ -1041,7 +1001,7 @@ local valued = {
             return rv, ri
          end
       end
-      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], desc == true, 0, sortrows, desc == true)
+      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], desc == true, 0, sortrow, desc == true)
       return rv, ri
    end,
 
@@ -1073,7 +1033,7 @@ local valued = {
       -- (sorted: the first k of the line sorted, descending for the largest)
       local net = nil
       if sorted then net = largest end
-      rowwise(T, A[i], dim, rv, ri, k, net, 0, topkrows, k, largest, sorted)
+      rowwise(T, A[i], dim, rv, ri, k, net, 0, topkrow, k, largest, sorted)
       return rv, ri
    end,
 }
