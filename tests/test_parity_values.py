@@ -306,6 +306,16 @@ def test_masked_select_as_the_original():
     assert hot == expected
 
 
+def test_masked_operations_of_any_strides_as_the_original():
+    # transposed, columns, permuted operands and transposed masks walked in
+    # LuaJIT (maskloops.lua's grids and lists) up to 2048 elements, numpy
+    # beyond; every type, NaN and -0 kept; cold and hot
+    out, expected = fixture("parity_masked_walk")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_masked_walk.lua"), "20"], timeout=600))
+    assert hot == expected
+
+
 def test_masked_operations_and_nonzero_as_the_original():
     # the branch-free LuaJIT loops (th/lua/torch/maskloops.lua) on every type,
     # contiguous and strided, empty and all-true masks, and their errors; cold and hot
@@ -418,6 +428,16 @@ def test_selections_of_many_lines_at_once_as_the_original():
     # elements, TH's algorithm when a line has ties or NaN)
     out, expected = fixture("parity_select_many_lines")
     assert out == expected
+
+
+def test_selection_along_many_short_lines_as_the_original():
+    # sort/topk/kthvalue/median/mode of lines of 1 to 64 elements, every type,
+    # ties, NaN, -0 and 0, infinities, both directions: TH's order of equal
+    # values (the rank sort of short lines, the whole tensor's passes); cold and hot
+    out, expected = fixture("parity_sort_short")
+    assert out == expected
+    hot = output(run_th([os.path.join(FIXTURES, "parity_sort_short.lua"), "15"], timeout=600))
+    assert hot == expected
 
 
 def test_long_elements_into_every_type_as_the_original():

@@ -1,7 +1,8 @@
 -- LuaJIT loops of the mask operations (the mask's check, maskedFill,
 -- maskedSelect, maskedCopy) for operands that are each one line of memory
--- (contiguous, or one stride once dimensions of size 1 are left out), and of
--- nonzero for vectors and matrices of any strides, of every type and size:
+-- (contiguous, or one stride once dimensions of size 1 are left out) at
+-- every size, and of any strides up to 2048 elements, and of nonzero for
+-- vectors and matrices of any strides, of every type and size:
 -- no Lua->Python crossing (which costs more than these loops up to 10^4
 -- elements; beyond, numpy's boolean indexing makes index arrays first).
 --
@@ -20,7 +21,8 @@ local types = require 'torch.types'
 local kernels = require 'torch.maths.kernels'
 
 local checkbounds, origin, recast = internal.checkbounds, kernels.origin, kernels.recast
-local cast = ffi.cast
+local nelement = internal.nelement
+local cast, bor = ffi.cast, bit.bor
 local int32p = ffi.typeof('int32_t *')
 
 local loops = {}
@@ -135,10 +137,12 @@ end]]
 
 local nobodies = {}
 
--- maskcount(m, n) -> number of ones, the OR of the mask; nil when m is no line
+-- maskcount(m, n) -> number of ones, the OR of the mask; nil when m is no
+-- line and has more than WALK elements
+local walkcount     -- (below: a mask of any strides)
 function loops.maskcount(m, n)
    local mp, ms = line(m)
-   if not mp then return nil end
+   if not mp then return walkcount(m, n) end
    return generate('count', countbody, nobodies, types.Byte, ms ~= 1)(mp, n, ms, recast(int32p, mp))
 end
 
@@ -337,6 +341,211 @@ function loops.fill(d, m, n, c)
    return true
 end
 
+-- maskedSelect and maskedCopy of operands of any strides (a transposed
+-- matrix, a matrix's columns, permuted dimensions) up to WALK elements.
+-- An operand that is not one line is a grid once its dimensions are merged
+-- (rows of n elements at a stride, a jump more from a row's end to the
+-- next row: a transposed matrix, a matrix's columns), whose place moves on
+-- with no branch at a row's end (a branch would leave the loop's trace at
+-- every row), or its elements' offsets in row-major order are listed first
+-- (more dimensions); then loops as the strided ones below (no branch on
+-- the mask either).  Beyond WALK, numpy's (measured on a transposed
+-- Double matrix: the same time at 1600 elements, 2.2 ns an element here,
+-- numpy's 1.7x faster at 8100; a 10x10's maskedSelect into a given result
+-- 5.0 -> 0.4 us, the original's time).
+local WALK = 2048
+local walks = {}        -- the lists, WALK + 1 offsets each (see <ATK>)
+for i = 1, 3 do walks[i] = ffi.new('int32_t[?]', WALK + 1) end
+
+-- list(d, offs) -> offs: d's elements' offsets from its first one, in
+-- row-major order (the last dimension's run a loop, the others an odometer)
+local at = {}
+local function list(d, offs)
+   local nd, sz, str = d.nd, d.sz, d.str
+   local run, step, k, base = sz[nd], str[nd], 0, 0
+   for i = 1, nd - 1 do at[i] = 0 end
+   while true do
+      local o = base
+      for j = k, k + run - 1 do
+         offs[j] = o
+         o = o + step
+      end
+      k = k + run
+      local i = nd - 1
+      while i >= 1 do
+         at[i], base = at[i] + 1, base + str[i]
+         if at[i] < sz[i] then break end
+         at[i], base = 0, base - sz[i] * str[i]
+         i = i - 1
+      end
+      if i < 1 then return offs end
+   end
+end
+
+-- walkcount(m, n) -> as maskcount, for a mask of any strides up to WALK
+-- elements (nil beyond: numpy's count)
+function walkcount(m, n)
+   if m.nd == 0 or n > WALK then return nil end
+   checkbounds(m)
+   local mp, offs, ones, top = origin(m), list(m, walks[1]), 0, 0
+   for i = 0, n - 1 do
+      local x = mp[offs[i]]
+      ones, top = ones + x, bor(top, x)
+   end
+   return ones, top
+end
+
+-- shape(d, w) -> how d's elements are walked: 'line', its stride; 'grid',
+-- the stride in a row, the row's count, the jump at its end; 'list', 0, 0,
+-- 0, the offsets listed in walks[w]
+local msz, mst = {}, {}
+local function shape(d, w)
+   local p, stride = line(d)
+   if p then return 'line', stride, 0, 0, nil end
+   checkbounds(d)
+   local k, sz, str = 0, d.sz, d.str
+   for i = 1, d.nd do
+      if sz[i] ~= 1 then
+         if k > 0 and mst[k] == str[i] * sz[i] then
+            msz[k], mst[k] = msz[k] * sz[i], str[i]
+         else
+            k = k + 1
+            msz[k], mst[k] = sz[i], str[i]
+         end
+      end
+   end
+   if k == 2 then return 'grid', mst[2], msz[2], mst[1] - msz[2] * mst[2], nil end
+   return 'list', 0, 0, 0, list(d, walks[w])
+end
+
+-- an operand x's code in the loops: <DECL> before the loop, <READ> at the
+-- start of a step, <AT> its element i's offset, <STEP> its move to the next
+-- element; <ATK>, <STEPK>: the same for the element k, moving on at a 1
+-- (x_s: its stride, x_n, x_j: a grid's row count and jump, x_l: a list)
+local pieces = {
+   line = {DECL = 'local x_o = 0', READ = 'x_o = tobit(x_o)', AT = 'x_o', ATK = 'x_o',
+           STEP = 'x_o = x_o + tobit(x_s)', STEPK = 'x_o = x_o + band(tobit(x_s), 0 - m)'},
+   grid = {DECL = 'local x_o, x_c = 0, 1', READ = 'x_o, x_c = tobit(x_o), tobit(x_c)', AT = 'x_o', ATK = 'x_o',
+           STEP = 'local x_w = rshift(tobit(x_n) - x_c - 1, 31)\n'
+              .. 'x_c = x_c + 1 - band(tobit(x_n), 0 - x_w)\n'
+              .. 'x_o = x_o + tobit(x_s) + band(tobit(x_j), 0 - x_w)',
+           STEPK = 'local x_w = band(rshift(tobit(x_n) - x_c - 1, 31), m)\n'
+               .. 'x_c = x_c + m - band(tobit(x_n), 0 - x_w)\n'
+               .. 'x_o = x_o + band(tobit(x_s), 0 - m) + band(tobit(x_j), 0 - x_w)'},
+   list = {DECL = '', READ = '', AT = 'x_l[i]', ATK = 'x_l[k]', STEP = '', STEPK = ''},
+}
+
+-- every element written to the result's next place (as selectstrided below)
+local selectwalk = [=[return function(rp, sp, mp, n, ones, rs, s_s, s_n, s_j, s_l, m_s, m_n, m_j, m_l)
+   local k, last, top, ko = 0, 0, band(ones - 1, INT), 0
+   <DECL s> <DECL m>
+   for i = 0, n - 1 do
+      k, ko = tobit(k), tobit(ko)
+      <READ s> <READ m>
+      local m, q = mp[<AT m>], <AT s>
+      local o, p = ko - band(tobit(rs), 0 - rshift(tobit(top) - k, 31)), q
+      $DOUBLE{o, p}
+      $BODY
+      local m1 = m - 1
+      last = bor(band(q, bnot(m1)), band(last, m1))
+      k = band(k + m, INT)
+      ko = ko + band(tobit(rs), bnot(m1))
+      <STEP s>
+      <STEP m>
+   end
+   local o, p = top * rs, last
+   $DOUBLE{o, p}
+   $BODY
+end]=]
+
+-- the place of the k-th 1 takes the source's element k (as copystrided
+-- below; <ATK s> is read one past the source's last element, where the
+-- mask is 0: not used)
+local copywalk = [=[return function(rp, sp, mp, n, d_s, d_n, d_j, d_l, s_s, s_n, s_j, s_l, m_s, m_n, m_j, m_l)
+   local first, last, ps, k = mp[0], 0, 0, 0
+   <DECL d> <DECL s> <DECL m>
+   $SAVE
+   for i = 0, n - 1 do
+      k = tobit(k)
+      <READ d> <READ s> <READ m>
+      local m = mp[<AT m>]
+      local m1 = m - 1
+      last = bor(band(<AT d>, bnot(m1)), band(last, m1))
+      ps = bor(band(<ATK s>, bnot(m1)), band(ps, m1))
+      local o, p = last, ps
+      $DOUBLE{o, p}
+      $BODY
+      k = band(k + m, INT)
+      <STEP d>
+      <STEP m>
+      <STEPK s>
+   end
+   if first == 0 then
+      $RESTORE
+   end
+end]=]
+
+-- the loop of a text for the operands' shapes (x = the shape of operand x)
+-- and T, made once (no string made per call: string.gsub is not compiled)
+local function expand(text, shapes)
+   return (text:gsub('<(%u+) (%l)>', function(piece, x)
+      return (pieces[shapes[x]][piece]:gsub('x_', x .. '_'))
+   end))
+end
+local walkloops = {}
+local function walkloop(text, T, body, shapes)
+   local byT = walkloops[text] or {}
+   walkloops[text] = byT
+   local byshape = byT[T] or {}
+   byT[T] = byshape
+   local key = shapes.d .. shapes.s .. shapes.m
+   local f = byshape[key]
+   if not f then
+      f = build('walk', expand(text, shapes), body, T, true)
+      byshape[key] = f
+   end
+   return f
+end
+
+-- walkable(d) -> true when the tensor's elements can be walked
+local function walkable(d)
+   return d.nd > 0 and units[d.T.name] ~= nil and nelement(d) <= WALK
+end
+
+local selectbody = {BODY = 'rp[o@] = sp[p@]'}
+local copybody = {BODY = 'rp[o@] = sp[p@]', SAVE = save, RESTORE = restore}
+local shapes = {d = 'line'}
+
+-- walkselect(r, s, m, n, ones) -> true when done, as select (r one line)
+local function walkselect(r, s, m, n, ones)
+   local rp, rs = line(r)
+   if not rp or r.T ~= s.T or not (walkable(s) and walkable(m)) then return false end
+   local sk, s_s, s_n, s_j, s_l = shape(s, 1)
+   local mk, m_s, m_n, m_j, m_l = shape(m, 2)
+   shapes.d, shapes.s, shapes.m = 'line', sk, mk
+   local f = walkloop(selectwalk, s.T, selectbody, shapes)
+   local ptr = unitptr[s.T.name]
+   f(recast(ptr, rp), recast(ptr, origin(s)), origin(m), n, ones, rs, s_s, s_n, s_j, s_l, m_s, m_n, m_j, m_l)
+   return true
+end
+
+-- walkcopy(d, m, s, n) -> true when done, as copy
+local function walkcopy(d, m, s, n)
+   if d.T ~= s.T or not (walkable(d) and walkable(m) and walkable(s)) then return false end
+   for i = 1, d.nd do      -- (an expanded destination: see copy)
+      if d.str[i] == 0 and d.sz[i] > 1 then return false end
+   end
+   local dk, d_s, d_n, d_j, d_l = shape(d, 1)
+   local sk, s_s, s_n, s_j, s_l = shape(s, 2)
+   local mk, m_s, m_n, m_j, m_l = shape(m, 3)
+   shapes.d, shapes.s, shapes.m = dk, sk, mk
+   local f = walkloop(copywalk, d.T, copybody, shapes)
+   local ptr = unitptr[d.T.name]
+   f(recast(ptr, origin(d)), recast(ptr, origin(s)), origin(m), n,
+     d_s, d_n, d_j, d_l, s_s, s_n, s_j, s_l, m_s, m_n, m_j, m_l)
+   return true
+end
+
 -- every element is written to the result's next place (offset ko), the last
 -- one while k is past the end (top: the last place), which moves on by the
 -- mask's 0 or 1; the last 1's element is written there again at the end
@@ -365,7 +574,7 @@ function loops.select(r, s, m, n, ones)
    local rp, rs = line(r)
    local sp, ss = line(s)
    local mp, ms = line(m)
-   if not rp or not sp or not mp or r.T ~= s.T then return false end
+   if not rp or not sp or not mp or r.T ~= s.T then return walkselect(r, s, m, n, ones) end
    if rs == 1 and ss == 1 and ms == 1 then
       local ptr = wideptr[s.T.name]
       wide('select', s.T)(recast(ptr, rp), recast(ptr, sp), mp, lastone(mp, n))
@@ -406,7 +615,8 @@ function loops.copy(d, m, s, n)
    local sp, ss = line(s)
    local mp, ms = line(m)
    -- (an expanded destination, of stride 0, would have its one element put back)
-   if not rp or not sp or not mp or d.T ~= s.T or rs == 0 then return false end
+   if not rp or not sp or not mp or d.T ~= s.T then return walkcopy(d, m, s, n) end
+   if rs == 0 then return false end
    if rs == 1 and ss == 1 and ms == 1 then
       local ptr = wideptr[d.T.name]
       wide('copy', d.T)(recast(ptr, rp), recast(ptr, sp), mp, lastone(mp, n), keeps[d.T.name])

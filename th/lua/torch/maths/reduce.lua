@@ -615,7 +615,15 @@ end
 -- TH's quicksort in ascending order (after: a NaN compares with nothing and
 -- stays where the moves leave it) and descending (before)
 local sorts = require 'torch.maths.quicksort'
+local networks = require 'torch.maths.networks'
 local after, before = sorts.ascending, sorts.descending
+-- finite: the rows of the pass that rowwise runs have finite values and up
+-- to SHORT elements, sorted by finiteline (TH's order, its insertion sort as
+-- rank sorts)
+local finiteline, SHORT, finite = sorts.finite, sorts.SHORT, false
+-- lines up to LINES elements: passes of networks.CHUNK elements, gathered
+-- from other dimensions
+local LINES = 64
 
 -- moves the k-th smallest (0-based) of v[0 .. n-1] to v[k], smaller ones before it
 local function quickselect(v, ix, k, n)
@@ -643,12 +651,12 @@ local function quickselect(v, ix, k, n)
    end
 end
 
--- rowwise(T, x, dim, rv, ri, m, f, ...): for each row of x along dim,
--- f(v, ix, n, ...) reorders the values v[0 .. n-1] and their 0-based indices
--- ix and returns the position of the m entries that go to rv and ri (already
--- of their sizes).  The f are functions of this file, not closures made per
--- call: LuaJIT does not compile the making of a closure, and a loop calling
--- sort would run interpreted.
+-- rowwise(T, x, dim, rv, ri, m, net, first, f, ...): for each row of x along
+-- dim, f(v, ix, n, ...) reorders the values v[0 .. n-1] and their 0-based
+-- indices ix and returns the position of the m entries that go to rv and ri
+-- (already of their sizes).  The f are functions of this
+-- file, not closures made per call: LuaJIT does not compile the making of a
+-- closure, and a loop calling sort would run interpreted.
 -- The rows' scratch arrays, as pointers (the sorts' traces see one type of
 -- array, the results' memory included): up to KEEP elements kept for the
 -- next call (a new pair of arrays cost most of a sort of 100 elements),
@@ -688,6 +696,7 @@ local function stridedlines(xd, vd, id, dim, m, f, a, b, c)
    local iouter, io, _, ik, _, ii = lines.geometry(id, dim)
    if not (outer and vouter and iouter) or rawequal(vd.st, xd.st) or rawequal(id.st, xd.st) then return false end
    checkbounds(xd); checkbounds(vd); checkbounds(id)
+   finite = false
    local origin = kernels.origin   -- (kept in each tensor: no pointer made per call)
    local sp, vp, ip = origin(xd), origin(vd), origin(id)
    local v, ix = scratch(n)
@@ -706,14 +715,132 @@ local function stridedlines(xd, vd, id, dim, m, f, a, b, c)
    return true
 end
 
-local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
+-- emit(v, ix, vp, ip, cnt, n, m, first): the m entries from the place first
+-- of each of cnt sorted rows of n in v and ix to vp and ip
+local function emit(v, ix, vp, ip, cnt, n, m, first)
+   if m == n then
+      for i = 0, cnt * n - 1 do vp[i], ip[i] = v[i], ix[i] + 1 end
+   elseif m == 1 then
+      for r = 0, cnt - 1 do vp[r], ip[r] = v[r * n + first], ix[r * n + first] + 1 end
+   else
+      for r = 0, cnt - 1 do
+         local from, to = r * n + first, r * m
+         for j = 0, m - 1 do vp[to + j], ip[to + j] = v[from + j], ix[from + j] + 1 end
+      end
+   end
+end
+
+-- passes(sp, vp, ip, rows, n, m, inplace, net, first, f, ...): rows of n
+-- elements one after the other from sp, their m entries to vp and ip
+-- (pointers at the first ones), many rows a pass: each loop but the sorts'
+-- runs over all the pass's elements, not a row's (a short loop a row cost
+-- as much as the sort of a row of 30); whole rows of doubles reordered in
+-- the result's memory.  With net (true: descending, false: ascending), the
+-- m entries from first of the rows sorted are the answer when the rows'
+-- values are distinct: rows of networks.MIN to MAX try a sorting network
+-- (a pass whose rows were not all distinct makes the next RETRY calls skip
+-- the networks: lines of integers or rounded values tie again, and a try
+-- that fails costs half the sort; a wrong guess costs time, never a
+-- different result)
+local RETRY, skips = 8, 0
+local function passes(sp, vp, ip, rows, n, m, inplace, net, first, f, a, b, c)
+   local per = n > KEEP and 1 or floor((n <= LINES and networks.CHUNK or KEEP) / n)
+   local tries = net ~= nil and n >= networks.MIN and n <= networks.MAX
+   if tries and skips > 0 then tries, skips = false, skips - 1 end
+   finite = false
+   for r0 = 0, rows - 1, per do
+      local cnt = math.min(per, rows - r0)
+      local len = cnt * n
+      local base, out = r0 * n, r0 * m
+      local v, ix = scratch(len, inplace and not tries)
+      if tries and networks.sort(sp, base, len, n, net, v, ix) then
+         emit(v, ix, vp + out, ip + out, cnt, n, m, first)
+      else
+         if tries then tries, skips = false, RETRY end
+         if n <= SHORT then      -- (x - x: 0 when finite, NaN from a NaN or an infinity)
+            local s0, s1 = 0, 0
+            for i = base, base + len - 2, 2 do
+               local x, y = tonumber(sp[i]), tonumber(sp[i + 1])
+               s0, s1 = s0 + (x - x), s1 + (y - y)
+            end
+            local z = tonumber(sp[base + len - 1])
+            finite = s0 + s1 + (z - z) == 0
+         end
+         -- (a row at a time, as rows of TH's sorts: their loops inside the
+         -- one a row, with the loops copying the row, made LuaJIT compile
+         -- them apart; a loop of rows calling them alone took them unrolled
+         -- inside, failed, and left them to the interpreter for good: sort
+         -- of 64x64 after the other sizes of shortlines.lua 55 -> 235 us)
+         for r = 0, cnt - 1 do
+            local from, to = base + r * n, out + r * m
+            if inplace then
+               v = vp + to
+               ffi.copy(v, sp + from, n * 8)
+               for i = 0, n - 1 do ix[i] = i end
+            else
+               for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[from + i]), i end
+            end
+            local at = f(v, ix, n, a, b, c)
+            if not inplace then
+               for i = 0, m - 1 do vp[to + i] = v[at + i] end
+            end
+            for i = 0, m - 1 do ip[to + i] = ix[at + i] + 1 end
+         end
+      end
+   end
+end
+
+-- gathered(xd, vd, id, dim, m, net, first, f, ...) -> true when done: short
+-- lines along dim (up to LINES elements, GATHER in all, each operand's other
+-- dimensions two evenly spaced runs) copied one after the other to scratch
+-- doubles, through passes, and their entries back where they go (a loop a
+-- line at each end, not the loops a line of stridedlines: sort(1) of 30x30
+-- 16 -> 10 us)
+local GATHER = 16384
+local gathers = {}
+for k = 1, 3 do gathers[k] = ffi.new('double[?]', GATHER) end
+local function gathered(xd, vd, id, dim, m, net, first, f, a, b, c)
+   local n = xd.sz[dim]
+   if n > LINES or nelement(xd) > GATHER then return false end
+   local outer, xo, _, xk, inner, xi = lines.geometry(xd, dim)
+   local vouter, vo, _, vk, _, vi = lines.geometry(vd, dim)
+   local iouter, io, _, ik, _, ii = lines.geometry(id, dim)
+   if not (outer and vouter and iouter) or rawequal(vd.st, xd.st) or rawequal(id.st, xd.st) then return false end
+   checkbounds(xd); checkbounds(vd); checkbounds(id)
+   local origin = kernels.origin
+   local sp, vp, ip = origin(xd), origin(vd), origin(id)
+   local g, gv, gi = gathers[1], gathers[2], gathers[3]
+   -- (line (o, i) at g[(o * inner + i) * n]; a loop over i, the lines side by side)
+   for o = 0, outer - 1 do
+      for j = 0, n - 1 do
+         local from, to = o * xo + j * xk, o * inner * n + j
+         for i = 0, inner - 1 do g[to + i * n] = tonumber(sp[from + i * xi]) end
+      end
+   end
+   passes(g, gv, gi, outer * inner, n, m, false, net, first, f, a, b, c)
+   for o = 0, outer - 1 do
+      for j = 0, m - 1 do
+         local vb, ib, from = o * vo + j * vk, o * io + j * ik, o * inner * m + j
+         for i = 0, inner - 1 do
+            vp[vb + i * vi], ip[ib + i * ii] = gv[from + i * m], gi[from + i * m]
+         end
+      end
+   end
+   return true
+end
+
+-- (net, first: see passes)
+local function rowwise(T, x, dim, rv, ri, m, net, first, f, a, b, c)
    local xd, vd, id = TD[x], TD[rv], TD[ri]
    local nd = xd.nd
    -- rows along the last dimension of contiguous tensors are read and written
    -- in place, other lines where they are when their layout allows, the
    -- rest go through contiguous copies
    local direct = dim == nd and iscontiguous(xd) and iscontiguous(vd) and iscontiguous(id) and not rawequal(vd.st, xd.st)
-   if not direct and stridedlines(xd, vd, id, dim, m, f, a, b, c) then return end
+   if not direct and (gathered(xd, vd, id, dim, m, net, first, f, a, b, c)
+                      or stridedlines(xd, vd, id, dim, m, f, a, b, c)) then
+      return
+   end
    local sd = xd
    if not direct then
       sd = TD[Tensor.contiguous(Tensor.transpose(x, dim, nd))]
@@ -723,25 +850,8 @@ local function rowwise(T, x, dim, rv, ri, m, f, a, b, c)
    end
    local n = sd.sz[nd]
    checkbounds(sd); checkbounds(vd); checkbounds(id)
-   local sp, vp, ip = sd.st.ptr, vd.st.ptr, id.st.ptr
-   -- whole rows of doubles are reordered in the result's own memory
-   local inplace = T == types.Double and m == n
-   local v, ix = scratch(n, inplace)
-   for r = 0, nelement(sd) / n - 1 do
-      local base, out = sd.off + r * n, r * m
-      if inplace then
-         v = vp + (vd.off + out)
-         ffi.copy(v, sp + base, n * 8)
-         for i = 0, n - 1 do ix[i] = i end
-      else
-         for i = 0, n - 1 do v[i], ix[i] = tonumber(sp[base + i]), i end
-      end
-      local first = f(v, ix, n, a, b, c)
-      if not inplace then
-         for i = 0, m - 1 do vp[vd.off + out + i] = v[first + i] end
-      end
-      for i = 0, m - 1 do ip[id.off + out + i] = ix[first + i] + 1 end
-   end
+   passes(sd.st.ptr + sd.off, vd.st.ptr + vd.off, id.st.ptr + id.off, nelement(sd) / n, n, m,
+          T == types.Double and m == n, net, first, f, a, b, c)
    if not direct then
       copy(TD[Tensor.transpose(rv, dim, nd)], vd)
       copy(TD[Tensor.transpose(ri, dim, nd)], id)
@@ -755,7 +865,7 @@ end
 
 -- the last of the longest run in TH's sorted order (the first such run on ties)
 local function moderow(v, ix, n)
-   after(v, ix, 0, n)
+   if finite then finiteline(v, ix, 0, n, false) else after(v, ix, 0, n) end
    local best, bestrun, run = 0, 0, 0
    for k = 0, n - 1 do
       run = run + 1
@@ -768,7 +878,7 @@ local function moderow(v, ix, n)
 end
 
 local function sortrow(v, ix, n, descending)
-   sorts.line(v, ix, n, descending)
+   if finite then finiteline(v, ix, 0, n, descending) else sorts.line(v, ix, 0, n, descending) end
    return 0
 end
 
@@ -786,7 +896,7 @@ local function resort(T, x, dim, rv, ri, lines, descending)
             lx, lv, li = Tensor.select(lx, k, at), Tensor.select(lv, k, at), Tensor.select(li, k, at)
          end
       end
-      rowwise(T, lx, 1, lv, li, sz[dim], sortrow, descending)
+      rowwise(T, lx, 1, lv, li, sz[dim], nil, 0, sortrow, descending)
    end
 end
 
@@ -794,13 +904,37 @@ end
 local function topkrow(v, ix, n, k, largest, sorted)
    if not largest then
       quickselect(v, ix, k - 1, n)
-      if sorted then after(v, ix, 0, k - 1) end
+      if sorted then
+         if finite then finiteline(v, ix, 0, k - 1, false) else after(v, ix, 0, k - 1) end
+      end
       return 0
    end
    local first = n - k
    if first > 0 then quickselect(v, ix, first - 1, n) end
-   if sorted then before(v, ix, first, k) end
+   if sorted then
+      if finite then finiteline(v, ix, first, k, true) else before(v, ix, first, k) end
+   end
    return first
+end
+
+-- TH's sorts and quickselect run here once on lines of random values, as
+-- the module loads: LuaJIT compiles their loops then, each apart, before any
+-- program's lines (which in short ones run those loops once or twice each
+-- time, and a trace of the loop around them took them unrolled inside,
+-- failed, and left them to the interpreter for good: sort of 64x64 after
+-- the other sizes of shortlines.lua 55 -> 290 us)
+do
+   local v, ix = scratch(64)
+   local seed = 1
+   for rep = 1, 40 do
+      for _, n in ipairs{13, 30, 64} do
+         for i = 0, n - 1 do
+            seed = (seed * 69069 + 1) % 4294967296
+            v[i], ix[i] = seed / 4294967296, i
+         end
+         if rep % 2 == 0 then sortrow(v, ix, n, rep % 4 == 0) else topkrow(v, ix, n, 3, rep % 3 == 0, false) end
+      end
+   end
 end
 
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
@@ -816,7 +950,7 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
       and pycall(py.math_kth_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1, k) then
       return rv, ri
    end
-   rowwise(T, A[i], dim, rv, ri, 1, kthrow, k)
+   rowwise(T, A[i], dim, rv, ri, 1, false, k - 1, kthrow, k)
    return rv, ri
 end
 
@@ -843,7 +977,7 @@ local valued = {
       local xd = source(T, 'mode', A, i)
       local dim = dimarg(xd, A[i + 1], i + 1, 'mode')
       rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
-      rowwise(T, A[i], dim, rv, ri, 1, moderow)
+      rowwise(T, A[i], dim, rv, ri, 1, false, 0, moderow)
       return rv, ri
    end,
 
@@ -867,7 +1001,7 @@ local valued = {
             return rv, ri
          end
       end
-      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], sortrow, desc == true)
+      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], desc == true, 0, sortrow, desc == true)
       return rv, ri
    end,
 
@@ -896,7 +1030,10 @@ local valued = {
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
       rv, ri = pair(T, rv, ri, sizes, xd.nd)
-      rowwise(T, A[i], dim, rv, ri, k, topkrow, k, largest, sorted)
+      -- (sorted: the first k of the line sorted, descending for the largest)
+      local net = nil
+      if sorted then net = largest end
+      rowwise(T, A[i], dim, rv, ri, k, net, 0, topkrow, k, largest, sorted)
       return rv, ri
    end,
 }
