@@ -829,8 +829,15 @@ local function gathered(xd, vd, id, dim, m, net, first, f, a, b, c)
    return true
 end
 
+local warmup   -- (below: run once, before the first rows)
+
 -- (net, first: see passes)
 local function rowwise(T, x, dim, rv, ri, m, net, first, f, a, b, c)
+   if warmup then
+      local w = warmup
+      warmup = nil
+      w()
+   end
    local xd, vd, id = TD[x], TD[rv], TD[ri]
    local nd = xd.nd
    -- rows along the last dimension of contiguous tensors are read and written
@@ -917,13 +924,14 @@ local function topkrow(v, ix, n, k, largest, sorted)
    return first
 end
 
--- TH's sorts and quickselect run here once on lines of random values, as
--- the module loads: LuaJIT compiles their loops then, each apart, before any
+-- TH's sorts and quickselect run here once on lines of random values, at
+-- the first rows: LuaJIT compiles their loops then, each apart, before any
 -- program's lines (which in short ones run those loops once or twice each
 -- time, and a trace of the loop around them took them unrolled inside,
 -- failed, and left them to the interpreter for good: sort of 64x64 after
--- the other sizes of shortlines.lua 55 -> 290 us)
-do
+-- the other sizes of shortlines.lua 55 -> 290 us).  Not as the module
+-- loads: 3 ms of every start-up
+warmup = function()
    local v, ix = scratch(64)
    local seed = 1
    for rep = 1, 40 do
