@@ -185,10 +185,15 @@ local function rank(m, op)
    out[#out + 1] = 'end'
    return assert(loadstring(table.concat(out, '\n'), '=(th rank sort)'))()
 end
+-- (each made when first used: making them all cost a millisecond of every start-up)
 local SHORT = M_SMALL + 1
 for _, how in ipairs{{up, '>'}, {down, '<'}} do
-   how[1].rank = {}
-   for m = 0, SHORT do how[1].rank[m] = rank(m, how[2]) end
+   how[1].rank = setmetatable({}, {__index = function(made, m)
+      if m < 0 or m > SHORT then return nil end
+      local f = rank(m, how[2])
+      made[m] = f
+      return f
+   end})
 end
 
 -- Lines from SHARED elements without NaN are shared with helper threads
