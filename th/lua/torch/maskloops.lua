@@ -435,28 +435,38 @@ local pieces = {
    list = {DECL = '', READ = '', AT = 'x_l[i]', ATK = 'x_l[k]', STEP = '', STEPK = ''},
 }
 
+-- a selection's step for element p of the source (the mask's m 0 or 1): it
+-- goes to the result's place k, or while k is past the end to the last place
+-- (top), which moves on by m; the last 1's element is written there again at
+-- the end.  PICK(p) in the selection templates below
+local function picking(text)
+   return (text:gsub('PICK%((%w+)%)', function(p)
+      return (([[local o, p = ko - band(tobit(rs), 0 - rshift(tobit(top) - k, 31)), SRC
+      $DOUBLE{o, p}
+      $BODY
+      local m1 = m - 1
+      last = bor(band(SRC, bnot(m1)), band(last, m1))
+      k = band(k + m, INT)
+      ko = ko + band(tobit(rs), bnot(m1))]]):gsub('SRC', p))
+   end))
+end
+
 -- every element written to the result's next place (as selectstrided below)
-local selectwalk = [=[return function(rp, sp, mp, n, ones, rs, s_s, s_n, s_j, s_l, m_s, m_n, m_j, m_l)
+local selectwalk = picking([=[return function(rp, sp, mp, n, ones, rs, s_s, s_n, s_j, s_l, m_s, m_n, m_j, m_l)
    local k, last, top, ko = 0, 0, band(ones - 1, INT), 0
    <DECL s> <DECL m>
    for i = 0, n - 1 do
       k, ko = tobit(k), tobit(ko)
       <READ s> <READ m>
       local m, q = mp[<AT m>], <AT s>
-      local o, p = ko - band(tobit(rs), 0 - rshift(tobit(top) - k, 31)), q
-      $DOUBLE{o, p}
-      $BODY
-      local m1 = m - 1
-      last = bor(band(q, bnot(m1)), band(last, m1))
-      k = band(k + m, INT)
-      ko = ko + band(tobit(rs), bnot(m1))
+      PICK(q)
       <STEP s>
       <STEP m>
    end
    local o, p = top * rs, last
    $DOUBLE{o, p}
    $BODY
-end]=]
+end]=])
 
 -- the place of the k-th 1 takes the source's element k (as copystrided
 -- below; <ATK s> is read one past the source's last element, where the
@@ -546,27 +556,19 @@ local function walkcopy(d, m, s, n)
    return true
 end
 
--- every element is written to the result's next place (offset ko), the last
--- one while k is past the end (top: the last place), which moves on by the
--- mask's 0 or 1; the last 1's element is written there again at the end
-local selectstrided = [[return function(rp, sp, mp, n, ones, rs, ss, ms)
+-- every element is written to the result's next place (offset ko): PICK above
+local selectstrided = picking([[return function(rp, sp, mp, n, ones, rs, ss, ms)
    local k, last, top, ko, im, ip = 0, 0, band(ones - 1, INT), 0, 0, 0
    for _ = 1, n do
       k, ko, im, ip = tobit(k), tobit(ko), tobit(im), tobit(ip)
       local m = mp[im]
-      local o, p = ko - band(tobit(rs), 0 - rshift(tobit(top) - k, 31)), ip
-      $DOUBLE{o, p}
-      $BODY
-      local m1 = m - 1
-      last = bor(band(ip, bnot(m1)), band(last, m1))
-      k = band(k + m, INT)
-      ko = ko + band(tobit(rs), bnot(m1))
+      PICK(ip)
       im, ip = im + tobit(ms), ip + tobit(ss)
    end
    local o, p = top * rs, last
    $DOUBLE{o, p}
    $BODY
-end]]
+end]])
 
 -- select(r, s, m, n, ones) -> true when done: r (ones elements, at least
 -- one) = the elements of s (n) where m is 1, in order
