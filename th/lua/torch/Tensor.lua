@@ -983,6 +983,28 @@ local function beyonddouble(s)
    return false
 end
 
+-- copyelements(d, s): element by element in row-major order (small tensors
+-- no faster loop took).  Apart from copy: closures in copy made LuaJIT close
+-- upvalues at its every return, which it does not compile (NYI), so every
+-- trace through a copy that returned early aborted, until LuaJIT
+-- blacklisted Tensor.copy and ran every copy in the interpreter (0.06 ->
+-- 0.4 us for 100 elements, in one run of the sweep in three)
+local function copyelements(d, s)
+   local so = offsets(s)
+   local sptr = s.st.ptr
+   local k = 0
+   if d.T.integer and not s.T.integer then
+      local T = d.T
+      each(d, function(ptr, i) k = k + 1; ptr[i] = ccast(T, sptr[so[k]]) end)
+   elseif s.T.name == 'Long' and d.T.name ~= 'Long' then
+      -- an int64 stored through another pointer type in a hot trace is
+      -- miscompiled by lupa's LuaJIT (wrong values, heap corruption): as a number
+      each(d, function(ptr, i) k = k + 1; ptr[i] = tonumber(sptr[so[k]]) end)
+   else
+      each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)
+   end
+end
+
 local function copy(d, s)
    local n = nelement(d)
    if n ~= nelement(s) then
@@ -1001,19 +1023,7 @@ local function copy(d, s)
    elseif kernels.copy(d, s) then
       return
    elseif n <= SMALL and not (s.T.name == 'Long' and d.T.name == 'Float' and beyonddouble(s)) then
-      local so = offsets(s)
-      local sptr = s.st.ptr
-      local k = 0
-      if d.T.integer and not s.T.integer then
-         local T = d.T
-         each(d, function(ptr, i) k = k + 1; ptr[i] = ccast(T, sptr[so[k]]) end)
-      elseif s.T.name == 'Long' and d.T.name ~= 'Long' then
-         -- an int64 stored through another pointer type in a hot trace is
-         -- miscompiled by lupa's LuaJIT (wrong values, heap corruption): as a number
-         each(d, function(ptr, i) k = k + 1; ptr[i] = tonumber(sptr[so[k]]) end)
-      else
-         each(d, function(ptr, i) k = k + 1; ptr[i] = sptr[so[k]] end)
-      end
+      copyelements(d, s)
    else
       checkbounds(s)
       pycall(py.copy, ndview(d), ndview(s))
