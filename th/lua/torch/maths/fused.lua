@@ -49,12 +49,14 @@ local function fmaloop(T, rp, xp, yp, from, to, v)
    end
 end
 
--- rp[i] += v * yp[i], i in [from, to) (to - from a multiple of the block),
--- with one rounding: BLAS axpy by chunks, else C's fma
-local function fusedrange(T, axpy, rp, yp, from, to, v)
-   if not axpy then return fmaloop(T, rp, rp, yp, from, to, v) end
+-- rp[i] = xp[i] + v * yp[i], i in [from, to) (to - from a multiple of the
+-- block), with one rounding: BLAS axpy by chunks, each copied from xp just
+-- before unless xp is rp (one pass over the memory), else C's fma
+local function fusedrange(T, axpy, rp, xp, yp, from, to, v)
+   if not axpy then return fmaloop(T, rp, xp, yp, from, to, v) end
    for i = from, to - 1, CHUNK do
       local len = to - i < CHUNK and to - i or CHUNK
+      if xp ~= rp then ffi.copy(rp + i, xp + i, len * T.size) end
       axpy(len, v, yp + i, 1, rp + i, 1)
    end
 end
@@ -70,10 +72,11 @@ local function copy(T, rp, xp, n)
 end
 
 -- fusedrange over the job's segments, with helper threads
-local function shared(job, T, axpy, rp, yp, v)
+local function shared(job, T, axpy, rp, xp, yp, v)
    job.fn, job.alpha = axpy, v
-   job.p[0], job.p[1] = yp, rp
-   parallel.run(job, (T == Float and 'saxpy' or 'daxpy') .. cblas.ints, CHUNK)
+   job.p[0], job.p[1], job.p[2] = yp, rp, xp
+   local kind = xp == rp and 'axpy' or 'copyaxpy'
+   parallel.run(job, (T == Float and 's' or 'd') .. kind .. cblas.ints, CHUNK)
 end
 
 -- the BLAS axpy of T when it fuses every element of a length that is a
@@ -107,16 +110,20 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
    local block, axpy = BLOCK[T], fusingaxpy(T)
    if not inplace then
       if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
-      if rp ~= xp then copy(T, rp, xp, n) end
+      local gap = tonumber(rp - xp)
+      if gap ~= 0 and gap < n and gap > -n then   -- (overlapping: x whole before it is written)
+         copy(T, rp, xp, n)
+         xp = rp
+      end
       local m = n - n % block
       local job = axpy and parallel.job(n * T.size, PARALLEL)
       if job then
          parallel.segment(job, 0, m)
-         shared(job, T, axpy, rp, yp, v)
+         shared(job, T, axpy, rp, xp, yp, v)
       else
-         fusedrange(T, axpy, rp, yp, 0, m, v)
+         fusedrange(T, axpy, rp, xp, yp, 0, m, v)
       end
-      return fmaloop(T, rp, rp, yp, m, n, v)
+      return fmaloop(T, rp, xp, yp, m, n, v)
    end
    local parts = n > SPLIT and torch.getnumthreads() or 1
    local q, extra = floor(n / parts), n % parts
@@ -125,11 +132,11 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
    for p = 0, parts - 1 do
       local to = from + q + (p < extra and 1 or 0)
       local m = to - (to - from) % block
-      if job then parallel.segment(job, from, m) else fusedrange(T, axpy, rp, yp, from, m, v) end
+      if job then parallel.segment(job, from, m) else fusedrange(T, axpy, rp, rp, yp, from, m, v) end
       plain(T, rp, rp, yp, m, to, v)
       from = to
    end
-   if job then shared(job, T, axpy, rp, yp, v) end
+   if job then shared(job, T, axpy, rp, rp, yp, v) end
 end
 
 fused.plain = plain
