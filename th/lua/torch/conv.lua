@@ -26,21 +26,24 @@ local function aswritten(r)
    return {T = r.T, st = r.st, off = r.off, nd = r.nd, sz = r.sz, str = str}
 end
 
--- the output sizes of planes (base dimensions) of size xs by kernels of size ks
-local function outsizes(fname, x, k, xoff, koff, base, full)
-   local sizes = {}
-   for i = 1, base do
-      local m, kk = x.sz[xoff + i], k.sz[koff + i]
-      if full then
-         sizes[i] = m + kk - 1
-      else
-         if m < kk then
-            fail("bad argument #2 to '%s' (input image is smaller than kernel: %d < %d in dimension %d)",
-                 fname, m, kk, xoff + i)
-         end
-         sizes[i] = m - kk + 1
-      end
+-- the output size along dimension dimn of an input of m by a kernel of kk
+local function outsize(fname, m, kk, dimn, full)
+   if full then return m + kk - 1 end
+   if m < kk then
+      fail("bad argument #2 to '%s' (input image is smaller than kernel: %d < %d in dimension %d)",
+           fname, m, kk, dimn)
    end
+   return m - kk + 1
+end
+
+-- the output sizes of planes (base dimensions) of size xs by kernels of size ks
+-- (no loop over the two or three: LuaJIT blacklisted that short loop, then
+-- the whole function, after which every call ran interpreted)
+local function outsizes(fname, x, k, xoff, koff, base, full)
+   local xs, ks = x.sz, k.sz
+   local sizes = {outsize(fname, xs[xoff + 1], ks[koff + 1], xoff + 1, full),
+                  outsize(fname, xs[xoff + 2], ks[koff + 2], xoff + 2, full)}
+   if base == 3 then sizes[3] = outsize(fname, xs[xoff + 3], ks[koff + 3], xoff + 3, full) end
    return sizes
 end
 
