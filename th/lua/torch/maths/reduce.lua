@@ -734,9 +734,11 @@ end
 -- elements one after the other from sp, their m entries to vp and ip
 -- (pointers at the first ones), many rows a pass: each loop but the sorts'
 -- runs over all the pass's elements, not a row's (a short loop a row cost
--- as much as the sort of a row of 30); whole rows of doubles reordered in
--- the result's memory.  With net (true: descending, false: ascending), the
--- m entries from first of the rows sorted are the answer when the rows'
+-- as much as the sort of a row of 30); inplace: whole rows of doubles
+-- reordered in the result's memory (for rows beyond LINES: for a shorter
+-- one, its pointer there, a new cdata a row, cost more than copying it
+-- back).  With net (true: descending, false: ascending), the m entries from
+-- first of the rows sorted are the answer when the rows'
 -- values are distinct: rows of networks.MIN to MAX try a sorting network
 -- (a pass whose rows were not all distinct makes the next RETRY calls skip
 -- the networks: lines of integers or rounded values tie again, and a try
@@ -858,7 +860,7 @@ local function rowwise(T, x, dim, rv, ri, m, net, first, f, a, b, c)
    local n = sd.sz[nd]
    checkbounds(sd); checkbounds(vd); checkbounds(id)
    passes(sd.st.ptr + sd.off, vd.st.ptr + vd.off, id.st.ptr + id.off, nelement(sd) / n, n, m,
-          T == types.Double and m == n, net, first, f, a, b, c)
+          T == types.Double and m == n and n > LINES, net, first, f, a, b, c)
    if not direct then
       copy(TD[Tensor.transpose(rv, dim, nd)], vd)
       copy(TD[Tensor.transpose(ri, dim, nd)], id)
