@@ -221,6 +221,14 @@ def test_blas_products_bits_as_the_original():
     assert out == expected
 
 
+def test_large_rank_one_updates_bits_as_the_original():
+    # from 2^17 bytes th shares ger's bands of rows with its helper threads:
+    # each element is its own product, so the bits are the original's
+    # whoever computes them (new results, in place, transposed, strided)
+    out, expected = fixture("bits_ger_large")
+    assert out == expected
+
+
 def test_reductions_bits_as_the_original():
     # sums in order at every size (numpy adds in pairs); along a dimension
     # but the last, a FloatTensor's sums and products round to float

@@ -107,6 +107,35 @@ for bits, int in pairs{[32] = 'int', [64] = 'int64_t'} do
    end
 end
 
+-- BLAS ger on rows [a, b) of a row-major result: p[2][i][j] += alpha *
+-- p[0][i] * p[1][j], args: the row length, p[0]'s and p[1]'s increments,
+-- the rows' distance, when not 0 the bytes of an element to zero each row
+-- with first, and the rows of a call (few enough that OpenBLAS does not
+-- wake threads of its own); every element is its own product, whoever
+-- computes it
+local function ger(fntype, elementp)
+   return function(job, a, b)
+      local g = job.args
+      local n, ix, iy, ldr, size, rows = g[0], g[1], g[2], g[3], g[4], g[5]
+      local f, x, y = ffi.cast(fntype, job.fn), ffi.cast(elementp, job.p[0]), ffi.cast(elementp, job.p[1])
+      local r = ffi.cast(elementp, job.p[2])
+      for i = a, b - 1, rows do
+         local k = min(rows, b - i)
+         if size ~= 0 then
+            for j = i, i + k - 1 do ffi.fill(r + j * ldr, n * size) end
+         end
+         f(101, k, n, job.alpha, x + i * ix, ix, y, iy, r + i * ldr, ldr)
+      end
+   end
+end
+for bits, int in pairs{[32] = 'int', [64] = 'int64_t'} do
+   for prefix, element in pairs{d = 'double', s = 'float'} do
+      local fntype = ffi.typeof((('void (*)(int, INT, INT, E, const E *, INT, const E *, INT, E *, INT)')
+                                :gsub('INT', int):gsub('E', element)))
+      kinds[prefix .. 'ger' .. bits] = ger(fntype, ffi.typeof(element .. ' *'))
+   end
+end
+
 -- p[0][a, b) copied from the pattern p[1], steps[1] elements of steps[0]
 -- bytes, copy by copy
 function kinds.pattern(job, a, b)
