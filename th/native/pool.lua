@@ -86,24 +86,14 @@ function kinds.loop3(job, a, b, s)
    ffi.cast(looptype, job.fn)(args, s.dims, steps, job.data)
 end
 
--- BLAS axpy, p[1][i] += alpha * p[0][i], of each element type and integer
--- width of the libraries; the copying kinds first copy p[2][i] to p[1][i],
--- chunk by chunk (r = x + alpha y in one pass: the chunk is still in the
--- cache when axpy reads it back)
+-- BLAS axpy, p[1][i] += alpha * p[0][i]; the copying kinds first copy
+-- p[2][i] to p[1][i], chunk by chunk (r = x + alpha y in one pass: the
+-- chunk is still in the cache when axpy reads it back)
 local function axpy(fntype, elementp, size, copying)
    return function(job, a, b)
       local r = ffi.cast(elementp, job.p[1]) + a
       if copying then ffi.copy(r, ffi.cast(elementp, job.p[2]) + a, (b - a) * size) end
       ffi.cast(fntype, job.fn)(b - a, job.alpha, ffi.cast(elementp, job.p[0]) + a, 1, r, 1)
-   end
-end
-for bits, int in pairs{[32] = 'int', [64] = 'int64_t'} do
-   for prefix, element in pairs{d = 'double', s = 'float'} do
-      local fntype = ffi.typeof((('void (*)(INT, E, const E *, INT, E *, INT)'):gsub('INT', int):gsub('E', element)))
-      local elementp = ffi.typeof(element .. ' *')
-      local size = ffi.sizeof(element)
-      kinds[prefix .. 'axpy' .. bits] = axpy(fntype, elementp, size, false)
-      kinds[prefix .. 'copyaxpy' .. bits] = axpy(fntype, elementp, size, true)
    end
 end
 
@@ -128,11 +118,17 @@ local function ger(fntype, elementp)
       end
    end
 end
+
+-- the BLAS kinds of each element type and integer width of the libraries
 for bits, int in pairs{[32] = 'int', [64] = 'int64_t'} do
    for prefix, element in pairs{d = 'double', s = 'float'} do
-      local fntype = ffi.typeof((('void (*)(int, INT, INT, E, const E *, INT, const E *, INT, E *, INT)')
-                                :gsub('INT', int):gsub('E', element)))
-      kinds[prefix .. 'ger' .. bits] = ger(fntype, ffi.typeof(element .. ' *'))
+      local function signature(text) return ffi.typeof((text:gsub('INT', int):gsub('E', element))) end
+      local elementp, size = ffi.typeof(element .. ' *'), ffi.sizeof(element)
+      local axpytype = signature('void (*)(INT, E, const E *, INT, E *, INT)')
+      kinds[prefix .. 'axpy' .. bits] = axpy(axpytype, elementp, size, false)
+      kinds[prefix .. 'copyaxpy' .. bits] = axpy(axpytype, elementp, size, true)
+      kinds[prefix .. 'ger' .. bits] =
+         ger(signature('void (*)(int, INT, INT, E, const E *, INT, const E *, INT, E *, INT)'), elementp)
    end
 end
 

@@ -737,9 +737,9 @@ end
 -- as much as the sort of a row of 30); inplace: whole rows of doubles
 -- reordered in the result's memory (for rows beyond LINES: for a shorter
 -- one, its pointer there, a new cdata a row, cost more than copying it
--- back).  With net (true: descending, false: ascending), the m entries from
--- first of the rows sorted are the answer when the rows'
--- values are distinct: rows of networks.MIN to MAX try a sorting network
+-- back).  With net (true: descending, false: ascending), the m entries
+-- from first of the rows sorted are the answer when the rows' values are
+-- distinct: rows of networks.MIN to MAX try a sorting network
 -- (a pass whose rows were not all distinct makes the next RETRY calls skip
 -- the networks: lines of integers or rounded values tie again, and a try
 -- that fails costs half the sort; a wrong guess costs time, never a
