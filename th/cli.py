@@ -10,7 +10,6 @@ and the exit status is 1.  Arguments and messages are bytes, as Lua strings
 are (th/luabytes.py).
 """
 import os
-import re
 import sys
 
 from th import luabytes
@@ -114,8 +113,12 @@ end
 """
 
 
-# the last lines of a traceback: how th itself called the chunk
-_RUNNER_FRAMES = re.compile(rb"(\nstack traceback:)?\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$")
+def without_runner_frames(message):
+    """The traceback without its last lines, which show how th itself called
+    the chunk (re is imported here, on an error: it costs 5 ms of start-up)."""
+    import re
+    return re.sub(rb"(\nstack traceback:)?\n\t\[C\]: in function 'run'\n\t\[string \"<python>\"\]:\d+: in function <[^\n]*>$",
+                  b"", message)
 
 
 def session(script=None, script_args=()):
@@ -250,7 +253,7 @@ def _main(argv):
                                              *map(luabytes.encode, args)))
         if result is True:
             continue
-        message = _RUNNER_FRAMES.sub(b"", luabytes.read(*result[1:3]))
+        message = without_runner_frames(luabytes.read(*result[1:3]))
         if kind == "module":          # as trepl: a library that fails to load is skipped
             report(f"could not load {what}, skipping")
             report(message.split(b"\nstack traceback:")[0])

@@ -56,11 +56,12 @@ class Runtime:
         luajit = _luajit()
         self.lua = luajit.LuaRuntime(unpack_returned_tuples=True,
                                      register_eval=False, register_builtins=False)
-        from th import ops
+        from th import bytecode, ops
         boot = self.lua.eval(_BOOT)
+        cache = bytecode.Cache(bytecode.directory(self.lua.eval("jit.version")))
         # numpy and each numpy-based family are imported when Lua first asks
         # for one of its functions
-        boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), NATIVE_DIR,
+        boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), LUA_DIR, cache.load, cache.store, NATIVE_DIR,
              lambda _: (self.lua.table_from(_memory_functions()), True),
              self.lua.table_from(ops.load_light()), self._load_ops)
         self.globals = self.lua.globals()
@@ -107,9 +108,25 @@ class Runtime:
 
 
 _BOOT = r"""
-function(path, cpath, nativedir, memoryfns, lightops, allops)
+function(path, cpath, luadir, loadcached, storecached, nativedir, memoryfns, lightops, allops)
    python = nil   -- lupa's own bridge: Torch7 scripts never had it
    package.path, package.cpath = path, cpath
+   -- th's own modules (first on the path) from their cached bytecode (th/bytecode.py)
+   local ffi = require 'ffi'
+   local own = luadir .. '/?.lua;' .. luadir .. '/?/init.lua'
+   table.insert(package.loaders, 2, function(name)
+      local file = package.searchpath(name, own)
+      if not file then return nil end
+      local code, stamp = loadcached(file)
+      local chunk = code and loadstring(code)
+      if chunk then return chunk end
+      chunk = assert(loadfile(file))
+      if stamp then
+         code = string.dump(chunk)
+         storecached(file, stamp, tonumber(ffi.cast('intptr_t', ffi.cast('const char *', code))), #code)
+      end
+      return chunk
+   end)
    -- a table of Python functions filled by load(name) when a missing one is
    -- asked for: it gives the functions loaded so far and whether that is all
    local function lazy(t, load)

@@ -3,8 +3,6 @@ LuaJIT's FFI: the system's OpenBLAS (Debian's libopenblas0, the library
 Torch7 was built on: its products give Torch7's bits), else the OpenBLAS
 numpy's wheel bundles (numpy.libs).  Found without importing numpy (a light
 family, loaded at start-up)."""
-import glob
-import importlib.util
 import os
 
 from th.ops import export
@@ -29,6 +27,8 @@ def system_blas_library():
 def blas_library():
     """-> the path of numpy's bundled OpenBLAS (64-bit integer CBLAS, symbols
     scipy_cblas_*64_), or None (a numpy built on another BLAS)."""
+    import glob   # (here, as importlib.util: they cost start-up 3 ms)
+    import importlib.util
     spec = importlib.util.find_spec("numpy")
     if spec is None or not spec.submodule_search_locations:
         return None
