@@ -355,8 +355,12 @@ local function addcdiv(a, b, c, v) return a + v * b / c end
 -- arithmetic wraps each step, as numpy's does)
 local floataddc = {addcmul = function(a, b, c, v) return a + f32(f32(v * b) * c) end,
                    addcdiv = function(a, b, c, v) return a + f32(f32(v * b) / c) end}
-local fastaddc = {addcmul = op('addcmul', LIMIT, {Double = 'x + c * y * z', Float = 'x + f32(f32(c * y) * z)'}),
-                  addcdiv = op('addcdiv', LIMIT, {Double = 'x + c * y / z', Float = 'x + f32(f32(c * y) / z)'})}
+-- (a DoubleTensor's loops at every size, shared with helper threads from
+-- SPLIT elements: numpy's temporaries made 10^6 elements twice the
+-- original's time; a FloatTensor's rounding of each step, in numpy's float
+-- loops from FLOATLIMIT elements, is faster than f32's)
+local fastaddc = {addcmul = split(op('addcmul', math.huge, {Double = 'x + c * y * z', Float = 'x + f32(f32(c * y) * z)'}, FLOATLIMIT), SPLIT),
+                  addcdiv = split(op('addcdiv', math.huge, {Double = 'x + c * y / z', Float = 'x + f32(f32(c * y) / z)'}, FLOATLIMIT), SPLIT)}
 
 -- addcmul/addcdiv([res,] x [, value], t1, t2): x + value * t1 .* t2 (or ./ t2)
 for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
@@ -384,7 +388,7 @@ end
 
 local function lerp(a, b, w) return a + w * (b - a) end
 local function floatlerp(a, b, w) return a + f32(f32(w) * f32(b - a)) end
-local fastlerp = op('lerp', LIMIT, {Double = 'x + c * (y - x)', Float = 'x + f32(f32(c) * f32(y - x))'})
+local fastlerp = split(op('lerp', math.huge, {Double = 'x + c * (y - x)', Float = 'x + f32(f32(c) * f32(y - x))'}, FLOATLIMIT), SPLIT)
 
 -- lerp([res,] a, b, weight): a + weight * (b - a); numbers give a number
 dispatch.define{

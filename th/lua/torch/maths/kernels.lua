@@ -164,6 +164,8 @@ for k in pairs(math) do shared[k] = ('local %s = math.%s'):format(k, k) end
 local jobcalls = {
    map1 = 'f(ffi.cast(R, job.p[0]) + a, ffi.cast(X, job.p[1]) + a, b - a, job.alpha)',
    map2 = 'f(ffi.cast(R, job.p[0]) + a, ffi.cast(X, job.p[1]) + a, ffi.cast(Y, job.p[2]) + a, b - a, job.alpha)',
+   map3 = 'f(ffi.cast(R, job.p[0]) + a, ffi.cast(X, job.p[1]) + a, ffi.cast(Y, job.p[2]) + a, '
+          .. 'ffi.cast(Y, job.p[3]) + a, b - a, job.alpha)',
 }
 
 -- sharedtext(kind, expr, T1, T2, T3) -> the text of the loop for a helper
@@ -377,17 +379,18 @@ function kernels.split(op, from)
    return op
 end
 
--- split(kind, op, expr, r, x, y, rp, xp, yp, n, c) -> true when the loop ran
--- on this thread and helper threads (x and y: views apart from r's memory)
+-- split(kind, op, expr, r, x, y, rp, xp, yp, n, c [, z, zp]) -> true when
+-- the loop ran on this thread and helper threads (x, y and z: views apart
+-- from r's memory; z of y's type)
 local CHUNK = 4096
-local function split(kind, op, expr, r, x, y, rp, xp, yp, n, c)
-   if not apart(x, r) or y and not apart(y, r) then return false end
+local function split(kind, op, expr, r, x, y, rp, xp, yp, n, c, z, zp)
+   if not apart(x, r) or y and not apart(y, r) or z and not apart(z, r) then return false end
    local t = text(kind, op, expr, r.T, x.T, y and y.T)
    if not t then return false end
    local job = parallel.job(n, op.split)
    if not job then return false end
    job.source, job.sourcelen = t, #t
-   job.p[0], job.p[1], job.p[2], job.alpha = rp, xp, yp, c or 0
+   job.p[0], job.p[1], job.p[2], job.p[3], job.alpha = rp, xp, yp, zp, c or 0
    parallel.segment(job, 0, n)
    parallel.run(job, 'kernel', parallel.chunk(n, CHUNK, 4))
    return true
@@ -454,12 +457,14 @@ end
 function kernels.map3(op, r, x, y, z, c)
    local n = nelement(r)
    local expr = op.exprs[r.T.name]
-   if not within(n, op.limit) or not expr then return false end
+   if not within(n, limit(op, r.T)) or not expr then return false end
    local rp, xp, yp, zp = flat(r), flat(x), flat(y), flat(z)
    if not rp or not xp or not yp or not zp then
       return within(n, STRIDED) and stridedrun('map3', op, expr, 4, r, x, y, z, c)
    end
-   loop('map3', op, expr, r.T)(rp, xp, yp, zp, n, c)
+   if n < op.split or not split('map3', op, expr, r, x, y, rp, xp, yp, n, c, z, zp) then
+      loop('map3', op, expr, r.T)(rp, xp, yp, zp, n, c)
+   end
    return true
 end
 
