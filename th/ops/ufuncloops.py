@@ -47,9 +47,10 @@ _COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greate
 # lo <= hi, signed zeros and NaN included, measured: tests/fixtures/bits_minmax)
 _EXTREMES = {"max": "maximum", "min": "minimum", "clip": "clip"}
 # trunc (exact), for frac: x - trunc(x); and the exact unary functions of
-# floats: C's floor, ceil and sqrt (correctly rounded)
+# floats: C's floor, ceil and sqrt (correctly rounded), 1 / x (a division:
+# cinv, and rsqrt after sqrt)
 _FLOATS = {"Float": "float32", "Double": "float64"}
-_UNARY = {"trunc": "trunc", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt"}
+_UNARY = {"trunc": "trunc", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt", "reciprocal": "reciprocal"}
 # the bit operations of integers (bitops.lua): TH's right shift is logical,
 # the loop of each type's unsigned counterpart (same bits); counts are in
 # range (th takes the others elsewhere)
