@@ -113,7 +113,8 @@ end
 -- through numpy's loops (simd.unary: rsqrt as sqrt, then 1 / x in place)
 -- beyond UNARYFROM elements of contiguous tensors: the same bits, in vector
 -- instructions (not abs and neg: numpy's clear or flip a NaN's sign bit,
--- TH's kept it); rsqrt's LuaJIT loop took twice the original's time
+-- th's loops keep the NaN a script stored, the one the original's reads
+-- gave: README); rsqrt's LuaJIT loop took twice the original's time
 local UNARYFROM = 128
 local vectorised = {floor = {'floor'}, ceil = {'ceil'}, trunc = {'trunc'}, sqrt = {'sqrt'},
                     cinv = {'reciprocal'}, rsqrt = {'sqrt', 'reciprocal'}}
