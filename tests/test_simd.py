@@ -37,6 +37,43 @@ def test_exact_unary_functions_bits_as_the_original():
     assert out == expected
 
 
+def test_abs_and_neg_keep_a_nan_anywhere_in_a_large_tensor(th):
+    # numpy's loops from 128 elements: neg as x * -1, abs once no NaN is
+    # found; a NaN of either sign, first, in the middle or last, keeps its
+    # bits (README), the other elements are |x| and -x
+    proc = th("""
+local ffi = require 'ffi'
+local internal = require 'torch.internal'
+internal.numpyready()
+local t = torch.Timer()
+while internal.numpyloaded[0] == 0 and t:time().real < 60 do end
+for _, T in ipairs{'Double', 'Float'} do
+   local ct = T == 'Double' and 'uint64_t *' or 'uint32_t *'
+   local hi = T == 'Double' and 0x7ff8000000000001ULL or 0x7fc00001
+   local lo = T == 'Double' and 0xfff8000000000002ULL or 0xffc00002
+   for _, n in ipairs{129, 5000, 100000} do
+      for _, at in ipairs{1, math.floor(n / 2), n} do
+         local x = torch[T .. 'Tensor'](n):uniform(-5, 5)
+         local p = ffi.cast(ct, x:data())
+         p[at - 1] = at % 2 == 0 and hi or lo
+         for _, f in ipairs{'abs', 'neg'} do
+            local r = torch[f](x)
+            local q = ffi.cast(ct, r:data())
+            local ok = q[at - 1] == p[at - 1]
+            for i = 1, n do
+               if i ~= at and r[i] ~= (f == 'abs' and math.abs(x[i]) or -x[i]) then ok = false end
+            end
+            print(T, n, at, f, ok)
+         end
+      end
+   end
+end
+""")
+    lines = output(proc)
+    assert len(lines) == 36
+    assert all(line.split()[-1] == "true" for line in lines), lines
+
+
 def test_fill_values_as_the_original():
     out, expected = fixture("fill_values")
     assert out == expected

@@ -48,9 +48,10 @@ _COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greate
 _EXTREMES = {"max": "maximum", "min": "minimum", "clip": "clip"}
 # trunc (exact), for frac: x - trunc(x); and the exact unary functions of
 # floats: C's floor, ceil and sqrt (correctly rounded), 1 / x (a division:
-# cinv, and rsqrt after sqrt)
+# cinv, and rsqrt after sqrt), fabs (abs of a tensor holding no NaN)
 _FLOATS = {"Float": "float32", "Double": "float64"}
-_UNARY = {"trunc": "trunc", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt", "reciprocal": "reciprocal"}
+_UNARY = {"trunc": "trunc", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt", "reciprocal": "reciprocal",
+          "absolute": "absolute"}
 # the bit operations of integers (bitops.lua): TH's right shift is logical,
 # the loop of each type's unsigned counterpart (same bits); counts are in
 # range (th takes the others elsewhere)

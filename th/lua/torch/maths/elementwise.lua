@@ -112,23 +112,28 @@ end
 -- floor, ceil, trunc, sqrt, cinv and rsqrt of Float and Double tensors
 -- through numpy's loops (simd.unary: rsqrt as sqrt, then 1 / x in place)
 -- beyond UNARYFROM elements of contiguous tensors: the same bits, in vector
--- instructions (not abs and neg: numpy's clear or flip a NaN's sign bit,
--- th's loops keep the NaN a script stored, the one the original's reads
--- gave: README); rsqrt's LuaJIT loop took twice the original's time
+-- instructions; rsqrt's LuaJIT loop took twice the original's time.  neg
+-- and abs keep a NaN as it is (th's loops do: the NaN a script stored, the
+-- one the original's reads gave, README), where numpy's negative and
+-- absolute flip or clear its sign bit: neg is x * -1 in numpy's multiply
+-- loop (an IEEE product returns its NaN operand), abs numpy's absolute once
+-- its maximum loop found no NaN in x
 local UNARYFROM = 128
 local vectorised = {floor = {'floor'}, ceil = {'ceil'}, trunc = {'trunc'}, sqrt = {'sqrt'},
-                    cinv = {'reciprocal'}, rsqrt = {'sqrt', 'reciprocal'}}
+                    cinv = {'reciprocal'}, rsqrt = {'sqrt', 'reciprocal'}, abs = {'absolute'}, neg = {}}
 local function simdunary(name, r, x)
    local n = nelement(r)
    if n <= UNARYFROM or x.T ~= r.T or r.T.integer or not internal.apart(x, r) then return false end
    local rp, xp = kernels.flat(r), kernels.flat(x)
    if not rp or not xp then return false end
-   local import, ops = kernels.limit(fast[name], r.T), vectorised[name]
+   local T, import, ops = r.T, kernels.limit(fast[name], r.T), vectorised[name]
+   if name == 'neg' then return simd.flat('mul', T, n, import, rp, xp, simd.cell(T, -1), 0) end
    local loops = simd.loops(n > import)   -- (each there before r is written)
    for _, op in ipairs(ops) do
-      if not (loops and loops[op] and loops[op][r.T]) then return false end
+      if not (loops and loops[op] and loops[op][T]) then return false end
    end
-   for i, op in ipairs(ops) do simd.unary(op, r.T, n, import, rp, i == 1 and xp or rp) end
+   if name == 'abs' and not simd.nanfree(T, n, import, xp) then return false end
+   for i, op in ipairs(ops) do simd.unary(op, T, n, import, rp, i == 1 and xp or rp) end
    return true
 end
 

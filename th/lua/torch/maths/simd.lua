@@ -269,6 +269,23 @@ function simd.unary(op, T, n, import, rp, xp)
    return true
 end
 
+-- simd.nanfree(T, n, import, xp) -> whether none of n contiguous Float or
+-- Double elements at xp is NaN, by numpy's NaN-propagating maximum loop in
+-- its reduction form (seeded with xp[0]); nil until numpy is loaded
+-- (imported for it beyond `import` elements) or without that loop
+function simd.nanfree(T, n, import, xp)
+   if n == 0 or not ready(n > import) then return nil end
+   local loop = loops.max and loops.max[T]
+   if not loop then return nil end
+   local acc = cells[T]
+   acc[0] = xp[0]
+   dims[0] = n
+   steps[0], steps[1], steps[2] = 0, T.size, 0
+   args[0], args[1], args[2] = acc, xp, acc
+   loop[1](args, dims, steps, loop[2])
+   return acc[0] == acc[0]
+end
+
 -- simd.frac(T, n, import, rp, xp) -> true when done: r = x - trunc(x) (C's
 -- frac, exact: TH's bits) over n contiguous Float or Double elements, x
 -- apart from r or r itself: trunc into a scratch block, then the
