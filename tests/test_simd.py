@@ -74,6 +74,12 @@ end
     assert all(line.split()[-1] == "true" for line in lines), lines
 
 
+def test_max_and_min_of_long_rows_as_the_original():
+    # numpy's reduction and comparison loops and memchr from 48 elements a row
+    out, expected = fixture("rowbest")
+    assert out == expected
+
+
 def test_fill_values_as_the_original():
     out, expected = fixture("fill_values")
     assert out == expected

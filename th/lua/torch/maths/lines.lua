@@ -367,6 +367,11 @@ kernels.template('linebest', [[return function(rp, ip, ro, xp, xo, xk, xi, outer
    end
 end]])
 
+-- (rows of contiguous elements from ROWSIMD on through numpy's loops,
+-- simd.rowbest: three C calls a row, 75 ns, where the line's loop takes 1.5-2
+-- ns an element; 100x100 doubles 21 -> 13 us, the original's 15)
+local ROWSIMD, ROWIMPORT = 48, 65536
+local Long = require('torch.types').Long
 -- best(op, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
 -- sizes with 1 at dim, both contiguous, new) = each line's best and its
 -- 1-based position
@@ -381,6 +386,11 @@ function lines.best(op, r, ix, x, dim)
    internal.checkbounds(x)
    internal.checkbounds(r)
    internal.checkbounds(ix)
+   if inner == 1 and xk == 1 and size >= ROWSIMD and x.T ~= Long
+      and simd.rowbest(op.simd, x.T, kernels.origin(r), kernels.origin(ix), kernels.origin(x), xo, outer, size,
+                       ROWIMPORT) then
+      return true
+   end
    kernels.run('linebest', op, x.T, nil, kernels.origin(r), kernels.origin(ix), inner, kernels.origin(x),
                xo, xk, xi, outer, size, inner)
    return true

@@ -113,6 +113,7 @@ end
 local BEST = 65536
 local fastbest = {max = kernels.op('maxdim', BEST, kernels.alltypes('not (x <= best)', 'not (x <= best)')),
                   min = kernels.op('mindim', BEST, kernels.alltypes('not (x >= best)', 'not (x >= best)'))}
+fastbest.max.simd, fastbest.min.simd = 'max', 'min'   -- (numpy's loops: simd.rowbest)
 
 -- a contiguous integer tensor's sum (TH's was exact, in a long): elements
 -- added in groups of four (LuaJIT adds such int32 loads as integers, its

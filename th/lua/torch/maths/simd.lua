@@ -19,6 +19,9 @@ local ceil = math.ceil
 
 local simd = {}
 
+pcall(ffi.cdef, 'void *memchr(const void *s, int c, size_t n);')
+local C = ffi.C
+
 -- (numpy's char **args declared void **: any element pointer is stored in
 -- it as it is, no cast; a cast would allocate a cdata at every call where
 -- the JIT does not compile it away, and allocation sinking is off)
@@ -284,6 +287,48 @@ function simd.nanfree(T, n, import, xp)
    args[0], args[1], args[2] = acc, xp, acc
    loop[1](args, dims, steps, loop[2])
    return acc[0] == acc[0]
+end
+
+-- simd.rowbest(op, T, rp, ip, xp, xo, outer, size, import) -> true when
+-- done: rp[o] and ip[o] = the best (op: max or min) of row o of x (size
+-- contiguous elements of T, rows xo elements apart) and the 1-based
+-- position of its first occurrence, the first NaN winning, as TH's loop
+-- found them: the row's best by numpy's reduction loop, then where the row
+-- equals it (numpy's comparison loop into bytes; for a NaN, where x ~= x),
+-- the first such byte by C's memchr; false until numpy is loaded (imported
+-- for it beyond `import` elements) or without those loops
+local hits, hitsize = nil, 0
+function simd.rowbest(op, T, rp, ip, xp, xo, outer, size, import)
+   if not ready(outer * size > import) then return false end
+   local best, eq, ne = loops[op] and loops[op][T], loops.eq and loops.eq[T], loops.ne and loops.ne[T]
+   if not (best and eq and ne) then return false end
+   if hitsize < size then
+      hits, hitsize = ffi.new('uint8_t[?]', size), size
+   end
+   local acc, bf, bd, ef, ed, nf, nd = cells[T], best[1], best[2], eq[1], eq[2], ne[1], ne[2]
+   local floating = not T.integer
+   dims[0] = size
+   for o = 0, outer - 1 do
+      local row = xp + o * xo
+      ffi.copy(acc, row, T.size)
+      steps[0], steps[1], steps[2] = 0, T.size, 0
+      args[0], args[1], args[2] = acc, row, acc
+      bf(args, dims, steps, bd)
+      steps[0], steps[2] = T.size, 1
+      args[0], args[2] = row, hits
+      if floating and acc[0] ~= acc[0] then
+         nf(args, dims, steps, nd)   -- (x ~= x)
+      else
+         steps[1], args[1] = 0, acc
+         ef(args, dims, steps, ed)
+      end
+      local at = C.memchr(hits, 1, size)
+      if at == nil then return false end   -- (never: the best is one of the row's elements)
+      local k = tonumber(ffi.cast('uint8_t *', at) - hits)
+      rp[o] = row[k]
+      ip[o] = k + 1
+   end
+   return true
 end
 
 -- simd.frac(T, n, import, rp, xp) -> true when done: r = x - trunc(x) (C's
