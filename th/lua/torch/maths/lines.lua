@@ -372,6 +372,79 @@ end]])
 -- ns an element; 100x100 doubles 21 -> 13 us, the original's 15)
 local ROWSIMD, ROWIMPORT = 48, 65536
 local Long = require('torch.types').Long
+
+-- shorter rows of contiguous elements (from 2) in a loop generated per row
+-- size, without a branch per element: the row's elements in locals, its best
+-- by a tree of math.max (min), then the first position equal to it as the
+-- least of (position + distance to the best * 2^1200), by a tree of
+-- math.min (the difference of two distinct numbers is 2^-1074 at least:
+-- scaled, beyond any position).  A search loop breaking at the best became
+-- a trace of its own left at every row, and an if-chain's side traces broke
+-- down from 14 elements.  A row of floats whose sum is not finite (a NaN or
+-- an infinity, or an overflow) is left to linebest, TH's test.
+local SHORTTEXT = [[
+local pick, least, line = ...
+return function(rp, ip, xp, xo, outer)
+   for o = 0, outer - 1 do
+      local p = o * xo
+      local LOCALS = LOADS
+      local best, sum = BEST, SUM
+      if sum - sum == 0 then
+         local k = FIRST
+         rp[o] = xp[p + k]
+         ip[o] = k + 1
+      else
+         line(rp + o, ip + o, 1, xp + p, 0, 1, 0, 1, SIZE, 1)
+      end
+   end
+end]]
+
+-- tree(items, f) -> the text of f applied pairwise, a tree of log2(#items) levels
+local function tree(items, f)
+   while #items > 1 do
+      local up = {}
+      for i = 1, #items, 2 do up[#up + 1] = items[i + 1] and f(items[i], items[i + 1]) or items[i] end
+      items = up
+   end
+   return items[1]
+end
+
+local function generate(op, T, size)
+   local names, loads, positions = {}, {}, {}
+   local distance = op.simd == 'max' and 'best - %s' or '%s - best'
+   for i = 1, size do
+      names[i], loads[i] = 'x' .. i, ('xp[p + %d]'):format(i - 1)
+      positions[i] = ('%d + (%s) * 0x1p600 * 0x1p600'):format(i - 1, distance:format(names[i]))
+   end
+   local text = SHORTTEXT:gsub('[A-Z]+', {
+      LOCALS = table.concat(names, ', '), LOADS = table.concat(loads, ', '),
+      BEST = tree(names, function(a, b) return ('pick(%s, %s)'):format(a, b) end),
+      SUM = T.integer and '0' or tree(names, function(a, b) return ('(%s + %s)'):format(a, b) end),
+      FIRST = tree(positions, function(a, b) return ('least(%s, %s)'):format(a, b) end), SIZE = size})
+   return assert(loadstring(text, '=(th short ' .. op.simd .. ' rows)'))(math[op.simd], math.min,
+                                                                       kernels.loop('linebest', op, T))
+end
+
+-- shortbest(op, T, size) -> the loop of rows of that size, generated once
+local function shortbest(op, T, size)
+   local byT = op.short
+   if not byT then
+      byT = {}
+      op.short = byT
+   end
+   local bysize = byT[T.name]
+   if not bysize then
+      bysize = {}
+      byT[T.name] = bysize
+   end
+   local f = bysize[size]
+   if not f then
+      f = generate(op, T, size)
+      bysize[size] = f
+   end
+   return f
+end
+
 -- best(op, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
 -- sizes with 1 at dim, both contiguous, new) = each line's best and its
 -- 1-based position
@@ -386,10 +459,13 @@ function lines.best(op, r, ix, x, dim)
    internal.checkbounds(x)
    internal.checkbounds(r)
    internal.checkbounds(ix)
-   if inner == 1 and xk == 1 and size >= ROWSIMD and x.T ~= Long
-      and simd.rowbest(op.simd, x.T, kernels.origin(r), kernels.origin(ix), kernels.origin(x), xo, outer, size,
-                       ROWIMPORT) then
-      return true
+   if inner == 1 and xk == 1 and size > 1 and x.T ~= Long then
+      local rp, ip, xp = kernels.origin(r), kernels.origin(ix), kernels.origin(x)
+      if size < ROWSIMD then
+         shortbest(op, x.T, size)(rp, ip, xp, xo, outer)
+         return true
+      end
+      if simd.rowbest(op.simd, x.T, rp, ip, xp, xo, outer, size, ROWIMPORT) then return true end
    end
    kernels.run('linebest', op, x.T, nil, kernels.origin(r), kernels.origin(ix), inner, kernels.origin(x),
                xo, xk, xi, outer, size, inner)
