@@ -256,7 +256,9 @@ end
 -- p-norms.  TH added |x|^p in order in a double (C's pow, a FloatTensor's
 -- powf) and took the sum to the power 1/p: of all elements, p = 0 counts
 -- the non-zeros, p = 1 and 2 are plain sums (of |x|, of x^2) returned
--- unrounded; along a dimension every p but 0 goes through pow.
+-- unrounded; along a dimension every p but 0 goes through pow, of which
+-- th skips pow(v, 1): v itself (C's pow is within an ulp of the exact
+-- result, here a number of the type: v), where pow(x, 2) is not always x * x.
 local normops = {
    [0] = kernels.op('normcount', math.huge, kernels.floats('acc + (x ~= 0 and 1 or 0)')),
    [1] = kernels.op('normabs', math.huge, kernels.floats('acc + abs(x)')),
@@ -292,8 +294,8 @@ dispatch.define{
       dim = checkdim(xd, dim, 3, 'norm')
       local r
       res, r = resultsized(T, res, reducedsizes(xd, dim))
-      if p == 0 then
-         lines.fold(normops[0], r, xd, dim, 0)
+      if p == 0 or p == 1 then
+         lines.fold(normops[p], r, xd, dim, 0)
       else
          lines.fold(normops.p, r, xd, dim, 0, p, e, normstore[T.name])
       end
@@ -363,8 +365,10 @@ dispatch.define{
 }
 
 -- dist's sum of |x - y|^p in order, a FloatTensor's in float (x - y and the
--- powers rounded to float), then to the power 1/p (p = 0 gives 1 or inf)
+-- powers rounded to float), then to the power 1/p (p = 0 gives 1 or inf;
+-- for p = 1, pow(|x - y|, 1) is |x - y|, as in norm)
 local distops = {
+   [1] = kernels.op('distabs', math.huge, {Double = 'acc + abs(x - y)', Float = 'f32(acc + abs(f32(x - y)))'}),
    [2] = kernels.op('distsq', math.huge, {Double = 'acc + (x - y) * (x - y)',
                                           Float = 'f32(acc + f32(f32(x - y) * f32(x - y)))'}),
    p = kernels.op('distpow', math.huge, {Double = 'acc + C.pow(abs(x - y), c)',
