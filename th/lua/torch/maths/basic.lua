@@ -145,13 +145,14 @@ fast.min = {op('minc', LIMIT, intsfloats('min(x, c)', 'x < c and x or c')),
 -- C's fmod (through the FFI: LuaJIT does not compile math.fmod), C's pow
 -- (a FloatTensor's cpow was a double pow, rounded) and the remainder's
 -- formula on doubles (a FloatTensor's in double too, rounded once), at every
--- size: shared with helper threads from SPLIT elements (fmod and pow cost
--- 10-40 ns an element, the remainder a few: from SPLIT * 4), as Torch7's
--- OpenMP loops
-local SPLIT, split = 16384, kernels.split
-fast.fmod = {split(op('fmodc', math.huge, intsfloats('C.fmod(x, c)', 'C.fmod(x, c)')), SPLIT),
-             split(op('fmody', math.huge, intsfloats('C.fmod(x, y)', 'C.fmod(x, y)')), SPLIT)}
-fast.pow = {nil, split(op('powy', math.huge, floats('C.pow(x, y)')), SPLIT)}
+-- size: shared with helper threads as Torch7's OpenMP loops were (fmod and
+-- pow cost 10-40 ns an element: kernels.callsplit; the remainder a few:
+-- from SPLIT * 4 elements, SPLIT being where a loop of a nanosecond an
+-- element gains from sharing)
+local SPLIT, split, callsplit = 16384, kernels.split, kernels.callsplit
+fast.fmod = {callsplit(op('fmodc', math.huge, intsfloats('C.fmod(x, c)', 'C.fmod(x, c)'))),
+             callsplit(op('fmody', math.huge, intsfloats('C.fmod(x, y)', 'C.fmod(x, y)')))}
+fast.pow = {nil, callsplit(op('powy', math.huge, floats('C.pow(x, y)')))}
 fast.remainder = {split(op('remainderc', math.huge, intsfloats('intremainder(x, c)', 'x - c * floor(x / c)')), SPLIT * 4),
                   split(op('remaindery', math.huge, intsfloats('intremainder(x, y)', 'x - y * floor(x / y)')), SPLIT * 4)}
 

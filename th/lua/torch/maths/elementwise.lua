@@ -80,7 +80,7 @@ local alltypes = {sign = true}
 -- overflow but Long, which stays on the numpy path (neg: floating types only)
 local kernels = require 'torch.maths.kernels'
 kernels.helpers{sign = functions.sign, round = round, trunc = trunc, frac = functions.frac}
-local LIMIT, SPLIT = 16384, 16384
+local LIMIT = 16384
 local fast = {}
 for name in pairs(functions) do
    local expr = ({neg = 'x ~= x and x or -x', abs = 'x ~= x and x or abs(x)', sign = 'sign(x)',
@@ -90,10 +90,10 @@ for name in pairs(functions) do
    local exprs = (name == 'abs' or alltypes[name]) and kernels.alltypes(expr, expr) or kernels.floats(expr)
    exprs.Float = ({rsqrt = '1 / C.sqrtf(x)', sigmoid = '1 / f32(1 + C.expf(-x))', sqrt = 'C.sqrtf(x)'})[name]
                  or (LIBM[name] and 'C.' .. name .. 'f(x)') or exprs.Float
-   -- C's functions at every size (shared with helper threads from SPLIT
-   -- elements: a C call costs 5-40 ns); numpy's exact ones beyond LIMIT
+   -- C's functions at every size (shared with helper threads: a C call
+   -- costs 5-40 ns, kernels.callsplit); numpy's exact ones beyond LIMIT
    fast[name] = kernels.op(name, LIBM[name] and math.huge or LIMIT, exprs, math.huge)
-   if LIBM[name] then kernels.split(fast[name], SPLIT) end
+   if LIBM[name] then kernels.callsplit(fast[name]) end
 end
 
 -- frac through numpy's trunc and subtract loops (simd.frac) beyond FRACFROM
@@ -170,10 +170,10 @@ local power = {
    tn = {Double = function(x, n) return C.pow(x, n) end, Float = function(x, n) return C.powf(x, n) end},
    nt = {Double = function(x, n) return C.pow(n, x) end, Float = function(x, n) return C.pow(n, x) end},
 }
-local fastpower = {tn = kernels.split(kernels.op('powc', math.huge, {Double = 'C.pow(x, c)', Float = 'C.powf(x, c)'}), SPLIT),
-                   nt = kernels.split(kernels.op('cpow', math.huge, kernels.floats('C.pow(c, x)')), SPLIT)}
+local fastpower = {tn = kernels.callsplit(kernels.op('powc', math.huge, {Double = 'C.pow(x, c)', Float = 'C.powf(x, c)'})),
+                   nt = kernels.callsplit(kernels.op('cpow', math.huge, kernels.floats('C.pow(c, x)')))}
 local atan2 = {Double = function(x, y) return C.atan2(x, y) end, Float = function(x, y) return C.atan2f(x, y) end}
-local fastatan2 = kernels.split(kernels.op('atan2', math.huge, {Double = 'C.atan2(x, y)', Float = 'C.atan2f(x, y)'}), SPLIT)
+local fastatan2 = kernels.callsplit(kernels.op('atan2', math.huge, {Double = 'C.atan2(x, y)', Float = 'C.atan2f(x, y)'}))
 
 -- Torch7's pow took these exponents apart: its results are these formulas'
 -- bits, not C pow's (float steps rounded to float)
