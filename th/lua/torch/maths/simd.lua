@@ -310,7 +310,7 @@ function simd.rowbest(op, T, rp, ip, xp, xo, outer, size, import)
    dims[0] = size
    for o = 0, outer - 1 do
       local row = xp + o * xo
-      ffi.copy(acc, row, T.size)
+      acc[0] = row[0]
       steps[0], steps[1], steps[2] = 0, T.size, 0
       args[0], args[1], args[2] = acc, row, acc
       bf(args, dims, steps, bd)
