@@ -134,18 +134,25 @@ local env = {C = require 'torch.maths.libm', f32 = kernels.f32, abs = math.abs, 
 local function rename(expr, k)
    return (expr:gsub('%f[%w_]acc%f[^%w_]', 'a' .. k):gsub('%f[%w_]x%f[^%w_]', 'x' .. k))
 end
+-- slot(op, field, key) -> the table op[field][key], where op keeps its
+-- generated loops of one kind (made when missing: no key string per call)
+local function slot(op, field, key)
+   local byfield = op[field]
+   if not byfield then
+      byfield = {}
+      op[field] = byfield
+   end
+   local t = byfield[key]
+   if not t then
+      t = {}
+      byfield[key] = t
+   end
+   return t
+end
+
 local function sidebyside(op, T, store)
-   local byT = op.sidebyside
-   if not byT then
-      byT = {}
-      op.sidebyside = byT
-   end
-   local bystore = byT[T]
-   if not bystore then
-      bystore = {}
-      byT[T] = bystore
-   end
-   local f = bystore[store]   -- (no key made per call)
+   local bystore = slot(op, 'sidebyside', T)
+   local f = bystore[store]
    if f then return f end
    local expr = op.exprs[T.name]
    local acc, reads, steps, stores = {}, {}, {}, {}
@@ -427,21 +434,9 @@ end
 
 -- shortbest(op, T, size) -> the loop of rows of that size, generated once
 local function shortbest(op, T, size)
-   local byT = op.short
-   if not byT then
-      byT = {}
-      op.short = byT
-   end
-   local bysize = byT[T.name]
-   if not bysize then
-      bysize = {}
-      byT[T.name] = bysize
-   end
-   local f = bysize[size]
-   if not f then
-      f = generate(op, T, size)
-      bysize[size] = f
-   end
+   local bysize = slot(op, 'short', T)
+   local f = bysize[size] or generate(op, T, size)
+   bysize[size] = f
    return f
 end
 
