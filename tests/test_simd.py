@@ -80,6 +80,13 @@ def test_max_and_min_of_long_rows_as_the_original():
     assert out == expected
 
 
+def test_sorts_of_lines_as_the_original():
+    # numpy's argsort through the FFI for lines of distinct values from 100
+    # elements, TH's quicksort for lines with ties, NaN or signed zeros
+    out, expected = fixture("sort_lines")
+    assert out == expected
+
+
 def test_fill_values_as_the_original():
     out, expected = fixture("fill_values")
     assert out == expected

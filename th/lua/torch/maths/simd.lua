@@ -331,6 +331,53 @@ function simd.rowbest(op, T, rp, ip, xp, xo, outer, size, import)
    return true
 end
 
+-- simd.argsort(v, ix, n, descending) -> true when done: the n doubles at v
+-- in increasing order (decreasing when descending), their int32 ix
+-- reordered alike, by numpy's vectorised argsort (th/ops/argsorts.py), when
+-- no two are equal (-0 and 0 included) and none is NaN: the order is then
+-- the only one; otherwise false, v and ix untouched, for TH's quicksort to
+-- order the ties as it did.  False too until numpy is loaded, and beyond
+-- ARGSORTMOST values (the scratch arrays, kept, stay small)
+local ARGSORTMOST = 65536
+simd.ARGSORTMOST = ARGSORTMOST
+local argsorttype = ffi.typeof('int (*)(double *, intptr_t *, intptr_t, void *)')
+local argsortf      -- numpy's function: nil until looked for, false when not there
+local order, sorted, sortedix, sortn = nil, nil, nil, 0
+
+-- simd.argsortable() -> whether simd.argsort has numpy's function (looked
+-- for once numpy is loaded)
+function simd.argsortable()
+   if argsortf == nil and internal.numpyloaded[0] ~= 0 then
+      local ok, address = pcall(py.argsort_function)
+      address = ok and tonumber(address) or 0
+      argsortf = address ~= 0 and ffi.cast(argsorttype, ffi.cast('intptr_t', address)) or false
+   end
+   return argsortf and true or false
+end
+
+function simd.argsort(v, ix, n, descending)
+   if n > ARGSORTMOST or not simd.argsortable() then return false end
+   if sortn < n then
+      order, sorted, sortedix, sortn = ffi.new('intptr_t[?]', n), ffi.new('double[?]', n), ffi.new('int32_t[?]', n), n
+   end
+   for i = 0, n - 1 do order[i] = i end
+   argsortf(v, order, n, nil)
+   for k = 0, n - 1 do
+      local p = tonumber(order[k])
+      if not (p >= 0 and p < n) then return false end   -- (never: numpy's is a permutation)
+      local x = v[p]
+      if k > 0 and not (sorted[k - 1] < x) then return false end
+      sorted[k], sortedix[k] = x, ix[p]
+   end
+   if descending then
+      for k = 0, n - 1 do v[k], ix[k] = sorted[n - 1 - k], sortedix[n - 1 - k] end
+   else
+      ffi.copy(v, sorted, n * 8)
+      ffi.copy(ix, sortedix, n * 4)
+   end
+   return true
+end
+
 -- simd.frac(T, n, import, rp, xp) -> true when done: r = x - trunc(x) (C's
 -- frac, exact: TH's bits) over n contiguous Float or Double elements, x
 -- apart from r or r itself: trunc into a scratch block, then the
