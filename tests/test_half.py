@@ -24,7 +24,8 @@ def values():
 def test_element_writes_and_reads_round_as_numpy(runtime):
     lua = lua_runner(runtime)
     v = values()
-    expected = v.astype(np.float32).astype(np.float16).astype(np.float64)
+    with np.errstate(over="ignore"):    # (beyond 65504: inf, as TH's halves)
+        expected = v.astype(np.float32).astype(np.float16).astype(np.float64)
     got = lua("""local h = torch.HalfStorage(v:size(1))
         for i = 1, v:size(1) do h[i] = v[i] end
         local out = torch.Tensor(v:size(1))

@@ -49,6 +49,21 @@ def test_os_exit_sets_status_and_keeps_output(th):
     assert r.stdout == "kept\t\n"
 
 
+def test_the_end_of_a_script_closes_its_files_and_waits_for_its_pipes(th, tmp_path):
+    # as the original: its luajit closed the Lua state after the script, so a
+    # file left open is flushed and a pipe's command has finished when th
+    # returns (th then ends without Python's teardown, th.cli.command)
+    r = th("local f = io.open('left_open.txt', 'w'); f:write('written')\n"
+           "local p = io.popen('exec >/dev/null 2>&1; sleep 0.3; cat > piped.txt', 'w')\n"
+           "p:write('through the pipe')\n"
+           "kept = newproxy(true); getmetatable(kept).__gc = function() io.write(' finalised') end\n"
+           "io.write('no newline at the end')")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "no newline at the end finalised"
+    assert (tmp_path / "left_open.txt").read_text() == "written"
+    assert (tmp_path / "piped.txt").read_text() == "through the pipe"
+
+
 def test_require_finds_modules_next_to_the_script(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "mymod.lua").write_text("return {answer = 42}")
