@@ -337,12 +337,18 @@ end
 -- no two are equal (-0 and 0 included) and none is NaN: the order is then
 -- the only one; otherwise false, v and ix untouched, for TH's quicksort to
 -- order the ties as it did.  False too until numpy is loaded, and beyond
--- ARGSORTMOST values (the scratch arrays, kept, stay small)
+-- ARGSORTMOST values (the scratch arrays, kept, stay small; th's memory
+-- beyond a kilobyte, off the collected heap)
 local ARGSORTMOST = 65536
 simd.ARGSORTMOST = ARGSORTMOST
-local argsorttype = ffi.typeof('int (*)(double *, intptr_t *, intptr_t, void *)')
+local argsorttype = ffi.typeof('int (*)(double *, int64_t *, int64_t, void *)')
 local argsortf      -- numpy's function: nil until looked for, false when not there
-local order, sorted, sortedix, sortn = nil, nil, nil, 0
+local order, sorted, sortedix, sortn, owners = nil, nil, nil, 0, {}
+local function scratch(T, n, k)
+   local _, ptr, owner = internal.memory.alloc(T, n, true)
+   owners[k] = owner
+   return ptr
+end
 
 -- simd.argsortable() -> whether simd.argsort has numpy's function (looked
 -- for once numpy is loaded)
@@ -358,7 +364,8 @@ end
 function simd.argsort(v, ix, n, descending)
    if n > ARGSORTMOST or not simd.argsortable() then return false end
    if sortn < n then
-      order, sorted, sortedix, sortn = ffi.new('intptr_t[?]', n), ffi.new('double[?]', n), ffi.new('int32_t[?]', n), n
+      order, sorted, sortedix = scratch(types.Long, n, 1), scratch(types.Double, n, 2), scratch(types.Int, n, 3)
+      sortn = n
    end
    for i = 0, n - 1 do order[i] = i end
    argsortf(v, order, n, nil)
