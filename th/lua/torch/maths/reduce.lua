@@ -580,9 +580,9 @@ end
 -- quicksort here), and lines from ROWS long when there are `many` elements
 -- in all (one Python call for all the lines), once numpy is loaded (not
 -- worth waiting for its import, which this starts).  (Measured: 100x100
--- sorts 4x faster, 64x64 no faster; a line of 3000 sorts in 93-108 us
--- instead of 205, the original's 136-152; numpy's selection costs 50 us
--- from the smallest line, where quickselect here takes 25-39 at 5000.)
+-- sorts 4x faster, 64x64 no faster; numpy's selection costs 50 us from the
+-- smallest line, where quickselect here takes 25-39 at 5000.  Sorts of
+-- lines that simd.argsort takes skip this: numpysorts.)
 local ROWS = 16
 local SORTLONG, SORTMANY, KTHLONG, KTHMANY = 2048, 8192, 4096, 32768
 local function numpylines(d, dim, long, many)
@@ -897,8 +897,8 @@ end
 
 -- (a line of ARGSORTFROM values or more is first tried with numpy's
 -- argsort through the FFI, simd.argsort: the only order there is when the
--- values are distinct; a line of 1000 doubles 38 -> 15 us, the original's
--- 19; 100x100 212 -> 106 us, the original's 316)
+-- values are distinct; a line of 1000 doubles 38 -> 18-20 us, the
+-- original's 19-20; 100x100 212 -> 106 us, the original's 316)
 local ARGSORTFROM = 100
 local function sortrow(v, ix, n, descending)
    if n >= ARGSORTFROM and simd.argsort(v, ix, n, descending) then return 0 end
