@@ -268,7 +268,7 @@ def _main(argv):
 
 def command():
     """The `th` console script: main(), then the end of the process without
-    Python's teardown of its modules (a sixth of `th -e ''`'s time).  The Lua
+    Python's teardown of its modules (7-10 ms of `th -e ''`'s 60-75).  The Lua
     state is closed first, as the original's luajit closed it after the
     script (its open files flushed and closed, its pipes waited for: a
     gnuplot drawing finished), then Python's and C's output buffers are
