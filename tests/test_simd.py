@@ -87,6 +87,13 @@ def test_sorts_of_lines_as_the_original():
     assert out == expected
 
 
+def test_copies_of_floats_into_integers_as_the_original():
+    # each element stored as it is when numpy's reductions find them all in
+    # C's int range, a range check an element otherwise
+    out, expected = fixture("copy_to_integers")
+    assert out == expected
+
+
 def test_fill_values_as_the_original():
     out, expected = fixture("fill_values")
     assert out == expected

@@ -276,17 +276,36 @@ end
 -- Double elements at xp is NaN, by numpy's NaN-propagating maximum loop in
 -- its reduction form (seeded with xp[0]); nil until numpy is loaded
 -- (imported for it beyond `import` elements) or without that loop
-function simd.nanfree(T, n, import, xp)
-   if n == 0 or not ready(n > import) then return nil end
-   local loop = loops.max and loops.max[T]
-   if not loop then return nil end
-   local acc = cells[T]
+-- reduced(loop, T, n, xp, acc) -> the reduction of n contiguous elements of
+-- T at xp by the loop (numpy's, in its reduction form), seeded with xp[0]
+-- in the cell acc
+local function reduced(loop, T, n, xp, acc)
    acc[0] = xp[0]
    dims[0] = n
    steps[0], steps[1], steps[2] = 0, T.size, 0
    args[0], args[1], args[2] = acc, xp, acc
    loop[1](args, dims, steps, loop[2])
-   return acc[0] == acc[0]
+   return acc[0]
+end
+
+function simd.nanfree(T, n, import, xp)
+   if n == 0 or not ready(n > import) then return nil end
+   local loop = loops.max and loops.max[T]
+   if not loop then return nil end
+   local best = reduced(loop, T, n, xp, cells[T])
+   return best == best
+end
+
+-- simd.within32(T, n, import, xp) -> whether the n contiguous Float or
+-- Double elements at xp all lie in C's int range [-2^31, 2^31), none NaN,
+-- by numpy's NaN-propagating minimum and maximum loops in their reduction
+-- form; nil until numpy is loaded (imported for it beyond `import`
+-- elements) or without those loops
+function simd.within32(T, n, import, xp)
+   if n == 0 or not ready(n > import) then return nil end
+   local lo, hi = loops.min and loops.min[T], loops.max and loops.max[T]
+   if not lo or not hi then return nil end
+   return reduced(lo, T, n, xp, cells[T]) >= -2147483648 and reduced(hi, T, n, xp, cells[T]) < 2147483648
 end
 
 -- simd.rowbest(op, T, rp, ip, xp, xo, outer, size, import) -> true when
