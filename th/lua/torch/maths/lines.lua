@@ -374,10 +374,11 @@ kernels.template('linebest', [[return function(rp, ip, ro, xp, xo, xk, xi, outer
    end
 end]])
 
--- (rows of contiguous elements from ROWSIMD on through numpy's loops,
--- simd.rowbest: three C calls a row, 75 ns, where the line's loop takes 1.5-2
--- ns an element; 100x100 doubles 21 -> 13 us, the original's 15)
-local ROWSIMD, ROWIMPORT = 48, 65536
+-- (rows of contiguous elements from ROWSIMD to ROWSIMDMOST through numpy's
+-- loops, simd.rowbest: three C calls a row, 75 ns, where the line's loop
+-- takes 1.5-2 ns an element; 100x100 doubles 21 -> 13 us, the original's 15;
+-- its scratch, a byte an element, is kept)
+local ROWSIMD, ROWSIMDMOST, ROWIMPORT = 48, 65536, 65536
 local Long = require('torch.types').Long
 
 -- shorter rows of contiguous elements (from 2) in a loop generated per row
@@ -460,7 +461,9 @@ function lines.best(op, r, ix, x, dim)
          shortbest(op, x.T, size)(rp, ip, xp, xo, outer)
          return true
       end
-      if simd.rowbest(op.simd, x.T, rp, ip, xp, xo, outer, size, ROWIMPORT) then return true end
+      if size <= ROWSIMDMOST and simd.rowbest(op.simd, x.T, rp, ip, xp, xo, outer, size, ROWIMPORT) then
+         return true
+      end
    end
    kernels.run('linebest', op, x.T, nil, kernels.origin(r), kernels.origin(ix), inner, kernels.origin(x),
                xo, xk, xi, outer, size, inner)
