@@ -19,7 +19,10 @@ local ceil = math.ceil
 
 local simd = {}
 
-pcall(ffi.cdef, 'void *memchr(const void *s, int c, size_t n);')
+-- (memchr's address in its low 32 bits: a pointer or 64-bit integer a C
+-- call returns is a new cdata, 24 bytes a call even in compiled code, while
+-- an int32 is a number; a position is the difference modulo 2^32)
+pcall(ffi.cdef, 'int32_t th_memchr_low(const void *s, int c, size_t n) __asm__("memchr");')
 local C = ffi.C
 
 -- (numpy's char **args declared void **: any element pointer is stored in
@@ -316,35 +319,36 @@ end
 -- equals it (numpy's comparison loop into bytes; for a NaN, where x ~= x),
 -- the first such byte by C's memchr; false until numpy is loaded (imported
 -- for it beyond `import` elements) or without those loops
-local hits, hitsize = nil, 0
+local hits, hitsize, hitslow = nil, 0, 0
 function simd.rowbest(op, T, rp, ip, xp, xo, outer, size, import)
    if not ready(outer * size > import) then return false end
    local best, eq, ne = loops[op] and loops[op][T], loops.eq and loops.eq[T], loops.ne and loops.ne[T]
    if not (best and eq and ne) then return false end
    if hitsize < size then
-      hits, hitsize = ffi.new('uint8_t[?]', size), size
+      hits, hitsize = ffi.new('uint8_t[?]', size + 1), size
+      hitslow = tonumber(ffi.cast('int32_t', ffi.cast('intptr_t', hits)))
    end
+   hits[size] = 1   -- (past the row's marks: memchr always finds a byte)
    local acc, bf, bd, ef, ed, nf, nd = cells[T], best[1], best[2], eq[1], eq[2], ne[1], ne[2]
    local floating = not T.integer
    dims[0] = size
    for o = 0, outer - 1 do
-      local row = xp + o * xo
-      acc[0] = row[0]
+      local row = o * xo
+      acc[0] = xp[row]
       steps[0], steps[1], steps[2] = 0, T.size, 0
-      args[0], args[1], args[2] = acc, row, acc
+      args[0], args[1], args[2] = acc, xp + row, acc
       bf(args, dims, steps, bd)
       steps[0], steps[2] = T.size, 1
-      args[0], args[2] = row, hits
+      args[0], args[2] = xp + row, hits
       if floating and acc[0] ~= acc[0] then
          nf(args, dims, steps, nd)   -- (x ~= x)
       else
          steps[1], args[1] = 0, acc
          ef(args, dims, steps, ed)
       end
-      local at = C.memchr(hits, 1, size)
-      if at == nil then return false end   -- (never: the best is one of the row's elements)
-      local k = tonumber(ffi.cast('uint8_t *', at) - hits)
-      rp[o] = row[k]
+      local k = (C.th_memchr_low(hits, 1, size + 1) - hitslow) % 2^32
+      if k == size then return false end   -- (never: the best is one of the row's elements)
+      rp[o] = xp[row + k]
       ip[o] = k + 1
    end
    return true
