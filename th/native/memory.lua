@@ -37,14 +37,14 @@ if ffi.os == 'Linux' and pcall(ffi.cdef, 'int mallopt(int param, int value);') t
    end)
 end
 local written, reserved = 0, 0    -- bytes allocated since the last collection cycle
--- written bytes, at least (else 4 times Lua's heap), and at least BUFFERS
--- buffers of the size being written: a full collection of th's 2 MB heap
--- costs 0.4-1 ms, which every 8 clones of 10^6 doubled a clone's time (at
--- 256 MB, Torch7's process grew to 430 MB cloning 8 MB tensors), while
--- smaller results keep to 64 MB, whose buffers come back sooner (256 MB of
--- 80 KB results made each 2.5 times dearer)
-local COLLECT_EVERY, BUFFERS = 64 * 2^20, 32
-local UNTOUCHED = 32              -- how many times more bytes of untouched buffers
+-- A collection is forced after COLLECT_EVERY bytes written (and at least 4
+-- times Lua's heap), or UNTOUCHED_EVERY bytes of buffers still untouched.
+-- A full collection of th's heap, cold in the cache after the writes, costs
+-- 2-4 ms (0.8 when warm): with 64 MB it took 30% of a clone of 10^4 doubles
+-- (18.4 us, 14.5 at 256 MB, the original's 14.5) and 23% of one of 10^5.
+-- Torch7's process grew to 300-430 MB in the same loops; th's to 240-310.
+local COLLECT_EVERY = 256 * 2^20
+local UNTOUCHED, UNTOUCHED_EVERY = 32, 2^31   -- (untouched: 32 times Lua's heap)
 
 local function collect()
    written, reserved = 0, 0
@@ -54,7 +54,7 @@ end
 -- account(bytes): bytes of memory written since the last collection
 local function account(bytes)
    written = written + bytes
-   if written > COLLECT_EVERY and written > BUFFERS * bytes and written > 4096 * collectgarbage('count') then
+   if written > COLLECT_EVERY and written > 4096 * collectgarbage('count') then
       collect()
    end
 end
@@ -229,7 +229,7 @@ function memory.reserve(T, n)
       return buf, T.cast(buf)
    end
    reserved = reserved + bytes
-   if reserved > UNTOUCHED * COLLECT_EVERY and reserved > UNTOUCHED * 4096 * collectgarbage('count') then
+   if reserved > UNTOUCHED_EVERY and reserved > UNTOUCHED * 4096 * collectgarbage('count') then
       collect()
    end
    return take(T, bytes, false), nil
