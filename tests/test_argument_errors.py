@@ -55,6 +55,15 @@ print(first(function() torch.randperm(3, 'torch.LongTensor', 1) end))
     ]
 
 
+def test_a_methods_argument_error_follows_the_call_form():
+    # x:narrow('a') #1 of 'narrow', x.narrow(x, 'a') #2, a call from C or a
+    # tail call #2 of '?' without a position (call_forms.expected: the original's)
+    proc = run_th(["call_forms.lua"], cwd=FIXTURES)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with open(os.path.join(FIXTURES, "call_forms.expected")) as f:
+        assert proc.stdout == f.read()
+
+
 def test_an_uncaught_argument_error_stops_the_script_with_the_message(tmp_path):
     script = tmp_path / "bad.lua"
     script.write_text("local x = torch.Tensor(3)\n\n\nx:max(1,2)\n")
@@ -120,15 +129,15 @@ def test_python_sees_a_lua_error(runtime):
 
 @pytest.mark.parametrize("code, message", [
     # Tensor.c's checks (not generated): the original's text, less its C source position
-    ("x:index(1, torch.LongTensor{1}, 3)", "bad argument #2 to 'index'"),
+    ("x:index(1, torch.LongTensor{1}, 3)", "bad argument #2 to '?'"),
     ("x:index(1)", "torch.DoubleTensor, number, torch.LongTensor | "
                    "torch.DoubleTensor, torch.DoubleTensor, number, torch.LongTensor expected"),
     ("x:index(x, 1, torch.LongTensor{1}, 5)", "torch.DoubleTensor, number, torch.LongTensor | "),
-    ("torch.Tensor(nil)", "bad argument #1"),
-    ("torch.Tensor(nil, nil)", "bad argument #1"),
-    ("torch.Tensor(2, nil)", "bad argument #2"),
-    ("x:resize(2, nil)", "bad argument #2"),
-    ("x:set(nil)", "bad argument #1"),
+    ("torch.Tensor(nil)", "bad argument #1 to '?'"),
+    ("torch.Tensor(nil, nil)", "bad argument #1 to '?'"),
+    ("torch.Tensor(2, nil)", "bad argument #2 to '?'"),
+    ("x:resize(2, nil)", "bad argument #3 to '?'"),
+    ("x:set(nil)", "bad argument #2 to '?'"),
 ])
 def test_tensor_methods_reject_what_the_original_rejected(runtime, code, message):
     runtime.execute("x = torch.Tensor{1, 2, 3}")

@@ -193,6 +193,17 @@ local function readsizes(fname, first, ...)
 end
 internal.readsizes = readsizes
 
+-- readleading(fname, ...) -> sizes, n as readsizes, up to the first nil
+-- after the first argument: Torch7's view, expand and repeatTensor, Lua
+-- functions, took their sizes as a table, which ends there (x:view(2, nil))
+local function readleading(fname, ...)
+   for i = 2, select('#', ...) do
+      if (select(i, ...)) == nil then return readsizes(fname, unpack({...}, 1, i - 1)) end
+   end
+   return readsizes(fname, ...)
+end
+internal.readleading = readleading
+
 ---------------------------------------------------------------------------
 -- numpy views and element loops
 ---------------------------------------------------------------------------
@@ -689,7 +700,7 @@ end
 function Tensor.t(self)
    local d = TD[self]
    if d.nd ~= 2 then
-      fail("bad argument #1 to 't' (tensor must have 2 dimensions, got %d)", d.nd)
+      fail("bad argument #0 to 't' (tensor must have 2 dimensions, got %d)", d.nd)
    end
    return Tensor.transpose(self, 1, 2)
 end
@@ -769,12 +780,12 @@ end
 -- view([result,] sizes...) as a method: self:view(...) or result:view(src, sizes...)
 function Tensor.view(self, a, ...)
    if istensor(a) then
-      local t = viewsizes(a, readsizes('view', ...))
+      local t = viewsizes(a, readleading('view', ...))
       local d, e = TD[self], TD[t]
       d.st, d.off, d.nd, d.sz, d.str = e.st, e.off, e.nd, e.sz, e.str
       return self
    end
-   return viewsizes(self, readsizes('view', a, ...))
+   return viewsizes(self, readleading('view', a, ...))
 end
 
 -- a LongStorage of the sizes of tensor v (the template of viewAs, expandAs)
@@ -797,7 +808,7 @@ function Tensor.expand(self, a, ...)
       return Tensor.expand(self, a, select(2, ...)):_setinto(result)
    end
    local d = TD[self]
-   local sizes, n = readsizes('expand', a, ...)
+   local sizes, n = readleading('expand', a, ...)
    if n ~= d.nd then
       fail('the number of dimensions provided must equal tensor:dim()')
    end

@@ -260,13 +260,13 @@ local function repeatTensor(self, a, ...)
    local out, src, sizes, n
    if istensor(a) then
       out, src = self, checktensor(a, 1, 'repeatTensor')
-      sizes, n = internal.readsizes('repeatTensor', ...)
+      sizes, n = internal.readleading('repeatTensor', ...)
       if src.T ~= TD[out].T then
          fail("bad argument #1 to 'repeatTensor' (%s expected, got %s)", TD[out].T.tensorname, src.T.tensorname)
       end
    else
       src = TD[self]
-      sizes, n = internal.readsizes('repeatTensor', a, ...)
+      sizes, n = internal.readleading('repeatTensor', a, ...)
    end
    if n < src.nd then
       fail('Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor')

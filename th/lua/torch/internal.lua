@@ -79,10 +79,74 @@ local function userlevel()
    end
 end
 
+-- Torch7's Tensor and Storage methods were C functions, whose argument
+-- errors Lua's luaL_argerror worded after the call the user wrote:
+-- x:narrow('a', 1, 2) fails at argument #1 of 'narrow', x.narrow(x, 'a', 1, 2)
+-- at #2, and a call from C (pcall(x.narrow, x, 'a', 1, 2)) or a tail call at
+-- #2 of '?'.  th's messages number a method's arguments as in the first
+-- form (#0: self, which that form words "calling 'narrow' on bad self");
+-- callform rewords them for the others.  A constructor called through its
+-- class (torch.FloatTensor(2, 'a')) was called by C: argument #2 of '?'.
+
+-- ismethod(f, name) -> whether f is the method `name` of a Tensor or Storage
+-- type; isclass(name) -> whether name is a Tensor or Storage type
+local function ismethod(f, name)
+   local types = require 'torch.types'
+   for i = 1, types.all do
+      for _, class in ipairs{types[i].tensorname, types[i].storagename} do
+         local mt = torch.getmetatable(class)
+         if mt and rawget(mt, name) == f then return true end
+      end
+   end
+   return false
+end
+local function isclass(name)
+   local types = require 'torch.types'
+   for i = 1, types.all do
+      if name == types[i].tensorname or name == types[i].storagename then return true end
+   end
+   return false
+end
+
+-- tensorc(source) -> whether a method from that file is one of Torch7's
+-- Tensor.c or Storage.c, whose messages th numbers as luaL_argerror did
+-- (TH's own checks, THArgCheck, and the maths number their arguments as a
+-- function's, self first)
+local TENSORC = {Tensor = true, Storage = true, selection = true}
+local function tensorc(source)
+   return TENSORC[source:match('[/\\]torch[/\\](%a+)%.lua$') or ''] == true
+end
+
+-- callform(msg) -> the message, and whether it has no position: luaL_error
+-- gave the line of the method's caller, none when that was C
+local function callform(msg)
+   local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
+   if not n then return msg end
+   -- the th frame that the user's code, or a C function, called
+   local level, entry = 3, nil
+   while true do
+      local info = getinfo(level, 'S')
+      if not info then return msg end
+      if info.what == 'C' or info.source:sub(2, #ours + 1) ~= ours then break end
+      entry, level = level, level + 1
+   end
+   local call = entry and getinfo(entry, 'nf')
+   local fromc = getinfo(level, 'S').what == 'C'
+   if call and isclass(name) then      -- (a constructor: no self; through its class, called by C)
+      if call.name ~= 'new' then return ("bad argument #%s to '?'%s"):format(n, rest), true end
+      return ("bad argument #%s to 'new'%s"):format(n, rest), fromc
+   end
+   if not call or call.namewhat == 'method' or call.namewhat == 'metamethod' or not ismethod(call.func, name)
+      or not tensorc(getinfo(entry, 'S').source) then
+      return n == '0' and ("calling '%s' on bad self%s"):format(name, rest) or msg
+   end
+   return ("bad argument #%d to '%s'%s"):format(n + 1, call.name or '?', rest), fromc
+end
+
 -- fail(fmt, ...): raise a Lua error located in the user's code
 function internal.fail(fmt, ...)
-   local msg = select('#', ...) > 0 and fmt:format(...) or fmt
-   error(msg, userlevel())
+   local msg, nowhere = callform(select('#', ...) > 0 and fmt:format(...) or fmt)
+   error(msg, nowhere and 0 or userlevel())
 end
 
 local fail = internal.fail

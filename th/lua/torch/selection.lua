@@ -286,7 +286,7 @@ local function index(self, ...)
    local n, a, b, c = select('#', ...), ...
    local T = TD[self] and TD[self].T
    if n == 3 and not (TD[a] and TD[a].T == T) then
-      fail("bad argument #2 to 'index' (%s expected, got %s)", T and T.tensorname or 'tensor', torch.type(a))
+      fail("bad argument #1 to 'index' (%s expected, got %s)", T and T.tensorname or 'tensor', torch.type(a))
    elseif n ~= 2 and n ~= 3 then
       local tn = T and T.tensorname or 'torch.Tensor'
       fail("%s, number, torch.LongTensor | %s, %s, number, torch.LongTensor expected", tn, tn, tn)
