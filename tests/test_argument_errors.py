@@ -138,6 +138,8 @@ def test_python_sees_a_lua_error(runtime):
     ("torch.Tensor(2, nil)", "bad argument #2 to '?'"),
     ("x:resize(2, nil)", "bad argument #3 to '?'"),
     ("x:set(nil)", "bad argument #2 to '?'"),
+    ("x:copy('s')", "bad argument #2 to '?' (torch.*Tensor expected, got string)"),
+    ("x:copy(torch.LongStorage(3))", "bad argument #2 to '?' (torch.*Tensor expected, got userdata)"),
 ])
 def test_tensor_methods_reject_what_the_original_rejected(runtime, code, message):
     runtime.execute("x = torch.Tensor{1, 2, 3}")

@@ -1043,7 +1043,11 @@ end
 internal.copy = copy
 
 function Tensor.copy(self, src)
-   copy(TD[self], checktensor(src, 1, 'copy'))
+   local s = istensor(src) and TD[src]
+   if not s then   -- (Torch7's words: any type of tensor)
+      fail("bad argument #1 to 'copy' (torch.*Tensor expected, got %s)", type(src))
+   end
+   copy(TD[self], s)
    return self
 end
 
