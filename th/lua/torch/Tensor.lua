@@ -1124,9 +1124,9 @@ end
 
 function torch.isTensor(v) return istensor(v) end
 
--- the torch.f(tensor, ...) forms of the view methods
-for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'transpose', 't',
-                      'narrow', 'select', 'sub', 'unfold', 'permute', 'clone', 'contiguous'} do
+-- the torch.f(tensor, ...) forms of the view methods that Torch7 had (not
+-- torch.narrow, select, sub, transpose, t, unfold, clone or contiguous)
+for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permute'} do
    local f = Tensor[name]
    torch[name] = function(t, ...)
       checktensor(t, 1, name)

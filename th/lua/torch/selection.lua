@@ -702,11 +702,14 @@ local methods = {
    maskedSelect = maskedSelect, maskedCopy = maskedCopy, maskedFill = maskedFill,
 }
 
+-- (Torch7 had torch.gather and torch.scatter, not torch.index or torch.maskedSelect)
 for name, f in pairs(methods) do
    internal.method(name, f)
-   torch[name] = function(t, ...)
-      checktensor(t, 1, name)
-      return f(t, ...)
+   if name == 'gather' or name == 'scatter' then
+      torch[name] = function(t, ...)
+         checktensor(t, 1, name)
+         return f(t, ...)
+      end
    end
 end
 
