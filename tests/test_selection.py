@@ -245,10 +245,11 @@ def test_select_takes_no_negative_index_but_brackets_do(runtime):
     assert runtime.execute("return x:select(1, 2.7)[3]") == 6
     assert runtime.execute("return x:select(2, 1):totable()[2]") == 4
     assert runtime.execute("return x[-1][1]") == 4
-    with pytest.raises(LuaError, match="select"):
+    # (a tail call: Lua knew neither the name nor self, "bad argument #3 to '?'")
+    with pytest.raises(LuaError, match=r"#3 to '\?' \(index -1 out of range"):
         runtime.execute("return x:select(1, -1)")
-    with pytest.raises(LuaError, match="select"):
-        runtime.execute("return torch.Tensor({1, 2}):select(1, -1)")
+    with pytest.raises(LuaError, match="select.*out of range"):
+        runtime.execute("local v = torch.Tensor({1, 2}):select(1, -1) return v")
 
 
 def test_index_and_index_add_with_repeated_indices(lua):

@@ -290,10 +290,10 @@ function Storage.totable(self)
    return t
 end
 
--- string(): the first size() bytes as a Lua string; string(str): resize to
--- #str elements and copy the bytes of str in.  Both count bytes as elements,
--- as Torch7 did for every type (the rest of a wider storage is zeroed here).
-function Storage.string(self, str)
+-- string(): the storage's bytes as a Lua string; string(str): resize to
+-- #str elements and copy the bytes of str in (Byte and Char storages only,
+-- as in Torch7)
+local function bytestring(self, str)
    local s = SD[self]
    if str == nil then
       return ffi.string(s.ptr, s.n)
@@ -311,10 +311,6 @@ end
 -- data(): the FFI pointer to the first element
 function Storage.data(self)
    return SD[self].ptr
-end
-
-function Storage.type(self)
-   return SD[self].T.storagename
 end
 
 -- retain/free: memory follows Lua's garbage collector, so these only keep the
@@ -369,6 +365,7 @@ for i = 1, types.all do
    mt.__index = index(mt)
    mt.__newindex = newindex
    mt.__len = Storage.size
+   if T.size == 1 then mt.string = bytestring end
 end
 
 internal.newstorage = new

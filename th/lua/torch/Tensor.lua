@@ -1088,7 +1088,6 @@ end
 for i = 1, types.all do
    local T = types[i]
    Tensor[T.name:lower()] = function(self) return Tensor.type(self, T.tensorname) end
-   Tensor['copy' .. T.name] = Tensor.copy
 end
 
 ---------------------------------------------------------------------------

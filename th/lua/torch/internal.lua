@@ -118,27 +118,34 @@ local function tensorc(source)
 end
 
 -- callform(msg) -> the message, and whether it has no position: luaL_error
--- gave the line of the method's caller, none when that was C
+-- gave the line of the function's caller, none when that was C
+-- (pcall(x.narrow, x, 'a'), or a tail call from a function pcall called)
 local function callform(msg)
-   local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
-   if not n then return msg end
-   -- the th frame that the user's code, or a C function, called
+   -- the th frame that the user's code, or a C function, called (C frames
+   -- between th's own are th's: a pcall inside th)
    local level, entry = 3, nil
    while true do
       local info = getinfo(level, 'S')
-      if not info then return msg end
-      if info.what == 'C' or info.source:sub(2, #ours + 1) ~= ours then break end
-      entry, level = level, level + 1
+      if not info then break end
+      if info.what ~= 'C' then
+         if info.source:sub(2, #ours + 1) ~= ours then break end
+         entry = level
+      end
+      level = level + 1
    end
-   local call = entry and getinfo(entry, 'nf')
-   local fromc = getinfo(level, 'S').what == 'C'
-   if call and isclass(name) then      -- (a constructor: no self; through its class, called by C)
+   if not entry then return msg end
+   local above = getinfo(entry + 1, 'S')
+   local fromc = above ~= nil and above.what == 'C'
+   local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
+   if not n then return msg, fromc end
+   local call = getinfo(entry, 'nf')
+   if isclass(name) then      -- (a constructor: no self; through its class, called by C)
       if call.name ~= 'new' then return ("bad argument #%s to '?'%s"):format(n, rest), true end
       return ("bad argument #%s to 'new'%s"):format(n, rest), fromc
    end
-   if not call or call.namewhat == 'method' or call.namewhat == 'metamethod' or not ismethod(call.func, name)
+   if call.namewhat == 'method' or call.namewhat == 'metamethod' or not ismethod(call.func, name)
       or not tensorc(getinfo(entry, 'S').source) then
-      return n == '0' and ("calling '%s' on bad self%s"):format(name, rest) or msg
+      return n == '0' and ("calling '%s' on bad self%s"):format(name, rest) or msg, fromc
    end
    return ("bad argument #%d to '%s'%s"):format(n + 1, call.name or '?', rest), fromc
 end

@@ -710,11 +710,4 @@ function torch.ormqr(...)
    return r
 end
 
--- the method forms: x:f(...) is torch.f(x, ...)
-for _, name in ipairs{'gesv', 'trtrs', 'gels', 'potrf', 'pstrf', 'potrs', 'potri', 'symeig', 'eig',
-                      'svd', 'inverse', 'qr', 'geqrf', 'orgqr', 'ormqr'} do
-   local f = torch[name]
-   internal.method(name, function(self, ...) return f(self, ...) end)
-end
-
 return torch

@@ -25,13 +25,17 @@ local MAXDIM = 1024     -- the most dimensions cat makes a result of
 -- installs torch[name](...), typed by its first tensor argument, and the
 -- method x:name(...) as f(T, x, ...): f reads an optional leading result, so
 -- x is the result when a source follows it (or none is taken), else the source
-local function install(name, f)
+-- (floats: a method of Float and Double tensors only, as in Torch7, whose
+-- torch.f said that an integer type does not implement it)
+local function install(name, f, floats)
    torch[name] = function(...)
       return f(dispatch.firsttype(select('#', ...), ...), ...)
    end
    for i = 1, types.count do
       local T = types[i]
-      torch.getmetatable(T.tensorname)[name] = function(...) return f(T, ...) end
+      if not (floats and T.integer) then
+         torch.getmetatable(T.tensorname)[name] = function(...) return f(T, ...) end
+      end
    end
 end
 
@@ -147,7 +151,7 @@ for name, log in pairs{linspace = false, logspace = true} do
          end)
       end
       return res
-   end)
+   end, true)
 end
 
 -- eye([res,] n [, m])
@@ -306,7 +310,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
          pycall(py.math_histc, ndview(r), ndview(xd), nbins, lo, hi)
       end
       return res
-   end)
+   end, true)
 end
 
 -- the data of r's view of n indices along dim from index at (0-based)
