@@ -229,3 +229,24 @@ def test_version_returns_nothing_without_a_metatable(runtime):
     code = """return select('#', torch.version({})), torch.version(torch.Tensor()),
                      select('#', torch.version(setmetatable({}, {})))"""
     assert runtime.execute(code) == (0, 1, 1)
+
+
+def test_tic_toc_getnumcores_isatty_packageluapath(th):
+    # as the original printed this script with its output piped
+    proc = th("""local t = torch.tic()
+print(type(t), t > 1e9)
+print(type(torch.toc(t)), torch.toc(t) >= 0, torch.toc(t) < 1)
+print(torch.getnumcores() == tonumber(io.popen('nproc'):read('*l')))
+print(torch.isatty(io.stdout), torch.isatty(io.stdin))
+print(torch.packageLuaPath('torch'):match('[^/]*$'), torch.packageLuaPath('nosuchpkg'))
+print(pcall(torch.toc, 'a'))""", stdin="")
+    assert proc.stdout.splitlines() == [
+        "number\ttrue\t", "number\ttrue\ttrue\t", "true\t", "false\tfalse\t", "torch\t",
+        "false\tbad argument #1 to '?' (number expected, got string)\t"]
+
+
+def test_include_runs_a_file_beside_the_script(th, tmp_path):
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "part.lua").write_text("print('included', select('#', ...))")
+    proc = th("include('parts/part.lua')")
+    assert proc.stdout == "included\t0\t\n"

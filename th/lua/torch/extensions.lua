@@ -13,6 +13,7 @@ return {
    'torch.ffi',            -- t:cdata(), s:cdata(): Torch7's C structures for FFI code
    'torch.CmdLine',
    'torch.Timer',
+   'torch.system',         -- tic, toc, getnumcores, isatty, packageLuaPath, include
    'torch.File',           -- File, DiskFile, MemoryFile, PipeFile
    'torch.serialization',  -- save, load, serialize, deserialize
    'torch.Tester',         -- Tester and TestSuite

@@ -145,7 +145,9 @@ local function callform(msg)
    end
    if call.namewhat == 'method' or call.namewhat == 'metamethod' or not ismethod(call.func, name)
       or not tensorc(getinfo(entry, 'S').source) then
-      return n == '0' and ("calling '%s' on bad self%s"):format(name, rest) or msg, fromc
+      if n == '0' then return ("calling '%s' on bad self%s"):format(name, rest), fromc end
+      -- (numbered as a function's: from C, only the name was unknown)
+      return fromc and ("bad argument #%s to '?'%s"):format(n, rest) or msg, fromc
    end
    return ("bad argument #%d to '%s'%s"):format(n + 1, call.name or '?', rest), fromc
 end
