@@ -36,3 +36,28 @@ collectgarbage(); collectgarbage()
 return alive_with_view, weak[1] == nil
 """
     assert runtime.execute(code) == (True, True)
+
+
+def test_new_results_reuse_dropped_buffers_before_taking_new_memory(tmp_path):
+    # 24 clones of 8 MB, each dropped at once: new memory (a page fault a page
+    # when first written) waits for a collection to free a buffer of the size,
+    # where it waited for 256 MB to be written (all 192 MB were new)
+    code = """
+local function peak()
+   local f = io.open('/proc/self/status')
+   local status = f:read('*a')
+   f:close()
+   return tonumber(status:match('VmHWM:%s*(%d+)'))
+end
+local x = torch.rand(2^20)
+local base = peak()
+for i = 1, 24 do
+   local r = x:clone()
+end
+print(math.floor((peak() - base) / 1024))
+"""
+    (tmp_path / "clones.lua").write_text(code)
+    r = run_th([str(tmp_path / "clones.lua")], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    grown_mb = int(r.stdout.split()[0])
+    assert grown_mb < 150, f"resident memory grew by {grown_mb} MB"
