@@ -24,6 +24,19 @@ def test_wrong_calls_give_the_original_errors_and_leave_the_data_intact():
         assert line == want
 
 
+def test_structural_and_indexing_methods_check_their_arguments_as_the_original():
+    # every argument's type before any range ("no value" for an absent one),
+    # then TH's check in TH's words (argument_checks.expected: the original's)
+    proc = run_th([os.path.join(FIXTURES, "argument_checks.lua")])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with open(os.path.join(FIXTURES, "argument_checks.expected")) as f:
+        expected = f.read().splitlines()
+    got = proc.stdout.splitlines()
+    assert len(got) == len(expected)
+    for line, want in zip(got, expected):
+        assert line == want
+
+
 def first_line(runtime, code):
     ok, msg = runtime.execute(f"return pcall(function() {code} end)")
     assert ok is False

@@ -126,7 +126,7 @@ def test_cat_into_one_of_its_parts_is_an_error_not_a_write_beyond_it(runtime):
     code = """
     local t, b = torch.range(1, 12):resize(3, 4), torch.ones(3, 4)
     local ok, err = pcall(torch.cat, t, {t, b}, 1)
-    return ok, tostring(err):match("index 7 out of range 1..6") ~= nil, t:size(1), t:sum()
+    return ok, tostring(err):match("bad argument #2 to '%?' %(out of range%)") ~= nil, t:size(1), t:sum()
     """
     ok, matched, rows, total = runtime.execute(code)
     assert (ok, matched, rows) == (False, True, 6)

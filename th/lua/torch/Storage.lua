@@ -265,7 +265,7 @@ function Storage.copy(self, src)
       fail("bad argument #1 to 'copy' (storage expected, got %s)", torch.type(src))
    end
    if s.n ~= o.n and (s.T == o.T or o.n < s.n) then
-      fail("bad argument #1 to 'copy' (sizes do not match: %d and %d)", s.n, o.n)
+      fail("bad argument #1 to 'copy' (size mismatch)")
    end
    if s.T == o.T then
       ffi.copy(raw(s.ptr), raw(o.ptr), s.n * s.T.size)

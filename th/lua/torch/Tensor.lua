@@ -433,10 +433,7 @@ local function setfrom(d, fname, a, ...)
       setmeta(d, nil, 0, sizes, n, strides)
    elseif type(a) == 'number' then
       local sizes, n = readsizes(fname, a, ...)
-      for i = 1, n do
-         if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, fname) end
-      end
-      setmeta(d, nil, 0, sizes, n, nil)
+      setmeta(d, nil, 0, sizes, n, nil)   -- (a size <= 0 ends the dimensions, as in TH)
    else
       fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got %s)", fname, torch.type(a))
    end
@@ -447,10 +444,7 @@ local function construct(T, ...)
    if type(a) == 'table' then return fromtable(T, a) end   -- (Torch7 ignored what followed a table)
    if type(a) == 'number' then
       local sizes, n = readsizes(T.tensorname, ...)
-      for i = 1, n do
-         if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, T.tensorname) end
-      end
-      return new(T, sizes, n, false, true)
+      return new(T, sizes, n, false, true)   -- (a size <= 0 ends the dimensions, as in TH)
    end
    if a == nil and select('#', ...) > 0 then   -- torch.Tensor(nil): Torch7 took no nil
       fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got nil)", T.tensorname)
@@ -604,20 +598,23 @@ local function clonemeta(d)
 end
 internal.clonemeta = clonemeta
 
-function Tensor.narrow(self, dim, index, size)
+-- (The structural methods read every argument before they check a range,
+-- as the original's bindings did, and count the arguments given: an absent
+-- one is "no value".  Range errors carry the original's words.)
+
+-- inrange(ok, argn, fname [, why]): a range check, numbered as TH's
+local function inrange(ok, argn, fname, why)
+   if not ok then fail("bad argument #%d to '%s' (%s)", argn, fname, why or 'out of range') end
+end
+
+function Tensor.narrow(self, ...)
    local d = TD[self]
-   dim = checkdim(d, dim, 1, 'narrow')
-   index, size = tonumber(index), tonumber(size)
-   if type(index) ~= 'number' or type(size) ~= 'number' then
-      fail("bad argument to 'narrow' (narrow(dim, index, size) expects numbers)")
-   end
-   index, size = toint(index, 2, 'narrow'), toint(size, 3, 'narrow')
-   if index < 1 or index > d.sz[dim] then
-      fail("bad argument #2 to 'narrow' (index %d out of range 1..%d)", index, d.sz[dim])
-   end
-   if size < 1 or index + size - 1 > d.sz[dim] then
-      fail("bad argument #3 to 'narrow' (size %d out of range at index %d of dimension of size %d)", size, index, d.sz[dim])
-   end
+   local n = select('#', ...)
+   local dim, index, size = ...
+   dim, index, size = toint(dim, 1, 'narrow', n), toint(index, 2, 'narrow', n), toint(size, 3, 'narrow', n)
+   inrange(dim >= 1 and dim <= d.nd, 1, 'narrow')
+   inrange(index >= 1 and index <= d.sz[dim], 2, 'narrow')
+   inrange(size >= 1 and index + size - 1 <= d.sz[dim], 3, 'narrow')
    local t = clonemeta(d)
    local e = TD[t]
    e.off = d.off + (index - 1) * d.str[dim]
@@ -644,52 +641,57 @@ local function element(d, i0)
    return tonumber(s.ptr[pos])
 end
 
-function Tensor.select(self, dim, index)
+function Tensor.select(self, ...)
    local d = TD[self]
-   if d.nd == 0 then fail("bad argument #1 to 'select' (empty tensor)") end
-   -- a vector gives its element whatever the dimension (a Torch7 quirk code relies on)
-   if d.nd ~= 1 then dim = checkdim(d, dim, 1, 'select') else toint(dim, 1, 'select'); dim = 1 end
-   index = internal.checknumber(index, 2, 'select')
+   local n = select('#', ...)
+   local dim, index = ...
    -- no negative index here, unlike sub and [] (Torch7's select had none);
    -- a fraction is cut as luaL_checklong cut it
-   index = toint(index, 2, 'select')
-   if index < 1 or index > d.sz[dim] then
-      fail("bad argument #2 to 'select' (index %d out of range 1..%d)", index, d.sz[dim])
+   dim, index = toint(dim, 1, 'select', n), toint(index, 2, 'select', n)
+   inrange(d.nd > 0, 0, 'select', 'empty Tensor')
+   -- a vector gives its element whatever the dimension (a Torch7 quirk code relies on)
+   if d.nd == 1 then
+      inrange(index >= 1 and index <= d.sz[1], 1, 'select')
+      return element(d, index - 1)
    end
-   if d.nd == 1 then return element(d, index - 1) end
+   inrange(dim >= 1 and dim <= d.nd, 1, 'select')
+   inrange(index >= 1 and index <= d.sz[dim], 2, 'select')
    return selectview(d, dim, index - 1)
 end
 
 -- sub(d1s, d1e [, d2s, d2e ...]): ranges, negative bounds count from the end
+-- (the first pair is needed; a later one is read when its start is given)
 function Tensor.sub(self, ...)
    local d = TD[self]
    local n = select('#', ...)
-   if n % 2 == 1 or n / 2 > d.nd then
-      fail("bad arguments to 'sub' (expected pairs of bounds, at most one per dimension)")
-   end
+   local npairs = n < 2 and 1 or floor((n + 1) / 2)
+   for i = 1, 2 * npairs do toint((select(i, ...)), i, 'sub', n) end   -- (every type first)
    local t = clonemeta(d)
    local e = TD[t]
-   for k = 1, n / 2 do
+   for k = 1, npairs do
       local s, f = select(2 * k - 1, ...)
-      local size = d.sz[k]
-      if type(s) ~= 'number' or type(f) ~= 'number' then
-         fail("bad argument #%d to 'sub' (number expected)", 2 * k - 1)
-      end
       s, f = toint(s, 2 * k - 1, 'sub'), toint(f, 2 * k, 'sub')
+      inrange(k <= d.nd, 2 * k - 1, 'sub', 'invalid dimension')
+      local size = d.sz[k]
       if s < 0 then s = size + s + 1 end
       if f < 0 then f = size + f + 1 end
-      if s < 1 or s > size then fail("bad argument #%d to 'sub' (out of range)", 2 * k - 1) end
-      if f < s or f > size then fail("bad argument #%d to 'sub' (out of range)", 2 * k) end
+      inrange(s >= 1 and s <= size, 2 * k - 1, 'sub')
+      inrange(f >= 1 and f <= size, 2 * k, 'sub')
+      inrange(f >= s, 2 * k, 'sub', 'end smaller than beginning')
       e.off = e.off + (s - 1) * d.str[k]
       e.sz[k] = f - s + 1
    end
    return t
 end
 
-function Tensor.transpose(self, a, b)
+function Tensor.transpose(self, ...)
    local d = TD[self]
-   a = checkdim(d, a, 1, 'transpose')
-   b = checkdim(d, b, 2, 'transpose')
+   local n = select('#', ...)
+   local a, b = ...
+   a, b = toint(a, 1, 'transpose', n), toint(b, 2, 'transpose', n)
+   -- (TH numbered the dimensions from self: the first is #0)
+   inrange(a >= 1 and a <= d.nd, 0, 'transpose')
+   inrange(b >= 1 and b <= d.nd, 1, 'transpose')
    local t = clonemeta(d)
    local e = TD[t]
    e.sz[a], e.sz[b] = e.sz[b], e.sz[a]
@@ -699,9 +701,7 @@ end
 
 function Tensor.t(self)
    local d = TD[self]
-   if d.nd ~= 2 then
-      fail("bad argument #0 to 't' (tensor must have 2 dimensions, got %d)", d.nd)
-   end
+   inrange(d.nd == 2, 0, 't', 'Tensor must have 2 dimensions')
    return Tensor.transpose(self, 1, 2)
 end
 
@@ -719,17 +719,14 @@ function Tensor.permute(self, ...)
    return view(d, d.off, n, sz, str)
 end
 
-function Tensor.unfold(self, dim, size, step)
+function Tensor.unfold(self, ...)
    local d = TD[self]
-   dim = checkdim(d, dim, 1, 'unfold')
-   size = type(size) == 'number' and toint(size, 2, 'unfold')
-   if not size or size > d.sz[dim] then
-      fail("bad argument #2 to 'unfold' (size %s is larger than dimension %d of size %d)", tostring(size), dim, d.sz[dim])
-   end
-   step = type(step) == 'number' and toint(step, 3, 'unfold')
-   if not step or step <= 0 then
-      fail("bad argument #3 to 'unfold' (step must be positive)")
-   end
+   local n = select('#', ...)
+   local dim, size, step = ...
+   dim, size, step = toint(dim, 1, 'unfold', n), toint(size, 2, 'unfold', n), toint(step, 3, 'unfold', n)
+   inrange(dim >= 1 and dim <= d.nd, 1, 'unfold')
+   inrange(size <= d.sz[dim], 2, 'unfold')
+   inrange(step > 0, 3, 'unfold', 'invalid step')
    local sz, str = copyarray(d.sz, d.nd), copyarray(d.str, d.nd)
    sz[dim] = floor((d.sz[dim] - size) / step) + 1
    str[dim] = step * d.str[dim]
@@ -759,6 +756,9 @@ end
 
 local function viewsizes(self, sizes, n)
    local d = TD[self]
+   if not d.st then   -- (Torch7's view set the result to a storage it did not have)
+      fail("bad argument #1 to 'set' (expecting number or %s or %s)", d.T.tensorname, d.T.storagename)
+   end
    local total = nelement(d)
    infersizes(sizes, n, total)
    if not iscontiguous(d) then
@@ -777,15 +777,36 @@ local function viewsizes(self, sizes, n)
    return t
 end
 
+-- viewsizesof(...) -> sizes, n of view's arguments after the source: a
+-- LongStorage or numbers up to the first nil, checked in the words of
+-- Torch7's view (a Lua function, strict about numbers)
+local VIEWFORMS = 'torch.view, expected (torch.Tensor, torch.Tensor, number [, number ]*) or\n'
+   .. ' (torch.Tensor, torch.Tensor, torch.LongStorage) or\n (torch.Tensor, torch.LongStorage)\n'
+   .. ' or (torch.Tensor, number [, number ]*)'
+local function viewsizesof(first, ...)
+   if islongstorage(first) then return storagearray(first) end
+   if type(first) ~= 'number' then fail(VIEWFORMS) end
+   local sizes, n = {first}, 1
+   for i = 1, select('#', ...) do
+      local v = select(i, ...)
+      if v == nil then break end
+      if type(v) ~= 'number' then error(('element at index %d is not a number'):format(i + 1), 0) end
+      n = n + 1
+      sizes[n] = v
+   end
+   for i = 1, n do sizes[i] = toint(sizes[i], i, 'view') end
+   return sizes, n
+end
+
 -- view([result,] sizes...) as a method: self:view(...) or result:view(src, sizes...)
 function Tensor.view(self, a, ...)
    if istensor(a) then
-      local t = viewsizes(a, readleading('view', ...))
+      local t = viewsizes(a, viewsizesof(...))
       local d, e = TD[self], TD[t]
       d.st, d.off, d.nd, d.sz, d.str = e.st, e.off, e.nd, e.sz, e.str
       return self
    end
-   return viewsizes(self, readleading('view', a, ...))
+   return viewsizes(self, viewsizesof(a, ...))
 end
 
 -- a LongStorage of the sizes of tensor v (the template of viewAs, expandAs)
@@ -859,7 +880,8 @@ function Tensor.squeeze(self, a, b)
    end
    local d, dim = TD[self], a
    if dim ~= nil then
-      dim = checkdim(d, dim, 1, 'squeeze')
+      dim = toint(dim, 1, 'squeeze')
+      if dim < 1 or dim > d.nd then fail("bad argument #1 to 'squeeze' (dimension out of range)") end
    end
    local sz, str, n = {}, {}, 0
    for i = 1, d.nd do
@@ -900,11 +922,7 @@ local function resize(d, sizes, n, raw)
       end
    end
    if same then return end
-   for i = 1, n do
-      if type(sizes[i]) ~= 'number' or sizes[i] < 0 then
-         fail("bad argument #%d to 'resize' (non-negative size expected)", i)
-      end
-   end
+   -- (a size <= 0 ends the dimensions, as TH's resizeNd read them)
    setmeta(d, d.st, d.off, sizes, n, nil, raw)
 end
 internal.resize = resize
@@ -943,10 +961,11 @@ local function fillwith(self, d, v)
    return self
 end
 
-function Tensor.fill(self, value, ...)
+function Tensor.fill(self, ...)
    local d = TD[self]
+   local value = ...
    local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as lua_isnumber had it
-   if not v or not d or select('#', ...) > 0 then invalid('fill', self, value, ...) end
+   if not v or not d or select('#', ...) ~= 1 then invalid('fill', self, ...) end
    return fillwith(self, d, ccast(d.T, v))
 end
 
@@ -1016,10 +1035,17 @@ local function copyelements(d, s)
    end
 end
 
+-- bracketsizes(d) -> d's sizes as TH's messages give them: [2 x 3]
+local function bracketsizes(d)
+   return '[' .. concat(d.sz, ' x ', 1, d.nd) .. ']'
+end
+internal.bracketsizes = bracketsizes
+
 local function copy(d, s)
    local n = nelement(d)
    if n ~= nelement(s) then
-      fail("bad argument #1 to 'copy' (sizes do not match: %d elements into %d)", nelement(s), n)
+      fail('inconsistent tensor size, expected tensor %s and src %s to have the same number of elements, '
+           .. 'but got %d and %d elements respectively', bracketsizes(d), bracketsizes(s), n, nelement(s))
    end
    if n == 0 then return end
    kernels = kernels or require 'torch.maths.kernels'
@@ -1042,10 +1068,11 @@ local function copy(d, s)
 end
 internal.copy = copy
 
-function Tensor.copy(self, src)
+function Tensor.copy(self, ...)
+   local src = ...
    local s = istensor(src) and TD[src]
    if not s then   -- (Torch7's words: any type of tensor)
-      fail("bad argument #1 to 'copy' (torch.*Tensor expected, got %s)", type(src))
+      fail("bad argument #1 to 'copy' (torch.*Tensor expected, got %s)", internal.typeof(src, 1, select('#', ...)))
    end
    copy(TD[self], s)
    return self

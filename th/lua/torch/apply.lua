@@ -72,8 +72,11 @@ local function alike(d, e)
    return {st = e.st, off = e.off, str = str}
 end
 
+-- (the original called f: a table or userdata with __call does as well;
+-- with no element to give it, any f does)
 local function checkfunction(f, argn, fname)
-   if type(f) ~= 'function' then
+   local mt = type(f) ~= 'function' and debug.getmetatable(f)
+   if mt ~= false and not (mt and mt.__call) then
       fail("bad argument #%d to '%s' (function expected, got %s)", argn, fname, type(f))
    end
 end
@@ -118,9 +121,9 @@ end
 -- apply(f): self[i] = f(self[i]) for every element (kept when f returns nil)
 local function apply(self, f)
    local d = TD[self]
-   checkfunction(f, 1, 'apply')
    local n = checkoperands('apply', d)
    if n == 0 then return self end
+   checkfunction(f, 1, 'apply')
    local p = d.st.ptr
    if iscontiguous(d) then
       for i = d.off, d.off + n - 1 do
@@ -145,9 +148,9 @@ end
 local function map(self, t, f)
    local d = TD[self]
    local e = checkoperand(d, t, 1, 'map')
-   checkfunction(f, 2, 'map')
    local n = checkoperands('map', d, e)
    if n == 0 then return self end
+   checkfunction(f, 2, 'map')
    local p, q = d.st.ptr, e.st.ptr
    if iscontiguous(d) and iscontiguous(e) then
       local shift = e.off - d.off
@@ -175,9 +178,9 @@ end
 local function map2(self, t1, t2, f)
    local d = TD[self]
    local e, g = checkoperand(d, t1, 1, 'map2'), checkoperand(d, t2, 2, 'map2')
-   checkfunction(f, 3, 'map2')
    local n = checkoperands('map2', d, e, g)
    if n == 0 then return self end
+   checkfunction(f, 3, 'map2')
    local p, q, s = d.st.ptr, e.st.ptr, g.st.ptr
    if iscontiguous(d) and iscontiguous(e) and iscontiguous(g) then
       local shift1, shift2 = e.off - d.off, g.off - d.off

@@ -172,16 +172,25 @@ end
 
 -- argument checking helpers shared by the method implementations
 
+-- typeof(v, argn [, given]) -> the type name an argument error gives for
+-- argument argn (after self) of a call that gave `given` arguments
+function internal.typeof(v, argn, given)
+   if v == nil and given and argn > given then return 'no value' end
+   return type(v)
+end
+
 local floor, tonumber = math.floor, tonumber
 
 -- toint(v, argn, fname): an integer argument (size, dimension, index) as
 -- Torch7's bindings read it with luaL_checklong/checkint: a numeric string
 -- counts, a fraction is cut toward zero.  A value no C long holds (or NaN) is
 -- an error, where Torch7 wrapped it around or hung.
-function internal.toint(v, argn, fname)
+-- given: how many arguments the call gave after self, when the method
+-- knows it: one it did not give is "no value", as lua_type's LUA_TNONE.
+function internal.toint(v, argn, fname, given)
    local x = type(v) ~= 'table' and tonumber(v)
    if not x then
-      fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))
+      fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, internal.typeof(v, argn, given))
    end
    if not (x > -2^63 and x < 2^63) then
       fail("bad argument #%d to '%s' (integer %s out of range)", argn, fname, tostring(x))
@@ -248,11 +257,11 @@ function internal.stopaddress()
 end
 
 -- a number, or a string that reads as one (Torch7's lua_isnumber took both)
-function internal.checknumber(v, argn, fname)
+function internal.checknumber(v, argn, fname, given)
    if type(v) ~= 'number' then
       local x = type(v) == 'string' and tonumber(v)
       if not x then
-         fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, type(v))
+         fail("bad argument #%d to '%s' (number expected, got %s)", argn, fname, internal.typeof(v, argn, given))
       end
       return x
    end

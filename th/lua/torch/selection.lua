@@ -38,8 +38,12 @@ local function checktype(d, T, argn, fname)
    return d
 end
 
+-- (a value of another kind is named as such: its luaT_checkudata error)
 local function checkof(v, T, argn, fname)
-   return checktype(checktensor(v, argn, fname), T, argn, fname)
+   if not istensor(v) then
+      fail("bad argument #%d to '%s' (%s expected, got %s)", argn, fname, T.tensorname, torch.type(v))
+   end
+   return checktype(TD[v], T, argn, fname)
 end
 
 local function checkvector(v, argn, fname)
@@ -126,13 +130,22 @@ local function slice(d, dim, j0)
 end
 
 -- the forms self:f(dim, index) and res:f(src, dim, index) -> the result (nil
--- for a new one), the source data, the checked dim, index, the argument number of dim
+-- for a new one), the source data, dim (a number, its range unchecked),
+-- index, the argument number of dim
 local function sourceform(fname, self, a, b, c)
    local out, src, dim, index, argn = nil, TD[self], a, b, 1
    if istensor(a) then
       out, src, dim, index, argn = self, checktype(TD[a], TD[self].T, 1, fname), b, c, 2
    end
-   return out, src, checkdim(src, dim, argn, fname), index, argn
+   return out, src, internal.toint(dim, argn, fname), index, argn
+end
+
+-- indexdim(d, dim, fname) -> dim, in range for the index family (checked
+-- after every argument's type, with TH's numbers and words)
+local function indexdim(d, dim, fname)
+   if dim < 1 then fail("bad argument #1 to '%s' (out of range)", fname) end
+   if dim > d.nd then fail("bad argument #3 to '%s' (Indexing dim %d is out of bounds of tensor)", fname, dim) end
+   return dim
 end
 
 ---------------------------------------------------------------------------
@@ -293,6 +306,7 @@ local function index(self, ...)
    end
    local out, src, dim, idx, argn = sourceform('index', self, a, b, c)
    local id = checkvector(idx, argn + 1, 'index')
+   dim = indexdim(src, dim, 'index')
    checkrange(id, src.sz[dim], argn + 1, 'index')
    if out then
       indexselect(TD[out], src, dim, id)
@@ -305,9 +319,10 @@ end
 
 -- the checks shared by indexCopy and indexAdd -> dim, index data, source data
 local function checkindexsource(fname, d, dim, index, src)
-   dim = checkdim(d, dim, 1, fname)
+   dim = internal.toint(dim, 1, fname)
    local idx = checkvector(index, 2, fname)
    local s = checkof(src, d.T, 3, fname)
+   dim = indexdim(d, dim, fname)
    if (d.nd == 1) ~= (s.nd == 1) or s.nd < dim then
       fail("bad argument #3 to '%s' (source has %d dimensions, expected %d)", fname, s.nd, d.nd)
    end
@@ -377,10 +392,11 @@ end
 
 local function indexFill(self, dim, index, value)
    local d = TD[self]
-   -- a vector takes any dimension number up to 1, as in Torch7
-   dim = d.nd == 1 and type(dim) == 'number' and dim < 2 and 1 or checkdim(d, dim, 1, 'indexFill')
+   dim = internal.toint(dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 3, 'indexFill')
+   -- a vector takes any dimension number up to 1, as in Torch7
+   dim = d.nd == 1 and dim < 2 and 1 or indexdim(d, dim, 'indexFill')
    local done = indexloops.fill(d, idx, dim, value)
    if done then return value end   -- as Torch7's binding: its last argument
    checkrange(idx, d.sz[dim], 2, 'indexFill')   -- (the message of a bad index)
@@ -406,6 +422,11 @@ end
 local function gather(self, a, b, c)
    local out, src, dim, index, argn = sourceform('gather', self, a, b, c)
    local idx = checkof(index, types.Long, argn + 1, 'gather')
+   if not out and idx.nd ~= src.nd then
+      fail("bad argument #1 to 'gather' (Input tensor must have same dimensions as output tensor)")
+   end
+   if dim > src.nd then fail("bad argument #%d to 'gather' (Index dimension is out of bounds)", argn + 1) end
+   dim = checkdim(src, dim, argn, 'gather')
    checkothers(src, idx, dim, argn + 1, 'gather', 'index')
    -- a result keeps its shape and strides: it must have the index's sizes
    -- (Torch7 also took one longer or shorter along dim, and wrote past the end
@@ -443,6 +464,7 @@ end
 -- scatter(dim, index, src or value): self[..index[i]..] = src[..i..]
 local function scatter(self, dim, index, src)
    local d = TD[self]
+   if internal.toint(dim, 1, 'scatter') > d.nd then fail("bad argument #1 to 'scatter' (Index dimension is out of bounds)") end
    dim = checkdim(d, dim, 1, 'scatter')
    local idx = checkof(index, types.Long, 2, 'scatter')
    checkothers(d, idx, dim, 2, 'scatter', 'index')
@@ -505,12 +527,7 @@ local function stridedcount(m)
    return ones, top
 end
 
--- d's sizes as TH's messages give them: [2 x 3]
-local function sizes(d)
-   local t = {}
-   for i = 1, d.nd do t[i] = d.sz[i] end
-   return '[' .. table.concat(t, ' x ') .. ']'
-end
+local sizes = internal.bracketsizes
 
 -- checkmask(v, d, argn, fname [, sizemessage [, nocount]]) -> mask data,
 -- number of ones (nil with nocount, when the mask's bytes are ORed alone)
@@ -696,10 +713,32 @@ end
 -- registration
 ---------------------------------------------------------------------------
 
+-- counted(name, f, forms) -> f behind the original's check of its argument count:
+-- forms by count of arguments after self, the argument lists the error
+-- names (@: self's type), as Tensor.c's bindings checked them first
+local function counted(name, f, forms)
+   local lists = {}
+   for _, form in pairs(forms) do lists[#lists + 1] = form end
+   table.sort(lists, function(a, b) return #a < #b end)
+   local expected = table.concat(lists, ' | ') .. ' expected'
+   return function(self, ...)
+      if not forms[select('#', ...)] then
+         local d = checktensor(self, 0, name)
+         fail((expected:gsub('@', d.T.tensorname)))
+      end
+      return (f(self, ...))   -- (not a tail call: argument errors name the method)
+   end
+end
+
+local TBN, TNLN = '@, torch.ByteTensor, number', '@, number, torch.LongTensor, number'
+local TNLT = '@, number, torch.LongTensor, @'
 local methods = {
-   index = index, indexCopy = indexCopy, indexAdd = indexAdd, indexFill = indexFill,
-   gather = gather, scatter = scatter,
-   maskedSelect = maskedSelect, maskedCopy = maskedCopy, maskedFill = maskedFill,
+   index = index, gather = gather, scatter = scatter,
+   indexCopy = counted('indexCopy', indexCopy, {[3] = TNLT}), indexAdd = counted('indexAdd', indexAdd, {[3] = TNLT}),
+   indexFill = counted('indexFill', indexFill, {[3] = TNLN}),
+   maskedSelect = counted('maskedSelect', maskedSelect, {'@, torch.ByteTensor', '@, @, torch.ByteTensor'}),
+   maskedCopy = counted('maskedCopy', maskedCopy, {[2] = '@, torch.ByteTensor, @'}),
+   maskedFill = counted('maskedFill', maskedFill, {[2] = TBN}),
 }
 
 -- (Torch7 had torch.gather and torch.scatter, not torch.index or torch.maskedSelect)
