@@ -37,6 +37,20 @@ def test_structural_and_indexing_methods_check_their_arguments_as_the_original()
         assert line == want
 
 
+def test_maths_errors_are_numbered_placed_and_worded_as_the_original():
+    # a method call's arguments one less than a function's, torch.f's errors
+    # without position or name, TH's words for sizes that do not conform
+    # (maths_errors.expected: the original's)
+    proc = run_th(["maths_errors.lua"], cwd=FIXTURES)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with open(os.path.join(FIXTURES, "maths_errors.expected")) as f:
+        expected = f.read().splitlines()
+    got = proc.stdout.splitlines()
+    assert len(got) == len(expected)
+    for line, want in zip(got, expected):
+        assert line == want
+
+
 def first_line(runtime, code):
     ok, msg = runtime.execute(f"return pcall(function() {code} end)")
     assert ok is False

@@ -223,7 +223,7 @@ local function split(result, tensor, size, dim)
    dim = checkdim(d, dim or 1, 3, 'split')
    -- a fractional size steps as Torch7's loop did (narrow cuts each start and size)
    if type(size) ~= 'number' or size < 1 then
-      fail("bad argument #2 to 'split' (positive size expected, got %s)", tostring(size))
+      fail("bad argument #2 to 'split' (positive size expected, got %s)", type(size) == 'number' and size or torch.type(size))
    end
    local start, total = 1, d.sz[dim]
    while start <= total do
@@ -242,7 +242,7 @@ local function chunk(result, tensor, n, dim)
    local d = checktensor(tensor, 1, 'chunk')
    dim = checkdim(d, dim or 1, 3, 'chunk')
    if type(n) ~= 'number' or not (n >= 0) then
-      fail("bad argument #2 to 'chunk' (positive number of chunks expected, got %s)", tostring(n))
+      fail("bad argument #2 to 'chunk' (positive number of chunks expected, got %s)", type(n) == 'number' and n or torch.type(n))
    end
    -- Torch7's ceil(size / n): fewer than one chunk (or 0, an infinite size) is one piece
    local size = ceil(d.sz[dim] / n)

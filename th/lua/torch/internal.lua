@@ -117,6 +117,26 @@ local function tensorc(source)
    return TENSORC[source:match('[/\\]torch[/\\](%a+)%.lua$') or ''] == true
 end
 
+-- The maths functions (dispatch.define, torch/maths) number their arguments
+-- as a function's, self #1, as TH's checks did: luaL_argerror took one off
+-- for a method call (#1 is then "calling 'sum' on bad self"); torch.sum
+-- passed the call on to the method in a tail call, so that its errors,
+-- any of them, had no position and its argument errors no name.  (th's
+-- front ends reach the function by tail calls too: any call but a method
+-- call is taken for torch.sum's, x.sum(x, 2) as well.)
+local function mathsource(source)
+   return source:match('[/\\]torch[/\\]maths[/\\]') ~= nil
+end
+local function mathform(msg, call, fromc)
+   if call.namewhat == 'metamethod' then return msg, fromc end   -- (x * 'a': named after the operator)
+   local method = call.namewhat == 'method' and not fromc
+   local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
+   if not n then return msg, not method end
+   if not method then return ("bad argument #%s to '?'%s"):format(n, rest), true end
+   if n == '1' then return ("calling '%s' on bad self%s"):format(name, rest), false end
+   return ("bad argument #%d to '%s'%s"):format(n - 1, name, rest), false
+end
+
 -- callform(msg) -> the message, and whether it has no position: luaL_error
 -- gave the line of the function's caller, none when that was C
 -- (pcall(x.narrow, x, 'a'), or a tail call from a function pcall called)
@@ -136,15 +156,16 @@ local function callform(msg)
    if not entry then return msg end
    local above = getinfo(entry + 1, 'S')
    local fromc = above ~= nil and above.what == 'C'
+   local call = getinfo(entry, 'nSf')
+   if mathsource(call.source) then return mathform(msg, call, fromc) end
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
    if not n then return msg, fromc end
-   local call = getinfo(entry, 'nf')
    if isclass(name) then      -- (a constructor: no self; through its class, called by C)
       if call.name ~= 'new' then return ("bad argument #%s to '?'%s"):format(n, rest), true end
       return ("bad argument #%s to 'new'%s"):format(n, rest), fromc
    end
    if call.namewhat == 'method' or call.namewhat == 'metamethod' or not ismethod(call.func, name)
-      or not tensorc(getinfo(entry, 'S').source) then
+      or not tensorc(call.source) then
       if n == '0' then return ("calling '%s' on bad self%s"):format(name, rest), fromc end
       -- (numbered as a function's: from C, only the name was unknown)
       return fromc and ("bad argument #%s to '?'%s"):format(n, rest) or msg, fromc

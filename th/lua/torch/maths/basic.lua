@@ -371,8 +371,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          local v, t1, t2 = 1, a, b
          if sig == 'tntt' then v, t1, t2 = cast(T, a), b, c end
          local xd, d1, d2 = TD[x], TD[t1], TD[t2]
-         samecount(name, xd, d1)
-         samecount(name, d1, d2)
+         dispatch.samecount3(name, xd, d1, d2)
          if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
          res, r = result(T, res, xd, true)

@@ -23,18 +23,18 @@ local DOTLOOP = 2048
 local fastdot = kernels.op('dot', DOTLOOP, {Byte = dotexpr, Char = dotexpr, Short = dotexpr,
                                           Float = dotexpr, Double = dotexpr})
 
-local function sizestring(sizes, n)
-   if n == 0 then return 'empty' end
-   return internal.sizestring({nd = n, sz = sizes})
-end
-
 local function checkdims(fname, d, nd, argn)
    if d.nd ~= nd then
       fail("bad argument #%d to '%s' (%dD tensor expected, got %dD)", argn, fname, nd, d.nd)
    end
 end
 
--- the sizes of the product of a and b, checking they conform
+-- sizes as TH's messages give them: [2 x 3]
+local function brackets(sizes, n)
+   return '[' .. table.concat(sizes, ' x ', 1, n) .. ']'
+end
+
+-- the sizes of the product of a and b, checking they conform (TH's words)
 local function productsizes(fname, a, b)
    local k1, k2, sizes
    if a.nd == 1 then             -- ger
@@ -45,12 +45,18 @@ local function productsizes(fname, a, b)
       k1, k2, sizes = a.sz[2], b.sz[1], {a.sz[1], b.sz[2]}
    else                          -- bmm
       if a.sz[1] ~= b.sz[1] then
-         fail("size mismatch in '%s': %d and %d matrices in the batches", fname, a.sz[1], b.sz[1])
+         fail("bad argument #2 to '%s' (equal number of batches expected, got %d, %d)", fname, a.sz[1], b.sz[1])
       end
       k1, k2, sizes = a.sz[3], b.sz[2], {a.sz[1], a.sz[2], b.sz[3]}
+      if k1 ~= k2 then
+         fail("bad argument #2 to '%s' (wrong matrix size, batch1: %dx%d, batch2: %dx%d)", fname,
+              a.sz[2], a.sz[3], b.sz[2], b.sz[3])
+      end
    end
-   if k1 ~= k2 then
-      fail("size mismatch in '%s': %s times %s", fname, sizestring(a.sz, a.nd), sizestring(b.sz, b.nd))
+   if k1 ~= k2 and b.nd == 1 then
+      fail('size mismatch, %s, %s', brackets(a.sz, a.nd), brackets(b.sz, b.nd))
+   elseif k1 ~= k2 then
+      fail('size mismatch, m1: %s, m2: %s', brackets(a.sz, a.nd), brackets(b.sz, b.nd))
    end
    return sizes, #sizes
 end
@@ -143,6 +149,24 @@ dispatch.define{
    end,
 }
 
+-- resulterror(name, t, a, b): TH's error for a result (or an addend) t
+-- of the wrong sizes for the product of a and b
+local function resulterror(name, t, a, b)
+   local bt, ba, bb = brackets(t.sz, t.nd), brackets(a.sz, a.nd), brackets(b.sz, b.nd)
+   if name == 'bmm' or name == 'baddbmm' or name == 'addbmm' then
+      fail("bad argument #1 to '%s' (output tensor of incorrect size)", name)
+   elseif (name == 'mm' or name == 'ger' or name == 'addmm' or name == 'addr') and t.nd ~= 2 then
+      fail('matrix expected, got %dD tensor for t', t.nd)
+   elseif (name == 'mv' or name == 'addmv') and t.nd ~= 1 then
+      fail('vector expected, got %dD tensor for t', t.nd)
+   elseif name == 'mv' or name == 'addmv' then
+      fail('size mismatch, t: %s, mat: %s', bt, ba)
+   elseif name == 'ger' or name == 'addr' then
+      fail('size mismatch, t: %s, vec1: %s, vec2: %s', bt, ba, bb)
+   end
+   fail('size mismatch, t: %s, m1: %s, m2: %s', bt, ba, bb)
+end
+
 -- mv, mm, bmm, ger([res,] a, b)
 local plain = {mv = {2, 1}, mm = {2, 2}, bmm = {3, 3}, ger = {1, 1}}
 for name, dims in pairs(plain) do
@@ -163,8 +187,7 @@ for name, dims in pairs(plain) do
             r = TD[res]
             if r.nd ~= n or nelement(r) ~= (n == 1 and sizes[1] or n == 2 and sizes[1] * sizes[2]
                                             or sizes[1] * sizes[2] * sizes[3]) then
-               fail("size mismatch in '%s': the result must be %s, got %s", name, sizestring(sizes, n),
-                    sizestring(r.sz, r.nd))
+               resulterror(name, r, ad, bd)
             end
          end
          local small = T.integer and intproducts.usable(name, r, ad, bd) and intproducts.product(r, 0, 1, ad, bd)
@@ -214,10 +237,7 @@ for name, dims in pairs(accumulating) do
          local sizes, n = productsizes(name, ad, bd)
          if name == 'addbmm' then sizes, n = {sizes[2], sizes[3]}, 2 end
          for i = 1, n do
-            if md.sz[i] ~= sizes[i] then
-               fail("size mismatch in '%s': M is %s, the product %s", name, sizestring(md.sz, md.nd),
-                    sizestring(sizes, n))
-            end
+            if md.sz[i] ~= sizes[i] then resulterror(name, md, ad, bd) end
          end
          beta, alpha = dispatch.cast(T, beta), dispatch.cast(T, alpha)
          local r

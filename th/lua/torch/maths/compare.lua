@@ -8,7 +8,7 @@ local internal = require 'torch.internal'
 local dispatch = require 'torch.maths.dispatch'
 
 local TD, py, pycall, ndview = internal.tensors, internal.py, internal.pycall, internal.ndview
-local nelement, newlike = internal.nelement, internal.newlike
+local nelement, newlike, fail = internal.nelement, internal.newlike, internal.fail
 local loop1, loop2, fold, SMALL = dispatch.loop1, dispatch.loop2, dispatch.fold, dispatch.SMALL
 
 local comparisons = {
@@ -129,6 +129,7 @@ for name, f in pairs{all = both, any = either} do
       name = name, variants = {'t'}, scalar = {'t'}, only = isbyte,
       impl = function(T, _, _, x)
          local d = TD[x]
+         if d.nd == 0 then fail("bad argument #1 to '%s' (empty Tensor)", name) end
          local v = kernels.fold(fastlogical[name], d, name == 'all')
          if v ~= nil then return v end
          if nelement(d) <= SMALL then return fold(d, f, name == 'all') end

@@ -212,7 +212,7 @@ install('diag', function(T, ...)
       loops[T].copy(r.st.ptr + r.off, r.str[1], xd.st.ptr + off, step, n)
       return res
    end
-   fail("bad argument #%d to 'diag' (1D or 2D tensor expected, got %dD)", i, xd.nd)
+   fail("bad argument #%d to 'diag' (matrix or a vector expected)", i)
 end)
 
 -- triangle(r, x, k, upper) -> true when done: r (of x's sizes, rows of
@@ -253,7 +253,7 @@ for name, upper in pairs{tril = false, triu = true} do
       if res and not TD[select(i, ...)] then res, i = nil, 1 end
       local x, k = select(i, ...)
       local xd = internal.checktensor(x, i, name)
-      if xd.nd ~= 2 then fail("bad argument #%d to '%s' (matrix expected, got %dD tensor)", i, name, xd.nd) end
+      if xd.nd ~= 2 then fail("bad argument #%d to '%s' (expected a matrix)", i, name) end
       k = k == nil and 0 or toint(number(k, i + 1, name), i + 1, name)
       local r
       res, r = dispatch.result(T, res, xd)

@@ -676,10 +676,32 @@ function dispatch.reducedsizes(d, dim)
    return sz, d.nd
 end
 
+-- samecount(fname, a, b): operands a and b (and a result of a's sizes)
+-- have as many elements, else TH's error, naming them as TH's function did
+local TENSORS = {cmax = 'r t src', cmin = 'r t src', atan2 = 'r_ tx ty', eq = 'r_ ta tb', ne = 'r_ ta tb',
+                 lt = 'r_ ta tb', le = 'r_ ta tb', gt = 'r_ ta tb', ge = 'r_ ta tb'}
+local SAMECOUNT = 'inconsistent tensor size, expected %s %s, %s %s and %s %s to have the same number of '
+                  .. 'elements, but got %d, %d and %d elements respectively'
 function dispatch.samecount(fname, a, b)
-   if nelement(a) ~= nelement(b) then
-      fail("inconsistent tensor size in '%s': %d elements vs %d", fname, nelement(a), nelement(b))
+   local n, m = nelement(a), nelement(b)
+   if n == m then return end
+   local sa, sb = internal.bracketsizes(a), internal.bracketsizes(b)
+   if fname == 'dot' or fname == 'dist' then
+      fail('inconsistent tensor size, expected tensor %s and src %s to have the same number of elements, '
+           .. 'but got %d and %d elements respectively', sa, sb, n, m)
+   elseif fname == 'lerp' then
+      fail("bad argument #2 to 'lerp' (sizes do not match)")
    end
+   local r, t, src = (TENSORS[fname] or 'r_ t src'):match('(%S+) (%S+) (%S+)')
+   fail(SAMECOUNT, r, sa, t, sa, src, sb, n, n, m)
+end
+
+-- samecount3(fname, r, a, b): addcmul and addcdiv's r, src1 and src2
+function dispatch.samecount3(fname, r, a, b)
+   local n, k, m = nelement(r), nelement(a), nelement(b)
+   if n == k and k == m then return end
+   local B = internal.bracketsizes
+   fail(SAMECOUNT, 'r_', B(r), 'src1', B(a), 'src2', B(b), n, k, m)
 end
 
 ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ local longloops = require 'torch.maths.longloops'
 
 local TD, py, pycall, ndview, fail = internal.tensors, internal.py, internal.pycall,
       internal.ndview, internal.fail
-local nelement, checkdim, samesize = internal.nelement, internal.checkdim, internal.samesize
+local nelement, samesize = internal.nelement, internal.samesize
 local newtensor, copy, checkbounds, Tensor = internal.newtensor, internal.copy, internal.checkbounds, internal.Tensor
 local result, resultsized, reducedsizes, fold, SMALL =
       dispatch.result, dispatch.resultsized, dispatch.reducedsizes, dispatch.fold, dispatch.SMALL
@@ -27,8 +27,18 @@ local C = require 'torch.maths.libm'
 local f32 = require('torch.maths.kernels').f32
 
 local function nonempty(fname, d)
-   if d.nd == 0 then fail("bad argument #1 to '%s' (empty tensor)", fname) end
+   if d.nd == 0 then fail("bad argument #1 to '%s' (empty Tensor)", fname) end
 end
+
+-- indim(xd, dim, argn, fname, why) -> dim, in range as TH checked it, in its
+-- words (why: 'invalid dimension %d', 'dimension out of range'...), with
+-- its argument number
+local function indim(xd, dim, argn, fname, why)
+   dim = internal.toint(dim, argn, fname)
+   if dim < 1 or dim > xd.nd then fail("bad argument #%d to '%s' (" .. why .. ")", argn, fname, dim) end
+   return dim
+end
+local OUTOFRANGE, INVALID = 'dimension %d out of range', 'invalid dimension %d'
 
 ---------------------------------------------------------------------------
 -- sum, prod, mean: a number, or along a dimension
@@ -153,7 +163,7 @@ local function reduction(name, whole)
       impl = function(T, sig, res, x, dim)
          local xd = TD[x]
          if sig == 't' then return whole(xd) end
-         dim = checkdim(xd, dim, 2, name)
+         dim = indim(xd, dim, 2, name, name == 'mean' and INVALID or OUTOFRANGE)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
          local base = name == 'mean' and 'sum' or name
@@ -195,7 +205,7 @@ for _, name in ipairs{'cumsum', 'cumprod'} do
       impl = function(T, _, res, x, dim)
          local xd = TD[x]
          local r
-         dim = checkdim(xd, dim or 1, 2, name)   -- (an empty tensor has no dimension 1: an error, as in Torch7)
+         dim = indim(xd, dim or 1, 2, name, OUTOFRANGE)   -- (an empty tensor has no dimension 1: an error, as in Torch7)
          res, r = result(T, res, xd, true)   -- (every element written below)
          local k = fastscan[name]
          if lines.scan(k[3], r, xd, dim, k[2]) or name == 'cumsum' and longloops.cumsum(r, xd, dim)
@@ -237,12 +247,12 @@ for _, name in ipairs{'var', 'std'} do
       name = name, variants = {'t', 'tb', 'tn', 'tnb'}, scalar = {'t', 'tb'}, only = dispatch.floating,
       impl = function(T, sig, res, x, a, b)
          local xd = TD[x]
-         nonempty(name, xd)
          if sig == 't' or sig == 'tb' then
+            nonempty(name, xd)
             local v = wholevar(xd, a == true)
             return name == 'std' and sqrt(v) or v
          end
-         local dim = checkdim(xd, a, 2, name)
+         local dim = indim(xd, a, 3, name, INVALID)
          local r
          res, r = resultsized(T, res, reducedsizes(xd, dim))
          local n = xd.sz[dim]
@@ -291,7 +301,7 @@ dispatch.define{
          local s = lines.whole(op, xd, 0)
          return p == 2 and sqrt(s) or s
       end
-      dim = checkdim(xd, dim, 3, 'norm')
+      dim = indim(xd, dim, 3, 'norm', INVALID)
       local r
       res, r = resultsized(T, res, reducedsizes(xd, dim))
       if p == 0 or p == 1 then
@@ -329,7 +339,7 @@ dispatch.define{
    name = 'renorm', inplace = true, variants = {'tnnn'}, only = dispatch.floating,
    impl = function(T, _, res, x, p, dim, maxnorm)
       local xd = TD[x]
-      dim = checkdim(xd, dim, 2, 'renorm')
+      dim = indim(xd, dim, 3, 'renorm', INVALID)
       if p <= 0 then fail("bad argument #2 to 'renorm' (non-positive norm)") end
       if xd.nd < 2 then
          fail("bad argument #1 to 'renorm' (need at least 2 dimensions, got %d dimensions)", xd.nd)
@@ -395,7 +405,7 @@ dispatch.define{
    name = 'trace', variants = {'t'}, scalar = {'t'},
    impl = function(T, _, _, x)
       local xd = TD[x]
-      if xd.nd ~= 2 then fail("bad argument #1 to 'trace' (matrix expected, got %dD tensor)", xd.nd) end
+      if xd.nd ~= 2 then fail("bad argument #1 to 'trace' (expected a matrix)") end
       local n = xd.sz[1] < xd.sz[2] and xd.sz[1] or xd.sz[2]
       -- (the data of the diagonal's view: no tensor made)
       return wholesum({T = T, st = xd.st, off = xd.off, nd = 1, sz = {n}, str = {xd.str[1] + xd.str[2]}, nv = false})
@@ -439,16 +449,19 @@ dispatch.define{
    name = 'cross', variants = {'tt', 'ttn'},
    impl = function(T, _, res, a, b, dim)
       local ad, bd = TD[a], TD[b]
-      if not samesize(ad, bd) then fail("inconsistent tensor sizes in 'cross'") end
+      if ad.nd ~= bd.nd then fail('inconsistent tensor dimension %dD, %dD', ad.nd, bd.nd) end
+      if not samesize(ad, bd) then
+         fail('inconsistent tensor sizes %s, %s', internal.bracketsizes(ad), internal.bracketsizes(bd))
+      end
       -- a dimension below 1 (after C's truncation) meant the default, as in TH
       if dim ~= nil and internal.toint(dim, 3, 'cross') < 1 then dim = nil end
       if dim == nil then
          for i = 1, ad.nd do
             if ad.sz[i] == 3 then dim = i break end
          end
-         if not dim then fail("bad argument #1 to 'cross' (no dimension of size 3)") end
+         if not dim then fail('no dimension of size 3 in a: %s', internal.bracketsizes(ad)) end
       end
-      dim = checkdim(ad, dim, 3, 'cross')
+      dim = indim(ad, dim, 3, 'cross', OUTOFRANGE)
       if ad.sz[dim] ~= 3 then fail("bad argument #3 to 'cross' (dimension %d does not have size 3)", dim) end
       local r
       res, r = result(T, res, ad)
@@ -483,7 +496,6 @@ local function source(T, fname, A, i)
    if not d or d.T ~= T then
       fail("bad argument #%d to '%s' (%s expected, got %s)", i, fname, T.tensorname, torch.type(A[i]))
    end
-   nonempty(fname, d)
    return d
 end
 
@@ -494,9 +506,10 @@ local function optional(v, kind, argn, fname)
    return v
 end
 
--- dimarg(xd, dim, argn, fname) -> the optional dimension argument, the last by default
-local function dimarg(xd, dim, argn, fname)
-   return checkdim(xd, optional(dim, 'number', argn, fname) or xd.nd, argn, fname)
+-- dimarg(xd, dim, argn, fname, why) -> the optional dimension argument, the
+-- last by default (none of an empty tensor: TH's error)
+local function dimarg(xd, dim, argn, fname, why)
+   return indim(xd, optional(dim, 'number', argn, fname) or xd.nd, argn, fname, why)
 end
 
 -- the value and index tensors of sizes `sizes` (not zeroed: every element is written)
@@ -519,7 +532,7 @@ local function extremum(name)
                                     end
    -- the best of each line along dim into rv and ri (new when nil)
    local function along(T, rv, ri, xd, dim, argn)
-      dim = checkdim(xd, dim, argn, name)
+      dim = indim(xd, dim, argn, name, OUTOFRANGE)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
       if lines.best(fastbest[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim)
@@ -554,6 +567,7 @@ local function extremum(name)
       local xd = source(T, name, A, i)
       local dim = A[i + 1]
       if dim == nil and not rv then
+         if xd.nd == 0 then fail("bad argument #1 to '%s' (tensor must have one dimension)", name) end
          local first = nelement(xd) > 0 and internal.element(xd, 0)
          local p = first and nelement(xd) <= EXTREME and kernels.flat(xd)
          local v = p and extreme4[name].exprs[xd.T.name]
@@ -973,10 +987,10 @@ end
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
 local function kth(fname, T, A, rv, ri, i, k, dim)
    local xd = source(T, fname, A, i)
-   dim = checkdim(xd, dim or xd.nd, i + 1, fname)
+   dim = indim(xd, dim or xd.nd, i + 2, fname, 'dimension out of range')
    k = k or math.floor((xd.sz[dim] + 1) / 2)
    k = internal.toint(k, i + 1, fname)
-   if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (k out of range)", i + 1, fname) end
+   if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (selected index out of range)", i + 1, fname) end
    rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
    -- (numpy's selection when the k-th value of each line is unique in it)
    if numpylines(xd, dim, KTHLONG, KTHMANY)
@@ -1008,7 +1022,7 @@ local valued = {
       local A = argtable(...)
       local rv, ri, i = results(T, 'mode', A)
       local xd = source(T, 'mode', A, i)
-      local dim = dimarg(xd, A[i + 1], i + 1, 'mode')
+      local dim = dimarg(xd, A[i + 1], i + 2, 'mode', 'dimension out of range')
       rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
       rowwise(T, A[i], dim, rv, ri, 1, false, 0, moderow)
       return rv, ri
@@ -1021,7 +1035,7 @@ local valued = {
       local xd = source(T, 'sort', A, i)
       local dim, desc = A[i + 1], A[i + 2]
       if type(dim) == 'boolean' then dim, desc = nil, dim end
-      dim = dimarg(xd, dim, i + 1, 'sort')
+      dim = dimarg(xd, dim, i + 1, 'sort', INVALID)
       rv, ri = pair(T, rv, ri, xd.sz, xd.nd)
       -- long lines of distinct floats: numpy's sort, with the only order
       -- there is; the few lines with ties or NaN again in TH's order (not
@@ -1057,9 +1071,9 @@ local valued = {
       if A[j] ~= nil then
          fail("bad argument #%d to 'topk' (number or boolean expected, got %s)", j, torch.type(A[j]))
       end
-      dim = dimarg(xd, dim, i + 2, 'topk')
+      dim = dimarg(xd, dim, i + 2, 'topk', 'dim not in range')
       k = internal.toint(k, i + 1, 'topk')
-      if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k out of range)", i + 1) end
+      if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k not in range for dimension)", i + 1) end
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
       rv, ri = pair(T, rv, ri, sizes, xd.nd)
