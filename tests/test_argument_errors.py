@@ -13,42 +13,33 @@ from conftest import run_th
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
 
-def test_wrong_calls_give_the_original_errors_and_leave_the_data_intact():
-    proc = run_th([os.path.join(FIXTURES, "argument_errors.lua")])
+def assert_prints_the_original(script):
+    """The fixture script, run from the fixtures directory, prints its .expected
+    file (the original's output) line for line."""
+    proc = run_th([script + ".lua"], cwd=FIXTURES)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    with open(os.path.join(FIXTURES, "argument_errors.expected")) as f:
+    with open(os.path.join(FIXTURES, script + ".expected")) as f:
         expected = f.read().splitlines()
     got = proc.stdout.splitlines()
     assert len(got) == len(expected)
     for line, want in zip(got, expected):
         assert line == want
+
+
+def test_wrong_calls_give_the_original_errors_and_leave_the_data_intact():
+    assert_prints_the_original("argument_errors")
 
 
 def test_structural_and_indexing_methods_check_their_arguments_as_the_original():
     # every argument's type before any range ("no value" for an absent one),
-    # then TH's check in TH's words (argument_checks.expected: the original's)
-    proc = run_th([os.path.join(FIXTURES, "argument_checks.lua")])
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    with open(os.path.join(FIXTURES, "argument_checks.expected")) as f:
-        expected = f.read().splitlines()
-    got = proc.stdout.splitlines()
-    assert len(got) == len(expected)
-    for line, want in zip(got, expected):
-        assert line == want
+    # then TH's check in TH's words
+    assert_prints_the_original("argument_checks")
 
 
 def test_maths_errors_are_numbered_placed_and_worded_as_the_original():
     # a method call's arguments one less than a function's, torch.f's errors
     # without position or name, TH's words for sizes that do not conform
-    # (maths_errors.expected: the original's)
-    proc = run_th(["maths_errors.lua"], cwd=FIXTURES)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    with open(os.path.join(FIXTURES, "maths_errors.expected")) as f:
-        expected = f.read().splitlines()
-    got = proc.stdout.splitlines()
-    assert len(got) == len(expected)
-    for line, want in zip(got, expected):
-        assert line == want
+    assert_prints_the_original("maths_errors")
 
 
 def first_line(runtime, code):
@@ -84,11 +75,8 @@ print(first(function() torch.randperm(3, 'torch.LongTensor', 1) end))
 
 def test_a_methods_argument_error_follows_the_call_form():
     # x:narrow('a') #1 of 'narrow', x.narrow(x, 'a') #2, a call from C or a
-    # tail call #2 of '?' without a position (call_forms.expected: the original's)
-    proc = run_th(["call_forms.lua"], cwd=FIXTURES)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    with open(os.path.join(FIXTURES, "call_forms.expected")) as f:
-        assert proc.stdout == f.read()
+    # tail call #2 of '?' without a position
+    assert_prints_the_original("call_forms")
 
 
 def test_an_uncaught_argument_error_stops_the_script_with_the_message(tmp_path):
