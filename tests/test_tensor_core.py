@@ -366,6 +366,7 @@ def test_shrunk_storage_makes_stale_view_an_error_not_a_crash(runtime):
     "torch.Tensor(2):t()",
     "torch.Tensor(2,3):unfold(2, 4, 1)",
     "torch.Tensor(2,3):resize('a')",
+    "torch.Tensor(2,3):resize(-1)",
 ])
 def test_bad_arguments_are_lua_errors(runtime, code):
     ok, msg = lua(runtime, f"return pcall(function() return {code} end)")

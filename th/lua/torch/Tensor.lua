@@ -433,7 +433,10 @@ local function setfrom(d, fname, a, ...)
       setmeta(d, nil, 0, sizes, n, strides)
    elseif type(a) == 'number' then
       local sizes, n = readsizes(fname, a, ...)
-      setmeta(d, nil, 0, sizes, n, nil)   -- (a size <= 0 ends the dimensions, as in TH)
+      for i = 1, n do
+         if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, fname) end
+      end
+      setmeta(d, nil, 0, sizes, n, nil)
    else
       fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got %s)", fname, torch.type(a))
    end
@@ -444,7 +447,10 @@ local function construct(T, ...)
    if type(a) == 'table' then return fromtable(T, a) end   -- (Torch7 ignored what followed a table)
    if type(a) == 'number' then
       local sizes, n = readsizes(T.tensorname, ...)
-      return new(T, sizes, n, false, true)   -- (a size <= 0 ends the dimensions, as in TH)
+      for i = 1, n do
+         if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, T.tensorname) end
+      end
+      return new(T, sizes, n, false, true)
    end
    if a == nil and select('#', ...) > 0 then   -- torch.Tensor(nil): Torch7 took no nil
       fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got nil)", T.tensorname)
@@ -922,7 +928,13 @@ local function resize(d, sizes, n, raw)
       end
    end
    if same then return end
-   -- (a size <= 0 ends the dimensions, as TH's resizeNd read them)
+   -- (a negative size is an error, where TH's resizeNd silently ended the
+   -- dimensions there: README, "Where th differs")
+   for i = 1, n do
+      if type(sizes[i]) ~= 'number' or sizes[i] < 0 then
+         fail("bad argument #%d to 'resize' (non-negative size expected)", i)
+      end
+   end
    setmeta(d, d.st, d.off, sizes, n, nil, raw)
 end
 internal.resize = resize
