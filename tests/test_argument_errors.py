@@ -161,3 +161,43 @@ def test_tensor_methods_reject_what_the_original_rejected(runtime, code, message
     ok, msg = runtime.execute(f"return pcall(function() return {code} end)")
     assert ok is False and message in msg
     assert runtime.execute("return x:nElement(), x[1], x[3]") == (3, 1, 3)
+
+
+def test_a_method_called_on_what_is_not_a_tensor_is_an_argument_error(runtime):
+    # x.select(1, 2): Torch7's "bad argument #1 to 'select' (torch.DoubleTensor
+    # expected, got ...)"; th's methods had failed on their first line with an
+    # index error naming th's own source
+    code = """
+    local x, s = torch.Tensor(2, 3), torch.DoubleStorage(3)
+    local bad = {}
+    for _, obj in ipairs{x, s} do
+       local names = {}
+       for k, v in pairs(getmetatable(obj)) do
+          if type(v) == 'function' and not k:match('^__') and k ~= 'new' then names[#names + 1] = k end
+       end
+       for _, name in ipairs(names) do
+          for _, self in ipairs{1, 'str', false, {}} do
+             local ok, err = pcall(obj[name], self, 1, 1)
+             if not ok and (tostring(err):match('attempt to') or tostring(err):match('%.lua:%d+:')) then
+                bad[#bad + 1] = name .. ': ' .. tostring(err)
+             end
+          end
+       end
+    end
+    local ok, err = pcall(function() local r = x.select(1, 2, 1) return r end)
+    return table.concat(bad, '\\n'), err
+    """
+    leaks, message = runtime.execute(code)
+    assert leaks == ""
+    assert message.endswith("bad argument #1 to 'select' (torch.*Tensor expected, got number)")
+
+
+def test_a_storage_over_an_address_the_process_does_not_have_is_an_error():
+    # torch.DoubleStorage(n, address) views memory owned elsewhere; at an
+    # address with no memory, Torch7 crashed at the first read (SIGSEGV)
+    proc = run_th(["-e", "print(pcall(torch.DoubleStorage, 3, 12345)) "
+                         "local x = torch.DoubleStorage(2):fill(7) "
+                         "print(torch.DoubleStorage(2, x:data())[2])"])
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "false\tbad argument #2 to '?' (no memory of the process at address 12345)\t", "7\t"]

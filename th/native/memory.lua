@@ -292,6 +292,19 @@ function memory.fromfile(T, name, shared)
    return arr, T.cast(addr), py.len(arr)
 end
 
+-- mapped(addr, bytes) -> whether the process has memory at every page of
+-- [addr, addr + bytes) (msync fails with ENOMEM where it has none): a
+-- storage over an address given by the user (torch.DoubleStorage(3, 12345))
+-- is an error instead of a crash at its first read, as in Torch7
+local PAGE = 4096
+local hasmsync = ffi.os ~= 'Windows' and pcall(ffi.cdef, 'int msync(void *addr, size_t length, int flags);')
+function memory.mapped(addr, bytes)
+   if bytes <= 0 or not hasmsync then return true end
+   if addr <= 0 or addr >= 2^47 then return false end
+   local first = addr - addr % PAGE
+   return C.msync(cast('void *', first), addr + bytes - first, 1) == 0   -- (MS_ASYNC)
+end
+
 -- fromaddress(T, addr, n) -> arr, ptr : a buffer over foreign memory
 function memory.fromaddress(T, addr, n)
    local arr = py.from_address(T.name, addr, n)

@@ -166,6 +166,9 @@ local function construct(T, a, b, c)
          if type(addr) ~= 'number' then
             fail("bad argument #2 to '%s' (pointer expected)", T.storagename)
          end
+         if not memory.mapped(addr, a * T.size) then
+            fail("bad argument #2 to '%s' (no memory of the process at address %d)", T.storagename, addr)
+         end
          local arr, ptr = memory.fromaddress(T, addr, a)
          return wrap(T, arr, ptr, a)
       end
@@ -212,11 +215,11 @@ local function construct(T, a, b, c)
 end
 
 function Storage.size(self)
-   return SD[self].n
+   return (SD[self] or internal.badself(self, 'torch.*Storage')).n
 end
 
 function Storage.elementSize(self)
-   return SD[self].T.size
+   return (SD[self] or internal.badself(self, 'torch.*Storage')).T.size
 end
 
 -- resize(n): growing moves the elements to a new buffer; shrinking keeps the
@@ -242,14 +245,14 @@ local function resizedata(s, n)
 end
 
 function Storage.resize(self, n)
-   resizedata(SD[self], checksize(n, 1, 'resize'))
+   resizedata(SD[self] or internal.badself(self, 'torch.*Storage'), checksize(n, 1, 'resize'))
    return self
 end
 
 function Storage.fill(self, value)
    local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as luaL_checknumber had it
    if not v then internal.checknumber(value, 1, 'fill') end
-   local s = SD[self]
+   local s = (SD[self] or internal.badself(self, 'torch.*Storage'))
    local ptr = s.ptr
    v = ccast(s.T, v)
    for i = 0, s.n - 1 do ptr[i] = v end
@@ -284,7 +287,7 @@ function Storage.copy(self, src)
 end
 
 function Storage.totable(self)
-   local s = SD[self]
+   local s = (SD[self] or internal.badself(self, 'torch.*Storage'))
    local ptr, t = s.ptr, {}
    for i = 1, s.n do t[i] = tonumber(ptr[i - 1]) end
    return t
@@ -310,7 +313,7 @@ end
 
 -- data(): the FFI pointer to the first element
 function Storage.data(self)
-   return SD[self].ptr
+   return (SD[self] or internal.badself(self, 'torch.*Storage')).ptr
 end
 
 -- retain/free: memory follows Lua's garbage collector, so these only keep the

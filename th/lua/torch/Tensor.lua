@@ -481,7 +481,7 @@ local function longstorage(a, n)
 end
 internal.longstorage = longstorage
 
-function Tensor.nDimension(self) return TD[self].nd end
+function Tensor.nDimension(self) return (TD[self] or internal.badself(self)).nd end
 Tensor.dim = Tensor.nDimension
 
 -- size(dim) / stride(dim): an argument that is not a number (nor a numeric
@@ -492,24 +492,24 @@ local function dimornil(dim)
 end
 
 function Tensor.size(self, dim)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    dim = dimornil(dim)
    if dim == nil then return longstorage(d.sz, d.nd) end
    return d.sz[checkdim(d, dim, 1, 'size')]
 end
 
 function Tensor.stride(self, dim)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    dim = dimornil(dim)
    if dim == nil then return longstorage(d.str, d.nd) end
    return d.str[checkdim(d, dim, 1, 'stride')]
 end
 
 function Tensor.storage(self)
-   local st = TD[self].st
+   local st = (TD[self] or internal.badself(self)).st
    return st and internal.storageproxy(st)
 end
-function Tensor.storageOffset(self) return TD[self].off + 1 end
+function Tensor.storageOffset(self) return (TD[self] or internal.badself(self)).off + 1 end
 -- a call of numel, fill or zero that fits none of their signatures:
 -- Torch7's error (these check their own arguments: see maths/argcheck.lua)
 local function invalid(name, ...)
@@ -518,15 +518,15 @@ local function invalid(name, ...)
    require('torch.maths.dispatch').argerror(name, T, 'method', ...)
 end
 
-function Tensor.nElement(self) return nelement(TD[self]) end
+function Tensor.nElement(self) return nelement((TD[self] or internal.badself(self))) end
 -- numel was one of Torch7's maths functions: it took nothing more
 function Tensor.numel(self, extra)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    if extra ~= nil or not d then invalid('numel', self, extra) end
    return nelement(d)
 end
-function Tensor.elementSize(self) return TD[self].T.size end
-function Tensor.isContiguous(self) return iscontiguous(TD[self]) end
+function Tensor.elementSize(self) return (TD[self] or internal.badself(self)).T.size end
+function Tensor.isContiguous(self) return iscontiguous((TD[self] or internal.badself(self))) end
 
 function Tensor.isSize(self, sizes)
    if not islongstorage(sizes) then
@@ -582,7 +582,7 @@ end
 
 -- data(): an FFI pointer to the first element (writes through it are seen by the tensor)
 function Tensor.data(self)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    if not d.st then return nil end
    return d.st.ptr + d.off
 end
@@ -614,7 +614,7 @@ local function inrange(ok, argn, fname, why)
 end
 
 function Tensor.narrow(self, ...)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local n = select('#', ...)
    local dim, index, size = ...
    dim, index, size = toint(dim, 1, 'narrow', n), toint(index, 2, 'narrow', n), toint(size, 3, 'narrow', n)
@@ -648,7 +648,7 @@ local function element(d, i0)
 end
 
 function Tensor.select(self, ...)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local n = select('#', ...)
    local dim, index = ...
    -- no negative index here, unlike sub and [] (Torch7's select had none);
@@ -668,7 +668,7 @@ end
 -- sub(d1s, d1e [, d2s, d2e ...]): ranges, negative bounds count from the end
 -- (the first pair is needed; a later one is read when its start is given)
 function Tensor.sub(self, ...)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local n = select('#', ...)
    local npairs = n < 2 and 1 or floor((n + 1) / 2)
    for i = 1, 2 * npairs do toint((select(i, ...)), i, 'sub', n) end   -- (every type first)
@@ -691,7 +691,7 @@ function Tensor.sub(self, ...)
 end
 
 function Tensor.transpose(self, ...)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local n = select('#', ...)
    local a, b = ...
    a, b = toint(a, 1, 'transpose', n), toint(b, 2, 'transpose', n)
@@ -706,13 +706,13 @@ function Tensor.transpose(self, ...)
 end
 
 function Tensor.t(self)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    inrange(d.nd == 2, 0, 't', 'Tensor must have 2 dimensions')
    return Tensor.transpose(self, 1, 2)
 end
 
 function Tensor.permute(self, ...)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local n = select('#', ...)
    if n ~= d.nd then fail('Invalid permutation') end
    local seen, sz, str = {}, {}, {}
@@ -726,7 +726,7 @@ function Tensor.permute(self, ...)
 end
 
 function Tensor.unfold(self, ...)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local n = select('#', ...)
    local dim, size, step = ...
    dim, size, step = toint(dim, 1, 'unfold', n), toint(size, 2, 'unfold', n), toint(step, 3, 'unfold', n)
@@ -761,7 +761,7 @@ local function infersizes(sizes, n, total)
 end
 
 local function viewsizes(self, sizes, n)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    if not d.st then   -- (Torch7's view set the result to a storage it did not have)
       fail("bad argument #1 to 'set' (expecting number or %s or %s)", d.T.tensorname, d.T.storagename)
    end
@@ -827,14 +827,21 @@ function Tensor.viewAs(self, a, b)
    return Tensor.view(self, sizesof(a, 1, 'viewAs'))
 end
 
+-- setinto(t, result): make result view what t views; returns result
+local function setinto(t, result)
+   local d, r = TD[t], TD[result]
+   r.st, r.off, r.nd, r.sz, r.str = d.st, d.off, d.nd, copyarray(d.sz, d.nd), copyarray(d.str, d.nd)
+   return result
+end
+
 -- expand([result,] sizes...): size-1 dimensions repeat with stride 0
 function Tensor.expand(self, a, ...)
    local result
    if istensor(a) then
       result, self, a = self, a, ...
-      return Tensor.expand(self, a, select(2, ...)):_setinto(result)
+      return setinto(Tensor.expand(self, a, select(2, ...)), result)
    end
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local sizes, n = readleading('expand', a, ...)
    if n ~= d.nd then
       fail('the number of dimensions provided must equal tensor:dim()')
@@ -863,12 +870,6 @@ function Tensor.expandAs(self, a, b)
    return Tensor.expand(self, sizesof(a, 1, 'expandAs'))
 end
 
--- _setinto(result): make result view what self views; returns result
-function Tensor._setinto(self, result)
-   local d, r = TD[self], TD[result]
-   r.st, r.off, r.nd, r.sz, r.str = d.st, d.off, d.nd, copyarray(d.sz, d.nd), copyarray(d.str, d.nd)
-   return result
-end
 
 -- squeeze([result,] [dim]): a view without size-1 dimensions (or without
 -- dimension dim when it has size 1 and is not the only one).  As Torch7's
@@ -882,7 +883,7 @@ function Tensor.squeeze(self, a, b)
          r.st, r.off, r.nd, r.sz, r.str = TD[a].st, TD[a].off, 1, {1}, {1}
          return v
       end
-      return Tensor._setinto(v, self)
+      return setinto(v, self)
    end
    local d, dim = TD[self], a
    if dim ~= nil then
@@ -913,7 +914,7 @@ function Tensor.set(self, ...)
    if ... == nil and select('#', ...) > 0 then
       fail("bad argument #1 to 'set' (sizes, table, storage or tensor expected, got nil)")
    end
-   setfrom(TD[self], 'set', ...)
+   setfrom((TD[self] or internal.badself(self)), 'set', ...)
    return self
 end
 
@@ -940,7 +941,7 @@ end
 internal.resize = resize
 
 function Tensor.resize(self, ...)
-   resize(TD[self], readsizes('resize', ...))
+   resize((TD[self] or internal.badself(self)), readsizes('resize', ...))
    return self
 end
 
@@ -974,7 +975,7 @@ local function fillwith(self, d, v)
 end
 
 function Tensor.fill(self, ...)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local value = ...
    local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as lua_isnumber had it
    if not v or not d or select('#', ...) ~= 1 then invalid('fill', self, ...) end
@@ -982,7 +983,7 @@ function Tensor.fill(self, ...)
 end
 
 function Tensor.zero(self, ...)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    if select('#', ...) > 0 or not d then invalid('zero', self, ...) end
    return fillwith(self, d, 0)
 end
@@ -1099,18 +1100,18 @@ end
 internal.clone = clone
 
 function Tensor.clone(self)
-   return clone(TD[self])
+   return clone((TD[self] or internal.badself(self)))
 end
 
 function Tensor.contiguous(self)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    if iscontiguous(d) then return self end
    return clone(d)
 end
 
 -- type([name]): the type name, or the tensor converted (itself if already of that type)
 function Tensor.type(self, name)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    if name == nil then return d.T.tensorname end
    local T = type(name) == 'string' and types[name:match('^torch%.(%a+)Tensor$') or '']
    if not T then

@@ -120,7 +120,7 @@ end
 
 -- apply(f): self[i] = f(self[i]) for every element (kept when f returns nil)
 local function apply(self, f)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local n = checkoperands('apply', d)
    if n == 0 then return self end
    checkfunction(f, 1, 'apply')
@@ -146,7 +146,7 @@ end
 
 -- map(t, f): self[i] = f(self[i], t[i]); the sizes may differ, the counts match
 local function map(self, t, f)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local e = checkoperand(d, t, 1, 'map')
    local n = checkoperands('map', d, e)
    if n == 0 then return self end
@@ -176,7 +176,7 @@ end
 
 -- map2(t1, t2, f): self[i] = f(self[i], t1[i], t2[i])
 local function map2(self, t1, t2, f)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local e, g = checkoperand(d, t1, 1, 'map2'), checkoperand(d, t2, 2, 'map2')
    local n = checkoperands('map2', d, e, g)
    if n == 0 then return self end
@@ -268,7 +268,7 @@ local function repeatTensor(self, a, ...)
          fail("bad argument #1 to 'repeatTensor' (%s expected, got %s)", TD[out].T.tensorname, src.T.tensorname)
       end
    else
-      src = TD[self]
+      src = (TD[self] or internal.badself(self))
       sizes, n = internal.readleading('repeatTensor', a, ...)
    end
    if n < src.nd then

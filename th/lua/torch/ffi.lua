@@ -80,7 +80,7 @@ local function storagecdata(s)
 end
 
 local function tensorcdata(self)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local c = structs[d.T.name]
    local nd = d.nd
    local anchor = d.cstruct
@@ -102,7 +102,7 @@ end
 
 internal.method('cdata', tensorcdata)
 for i = 1, types.count do
-   torch.getmetatable(types[i].storagename).cdata = function(self) return storagecdata(SD[self]) end
+   torch.getmetatable(types[i].storagename).cdata = function(self) return storagecdata(SD[self] or internal.badself(self, 'torch.*Storage')) end
 end
 
 -- torch.cdata(obj [, asnumber]): obj:cdata(), or its address as an intptr_t

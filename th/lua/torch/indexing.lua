@@ -108,19 +108,19 @@ local function makeindex(mt)
       if m ~= nil then return m end
       local tk = type(k)
       if tk == 'number' then
-         local d = TD[self]
+         local d = TD[self] or internal.badself(self)
          if d.nd == 1 then
             return tonumber(d.st.ptr[at(d, position(k, d.sz[1], 'index'))])
          end
          if d.nd == 0 then fail('cannot index an empty tensor') end
          return selectview(d, 1, position(k, d.sz[1], 'index'))
       elseif tk == 'table' then
-         local d = TD[self]
+         local d = TD[self] or internal.badself(self)
          local view, pos = walk(d, k)
          if pos then return tonumber(d.st.ptr[pos]) end
          return internal.wraptensor(view.T, view.st, view.off, view.nd, view.sz, view.str)
       elseif tk == 'userdata' then
-         local d = TD[self]
+         local d = TD[self] or internal.badself(self)
          if islong(k) then
             return tonumber(d.st.ptr[positionof(d, k)])
          elseif isbytetensor(k) then
@@ -163,7 +163,7 @@ end
 
 local function newindex(self, k, v)
    poll()
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    if type(k) == 'string' then k = tonumber(k) or k end
    local tk = type(k)
    if tk == 'number' then

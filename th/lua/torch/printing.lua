@@ -160,7 +160,7 @@ local function sizestring(d)
 end
 
 local function tensorstring(self)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local name = d.T.tensorname
    if d.nd == 0 then
       return '[' .. name .. ' with no dimension]\n'

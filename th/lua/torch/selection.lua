@@ -360,7 +360,7 @@ local function eachslice(d, dim, idx, s, update)
 end
 
 local function indexCopy(self, dim, index, src)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local idx, s
    dim, idx, s = checkindexsource('indexCopy', d, dim, index, src)
    if dim == 1 and idx.sz[1] > 0 and copyblocks(d, s, idx, false) then return src end
@@ -377,7 +377,7 @@ local function indexCopy(self, dim, index, src)
 end
 
 local function indexAdd(self, dim, index, src)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local idx, s
    dim, idx, s = checkindexsource('indexAdd', d, dim, index, src)
    if dim == 1 and idx.sz[1] > 0 and addblocks(d, s, idx) then return src end
@@ -391,7 +391,7 @@ local function indexAdd(self, dim, index, src)
 end
 
 local function indexFill(self, dim, index, value)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    dim = internal.toint(dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 3, 'indexFill')
@@ -463,7 +463,7 @@ end
 
 -- scatter(dim, index, src or value): self[..index[i]..] = src[..i..]
 local function scatter(self, dim, index, src)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    if internal.toint(dim, 1, 'scatter') > d.nd then fail("bad argument #1 to 'scatter' (Index dimension is out of bounds)") end
    dim = checkdim(d, dim, 1, 'scatter')
    local idx = checkof(index, types.Long, 2, 'scatter')
@@ -563,10 +563,11 @@ end
 -- maskedSelect(mask) -> a new 1-D tensor; res:maskedSelect(src, mask) fills res
 local function maskedSelect(self, a, b)
    local out, src, mask, argn
+   local d = (TD[self] or internal.badself(self))
    if b ~= nil then
-      out, src, mask, argn = self, checkof(a, TD[self].T, 1, 'maskedSelect'), b, 2
+      out, src, mask, argn = self, checkof(a, d.T, 1, 'maskedSelect'), b, 2
    else
-      src, mask, argn = TD[self], a, 1
+      src, mask, argn = d, a, 1
    end
    local m, ones = checkmask(mask, src, argn, 'maskedSelect')
    local res
@@ -600,7 +601,7 @@ end
 
 -- maskedCopy(mask, src): the masked elements take src's elements in order
 local function maskedCopy(self, mask, src)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local m, ones = checkmask(mask, d, 1, 'maskedCopy',
                              'Number of elements of destination tensor != Number of elements in mask')
    local s = checkof(src, d.T, 2, 'maskedCopy')
@@ -632,7 +633,7 @@ end
 local stridedfill = kernels.op('maskedfill', 2048, kernels.alltypes('y == 1 and c or x', 'y == 1 and c or x'))
 
 local function maskedFill(self, mask, value)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
    local m, ones = checkmask(mask, d, 1, 'maskedFill', nil, true)
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 2, 'maskedFill')
    if ones == 0 then return value end   -- as Torch7's binding: its last argument

@@ -296,8 +296,16 @@ end
 -- tensors and storages
 ---------------------------------------------------------------------------
 
+-- checkfile(file, fname): a tensor's or storage's write and read take a torch.File
+local function checkfile(file, fname)
+   if not torch.isTypeOf(file, 'torch.File') then
+      fail("bad argument #1 to '%s' (torch.File expected, got %s)", fname, torch.type(file))
+   end
+end
+
 local function writetensor(self, file)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
+   checkfile(file, 'write')
    file:writeInt(d.nd)
    file:writeLong(internal.longstorage(d.sz, d.nd))
    file:writeLong(internal.longstorage(d.str, d.nd))
@@ -307,7 +315,8 @@ end
 
 -- read into an empty tensor, checking that the view fits in its storage
 local function readtensor(self, file)
-   local d = TD[self]
+   local d = TD[self] or internal.badself(self)
+   checkfile(file, 'read')
    local nd = file:readInt()
    if nd < 0 then
       fail('corrupted file: tensor of %d dimensions', nd)
@@ -344,7 +353,8 @@ do
    local mt, raw = torch.getmetatable('torch.HalfStorage'), require('torch.half').raw
 
    function mt.write(self, file)
-      local s = SD[self]
+      local s = SD[self] or internal.badself(self, 'torch.*Storage')
+      checkfile(file, 'write')
       file:writeLong(s.n)
       if file:isBinary() then
          local bits = torch.ShortStorage(s.n)
@@ -356,6 +366,8 @@ do
    end
 
    function mt.read(self, file)
+      local _ = SD[self] or internal.badself(self, 'torch.*Storage')
+      checkfile(file, 'read')
       local n = file:readLong()
       if n < 0 then fail('corrupted file: storage of negative size %d', n) end
       local values = file:isBinary() and file:readShort(n) or file:readFloat(n)
@@ -374,12 +386,16 @@ for i = 1, types.count do
    local write, read = 'write' .. T.name, 'read' .. T.name
 
    function mt.write(self, file)
-      file:writeLong(SD[self].n)
+      local s = SD[self] or internal.badself(self, 'torch.*Storage')
+      checkfile(file, 'write')
+      file:writeLong(s.n)
       file[write](file, self)
    end
 
    -- the count read allocates no more than the file holds
    function mt.read(self, file)
+      local _ = SD[self] or internal.badself(self, 'torch.*Storage')
+      checkfile(file, 'read')
       local n = file:readLong()
       if n < 0 then
          fail('corrupted file: storage of negative size %d', n)

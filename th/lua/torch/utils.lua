@@ -29,7 +29,10 @@ torch.setdefaulttensortype('torch.DoubleTensor')
 torch.Tensor.isTensor = torch.isTensor
 
 -- x:real(): x converted to the default tensor type
-internal.method('real', function(self) return self:type(default) end)
+internal.method('real', function(self)
+   local _ = internal.tensors[self] or internal.badself(self)
+   return self:type(default)
+end)
 
 -- heap tracking let Torch7's collector see C allocations; th's memory is
 -- already visible to Lua's collector, so only the flag is kept
