@@ -613,11 +613,19 @@ local function inrange(ok, argn, fname, why)
    if not ok then fail("bad argument #%d to '%s' (%s)", argn, fname, why or 'out of range') end
 end
 
+-- ints(fname, count, ...) -> the first two or three arguments as integers,
+-- in order, each an error if it is not a number ("no value" if not given)
+local function ints(fname, count, ...)
+   local n = select('#', ...)
+   local a, b, c = ...
+   a, b = toint(a, 1, fname, n), toint(b, 2, fname, n)
+   if count == 3 then c = toint(c, 3, fname, n) end
+   return a, b, c
+end
+
 function Tensor.narrow(self, ...)
    local d = TD[self] or internal.badself(self)
-   local n = select('#', ...)
-   local dim, index, size = ...
-   dim, index, size = toint(dim, 1, 'narrow', n), toint(index, 2, 'narrow', n), toint(size, 3, 'narrow', n)
+   local dim, index, size = ints('narrow', 3, ...)
    inrange(dim >= 1 and dim <= d.nd, 1, 'narrow')
    inrange(index >= 1 and index <= d.sz[dim], 2, 'narrow')
    inrange(size >= 1 and index + size - 1 <= d.sz[dim], 3, 'narrow')
@@ -649,11 +657,9 @@ end
 
 function Tensor.select(self, ...)
    local d = TD[self] or internal.badself(self)
-   local n = select('#', ...)
-   local dim, index = ...
    -- no negative index here, unlike sub and [] (Torch7's select had none);
    -- a fraction is cut as luaL_checklong cut it
-   dim, index = toint(dim, 1, 'select', n), toint(index, 2, 'select', n)
+   local dim, index = ints('select', 2, ...)
    inrange(d.nd > 0, 0, 'select', 'empty Tensor')
    -- a vector gives its element whatever the dimension (a Torch7 quirk code relies on)
    if d.nd == 1 then
@@ -692,9 +698,7 @@ end
 
 function Tensor.transpose(self, ...)
    local d = TD[self] or internal.badself(self)
-   local n = select('#', ...)
-   local a, b = ...
-   a, b = toint(a, 1, 'transpose', n), toint(b, 2, 'transpose', n)
+   local a, b = ints('transpose', 2, ...)
    -- (TH numbered the dimensions from self: the first is #0)
    inrange(a >= 1 and a <= d.nd, 0, 'transpose')
    inrange(b >= 1 and b <= d.nd, 1, 'transpose')
@@ -727,9 +731,7 @@ end
 
 function Tensor.unfold(self, ...)
    local d = TD[self] or internal.badself(self)
-   local n = select('#', ...)
-   local dim, size, step = ...
-   dim, size, step = toint(dim, 1, 'unfold', n), toint(size, 2, 'unfold', n), toint(step, 3, 'unfold', n)
+   local dim, size, step = ints('unfold', 3, ...)
    inrange(dim >= 1 and dim <= d.nd, 1, 'unfold')
    inrange(size <= d.sz[dim], 2, 'unfold')
    inrange(step > 0, 3, 'unfold', 'invalid step')
