@@ -155,6 +155,13 @@ def test_repeat_tensor_of_expanded_and_errors(lua):
         lua("return x:repeatTensor(2)", x=np.zeros((2, 2)))
 
 
+def test_repeat_tensor_into_a_result_of_another_type_converts(th):
+    # Torch7: torch.FloatTensor():repeatTensor(torch.LongTensor{1, 2}, 2) is the FloatTensor 1 2 1 2
+    out = th("local r = torch.FloatTensor():repeatTensor(torch.LongTensor{1, 2}, 2)\n"
+             "print(torch.type(r), r[1], r[2], r[3], r[4])")
+    assert out.stdout == "torch.FloatTensor\t1\t2\t1\t2\t\n"
+
+
 def test_apply_bad_return_message(th):
     out = th("""local ok, m = pcall(function() torch.Tensor(2):apply(function() return 'a' end) end)
 print(ok, (tostring(m):gsub('^.-:%d+: ', '')))""")

@@ -551,9 +551,13 @@ internal.checktensor = checktensor
 
 -- a tensor of self's type, as luaT_checkudata(L, 2, torch_Tensor) required
 local function checkalike(self, v, fname)
-   local d = checktensor(v, 1, fname)
-   if d.T ~= TD[self].T then
-      fail("bad argument #1 to '%s' (%s expected, got %s)", fname, TD[self].T.tensorname, d.T.tensorname)
+   local T = (TD[self] or internal.badself(self, nil, fname)).T
+   if not istensor(v) then   -- (named as the type it must be, as luaT_checkudata did)
+      fail("bad argument #1 to '%s' (%s expected, got %s)", fname, T.tensorname, torch.type(v))
+   end
+   local d = TD[v]
+   if d.T ~= T then
+      fail("bad argument #1 to '%s' (%s expected, got %s)", fname, T.tensorname, d.T.tensorname)
    end
    return d
 end
@@ -1117,7 +1121,7 @@ function Tensor.type(self, name)
    if name == nil then return d.T.tensorname end
    local T = type(name) == 'string' and types[name:match('^torch%.(%a+)Tensor$') or '']
    if not T then
-      fail("bad argument #1 to 'type' (unknown tensor type %s)", tostring(name))
+      fail("bad argument #1 to 'type' (unknown tensor type %s)", type(name) == 'string' and name or torch.type(name))
    end
    if T == d.T then return self end
    return clone(d, T)

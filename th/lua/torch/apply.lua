@@ -262,11 +262,9 @@ internal.method('chunk', chunk)
 local function repeatTensor(self, a, ...)
    local out, src, sizes, n
    if istensor(a) then
+      -- (a source of another type is converted, as Torch7's copy did)
       out, src = self, checktensor(a, 1, 'repeatTensor')
       sizes, n = internal.readleading('repeatTensor', ...)
-      if src.T ~= TD[out].T then
-         fail("bad argument #1 to 'repeatTensor' (%s expected, got %s)", TD[out].T.tensorname, src.T.tensorname)
-      end
    else
       src = (TD[self] or internal.badself(self))
       sizes, n = internal.readleading('repeatTensor', a, ...)

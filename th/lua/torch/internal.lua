@@ -193,12 +193,12 @@ end
 
 -- argument checking helpers shared by the method implementations
 
--- badself(self [, expected]) raises the error of a method called on what is
--- not a tensor (x.select(1, 2)) or another object (expected: 'torch.*Storage'),
--- in place of the index error of its first line (named as the method was
--- called; called from C, it has no name: #1 of '?')
-function internal.badself(self, expected)
-   local name = debug.getinfo(2, 'n').name
+-- badself(self [, expected [, fname]]) raises the error of a method called on
+-- what is not a tensor (x.select(1, 2)) or another object (expected:
+-- 'torch.*Storage'), in place of the index error of its first line (named as
+-- the method was called, or fname; called from C, it has no name: #1 of '?')
+function internal.badself(self, expected, fname)
+   local name = fname or debug.getinfo(2, 'n').name
    fail("bad argument #%d to '%s' (%s expected, got %s)", name and 0 or 1, name or '?',
         expected or 'torch.*Tensor', torch.type(self))
 end
