@@ -179,15 +179,15 @@ local function storagearray(st)
    return t, s.n
 end
 
--- readsizes(fname, a, ...) -> sizes, n from a LongStorage or numbers
-local function readsizes(fname, first, ...)
+-- readsizes(fname, ...) -> sizes, n from a LongStorage or numbers
+local function readsizes(fname, ...)
+   local n, first = select('#', ...), ...
    if islongstorage(first) then
       return storagearray(first)
    end
-   -- every argument is a size: a nil one too (resize(2, nil) is an error, as in Torch7)
-   local n = select('#', ...) + 1
-   local sizes = {first, ...}
-   if n == 1 and first == nil then n = 0 end
+   -- every argument given is a size, a nil one too: resize() is no size,
+   -- resize(nil) and resize(2, nil) are errors, as in Torch7
+   local sizes = {...}
    for i = 1, n do sizes[i] = toint(sizes[i], i, fname) end
    return sizes, n
 end
