@@ -295,9 +295,10 @@ end
 -- mapped(addr, bytes) -> whether the process has memory at every page of
 -- [addr, addr + bytes) (msync fails with ENOMEM where it has none): a
 -- storage over an address given by the user (torch.DoubleStorage(3, 12345))
--- is an error instead of a crash at its first read, as in Torch7
-local PAGE = 4096
-local hasmsync = ffi.os ~= 'Windows' and pcall(ffi.cdef, 'int msync(void *addr, size_t length, int flags);')
+-- is an error, where Torch7 crashed at its first read
+pcall(ffi.cdef, 'int msync(void *addr, size_t length, int flags); int getpagesize(void);')
+local hasmsync = ffi.os ~= 'Windows' and pcall(function() return C.msync, C.getpagesize end)
+local PAGE = hasmsync and C.getpagesize() or 4096
 function memory.mapped(addr, bytes)
    if bytes <= 0 or not hasmsync then return true end
    if addr <= 0 or addr >= 2^47 then return false end
