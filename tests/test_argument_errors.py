@@ -36,6 +36,10 @@ def test_structural_and_indexing_methods_check_their_arguments_as_the_original()
     assert_prints_the_original("argument_checks")
 
 
+def test_storage_errors_are_the_originals():
+    assert_prints_the_original("storage_errors")
+
+
 def test_maths_errors_are_numbered_placed_and_worded_as_the_original():
     # a method call's arguments one less than a function's, torch.f's errors
     # without position or name, TH's words for sizes that do not conform

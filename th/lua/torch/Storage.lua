@@ -145,11 +145,15 @@ local function isstorage(v)
    return type(v) == 'userdata' and SD[v] ~= nil
 end
 
-local function checksize(n, argn, fname)
-   if type(n) ~= 'number' or n < 0 then
-      fail("bad argument #%d to '%s' (non-negative integer expected, got %s)", argn, fname, tostring(n))
+-- checksize(n, argn, fname [, given]): a size, a number (as luaL_checklong
+-- read it: "no value" when the call gave none) that is not negative (Torch7
+-- asked its allocator for it and died: "invalid memory size")
+local function checksize(n, argn, fname, given)
+   n = internal.toint(type(n) == 'number' and n or internal.checknumber(n, argn, fname, given), argn, fname)
+   if n < 0 then
+      fail("bad argument #%d to '%s' (non-negative size expected, got %d)", argn, fname, n)
    end
-   return internal.toint(n, argn, fname)   -- a fraction is cut, as a C long
+   return n   -- (a fraction cut, as a C long)
 end
 
 -- the constructor: (), (size), (table), (storage, offset [, size]),
@@ -206,7 +210,12 @@ local function construct(T, a, b, c)
    elseif ta == 'string' then
       local ok, arr, ptr, n = pcall(memory.fromfile, T, a, b and true or false)
       if not ok then
-         fail("cannot open file '%s' as a %s (%s)", a, T.storagename, tostring(arr))
+         local f = io.open(a, b and 'r+b' or 'rb')
+         if not f then   -- (TH's words)
+            fail('unable to open file <%s> in %s mode', a, b and 'read-write' or 'read-only')
+         end
+         f:close()
+         fail("cannot map file '%s' as a %s (%s)", a, T.storagename, tostring(arr))
       end
       if c and c < n then n = c end
       return wrap(T, arr, ptr, n)
@@ -244,14 +253,16 @@ local function resizedata(s, n)
    end
 end
 
-function Storage.resize(self, n)
-   resizedata(SD[self] or internal.badself(self, 'torch.*Storage'), checksize(n, 1, 'resize'))
+function Storage.resize(self, ...)
+   local n = ...
+   resizedata(SD[self] or internal.badself(self, 'torch.*Storage'), checksize(n, 1, 'resize', select('#', ...)))
    return self
 end
 
-function Storage.fill(self, value)
+function Storage.fill(self, ...)
+   local value = ...
    local v = type(value) ~= 'table' and tonumber(value)   -- '7' is a number, as luaL_checknumber had it
-   if not v then internal.checknumber(value, 1, 'fill') end
+   if not v then internal.checknumber(value, 1, 'fill', select('#', ...)) end
    local s = (SD[self] or internal.badself(self, 'torch.*Storage'))
    local ptr = s.ptr
    v = ccast(s.T, v)
@@ -262,10 +273,12 @@ end
 -- copy(src): from a storage of the same type and size, or of another type and
 -- at least as many elements (its first size() ones, as Torch7 took them; a
 -- shorter one, which Torch7 read past its end, is an error)
-function Storage.copy(self, src)
-   local s, o = SD[self], isstorage(src) and SD[src]
+function Storage.copy(self, ...)
+   local src = ...
+   local s, o = SD[self] or internal.badself(self, 'torch.*Storage'), isstorage(src) and SD[src]
    if not o then
-      fail("bad argument #1 to 'copy' (storage expected, got %s)", torch.type(src))
+      fail("bad argument #1 to 'copy' (torch.*Storage expected, got %s)",
+           internal.typeof(src, 1, select('#', ...)) == 'no value' and 'no value' or torch.type(src))
    end
    if s.n ~= o.n and (s.T == o.T or o.n < s.n) then
       fail("bad argument #1 to 'copy' (size mismatch)")
@@ -337,7 +350,7 @@ local function index(mt)
          if i >= 1 and i <= s.n then
             return tonumber(s.ptr[i - 1])
          end
-         fail('index out of bounds')
+         fail("bad argument #2 to '?' (out of bounds)")
       end
       return rawget(mt, k)
    end
@@ -347,16 +360,12 @@ local function newindex(self, key, v)
    poll()
    local s = SD[self]
    local k = type(key) ~= 'table' and elementindex(key)
-   if not k then
-      fail("a storage can only be indexed with numbers, not with %s", type(key))
-   end
-   if k < 1 or k > s.n then
-      fail('index out of bounds')
-   end
+   if not k then fail('the class %s cannot be indexed', s.T.storagename) end
    local x = internal.elementvalue(s.T, v)   -- a numeric string is a number, as in Torch7
    if x == nil then
       fail("bad argument #3 to '?' (number expected, got %s)", type(v))
    end
+   if k < 1 or k > s.n then fail("bad argument #2 to '?' (out of bounds)") end
    s.ptr[k - 1] = x
 end
 

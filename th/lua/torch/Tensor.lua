@@ -400,10 +400,8 @@ local function setfromstorage(d, fname, storage, offset, ...)
       setmeta(d, st, 0, {st.n}, 1, {1})
       return
    end
-   if type(offset) ~= 'number' or offset < 1 then
-      fail('Tensor: invalid storage offset')   -- TH's message
-   end
    offset = toint(offset, 2, fname)
+   if offset < 1 then fail('Tensor: invalid storage offset') end   -- TH's message
    local sizes, n, strides = readsizestrides(fname, ...)
    for i = 1, strides and n or 0 do
       if strides[i] < 0 and strides[i] ~= -1 then
