@@ -36,6 +36,10 @@ def test_structural_and_indexing_methods_check_their_arguments_as_the_original()
     assert_prints_the_original("argument_checks")
 
 
+def test_bracket_index_errors_are_the_originals():
+    assert_prints_the_original("index_errors")
+
+
 def test_storage_errors_are_the_originals():
     assert_prints_the_original("storage_errors")
 

@@ -1,6 +1,6 @@
 -- Tensor element access with []: x[i], x[{i, j}], x[{{a, b}, {}, k}],
--- x[LongStorage], x[ByteTensor mask], x[LongTensor] (rows, as index(1, ...))
--- and the same forms on assignment.
+-- x[LongStorage], x[ByteTensor mask] and the same forms on assignment (as
+-- in Torch7, a LongTensor is no index: x[idx] is nil).
 -- A number on a 1-D tensor (or a full set of indices) is an element; anything
 -- else is a view sharing the storage, as select and narrow make.
 local torch = require 'torch'
@@ -12,14 +12,22 @@ local selectview, clonemeta, checkbounds = internal.selectview, internal.cloneme
 local poll = internal.poll
 local type, tonumber, rawget, floor = type, tonumber, rawget, math.floor
 
+-- (the errors are Torch7's: its __index__ and __newindex__ numbered the
+-- key #2 and the value #3, and named no function)
+
 -- a 0-based position from a 1-based (possibly negative) index along a size
-local function position(i, size, what)
+-- (why: the error's reason, argn its argument number, 2 when not given)
+local function position(i, size, why, argn)
    i = i >= 0 and floor(i) or -floor(-i)   -- a fraction cut toward zero first, as a C long
    if i < 0 then i = size + i + 1 end
    if i < 1 or i > size then
-      fail('%s %d out of range 1..%d', what, i, size)
+      fail("bad argument #%d to '?' (%s)", argn or 2, why)
    end
    return i - 1
+end
+
+local function emptyerror()
+   fail("bad argument #1 to '?' (empty tensor)")
 end
 
 -- the storage position of element (0-based) i0 of a 1-D view d
@@ -36,7 +44,7 @@ local function elementat(d, idx, nidx)
    for dim = 1, nidx do
       local v = idx[dim]
       if type(v) ~= 'number' then return nil end
-      pos = pos + position(v, d.sz[dim], 'index') * d.str[dim]
+      pos = pos + position(v, d.sz[dim], 'index out of bound') * d.str[dim]
    end
    if pos >= d.st.n then checkbounds(d) end
    return pos
@@ -45,9 +53,7 @@ end
 -- walk(d, idx) -> view data or nil, storage position of an element or nil
 local function walk(d, idx)
    local nidx = #idx
-   if nidx > d.nd then
-      fail('too many indices provided: %d for a %dD tensor', nidx, d.nd)
-   end
+   if nidx > d.nd then fail("bad argument #2 to '?' (too many indices provided)") end
    if nidx == d.nd and nidx > 0 then
       local pos = elementat(d, idx, nidx)
       if pos then return nil, pos end
@@ -57,7 +63,7 @@ local function walk(d, idx)
    for dim = 1, d.nd do
       local v = idx[dim]
       if type(v) == 'number' then
-         local z = position(v, cur.sz[cdim], 'index')
+         local z = position(v, cur.sz[cdim], 'index out of bound')
          if cur.nd == 1 then
             return nil, at(cur, z)
          end
@@ -66,14 +72,12 @@ local function walk(d, idx)
          local size = cur.sz[cdim]
          local s, e = v[1], v[2]
          if type(s) == 'number' then
-            s = position(s, size, 'start index')
-            e = type(e) == 'number' and position(e, size, 'end index') or s
+            s = position(s, size, 'start index out of bound')
+            e = type(e) == 'number' and position(e, size, 'end index out of bound') or s
          else
-            s, e = 0, (type(e) == 'number' and position(e, size, 'end index') or size - 1)
+            s, e = 0, (type(e) == 'number' and position(e, size, 'end index out of bound') or size - 1)
          end
-         if e < s then
-            fail('end index %d is before start index %d', e + 1, s + 1)
-         end
+         if e < s then fail("bad argument #2 to '?' (end index must be greater or equal to start index)") end
          cur.off = cur.off + s * cur.str[cdim]
          cur.sz[cdim] = e - s + 1
          cdim = cdim + 1
@@ -86,12 +90,10 @@ end
 
 local function positionof(d, storage)
    local s = SD[storage]
-   if s.n ~= d.nd then
-      fail('a LongStorage index needs %d elements for a %dD tensor, got %d', d.nd, d.nd, s.n)
-   end
+   if s.n ~= d.nd then fail("bad argument #2 to '?' (invalid size)") end
    local pos = d.off
    for i = 1, d.nd do
-      pos = pos + position(tonumber(s.ptr[i - 1]), d.sz[i], 'index') * d.str[i]
+      pos = pos + position(tonumber(s.ptr[i - 1]), d.sz[i], 'index out of bound') * d.str[i]
    end
    if pos >= d.st.n then checkbounds(d) end
    return pos
@@ -99,7 +101,6 @@ end
 
 local function islong(v) local s = SD[v]; return s and s.T == types.Long end
 local function isbytetensor(v) local d = TD[v]; return d and d.T == types.Byte end
-local function islongtensor(v) local d = TD[v]; return d and d.T == types.Long end
 
 local function makeindex(mt)
    return function(self, k)
@@ -110,10 +111,10 @@ local function makeindex(mt)
       if tk == 'number' then
          local d = TD[self] or internal.badself(self)
          if d.nd == 1 then
-            return tonumber(d.st.ptr[at(d, position(k, d.sz[1], 'index'))])
+            return tonumber(d.st.ptr[at(d, position(k, d.sz[1], 'out of range'))])
          end
-         if d.nd == 0 then fail('cannot index an empty tensor') end
-         return selectview(d, 1, position(k, d.sz[1], 'index'))
+         if d.nd == 0 then emptyerror() end
+         return selectview(d, 1, position(k, d.sz[1], 'out of range'))
       elseif tk == 'table' then
          local d = TD[self] or internal.badself(self)
          local view, pos = walk(d, k)
@@ -125,10 +126,8 @@ local function makeindex(mt)
             return tonumber(d.st.ptr[positionof(d, k)])
          elseif isbytetensor(k) then
             return self:maskedSelect(k)
-         elseif islongtensor(k) then
-            return self:index(1, k)
          end
-         fail('invalid index type %s', torch.type(k))
+         return nil   -- (another object, a LongTensor too: no element, as in Torch7)
       elseif tk == 'string' and tonumber(k) then   -- x['2']: a number, as lua_isnumber had it
          return self[tonumber(k)]
       end
@@ -149,14 +148,16 @@ local function assign(d, v, byelement)
    elseif internal.istensor(v) then
       t:copy(v)
    else
-      fail('cannot assign a %s to a tensor slice (number or tensor expected)', torch.type(v))
+      fail("bad argument #3 to '?' (torch.*Tensor expected, got %s)", torch.type(v))
    end
 end
 
-local function setnumber(d, pos, v)
+-- (why: the error of a value that is not a number: x[1] on a vector took
+-- a tensor too, x[{1, 1}] only a number)
+local function setnumber(d, pos, v, why)
    local x = type(v) ~= 'table' and internal.elementvalue(d.T, v)   -- x[1] = '5' as in Torch7
    if not x then
-      fail('cannot assign a %s to an element of %s (number expected)', torch.type(v), d.T.tensorname)
+      fail("bad argument #3 to '?' (%s expected, got %s)", why or 'number', torch.type(v))
    end
    d.st.ptr[pos] = x
 end
@@ -168,10 +169,16 @@ local function newindex(self, k, v)
    local tk = type(k)
    if tk == 'number' then
       if d.nd == 1 then
-         return setnumber(d, at(d, position(k, d.sz[1], 'index')), v)
+         return setnumber(d, at(d, position(k, d.sz[1], 'out of range')), v, 'torch.*Tensor')
       end
-      if d.nd == 0 then fail('cannot index an empty tensor') end
-      return assign(TD[selectview(d, 1, position(k, d.sz[1], 'index'))], v, true)
+      if d.nd == 0 then emptyerror() end
+      local z = position(k, d.sz[1], 'out of range', 3)
+      if internal.istensor(v) then   -- (Torch7 copied into the row as a 1 x n view: its size error says so)
+         local row = TD[clonemeta(d)]
+         row.off, row.sz[1] = row.off + z * row.str[1], 1
+         return assign(row, v)
+      end
+      return assign(TD[selectview(d, 1, z)], v, true)
    elseif tk == 'table' then
       local view, pos = walk(d, k)
       if pos then return setnumber(d, pos, v) end
@@ -186,16 +193,9 @@ local function newindex(self, k, v)
             self:maskedCopy(k, v)
          end
          return
-      elseif islongtensor(k) then
-         if type(v) == 'number' then
-            self:indexFill(1, k, v)
-         else
-            self:indexCopy(1, k, v)
-         end
-         return
       end
    end
-   fail('invalid tensor index of type %s', torch.type(k))
+   fail('the class %s cannot be indexed', d.T.tensorname)
 end
 
 for i = 1, types.all do
