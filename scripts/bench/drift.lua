@@ -3,9 +3,13 @@
 -- output dropped), times them again, and prints "name before_us after_us
 -- after/before" lines, then the Lua heap before and after (KB).  Under th
 -- the collector and the JIT's state grew with the work (README, "Eleventh
--- session"); under the original the figures stay put.
---   th drift.lua [budget_seconds]
+-- session"); under the original the figures stay put.  With `jitoff`, the
+-- pass runs with LuaJIT's compiler off (the calls timed keep it on): under
+-- th the calls then cost what they did before ("Twelfth session"): what
+-- slows them is the compiled code the pass left, not its heap.
+--   th drift.lua [budget_seconds] [jitoff]
 local budget = tonumber(arg and arg[1]) or 0.05
+local jitoff = arg and arg[2] == 'jitoff'
 local here = debug.getinfo(1, 'S').source:match('^@(.*[/\\])') or './'
 package.path = here .. '?.lua;' .. package.path
 local report = require('bench').reporter(budget)
@@ -36,7 +40,9 @@ local before, heap0 = measure(), collectgarbage('count')
 local families, print0 = assert(loadfile(here .. 'families.lua')), print
 arg = {0.002}
 print = function() end
+if jitoff then jit.off() end
 families()
+if jitoff then jit.on() end
 print = print0
 local after, heap1 = measure(), collectgarbage('count')
 for i, c in ipairs(cases) do
