@@ -18,6 +18,33 @@ def test_sizes_constructor_up_to_4_numbers(runtime):
     assert lua(runtime, "local z = torch.Tensor(4,5,6,2) return z:nDimension(), z:nElement()") == (4, 240)
 
 
+def test_tensors_made_in_a_row_are_each_their_own(runtime):
+    # new tensors come from a stock made 64 at a time: hundreds of them, of
+    # types made in turn and views among them, each keeps its own sizes,
+    # values and type, and each is garbage once dropped
+    code = """
+local made, weak = {}, setmetatable({}, {__mode = 'v'})
+local names = {'Double', 'Float', 'Long', 'Byte'}
+for i = 1, 300 do
+   local t = torch[names[i % 4 + 1] .. 'Tensor'](i % 7 + 1):fill(i % 100)
+   made[i] = i % 3 == 0 and t:narrow(1, 1, 1) or t
+end
+for i = 1, 300 do
+   local t = made[i]
+   local n = i % 3 == 0 and 1 or i % 7 + 1
+   if t:nElement() ~= n or t:sum() ~= n * (i % 100)
+      or torch.type(t) ~= 'torch.' .. names[i % 4 + 1] .. 'Tensor' then
+      return 'tensor ' .. i .. ' is ' .. tostring(t)
+   end
+   weak[i] = t
+end
+made = nil
+collectgarbage(); collectgarbage()
+return next(weak) == nil
+"""
+    assert lua(runtime, code) is True
+
+
 def test_longstorage_constructor_any_dimensions(runtime):
     code = """local s = torch.LongStorage({4,5,6,2,7,3})
               local x = torch.Tensor(s)

@@ -29,11 +29,37 @@ local kernels           -- torch.maths.kernels, loaded after this file: required
 -- construction of the proxy and metadata
 ---------------------------------------------------------------------------
 
--- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it);
--- the cache of ndview (nv) has its slot from the start: filling it later
--- would grow the table (seven fields fill the eight slots LuaJIT gives it)
+-- A new tensor's proxy and field table come made from its type's stock,
+-- BATCH at a time.  newproxy and debug.setfenv (internal.attach) are C
+-- functions, at which LuaJIT ends a compiled trace and starts another (a
+-- stitch): every new tensor cut the trace of the operation making it in
+-- two, and the trace after the stitch, shared by every operation, grew a
+-- side trace for each caller it returned to (108 of them after a pass of
+-- every family of operations, in chains up to 14 deep).
+-- The cache of ndview (nv) has its slot from the start: filling it later
+-- would grow the table (seven fields fill the eight slots LuaJIT gives it).
+local BATCH = 64
+local stocks = {}   -- type -> {n = proxies left, [i] = a proxy, [BATCH + i] = its field table}
+
+local function restock(T, stock)
+   local proto = protos[T.name]
+   for i = 1, BATCH do
+      local d = {T = T, st = false, off = 0, nd = 0, sz = false, str = false, nv = false}
+      stock[i], stock[BATCH + i] = attach(TD, newproxy(proto), d), d
+   end
+   stock.n = BATCH
+   return BATCH
+end
+
+-- wrap(T, st, off, nd, sz, str) -> a tensor proxy (sz/str are owned by it)
 local function wrap(T, st, off, nd, sz, str)
-   return attach(TD, newproxy(protos[T.name]), {T = T, st = st, off = off, nd = nd, sz = sz, str = str, nv = false})
+   local stock = stocks[T]
+   local n = stock.n
+   if n == 0 then n = restock(T, stock) end
+   local p, d = stock[n], stock[BATCH + n]
+   stock[n], stock[BATCH + n], stock.n = nil, nil, n - 1
+   d.st, d.off, d.nd, d.sz, d.str = st, off, nd, sz, str
+   return p
 end
 
 local function istensor(v)
@@ -1160,6 +1186,8 @@ end
 for i = 1, types.all do
    local T = types[i]
    local mt
+   stocks[T] = tnew(2 * BATCH, 1)
+   stocks[T].n = 0
    protos[T.name], mt = class.proxyclass(T.tensorname, function(...) return construct(T, ...) end,
                                          function() return empty(T) end, Tensor)
    mt.__len = Tensor.size
