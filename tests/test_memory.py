@@ -61,3 +61,45 @@ print(math.floor((peak() - base) / 1024))
     assert r.returncode == 0, r.stderr
     grown_mb = int(r.stdout.split()[0])
     assert grown_mb < 150, f"resident memory grew by {grown_mb} MB"
+
+
+def test_loaded_tensors_reuse_dropped_buffers(tmp_path):
+    # 24 loads of an 8 MB tensor, each dropped at once: as for clones, the
+    # buffer read into is new memory only until a collection frees a dropped
+    # one (it was zeroed and then read, and the file that read it kept it
+    # for another collection cycle: all 192 MB were new)
+    code = """
+local function peak()
+   local f = io.open('/proc/self/status')
+   local status = f:read('*a')
+   f:close()
+   return tonumber(status:match('VmHWM:%s*(%d+)'))
+end
+torch.save('x.t7', torch.rand(2^20))
+local base = peak()
+local sum = 0
+for i = 1, 24 do
+   sum = sum + torch.load('x.t7')[2^20]
+end
+print(math.floor((peak() - base) / 1024))
+"""
+    (tmp_path / "loads.lua").write_text(code)
+    r = run_th([str(tmp_path / "loads.lua")], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    grown_mb = int(r.stdout.split()[0])
+    assert grown_mb < 150, f"resident memory grew by {grown_mb} MB"
+
+
+def test_a_closed_file_lets_go_of_what_it_read(runtime):
+    code = """
+local f = torch.MemoryFile():binary()
+f:writeObject(torch.Tensor(1000))
+f:seek(1)
+local t = f:readObject()
+f:close()
+local weak = setmetatable({t}, {__mode = 'v'})
+t = nil
+collectgarbage(); collectgarbage()
+return f ~= nil, weak[1] == nil
+"""
+    assert runtime.execute(code) == (True, True)

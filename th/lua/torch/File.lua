@@ -241,7 +241,7 @@ local function defineio(T)
       -- never allocate much more than the file can still hold (a corrupted count)
       local left = n * T.size > BIGREAD and F.readable and F.io.remaining(F)
       local room = left and min(n, floor(left / filesize(F, T))) or n
-      local st = internal.newstorage(T, room)
+      local st = internal.newstorage(T, room, true)   -- (not zeroed: the read overwrites it)
       local nread = readinto(F, T, SD[st].ptr, room, rname)
       if nread ~= room then st:resize(nread) end
       checkread(F, nread, n)
@@ -375,9 +375,13 @@ function File.synchronize(self)
    return self
 end
 
+-- (a closed file can neither read nor write: the objects it read or wrote,
+-- kept for references to them, are let go at once, not with the file: a file
+-- is finalized, so what it holds would outlive it by a collection cycle)
 function File.close(self)
    local F = open(self, 'close')
    F.io.close(F)
+   F.books = nil
    return self
 end
 
