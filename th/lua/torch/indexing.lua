@@ -9,6 +9,8 @@ local internal = require 'torch.internal'
 
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
 local selectview, clonemeta, checkbounds = internal.selectview, internal.clonemeta, internal.checkbounds
+local wraptensor = internal.wraptensor
+local tnew = require 'table.new'
 local poll = internal.poll
 local type, tonumber, rawget, floor = type, tonumber, rawget, math.floor
 
@@ -50,26 +52,31 @@ local function elementat(d, idx, nidx)
    return pos
 end
 
--- walk(d, idx) -> view data or nil, storage position of an element or nil
+-- walk(d, idx) -> nil, the storage position of the element idx picks; or
+-- the offset, dimension count, sizes and strides of the view it picks (made
+-- from d's metadata at once: no intermediate views)
 local function walk(d, idx)
-   local nidx = #idx
-   if nidx > d.nd then fail("bad argument #2 to '?' (too many indices provided)") end
-   if nidx == d.nd and nidx > 0 then
+   local nidx, dnd = #idx, d.nd
+   if nidx > dnd then fail("bad argument #2 to '?' (too many indices provided)") end
+   if nidx == dnd and nidx > 0 then
       local pos = elementat(d, idx, nidx)
       if pos then return nil, pos end
    end
-   local cur = TD[clonemeta(d)]
-   local cdim = 1
-   for dim = 1, d.nd do
-      local v = idx[dim]
+   local dsz, dstr = d.sz, d.str
+   local off, nd = d.off, dnd              -- nd: the dimensions the view has left
+   local sz, str, k = tnew(dnd, 0), tnew(dnd, 0), 0
+   local rest = nidx + 1   -- the first dimension the index leaves whole
+   for dim = 1, nidx do
+      local v, size = idx[dim], dsz[dim]
       if type(v) == 'number' then
-         local z = position(v, cur.sz[cdim], 'index out of bound')
-         if cur.nd == 1 then
-            return nil, at(cur, z)
+         local z = position(v, size, 'index out of bound')
+         if nd == 1 then   -- the last dimension left: an element
+            local pos = off + z * dstr[dim]
+            if pos >= d.st.n then checkbounds(d) end
+            return nil, pos
          end
-         cur = TD[selectview(cur, cdim, z)]
+         off, nd = off + z * dstr[dim], nd - 1
       elseif type(v) == 'table' then
-         local size = cur.sz[cdim]
          local s, e = v[1], v[2]
          if type(s) == 'number' then
             s = position(s, size, 'start index out of bound')
@@ -78,14 +85,18 @@ local function walk(d, idx)
             s, e = 0, (type(e) == 'number' and position(e, size, 'end index out of bound') or size - 1)
          end
          if e < s then fail("bad argument #2 to '?' (end index must be greater or equal to start index)") end
-         cur.off = cur.off + s * cur.str[cdim]
-         cur.sz[cdim] = e - s + 1
-         cdim = cdim + 1
+         off, k = off + s * dstr[dim], k + 1
+         sz[k], str[k] = e - s + 1, dstr[dim]
       else
+         rest = dim
          break
       end
    end
-   return cur, nil
+   for dim = rest, dnd do
+      k = k + 1
+      sz[k], str[k] = dsz[dim], dstr[dim]
+   end
+   return off, nil, k, sz, str
 end
 
 local function positionof(d, storage)
@@ -117,9 +128,9 @@ local function makeindex(mt)
          return selectview(d, 1, position(k, d.sz[1], 'out of range'))
       elseif tk == 'table' then
          local d = TD[self] or internal.badself(self)
-         local view, pos = walk(d, k)
+         local off, pos, nd, sz, str = walk(d, k)
          if pos then return tonumber(d.st.ptr[pos]) end
-         return internal.wraptensor(view.T, view.st, view.off, view.nd, view.sz, view.str)
+         return wraptensor(d.T, d.st, off, nd, sz, str)
       elseif tk == 'userdata' then
          local d = TD[self] or internal.badself(self)
          if islong(k) then
@@ -135,13 +146,12 @@ local function makeindex(mt)
    end
 end
 
--- assign v (a number or a tensor) to the view data d; a numeric string is
+-- assign v (a number or a tensor) to the view t; a numeric string is
 -- read as the element setter reads it when byelement (x[2] = '1e10' on a
 -- matrix), else as a number (x[{2, {}}] = '1e10'), as Torch7 did
-local function assign(d, v, byelement)
-   local t = internal.wraptensor(d.T, d.st, d.off, d.nd, d.sz, d.str)
+local function assign(t, v, byelement)
    if type(v) == 'string' then
-      v = (byelement and tonumber(internal.elementvalue(d.T, v))) or tonumber(v) or v
+      v = (byelement and tonumber(internal.elementvalue(TD[t].T, v))) or tonumber(v) or v
    end
    if type(v) == 'number' then
       t:fill(v)
@@ -174,15 +184,16 @@ local function newindex(self, k, v)
       if d.nd == 0 then emptyerror() end
       local z = position(k, d.sz[1], 'out of range', 3)
       if internal.istensor(v) then   -- (Torch7 copied into the row as a 1 x n view: its size error says so)
-         local row = TD[clonemeta(d)]
-         row.off, row.sz[1] = row.off + z * row.str[1], 1
+         local row = clonemeta(d)
+         local rd = TD[row]
+         rd.off, rd.sz[1] = rd.off + z * rd.str[1], 1
          return assign(row, v)
       end
-      return assign(TD[selectview(d, 1, z)], v, true)
+      return assign(selectview(d, 1, z), v, true)
    elseif tk == 'table' then
-      local view, pos = walk(d, k)
+      local off, pos, nd, sz, str = walk(d, k)
       if pos then return setnumber(d, pos, v) end
-      return assign(view, v)
+      return assign(wraptensor(d.T, d.st, off, nd, sz, str), v)
    elseif tk == 'userdata' then
       if islong(k) then
          return setnumber(d, positionof(d, k), v)
