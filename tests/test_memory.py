@@ -38,28 +38,34 @@ return alive_with_view, weak[1] == nil
     assert runtime.execute(code) == (True, True)
 
 
-def test_new_results_reuse_dropped_buffers_before_taking_new_memory(tmp_path):
-    # 24 clones of 8 MB, each dropped at once: new memory (a page fault a page
-    # when first written) waits for a collection to free a buffer of the size,
-    # where it waited for 256 MB to be written (all 192 MB were new)
-    code = """
+# a script's setup, then its loop, printing how many MB the resident peak grew by in the loop
+PEAK_GROWTH = """
 local function peak()
    local f = io.open('/proc/self/status')
    local status = f:read('*a')
    f:close()
    return tonumber(status:match('VmHWM:%s*(%d+)'))
 end
-local x = torch.rand(2^20)
+{setup}
 local base = peak()
-for i = 1, 24 do
-   local r = x:clone()
-end
+{loop}
 print(math.floor((peak() - base) / 1024))
 """
-    (tmp_path / "clones.lua").write_text(code)
-    r = run_th([str(tmp_path / "clones.lua")], cwd=str(tmp_path))
+
+
+def peak_growth_mb(tmp_path, setup, loop):
+    (tmp_path / "growth.lua").write_text(PEAK_GROWTH.format(setup=setup, loop=loop))
+    r = run_th([str(tmp_path / "growth.lua")], cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
-    grown_mb = int(r.stdout.split()[0])
+    return int(r.stdout.split()[0])
+
+
+def test_new_results_reuse_dropped_buffers_before_taking_new_memory(tmp_path):
+    # 24 clones of 8 MB, each dropped at once: new memory (a page fault a page
+    # when first written) waits for a collection to free a buffer of the size,
+    # where it waited for 256 MB to be written (all 192 MB were new)
+    grown_mb = peak_growth_mb(tmp_path, "local x = torch.rand(2^20)",
+                              "for i = 1, 24 do local r = x:clone() end")
     assert grown_mb < 150, f"resident memory grew by {grown_mb} MB"
 
 
@@ -68,25 +74,8 @@ def test_loaded_tensors_reuse_dropped_buffers(tmp_path):
     # buffer read into is new memory only until a collection frees a dropped
     # one (it was zeroed and then read, and the file that read it kept it
     # for another collection cycle: all 192 MB were new)
-    code = """
-local function peak()
-   local f = io.open('/proc/self/status')
-   local status = f:read('*a')
-   f:close()
-   return tonumber(status:match('VmHWM:%s*(%d+)'))
-end
-torch.save('x.t7', torch.rand(2^20))
-local base = peak()
-local sum = 0
-for i = 1, 24 do
-   sum = sum + torch.load('x.t7')[2^20]
-end
-print(math.floor((peak() - base) / 1024))
-"""
-    (tmp_path / "loads.lua").write_text(code)
-    r = run_th([str(tmp_path / "loads.lua")], cwd=str(tmp_path))
-    assert r.returncode == 0, r.stderr
-    grown_mb = int(r.stdout.split()[0])
+    grown_mb = peak_growth_mb(tmp_path, "torch.save('x.t7', torch.rand(2^20)) local sum = 0",
+                              "for i = 1, 24 do sum = sum + torch.load('x.t7')[2^20] end")
     assert grown_mb < 150, f"resident memory grew by {grown_mb} MB"
 
 
