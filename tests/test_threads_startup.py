@@ -1,11 +1,14 @@
 """torch.setnumthreads/getnumthreads read their argument as Torch7 did (the
 expected values were printed by the original), and `th` starts without
-importing numpy, scipy or prompt_toolkit."""
+importing numpy, scipy or prompt_toolkit; the threads of BLAS stay what Torch7
+left them."""
 import subprocess
 import sys
 
 import pytest
 from lupa.luajit21 import LuaError
+
+from conftest import run_th
 
 
 @pytest.mark.parametrize("given, expected", [
@@ -109,3 +112,27 @@ def test_bulk_operations_before_numpy_run_luajit_loops_with_the_same_bits():
     out = subprocess.run([sys.executable, "-c", PRELOADING, BEFORE_AND_AFTER_NUMPY],
                          capture_output=True, text=True, check=True).stdout
     assert out.split() == ["01", "1", "13", "13"]
+
+
+def test_setnumthreads_leaves_blas_products_as_torch7_did(tmp_path):
+    # Torch7's torch.setnumthreads did not change its OpenBLAS's thread count,
+    # on which a product's last bits depend; a product through numpy (Long)
+    # does not change it either.  Expected: the original's output (OpenBLAS's
+    # Haswell kernels, as conftest pins them).
+    (tmp_path / "threads.lua").write_text("""
+torch.manualSeed(3)
+local a, b = torch.randn(75, 16), torch.randn(16, 1024)
+local A, B = torch.randn(300, 300), torch.randn(300, 300)
+local r2, m2 = torch.mm(a, b), torch.mm(A, B)
+torch.setnumthreads(1)
+local r1, m1 = torch.mm(a, b), torch.mm(A, B)
+torch.setnumthreads(2)
+local i = torch.LongTensor(40, 40):random(1, 9)
+local _ = torch.mm(i, i)
+local r3, m3 = torch.mm(a, b), torch.mm(A, B)
+print(torch.equal(r1, r2), torch.equal(r2, r3), torch.equal(m1, m2), torch.equal(m2, m3))
+print(string.format('%.17g %.17g', r2:sum(), m2:sum()))
+""")
+    r = run_th([str(tmp_path / "threads.lua")], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "true\ttrue\ttrue\ttrue\t\n-883.86974262364936 2531.4412630669899\t\n"

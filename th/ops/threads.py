@@ -1,11 +1,13 @@
 """Threads of the bulk operations: torch.setnumthreads / torch.getnumthreads.
 
 Torch7 ran its large operations on OpenMP threads, one per core by default,
-and its BLAS on as many.  Here BLAS's own thread pool is kept to one thread
-(its workers busy-wait, and on a busy machine a 100x100 product then took
-milliseconds instead of microseconds); th splits large products and large
-memory-bound operations over up to `torch.getnumthreads()` threads itself
-(numpy releases the GIL in its loops), never more threads than cores.
+and its BLAS (the system's OpenBLAS) on the threads OpenBLAS gives itself,
+whatever torch.setnumthreads said; th calls the same library the same way.
+numpy's and scipy's own BLAS is kept to one thread (its workers busy-wait,
+and on a busy machine a 100x100 product then took milliseconds instead of
+microseconds); th splits their large products and large memory-bound
+operations over up to `torch.getnumthreads()` threads itself (numpy
+releases the GIL in its loops), never more threads than cores.
 """
 import os
 
@@ -51,13 +53,22 @@ def start_helpers():
 
 
 def single_threaded_blas():
-    """Keep BLAS to one thread (once, at the first BLAS call: threadpoolctl
-    finds the BLAS libraries numpy and scipy loaded)."""
+    """Keep numpy's and scipy's own BLAS (what their wheels bundle, under the
+    directory numpy is installed in) to one thread, once, at the first BLAS
+    call: threadpoolctl finds the libraries loaded.  The system's OpenBLAS,
+    which th calls through LuaJIT's FFI as Torch7 called it, keeps its count
+    as Torch7 left it: its products' last bits depend on it."""
     global _blas_limited
     if not _blas_limited:
         _blas_limited = True
-        from threadpoolctl import threadpool_limits
-        threadpool_limits(1, user_api="blas")
+        import numpy
+        from threadpoolctl import ThreadpoolController
+        packages = os.path.dirname(os.path.dirname(os.path.realpath(numpy.__file__))) + os.sep
+        loaded = ThreadpoolController().select(user_api="blas")
+        bundled = [lib.filepath for lib in loaded.lib_controllers
+                   if os.path.realpath(lib.filepath).startswith(packages)]
+        if bundled:
+            loaded.select(filepath=bundled).limit(limits=1)
 
 
 def together(*fs):

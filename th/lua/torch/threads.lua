@@ -16,7 +16,6 @@ function torch.setnumthreads(n)
    v = tobit(v < 0 and -floor(-v) or floor(v))
    py.setnumthreads(v)
    count = nil
-   require('torch.maths.cblas').setthreads(torch.getnumthreads())
 end
 
 -- (kept in Lua: the fused add asks at every call)

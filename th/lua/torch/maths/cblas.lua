@@ -4,9 +4,11 @@
 -- system's OpenBLAS when there is one (Debian's libopenblas0: the library
 -- Torch7 was built on, whose kernels give Torch7's bits; `exact` is then
 -- true), else the CBLAS of the OpenBLAS numpy's wheel bundles.  The system's
--- runs on torch.getnumthreads() threads, as Torch7 ran it (its products'
--- bits depend on the count); numpy's on one (with more, its busy-waiting
--- workers made a 300x300 product 10x slower on a busy machine).  When
+-- keeps the thread count OpenBLAS gives itself (its cores, or
+-- OPENBLAS_NUM_THREADS), as under Torch7, whose torch.setnumthreads left it
+-- alone: a product's last bits depend on the count; numpy's runs on one
+-- (with more, its busy-waiting workers made a 300x300 product 10x slower on
+-- a busy machine).  When
 -- neither library is there, every function here answers false and the numpy
 -- path runs.
 local ffi = require 'ffi'
@@ -39,24 +41,16 @@ void PREFIXdaxpySUFFIX(INT, double, const double *, INT, double *, INT);
 void PREFIXsaxpySUFFIX(INT, float, const float *, INT, float *, INT);
 ]]
 local LIBRARIES = {
-   {find = 'system_blas_library', prefix = 'cblas_', suffix = '', int = 'int',
-    threads = 'openblas_set_num_threads', exact = true},
+   {find = 'system_blas_library', prefix = 'cblas_', suffix = '', int = 'int', exact = true},
    {find = 'blas_library', prefix = 'scipy_cblas_', suffix = '64_', int = 'int64_t',
     threads = 'scipy_openblas_set_num_threads64_'},
 }
 for _, l in ipairs(LIBRARIES) do
    ffi.cdef((DECLARATIONS:gsub('PREFIX', l.prefix):gsub('SUFFIX', l.suffix):gsub('INT', l.int)))
-   ffi.cdef(('void %s(int);'):format(l.threads))
+   if l.threads then ffi.cdef(('void %s(int);'):format(l.threads)) end
 end
 
 local ROW, NOTRANS, TRANS = 101, 111, 112
-
-local setthreads   -- the library's thread count setter, when it follows torch's
-
--- torch.setnumthreads(n) sets the threads of the library Torch7 used
-function cblas.setthreads(n)
-   if setthreads then setthreads(n) end
-end
 
 local OPS = {gemm = 'gemm', gemv = 'gemv', ger = 'ger', dot = 'dot', axpy = 'axpy'}
 local fns = {[types.Double] = {}, [types.Float] = {}}
@@ -68,8 +62,7 @@ local function load()
          local path = internal.py[l.find]()
          local ok, found = pcall(ffi.load, path or '')
          if path and ok then
-            setthreads = l.exact and found[l.threads] or nil
-            found[l.threads](setthreads and torch.getnumthreads() or 1)
+            if l.threads then found[l.threads](1) end
             -- the functions resolved once: indexing the library by a
             -- computed name would stop the JIT compiling the callers
             for op in pairs(OPS) do
