@@ -484,6 +484,24 @@ print(ok2, x:sum())""")
     assert out.stdout.splitlines() == ["24\t24\t7\t", "100\t", "false\t", "false\t399\t"]
 
 
+def test_index_tables_read_numeric_strings_as_numbers(th):
+    # as Torch7 read their entries (lua_isnumber); expected: the original's output
+    out = th("""local x = torch.range(1, 12):view(3, 4)
+for _, k in ipairs{"{'2'}", "{'x'}", "{' 2 '}", "{'0x2'}", "{'2', '3'}", "{'2.7', 1}", "{true}",
+                   "{{'1', '2'}}", "{{1, '2'}, 2}", "{'1e0', {}}", "{2, true}", "{'-1'}"} do
+  local r = loadstring('local x = ... return x[' .. k .. ']')(x)
+  if torch.isTensor(r) then r = table.concat(r:size():totable(), 'x') .. ' first ' .. r:storage()[r:storageOffset()] end
+  print(k, r)
+end
+x[{'3', {'2', '-1'}}] = 0
+print(x:sum())""")
+    assert out.stdout.splitlines() == [
+        "{'2'}\t4 first 5\t", "{'x'}\t3x4 first 1\t", "{' 2 '}\t4 first 5\t", "{'0x2'}\t4 first 5\t",
+        "{'2', '3'}\t7\t", "{'2.7', 1}\t5\t", "{true}\t3x4 first 1\t", "{{'1', '2'}}\t2x4 first 1\t",
+        "{{1, '2'}, 2}\t2 first 2\t", "{'1e0', {}}\t4 first 1\t", "{2, true}\t4 first 5\t",
+        "{'-1'}\t4 first 9\t", "45\t"]
+
+
 def test_fill_casts_like_c_on_big_and_small_tensors(runtime):
     code = """return torch.ByteTensor(100):fill(-1)[1], torch.ByteTensor(1):fill(-1)[1],
                      torch.CharTensor(100):fill(200)[7], torch.ShortTensor(100):fill(40000)[1],

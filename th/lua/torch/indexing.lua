@@ -39,12 +39,19 @@ local function at(d, i0)
    return pos
 end
 
+-- an entry of an index table as Torch7 read it (lua_isnumber): a numeric
+-- string is its number (x[{'2', {'1', '3'}}] as x[{2, {1, 3}}])
+local function entry(v)
+   if type(v) == 'string' then return tonumber(v) or v end
+   return v
+end
+
 -- the storage position of element idx (a full table of numbers) of d, or nil
 -- when idx holds something else (the common x[{i, j}] without making views)
 local function elementat(d, idx, nidx)
    local pos = d.off
    for dim = 1, nidx do
-      local v = idx[dim]
+      local v = entry(idx[dim])
       if type(v) ~= 'number' then return nil end
       pos = pos + position(v, d.sz[dim], 'index out of bound') * d.str[dim]
    end
@@ -67,7 +74,7 @@ local function walk(d, idx)
    local sz, str, k = tnew(dnd, 0), tnew(dnd, 0), 0
    local rest = nidx + 1   -- the first dimension the index leaves whole
    for dim = 1, nidx do
-      local v, size = idx[dim], dsz[dim]
+      local v, size = entry(idx[dim]), dsz[dim]
       if type(v) == 'number' then
          local z = position(v, size, 'index out of bound')
          if nd == 1 then   -- the last dimension left: an element
@@ -77,7 +84,7 @@ local function walk(d, idx)
          end
          off, nd = off + z * dstr[dim], nd - 1
       elseif type(v) == 'table' then
-         local s, e = v[1], v[2]
+         local s, e = entry(v[1]), entry(v[2])
          if type(s) == 'number' then
             s = position(s, size, 'start index out of bound')
             e = type(e) == 'number' and position(e, size, 'end index out of bound') or s
