@@ -428,15 +428,9 @@ for T in pairs(floattypes) do
    mt.rand, mt.randn = torch.rand, torch.randn
 end
 
--- scratch(k, n) -> a DoubleTensor of n elements for randperm's buffers: up
--- to SCRATCH elements the k-th of two kept ones (resized), beyond a new one
-local SCRATCH = 4096
-local kept = {}
-local function scratch(k, n)
-   if n > SCRATCH then return torch.DoubleTensor(n) end
-   kept[k] = kept[k] or torch.DoubleTensor(SCRATCH)
-   return kept[k]:resize(n)
-end
+-- randperm's draws, DRAWS at a time into a buffer kept for them
+local DRAWS = 4096
+local drawbuf
 
 -- randperm([gen,] [res,] n): TH's in-place shuffle of 0..n-1, then + 1
 function torch.randperm(...)
@@ -449,21 +443,25 @@ function torch.randperm(...)
    res = res or torch.Tensor()
    local d = TD[res]
    internal.resize(d, {n}, 1)
-   -- its n - 1 draws (the last element is not swapped)
-   local draws, perm = scratch(1, math.max(n - 1, 1)), scratch(2, n)
-   local w = draws:data()
-   if n > 1 then
-      kernels = kernels or require 'torch.maths.kernels'
-      blockfill(zmodulo, TD[draws], gd.g, 0, 0)
-   end
-   -- shuffled in a contiguous buffer, then copied into res (which may be strided)
+   -- shuffled in res itself when it is a contiguous DoubleTensor, else in
+   -- one that is copied into it
+   local direct = d.T == types.Double and internal.iscontiguous(d)
+   local perm = direct and res or torch.DoubleTensor(n)
    local p = perm:data()
    for i = 0, n - 1 do p[i] = i + 1 end
-   for i = 0, n - 2 do
-      local z = w[i] % (n - i) + i
-      p[i], p[z] = p[z], p[i]
+   -- its n - 1 draws (the last element is not swapped), a block at a time
+   drawbuf = drawbuf or torch.DoubleTensor(DRAWS)
+   kernels = kernels or require 'torch.maths.kernels'
+   for first = 0, n - 2, DRAWS do
+      local m = math.min(DRAWS, n - 1 - first)
+      blockfill(zmodulo, TD[drawbuf:resize(m)], gd.g, 0, 0)
+      local w = drawbuf:data() - first
+      for i = first, first + m - 1 do
+         local z = w[i] % (n - i) + i
+         p[i], p[z] = p[z], p[i]
+      end
    end
-   internal.copy(d, TD[perm])
+   if not direct then internal.copy(d, TD[perm]) end
    return res
 end
 internal.method('randperm', torch.randperm)
