@@ -59,3 +59,14 @@ def test_values(results):
         bad = [(i, w, g) for i, (w, g) in enumerate(zip(values, got_values))
                if not same(w, g, rel * (max(1.0, total) if i < sums else scale))]
         assert not bad, f"{name}: (index, original, th) {bad[:5]}"
+
+
+def test_softmax_rows_match_the_original_bit_for_bit():
+    """SoftMax and LogSoftMax rows, in this thread or shared with helper
+    threads: the bits of every element as the original's (fixtures/
+    nn_softmax_rows_expected.txt, recorded from it; SoftMax multiplies by the
+    reciprocal of the sum, as THNN did)."""
+    proc = run_th([os.path.join(FIXTURES, "nn_softmax_rows.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "nn_softmax_rows_expected.txt")) as f:
+        assert proc.stdout == f.read()

@@ -1,8 +1,9 @@
 -- SoftMax over the feature dimension: the only one of a 1D or 3D input (C, or
 -- C x H x W), the second of a 2D or 4D one (N x C, N x C x H x W).  1D and 2D
--- contiguous tensors loop in LuaJIT, one row at a time.
+-- contiguous tensors run thnn.softmaxrows's loops, one row at a time.
 local checks = require 'thnn.checks'
-local featuredim, data, rows, exp = checks.featuredim, checks.data, checks.rows, math.exp
+local softmaxrows = require 'thnn.softmaxrows'
+local featuredim, data, rows = checks.featuredim, checks.data, checks.rows
 local K = {}
 
 function K.SoftMax_updateOutput(state, input, output)
@@ -12,19 +13,7 @@ function K.SoftMax_updateOutput(state, input, output)
    local y = data(output)
    local nrow, width = rows(input)
    if x and y and nrow then
-      local rd = checks.rounding(input)   -- (THNN: x - max and the exponentials in the element type)
-      for r = 0, nrow - 1 do
-         local base = r * width
-         local max = -math.huge
-         for i = base, base + width - 1 do if x[i] > max then max = x[i] end end
-         local sum = 0
-         for i = base, base + width - 1 do
-            y[i] = exp(rd(x[i] - max))
-            sum = sum + y[i]
-         end
-         for i = base, base + width - 1 do y[i] = y[i] / sum end
-      end
-      return
+      return softmaxrows.run('softmax', checks.ctype(input), x, y, nil, nrow, width)
    end
    local max = input:max(dim)
    output:copy(input):add(-1, max:expandAs(input)):exp()
@@ -40,13 +29,7 @@ function K.SoftMax_updateGradInput(state, input, gradOutput, gradInput, output)
    local gi = data(gradInput)
    local nrow, width = rows(output)
    if y and g and gi and gn == n and nrow then
-      for r = 0, nrow - 1 do
-         local base = r * width
-         local dot = 0
-         for i = base, base + width - 1 do dot = dot + g[i] * y[i] end
-         for i = base, base + width - 1 do gi[i] = y[i] * (g[i] - dot) end
-      end
-      return
+      return softmaxrows.run('softmaxgrad', checks.ctype(output), y, g, gi, nrow, width)
    end
    gradInput:cmul(gradOutput, output)
    local dot = gradInput:sum(dim)

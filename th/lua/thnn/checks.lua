@@ -45,6 +45,11 @@ function checks.rounding(t)
    return t:type() == 'torch.FloatTensor' and f32 or same
 end
 
+-- the C element type of a Float or Double tensor (THNN's only two)
+function checks.ctype(t)
+   return t:type() == 'torch.FloatTensor' and 'float' or 'double'
+end
+
 -- Element-wise kernels loop in LuaJIT over contiguous tensors, at every size
 -- (no Python crossing: faster than the tensor-operation fallbacks, e.g. a
 -- 150000-element ReLU 0.1 ms against 2 ms); strided ones go through tensor
