@@ -61,12 +61,14 @@ def test_values(results):
         assert not bad, f"{name}: (index, original, th) {bad[:5]}"
 
 
-def test_softmax_rows_match_the_original_bit_for_bit():
-    """SoftMax and LogSoftMax rows, in this thread or shared with helper
-    threads: the bits of every element as the original's (fixtures/
-    nn_softmax_rows_expected.txt, recorded from it; SoftMax multiplies by the
-    reciprocal of the sum, as THNN did)."""
-    proc = run_th([os.path.join(FIXTURES, "nn_softmax_rows.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+def test_shared_loops_match_the_original_bit_for_bit():
+    """The kernels whose loops th shares with helper threads (SoftMax and
+    LogSoftMax rows, Tanh, Sigmoid, ELU, HardTanh), below and above the
+    sharing: the bits of every element as the original's (fixtures/
+    nn_shared_loops_expected.txt, recorded from it).  SoftMax multiplies by
+    the reciprocal of the sum, and HardTanh turns NaN into max_val but in
+    place on a contiguous tensor of 2 or more dimensions, as THNN did."""
+    proc = run_th([os.path.join(FIXTURES, "nn_shared_loops.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_softmax_rows_expected.txt")) as f:
+    with open(os.path.join(FIXTURES, "nn_shared_loops_expected.txt")) as f:
         assert proc.stdout == f.read()

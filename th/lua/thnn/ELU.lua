@@ -5,45 +5,47 @@
 -- output exp(x) * alpha - alpha in double with alpha a float, rounded once;
 -- the gradient in float steps.
 local checks = require 'thnn.checks'
+local shared = require 'thnn.shared'
 local f32 = require('torch.maths.kernels').f32
-local C = require 'torch.maths.libm'
 local K = {}
 
-local function forward(y, x, n, alpha, float)
-   if float then
-      local a = f32(alpha)
-      for i = 0, n - 1 do
-         local v = x[i]
-         if v <= 0 then y[i] = f32(C.exp(v) * a - a) else y[i] = v end
-      end
-   else
-      for i = 0, n - 1 do
-         local v = x[i]
-         if v <= 0 then y[i] = (C.exp(v) - 1) * alpha else y[i] = v end
-      end
-   end
-end
+-- p1 = ELU(p0), alpha a0 (large tensors shared with helper threads)
+local FORWARD = shared.loop('elu', {
+   float = [[
+   for i = a, b - 1 do
+      local v = p0[i]
+      if v <= 0 then p1[i] = rd(C.exp(v) * a0 - a0) else p1[i] = v end
+   end]],
+   double = [[
+   for i = a, b - 1 do
+      local v = p0[i]
+      if v <= 0 then p1[i] = (C.exp(v) - 1) * a0 else p1[i] = v end
+   end]]}, 2048, 512)
 
-local function backward(gi, g, y, n, alpha, float)
-   if float then
-      local a = f32(alpha)
-      for i = 0, n - 1 do
-         local o = y[i]
-         if o <= 0 then gi[i] = f32(g[i] * f32(o + a)) else gi[i] = g[i] end
-      end
-   else
-      for i = 0, n - 1 do
-         local o = y[i]
-         if o <= 0 then gi[i] = g[i] * (o + alpha) else gi[i] = g[i] end
-      end
-   end
+-- gradInput p2 from gradOutput p1 and output p0, alpha a0
+local BACKWARD = shared.loop('elugrad', {
+   float = [[
+   for i = a, b - 1 do
+      local o = p0[i]
+      if o <= 0 then p2[i] = rd(p1[i] * rd(o + a0)) else p2[i] = p1[i] end
+   end]],
+   double = [[
+   for i = a, b - 1 do
+      local o = p0[i]
+      if o <= 0 then p2[i] = p1[i] * (o + a0) else p2[i] = p1[i] end
+   end]]}, 16384)
+
+-- alpha as the element type holds it (THNN's real)
+local function real(alpha, float)
+   return float and f32(alpha) or alpha
 end
 
 function K.ELU_updateOutput(state, input, output, alpha, inplace)
    local x = input:contiguous()
    local float = input:type() == 'torch.FloatTensor'
    checks.into(inplace and input or output:resizeAs(input), function(y)
-      forward(checks.ptr(y), checks.ptr(x), x:nElement(), alpha, float)
+      local n = x:nElement()
+      if n > 0 then shared.run(FORWARD, checks.ctype(x), n, n, x:data(), y:data(), nil, real(alpha, float)) end
    end)
    if inplace then output:set(input) end
 end
@@ -53,7 +55,8 @@ function K.ELU_updateGradInput(state, input, gradOutput, gradInput, output, alph
    local y, g = output:contiguous(), gradOutput:contiguous()
    local float = output:type() == 'torch.FloatTensor'
    checks.into(inplace and gradOutput or gradInput:resizeAs(output), function(gi)
-      backward(checks.ptr(gi), checks.ptr(g), checks.ptr(y), y:nElement(), alpha, float)
+      local n = y:nElement()
+      if n > 0 then shared.run(BACKWARD, checks.ctype(y), n, n, y:data(), g:data(), gi:data(), real(alpha, float)) end
    end)
    if inplace then gradInput:set(gradOutput) end
 end

@@ -1,19 +1,22 @@
 -- Sigmoid: output = 1 / (1 + exp(-input)); gradInput = gradOutput * (1 - output) * output
+-- Contiguous tensors loop in LuaJIT (the output: thnn.shared, large ones
+-- shared with helper threads).
 local checks = require 'thnn.checks'
-local data, exp = checks.data, math.exp
-local f32 = require('torch.maths.kernels').f32
-local C = require 'torch.maths.libm'
+local shared = require 'thnn.shared'
+local data = checks.data
 local K = {}
+
+-- p1 = sigmoid(p0); a FloatTensor's as THNN: expf, and the denominator in float
+local FORWARD = shared.loop('sigmoid', {
+   float = 'for i = a, b - 1 do p1[i] = 1 / rd(1 + C.expf(-p0[i])) end',
+   double = 'for i = a, b - 1 do p1[i] = 1 / (1 + exp(-p0[i])) end'}, 2048, 512)
 
 function K.Sigmoid_updateOutput(state, input, output)
    output:resizeAs(input)
    local x, n = data(input)
    local y = data(output)
-   if x and y and input:type() == 'torch.FloatTensor' then
-      -- as THNN: expf, and the denominator in float
-      for i = 0, n - 1 do y[i] = 1 / f32(1 + C.expf(-x[i])) end
-   elseif x and y then
-      for i = 0, n - 1 do y[i] = 1 / (1 + exp(-x[i])) end
+   if x and y then
+      shared.run(FORWARD, checks.ctype(input), n, n, x, y)
    else
       output:sigmoid(input)
    end
