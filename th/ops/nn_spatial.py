@@ -231,11 +231,12 @@ def _start(out, s, pad, axis, d):
 def _argmax_windows(x, k, s, pad, dil, out):
     """(max, tap index into the flattened kernel) of each window (N, C, *out),
     one vectorised pass per kernel tap: a later tap wins when greater (the
-    original's rule: the first of equal maxima stays, a NaN never wins)."""
+    original's rule: the first of equal maxima stays, a NaN never wins; a
+    window of NaN and -inf alone has tap -1, no place)."""
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     xp = _pad(x, pad, _hipad(x.shape[2:], k, s, pad, dil, out), fill)
     best = np.full(x.shape[:2] + tuple(out), fill, x.dtype)
-    tap = np.zeros(best.shape, np.int64)
+    tap = np.full(best.shape, -1 if x.dtype.kind == "f" else 0, np.int64)
     better = np.empty(best.shape, bool)
     for i, (_, where) in enumerate(_taps(k, s, dil, out)):
         v = xp[where]
@@ -255,7 +256,12 @@ def _index_planes(x_shape, taps, s, pad, dil, out):
     return flat
 
 
-# index formats: what THNN stored in the indices tensor of each pooling family
+# index formats: what THNN stored in the indices tensor of each pooling
+# family, and for a window with no place (tap -1): -1, 0, or -1's three low
+# bytes (each family's -1 start value as it stored it)
+NOPLACE = 0xFFFFFF
+
+
 def _encode(fmt, tap, x_shape, k, s, pad, dil, out):
     if fmt == "tap":        # Temporal: 0-based offset in the window
         return tap
@@ -269,9 +275,9 @@ def _encode(fmt, tap, x_shape, k, s, pad, dil, out):
             base = base * x_shape[2 + i] + start
             outside = outside | (start >= x_shape[2 + i])
         # a window wholly past the input (ceil mode without padding): index 0
-        return np.where(outside, 0, offsets[tap] + (base + 1))
+        return np.where(outside | (tap < 0), 0, offsets[tap] + (base + 1))
     codes = per_tap[0] + 256 * per_tap[1] + 65536 * per_tap[2]     # Volumetric: t, h, w offsets as bytes
-    return codes[tap]
+    return np.where(tap < 0, NOPLACE, codes[tap])
 
 
 def _decode(fmt, idx, x_shape, s, pad, dil, out):
@@ -279,14 +285,17 @@ def _decode(fmt, idx, x_shape, s, pad, dil, out):
     if fmt == "flat":
         return idx - 1
     if fmt == "tap":
-        taps = (idx,)
+        taps, none = (idx,), idx == -1
     else:
-        taps = (idx & 255, (idx >> 8) & 255, (idx >> 16) & 255)
-    return _index_planes(x_shape, taps, s, pad, dil, out)
+        taps, none = (idx & 255, (idx >> 8) & 255, (idx >> 16) & 255), idx == NOPLACE
+    return np.where(none, -1, _index_planes(x_shape, taps, s, pad, dil, out))
 
 
 def _scatter(gin, flat, gout):
-    """gin (N, C, *S) = sum of gout at the flat plane indices `flat` (-1: none)."""
+    """gin (N, C, *S) = sum of gout at the flat plane indices `flat` (-1: none),
+    added one by one in order in gin's element type, as THNN's loops did
+    (bincount adds in double: a float32 place three windows share rounded
+    otherwise)."""
     n, c = gin.shape[:2]
     plane = int(np.prod(gin.shape[2:]))
     flat = flat.reshape(n * c, -1)
@@ -297,7 +306,11 @@ def _scatter(gin, flat, gout):
     keep = flat.ravel() >= 0
     if not keep.all():
         where, weights = where[keep], weights[keep]
-    total = np.bincount(where, weights, n * c * plane)
+    if gin.dtype == np.float64:
+        total = np.bincount(where, weights, n * c * plane)
+    else:
+        total = np.zeros(n * c * plane, gin.dtype)
+        np.add.at(total, where, weights)
     gin[...] = total.reshape(gin.shape)
 
 
@@ -575,71 +588,6 @@ def nn_pad_forward(out, x, pads, mode, d):
 def nn_pad_backward(gin, gout, pads, mode, d):
     mats = _padmats(gin.shape[-d:], _pads(pads, d), mode, gout.dtype)
     gin[...] = _along(gout, mats, True)
-
-
-# adaptive pooling: output cell i covers [floor(i * n / o), ceil((i + 1) * n / o))
-def _cells(n, o):
-    return [(i * n // o, -(-(i + 1) * n // o)) for i in range(o)]
-
-
-@export
-def nn_adaptive_max_forward(out, idx, x):
-    """Max over each cell, separably: over rows, then over the row maxima's
-    columns; idx (2, ...) holds the 1-based row and column in the cell."""
-    out, x = _batch(out, 2), _batch(x, 2)
-    idx = idx[:, None] if idx.ndim == 4 else idx
-    oh, ow = out.shape[2:]
-    rows = _cells(x.shape[2], oh)
-    colmax = np.empty(x.shape[:2] + (oh, x.shape[3]), x.dtype)
-    colarg = np.empty(colmax.shape, np.int64)
-    for i, (a, b) in enumerate(rows):
-        seg = x[:, :, a:b]
-        colarg[:, :, i] = seg.argmax(2)
-        colmax[:, :, i] = np.take_along_axis(seg, colarg[:, :, i][:, :, None], 2)[:, :, 0]
-    for j, (a, b) in enumerate(_cells(x.shape[3], ow)):
-        seg = colmax[..., a:b]
-        col = seg.argmax(3)
-        out[..., j] = np.take_along_axis(seg, col[..., None], 3)[..., 0]
-        idx[0, ..., j] = np.take_along_axis(colarg[..., a:b], col[..., None], 3)[..., 0] + 1
-        idx[1, ..., j] = col + 1
-
-
-@export
-def nn_adaptive_max_backward(gin, gout, idx):
-    gin, gout = _batch(gin, 2), _batch(gout, 2)
-    idx = idx[:, None] if idx.ndim == 4 else idx
-    oh, ow = gout.shape[2:]
-    h, w = gin.shape[2:]
-    rstart = np.array([a for a, _ in _cells(h, oh)])[:, None]
-    cstart = np.array([a for a, _ in _cells(w, ow)])[None, :]
-    flat = (idx[0] - 1 + rstart) * w + (idx[1] - 1 + cstart)
-    _scatter(gin, flat, gout)
-
-
-def _cellmats(h, w, oh, ow, dtype):
-    """The 0/1 matrices (oh, h), (ow, w) of the cells' rows and columns, and
-    each cell's number of elements (oh, ow)."""
-    mats = []
-    for n, o in ((h, oh), (w, ow)):
-        m = np.zeros((o, n), dtype)
-        for i, (a, b) in enumerate(_cells(n, o)):
-            m[i, a:b] = 1
-        mats.append(m)
-    return mats, mats[0].sum(1)[:, None] * mats[1].sum(1)[None, :]
-
-
-@export
-def nn_adaptive_avg_forward(out, x):
-    out, x = _batch(out, 2), _batch(x, 2)
-    mats, count = _cellmats(x.shape[2], x.shape[3], out.shape[2], out.shape[3], x.dtype)
-    out[...] = _along(x, mats, False) / count
-
-
-@export
-def nn_adaptive_avg_backward(gin, gout):
-    gin, gout = _batch(gin, 2), _batch(gout, 2)
-    mats, count = _cellmats(gin.shape[2], gin.shape[3], gout.shape[2], gout.shape[3], gout.dtype)
-    gin[...] = _along(gout / count, mats, True)
 
 
 # connection-table convolutions (SpatialConvolutionMap, SpatialFullConvolutionMap):

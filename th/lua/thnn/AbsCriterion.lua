@@ -9,11 +9,13 @@ function K.AbsCriterion_updateOutput(state, input, target, output, sizeAverage)
    checks.setloss(output, loss)
 end
 
--- gradInput = (input >= target and 1 or -1), divided by the count when sizeAverage
+-- gradInput = (input - target >= 0 and 1 or -1), divided by the count when
+-- sizeAverage (inf - inf and NaN give -1, as THNN's test did)
 function K.AbsCriterion_updateGradInput(state, input, target, gradInput, sizeAverage)
    checks.samecount(input, target, 'input', 'target')
    local norm = sizeAverage and 1 / input:nElement() or 1
-   gradInput:resizeAs(input):copy(input:ge(target)):mul(2 * norm):add(-norm)
+   local diff = input.new():resizeAs(input):copy(input):add(-1, target)
+   gradInput:resizeAs(input):copy(diff:ge(0)):mul(2 * norm):add(-norm)
 end
 
 return K

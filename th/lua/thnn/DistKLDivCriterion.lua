@@ -12,11 +12,12 @@ function K.DistKLDivCriterion_updateOutput(state, input, target, output, sizeAve
    checks.setloss(output, loss)
 end
 
--- gradInput = -target where target > 0, divided by the count when sizeAverage
+-- gradInput = -target where target > 0 (not where it is NaN), divided by the
+-- count when sizeAverage
 function K.DistKLDivCriterion_updateGradInput(state, input, target, gradInput, sizeAverage)
    checks.samecount(input, target, 'input', 'target')
    local norm = sizeAverage and -1 / input:nElement() or -1
-   gradInput:resizeAs(input):copy(target):mul(norm):maskedFill(target:le(0), 0)
+   gradInput:resizeAs(input):copy(target):mul(norm):maskedFill(target:gt(0):eq(0), 0)
 end
 
 return K

@@ -45,7 +45,7 @@ function K.ELU_updateOutput(state, input, output, alpha, inplace)
    local float = input:type() == 'torch.FloatTensor'
    checks.into(inplace and input or output:resizeAs(input), function(y)
       local n = x:nElement()
-      if n > 0 then shared.run(FORWARD, checks.ctype(x), n, n, x:data(), y:data(), nil, real(alpha, float)) end
+      if n > 0 then shared.run(FORWARD, checks.ctype(x), n, n, x:data(), y:data(), nil, nil, real(alpha, float)) end
    end)
    if inplace then output:set(input) end
 end
@@ -56,7 +56,7 @@ function K.ELU_updateGradInput(state, input, gradOutput, gradInput, output, alph
    local float = output:type() == 'torch.FloatTensor'
    checks.into(inplace and gradOutput or gradInput:resizeAs(output), function(gi)
       local n = y:nElement()
-      if n > 0 then shared.run(BACKWARD, checks.ctype(y), n, n, y:data(), g:data(), gi:data(), real(alpha, float)) end
+      if n > 0 then shared.run(BACKWARD, checks.ctype(y), n, n, y:data(), g:data(), gi:data(), nil, real(alpha, float)) end
    end)
    if inplace then gradInput:set(gradOutput) end
 end

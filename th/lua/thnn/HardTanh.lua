@@ -35,7 +35,7 @@ function K.HardTanh_updateOutput(state, input, output, min_val, max_val, inplace
    if x and y then
       local real = checks.real
       local loop = inplace and input:dim() > 1 and INPLACE or FORWARD
-      shared.run(loop, checks.ctype(input), n, n, x, y, nil, real(input, min_val), real(input, max_val))
+      shared.run(loop, checks.ctype(input), n, n, x, y, nil, nil, real(input, min_val), real(input, max_val))
    else
       local nan = input:ne(input)
       result:clamp(input, min_val, max_val)

@@ -3,9 +3,18 @@
 -- output and gradOutput the gradInput.
 local K = {}
 
--- the factor 1 where input > 0, negval elsewhere
+-- the factor 1 where input > 0, negval elsewhere; in place, THNN scaled
+-- where input <= 0 instead (a NaN input then keeps its gradient)
+-- (maskedFill returns the value, as Torch7's did)
 local function slopes(input, negval)
-   return input.new():resizeAs(input):copy(input:gt(0)):mul(1 - negval):add(negval)
+   local s = input.new():resizeAs(input):fill(negval)
+   s:maskedFill(input:gt(0), 1)
+   return s
+end
+local function inplaceslopes(input, negval)
+   local s = input.new():resizeAs(input):fill(1)
+   s:maskedFill(input:le(0), negval)
+   return s
 end
 
 function K.LeakyReLU_updateOutput(state, input, output, negval, inplace)
@@ -19,12 +28,11 @@ function K.LeakyReLU_updateOutput(state, input, output, negval, inplace)
 end
 
 function K.LeakyReLU_updateGradInput(state, input, gradOutput, gradInput, negval, inplace)
-   local s = slopes(input, negval)
    if inplace then
-      gradOutput:cmul(s)
+      gradOutput:cmul(inplaceslopes(input, negval))
       gradInput:set(gradOutput)
    else
-      gradInput:resizeAs(input):cmul(gradOutput, s)
+      gradInput:resizeAs(input):cmul(gradOutput, slopes(input, negval))
    end
 end
 

@@ -33,7 +33,7 @@ function K.LogSoftMax_updateOutput(state, input, output)
    local y = data(output)
    local nrow, width = rows(input)
    if x and y and nrow then
-      return shared.run(FORWARD, checks.ctype(input), nrow, n, x, y, nil, width)
+      return shared.run(FORWARD, checks.ctype(input), nrow, n, x, y, nil, nil, width)
    end
    local max = input:max(dim)
    output:resizeAs(input):copy(input):add(-1, max:expandAs(input))
@@ -49,7 +49,7 @@ function K.LogSoftMax_updateGradInput(state, input, gradOutput, gradInput, outpu
    local gi = data(gradInput)
    local nrow, width = rows(output)
    if y and g and gi and gn == n and nrow then
-      return shared.run(BACKWARD, checks.ctype(output), nrow, n, y, g, gi, width)
+      return shared.run(BACKWARD, checks.ctype(output), nrow, n, y, g, gi, nil, width)
    end
    local sum = gradOutput:sum(dim)
    gradInput:resizeAs(output):exp(output):cmul(sum:expandAs(output)):mul(-1):add(gradOutput)

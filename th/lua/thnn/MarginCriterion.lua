@@ -6,17 +6,19 @@ local K = {}
 function K.MarginCriterion_updateOutput(state, input, target, output, sizeAverage, margin)
    checks.samecount(input, target, 'input', 'target')
    local z = input.new():resizeAs(input):cmul(input, target):mul(-1):add(margin)
-   local loss = z:cmax(0):sum()
+   z:maskedFill(z:ge(0):eq(0), 0)   -- (a NaN adds nothing, as in THNN)
+   local loss = z:sum()
    if sizeAverage then loss = loss / input:nElement() end
    checks.setloss(output, loss)
 end
 
--- gradInput = -target where input * target < margin, divided by the count when sizeAverage
+-- gradInput = -target where input * target < margin (not where it is NaN),
+-- divided by the count when sizeAverage
 function K.MarginCriterion_updateGradInput(state, input, target, gradInput, sizeAverage, margin)
    checks.samecount(input, target, 'input', 'target')
    local norm = sizeAverage and -1 / input:nElement() or -1
-   local met = input.new():resizeAs(input):cmul(input, target):ge(margin)
-   gradInput:resizeAs(input):copy(target):mul(norm):maskedFill(met, 0)
+   local below = input.new():resizeAs(input):cmul(input, target):lt(margin)
+   gradInput:resizeAs(input):copy(target):mul(norm):maskedFill(below:eq(0), 0)
 end
 
 return K

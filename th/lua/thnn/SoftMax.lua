@@ -39,7 +39,7 @@ function K.SoftMax_updateOutput(state, input, output)
    local y = data(output)
    local nrow, width = rows(input)
    if x and y and nrow then
-      return shared.run(FORWARD, checks.ctype(input), nrow, n, x, y, nil, width)
+      return shared.run(FORWARD, checks.ctype(input), nrow, n, x, y, nil, nil, width)
    end
    local max = input:max(dim)
    output:copy(input):add(-1, max:expandAs(input)):exp()
@@ -54,7 +54,7 @@ function K.SoftMax_updateGradInput(state, input, gradOutput, gradInput, output)
    local gi = data(gradInput)
    local nrow, width = rows(output)
    if y and g and gi and gn == n and nrow then
-      return shared.run(BACKWARD, checks.ctype(output), nrow, n, y, g, gi, width)
+      return shared.run(BACKWARD, checks.ctype(output), nrow, n, y, g, gi, nil, width)
    end
    gradInput:cmul(gradOutput, output)
    local dot = gradInput:sum(dim)

@@ -4,11 +4,12 @@
 -- compiled in this state and, for the units a helper takes, in the helper's
 -- own: a unit is done whole by one thread, in the same order whoever does
 -- it, so the bits do not depend on the threads.
---    local L = shared.loop('name', body, from [, least])
---    shared.run(L, ctype, units, elements, p0, p1, p2, a0, a1)
--- The body sees p0, p1, p2 (pointers to the element type), the numbers a0
--- and a1, a and b, rd(v) (v as the element type holds it), C (C's math
--- library, libm.lua), exp, log and huge; it is one text, or one per
+--    local L = shared.loop('name', body, from [, least [, pointers]])
+--    shared.run(L, ctype, units, elements, p0, p1, p2, p3, a0, a1, a2, a3)
+-- The body sees p0 to p3 (pointers to the element type, or to the C types
+-- `pointers` names by slot: {[3] = 'int64_t'}), the numbers a0 to a3, a and
+-- b, rd(v) (v as the element type holds it), C (C's math library,
+-- libm.lua), exp, log, floor, ceil and huge; it is one text, or one per
 -- element type ({float = ..., double = ...}).  The loop is shared from
 -- `from` elements, in chunks of at least `least` units (4096).
 local ffi = require 'ffi'
@@ -22,14 +23,15 @@ local TEXT = [[
 local ffi = require 'ffi'
 pcall(ffi.cdef, [==[LIBM]==])
 local C = ffi.C
-local exp, log, huge = math.exp, math.log, math.huge
-local P = ffi.typeof('ELEMENT *')
+local exp, log, floor, ceil, huge = math.exp, math.log, math.floor, math.ceil, math.huge
+local P0, P1, P2, P3 = ffi.typeof('T0 *'), ffi.typeof('T1 *'), ffi.typeof('T2 *'), ffi.typeof('T3 *')
 ROUNDING
-local function loop(p0, p1, p2, a0, a1, a, b)
+local function loop(p0, p1, p2, p3, a0, a1, a2, a3, a, b)
 BODY
 end
 return function(job, a, b)
-   loop(ffi.cast(P, job.p[0]), ffi.cast(P, job.p[1]), ffi.cast(P, job.p[2]), job.args[0], job.args[1], a, b)
+   local p, n = job.p, job.args
+   loop(ffi.cast(P0, p[0]), ffi.cast(P1, p[1]), ffi.cast(P2, p[2]), ffi.cast(P3, p[3]), n[0], n[1], n[2], n[3], a, b)
 end, loop]]
 
 -- rd(v): v as the element type holds it (a double's is v: no store to
@@ -39,8 +41,9 @@ local ROUNDING = {
    double = 'local function rd(v) return v end',
 }
 
-function shared.loop(name, body, from, least)
-   return {name = name, body = body, from = from, least = least or 4096, float = false, double = false}
+function shared.loop(name, body, from, least, pointers)
+   return {name = name, body = body, from = from, least = least or 4096, pointers = pointers or {},
+           float = false, double = false}
 end
 
 -- (made apart from compiled: a function whose local a closure captures
@@ -49,6 +52,7 @@ local function make(L, ctype)
    local body = type(L.body) == 'table' and L.body[ctype] or L.body
    local text = TEXT:gsub('LIBM', function() return internal.libm end)
                     :gsub('ROUNDING', ROUNDING[ctype]):gsub('ELEMENT', ctype)
+                    :gsub('T(%d)', function(k) return L.pointers[tonumber(k)] or ctype end)
                     :gsub('BODY', function() return body end)
    local _, loop = assert(loadstring(text, '=(th ' .. L.name .. ' loop)'))()
    return {text = text, loop = loop}
@@ -63,14 +67,16 @@ local function compiled(L, ctype)
    return k
 end
 
--- run(L, ctype, units, elements, p0, p1, p2, a0, a1): loop L over units
--- [0, units) of ctype ('float' or 'double') data, `elements` in all
-function shared.run(L, ctype, units, elements, p0, p1, p2, a0, a1)
+-- run(L, ctype, units, elements, p0, p1, p2, p3, a0, a1, a2, a3): loop L
+-- over units [0, units) of ctype ('float' or 'double') data, `elements` in all
+function shared.run(L, ctype, units, elements, p0, p1, p2, p3, a0, a1, a2, a3)
    local k = compiled(L, ctype)
    local job = units > 1 and parallel.job(elements, L.from)
-   if not job then return k.loop(p0, p1, p2, a0, a1, 0, units) end
+   if not job then return k.loop(p0, p1, p2, p3, a0, a1, a2, a3, 0, units) end
    job.source, job.sourcelen = k.text, #k.text
-   job.p[0], job.p[1], job.p[2], job.args[0], job.args[1] = p0, p1, p2, a0 or 0, a1 or 0
+   local p, n = job.p, job.args
+   p[0], p[1], p[2], p[3] = p0, p1, p2, p3
+   n[0], n[1], n[2], n[3] = a0 or 0, a1 or 0, a2 or 0, a3 or 0
    parallel.segment(job, 0, units)
    parallel.run(job, 'kernel', parallel.chunk(units, L.least, 4))
 end
