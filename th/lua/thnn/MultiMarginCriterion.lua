@@ -68,7 +68,7 @@ function K.MultiMarginCriterion_updateGradInput(state, input, target, gradInput,
             end
          end
       end
-      gp[row + y] = -total
+      gp[row + y] = 0 - total   -- (0 when nothing is: THNN subtracted from 0)
    end
    gradInput:resizeAs(input):copy(gi)
 end

@@ -8,7 +8,7 @@
 --    shared.run(L, ctype, units, elements, p0, p1, p2, p3, a0, a1, a2, a3)
 -- The body sees p0 to p3 (pointers to the element type, or to the C types
 -- `pointers` names by slot: {[3] = 'int64_t'}), the numbers a0 to a3, a and
--- b, rd(v) (v as the element type holds it), C (C's math library,
+-- b, rd(v) (v as the element type holds it), f32(v) (v as a float), C (C's math library,
 -- libm.lua), exp, log, floor, ceil and huge; it is one text, or one per
 -- element type ({float = ..., double = ...}).  The loop is shared from
 -- `from` elements, in chunks of at least `least` units (4096).
@@ -25,6 +25,8 @@ pcall(ffi.cdef, [==[LIBM]==])
 local C = ffi.C
 local exp, log, floor, ceil, huge = math.exp, math.log, math.floor, math.ceil, math.huge
 local P0, P1, P2, P3 = ffi.typeof('T0 *'), ffi.typeof('T1 *'), ffi.typeof('T2 *'), ffi.typeof('T3 *')
+local f32cell = ffi.new('float[1]')
+local function f32(v) f32cell[0] = v; return f32cell[0] end
 ROUNDING
 local function loop(p0, p1, p2, p3, a0, a1, a2, a3, a, b)
 BODY

@@ -28,7 +28,8 @@ function U.nearestbackward(input, gradOutput, gradInput, factor, d)
 end
 
 -- linear: input N x C x (spatial), output sizes given
-function U.linearforward(input, output, osz)
+-- linearsizes(input, osz) -> the output's sizes (checked)
+function U.linearsizes(input, osz)
    local d = #osz
    if S.dims(input) ~= d + 2 then
       S.argerror(2, '%dD input tensor expected but got: %s', d + 2, S.shape(input))
@@ -41,17 +42,26 @@ function U.linearforward(input, output, osz)
       end
       sizes[2 + i] = osz[i]
    end
-   S.resize(output, sizes)
-   call(py.nn_uplinear_forward, nd(output), nd(input), d)
+   return sizes
+end
+
+function U.linearforward(input, output, osz)
+   S.resize(output, U.linearsizes(input, osz))
+   call(py.nn_uplinear_forward, nd(output), nd(input), #osz)
+end
+
+-- linearcheck(gradOutput, gradInput, insizes, osz): gradOutput checked,
+-- gradInput of the input's sizes
+function U.linearcheck(gradOutput, gradInput, insizes, osz)
+   local sizes = {insizes[1], insizes[2]}
+   for i = 1, #osz do sizes[2 + i] = osz[i] end
+   S.checkgrad(gradOutput, sizes)
+   S.resize(gradInput, insizes)
 end
 
 function U.linearbackward(gradOutput, gradInput, insizes, osz)
-   local d = #osz
-   local sizes = {insizes[1], insizes[2]}
-   for i = 1, d do sizes[2 + i] = osz[i] end
-   S.checkgrad(gradOutput, sizes)
-   S.resize(gradInput, insizes)
-   call(py.nn_uplinear_backward, nd(gradInput), nd(gradOutput), d)
+   U.linearcheck(gradOutput, gradInput, insizes, osz)
+   call(py.nn_uplinear_backward, nd(gradInput), nd(gradOutput), #osz)
 end
 
 return U
