@@ -623,3 +623,11 @@ def test_integer_products_wrap_in_the_element_type():
     # transposed and strided operands and results, then hot
     out, expected = fixture("parity_intproducts")
     assert out == expected
+
+
+def test_special_values_through_every_path():
+    # NaN, infinities, -0 and subnormals at 36 to 210,000 elements (LuaJIT
+    # loops, numpy, helper threads): torch.sign of a large tensor once gave NaN
+    # for NaN and -0 for -0 (numpy's sign), where TH gave 0
+    out, expected = fixture("parity_special_values")
+    assert out == expected

@@ -78,10 +78,21 @@ def _negate(x, out=None):
     return np.multiply(x, -1, out=out)
 
 
+def _sign(x, out=None):
+    """TH's sign, x > 0 and 1 or x < 0 and -1 or 0: 0 for NaN and -0 (numpy's
+    sign gives NaN and -0)."""
+    res = np.greater(x, 0).astype(x.dtype if out is None else out.dtype)
+    res -= np.less(x, 0)
+    if out is None:
+        return res
+    out[...] = res
+    return out
+
+
 # the exactly rounded functions (exp, log, sin... are C's, computed in
 # LuaJIT: numpy's vectorised ones round differently on some CPUs)
 UNARY = {
-    "abs": np.abs, "sign": np.sign, "neg": _negate, "ceil": np.ceil, "floor": np.floor,
+    "abs": np.abs, "sign": _sign, "neg": _negate, "ceil": np.ceil, "floor": np.floor,
     "round": _round, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x), "trunc": np.trunc,
     "frac": _frac, "cinv": lambda x: 1.0 / x,
 }
@@ -113,7 +124,7 @@ def math_unary(name, out, x):
 def _unary(f, out, x):
     if out.dtype.kind == "f" and out.dtype != F64:
         np.copyto(out, f(x.astype(F64)), casting="unsafe")
-    elif isinstance(f, np.ufunc) or f is _round or f is _frac or f is _negate:
+    elif isinstance(f, np.ufunc) or f in (_round, _frac, _negate, _sign):
         f(x, out=out)
     else:
         out[...] = f(x)
