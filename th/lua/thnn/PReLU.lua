@@ -1,15 +1,26 @@
 -- PReLU: output = input > 0 ? input : w * input, with one learnt w
--- (nOutputPlane == 0) or one per channel (dimension 1 of a 1D or 3D input,
--- 2 of a 2D or 4D one)
-local featuredim = require('thnn.checks').featuredim
+-- (nOutputPlane == 0) or one per channel: dimension 1 of a 1D input, 2 of
+-- any other (batch x channels x ...), as THNN took it
+local checks = require 'thnn.checks'
+local fail = checks.fail
 local K = {}
+
+-- the channel dimension of input, checked against nOutputPlane
+local function channeldim(input, nOutputPlane)
+   local dim = input:dim() == 1 and 1 or 2
+   local n = input:dim() >= dim and input:size(dim) or 0
+   if n ~= nOutputPlane then
+      fail('Wrong number of input planes. Expected %d but got %d.', nOutputPlane, n)
+   end
+   return dim
+end
 
 -- the slopes w, shaped to broadcast over input
 local function weights(input, weight, nOutputPlane)
    if nOutputPlane == 0 then
       return input.new():resizeAs(input):fill(weight[1])
    end
-   local dim = featuredim(input, 'PReLU')
+   local dim = channeldim(input, nOutputPlane)
    local shape = {}
    for i = 1, input:dim() do shape[i] = i == dim and nOutputPlane or 1 end
    return weight:view(torch.LongStorage(shape)):expandAs(input)
@@ -31,18 +42,31 @@ function K.PReLU_updateGradInput(state, input, gradOutput, gradInput, weight, nO
    gradInput:resizeAs(input):cmul(gradOutput, slopes(input, weight, nOutputPlane))
 end
 
--- gradWeight += scale * sum over input <= 0 of input * gradOutput (per channel)
+-- gradWeight += scale * the sum over input <= 0 (not NaN) of gradOutput *
+-- input, as THNN added it up: in the element type, per sample and channel
+-- (a LuaJIT loop over contiguous copies)
 function K.PReLU_accGradParameters(state, input, gradOutput, gradInput, weight, gradWeight,
                                    gradWeightBuf, gradWeightBuf2, nOutputPlane, scale)
-   local prod = input.new():resizeAs(input):cmul(input, gradOutput)
-   prod:maskedFill(input:gt(0), 0)
-   if nOutputPlane == 0 then
-      gradWeight[1] = gradWeight[1] + scale * prod:sum()
-      return
+   checks.samecount(input, gradOutput, 'input', 'gradOutput')
+   local x, g = input:contiguous(), gradOutput:contiguous()
+   local xp, gp = x:data(), g:data()
+   local rd = checks.rounding(input)
+   local samples, planes, per = 1, 1, x:nElement()
+   if nOutputPlane > 0 then
+      local dim = channeldim(input, nOutputPlane)
+      samples = dim == 1 and 1 or x:size(1)
+      planes, per = nOutputPlane, x:nElement() / (samples * nOutputPlane)
    end
-   local dim = featuredim(input, 'PReLU_accGradParameters')
-   local perchannel = prod:transpose(1, dim):contiguous():view(nOutputPlane, -1):sum(2)
-   gradWeight:add(scale, perchannel:view(nOutputPlane))
+   local w = gradWeight:data()
+   for k = 0, samples * planes - 1 do
+      local sum, base = 0, k * per
+      for i = base, base + per - 1 do
+         if xp[i] <= 0 then sum = rd(sum + rd(gp[i] * xp[i])) end
+      end
+      local j = k % planes
+      w[j] = w[j] + rd(scale * sum)
+   end
+   return x, g   -- (alive until the loop is done)
 end
 
 return K

@@ -63,11 +63,14 @@ function checks.data(t)
    return nil
 end
 
--- rows x width of a 1D or 2D tensor (a softmax runs along each row), nil for 3D/4D
-function checks.rows(t)
+-- the lines of features of a 1D to 4D tensor (C, N x C, C x H x W, N x C x
+-- H x W), along which a softmax runs: how many, their length (C) and the
+-- step between their elements (H x W)
+function checks.lines(t)
    local nd = t:dim()
-   if nd == 1 then return 1, t:size(1) end
-   if nd == 2 then return t:size(1), t:size(2) end
+   local width = t:size(nd <= 2 and nd or nd - 2)
+   local stride = nd >= 3 and t:size(nd - 1) * t:size(nd) or 1
+   return t:nElement() / width, width, stride
 end
 
 -- v as the tensor's element type holds it (a FloatTensor compares with 0.1 rounded to float)
@@ -78,6 +81,17 @@ function checks.real(t, v)
       return float1[0]
    end
    return v
+end
+
+-- writable(t) -> a contiguous tensor of t's sizes for a loop to write: t
+-- itself when contiguous, else a new one for settle(t, c) to copy into t
+-- (into, without the closure: a function making one is not compiled)
+function checks.writable(t)
+   if t:isContiguous() then return t end
+   return t.new():resizeAs(t)
+end
+function checks.settle(t, c)
+   if c ~= t then t:copy(c) end
 end
 
 -- run(c) on a contiguous tensor c of t's sizes: t itself when contiguous,
