@@ -165,6 +165,21 @@ def test_fused_multiply_add_where_the_original_fused():
     assert out == expected
 
 
+def avx512():
+    return os.path.exists("/proc/cpuinfo") and " avx512f " in open("/proc/cpuinfo").read()
+
+
+@pytest.mark.skipif(not avx512(), reason="OpenBLAS's SkylakeX kernels need AVX-512")
+def test_fused_multiply_add_as_the_original_on_skylakex_kernels():
+    # the same with OpenBLAS's AVX-512 kernels (what the original picks on
+    # this machine unpinned): the in-place add's tail is the BLAS kernel's,
+    # which there fuses every element (recorded with OPENBLAS_CORETYPE=SkylakeX)
+    env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX")
+    proc = run_th([os.path.join(FIXTURES, "bits_cadd.lua")], env=env, timeout=120)
+    with open(os.path.join(FIXTURES, "bits_cadd_skylakex.expected")) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_fused_add_paths_stay_exact_when_hot(th):
     # the cold results are the original's (the fixture above): once compiled,
     # every path gives the same bits

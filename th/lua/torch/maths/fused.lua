@@ -1,11 +1,13 @@
 -- x + v * y on Float and Double tensors, rounded where Torch7 rounded it.
 -- Measured on the original (tests/fixtures/bits_cadd.lua): an add into x
--- itself, all contiguous, fused the multiply-add (one rounding) in blocks of
--- 16 doubles or 32 floats of each thread's part (from 10,000 elements x is
--- split in torch.getnumthreads() parts, as OpenMP's static schedule), and
--- rounded the product, then the sum, in the rest of each part; an add into
--- another contiguous result fused every element (its BLAS axpy); a strided
--- one fused none.  SGD's `x:add(-lr, grad)` depends on it, bit for bit.
+-- itself, all contiguous, was the BLAS axpy on each thread's part (from
+-- 10,000 elements x is split in torch.getnumthreads() parts, as OpenMP's
+-- static schedule), which rounds as the kernel OpenBLAS picked for the CPU:
+-- Haswell's fuses the multiply-add (one rounding) in blocks of 16 doubles or
+-- 32 floats and rounds the product, then the sum, in the rest of the part;
+-- SkylakeX's fuses every element.  th calls the same axpy the same way.  An
+-- add into another contiguous result fused every element; a strided one
+-- fused none.  SGD's `x:add(-lr, grad)` depends on it, bit for bit.
 local ffi = require 'ffi'
 local torch = require 'torch'
 local types = require 'torch.types'
@@ -132,9 +134,13 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
    local from = 0
    for p = 0, parts - 1 do
       local to = from + q + (p < extra and 1 or 0)
-      local m = to - (to - from) % block
-      if job then parallel.segment(job, from, m) else fusedrange(T, axpy, rp, rp, yp, from, m, v) end
-      plain(T, rp, rp, yp, m, to, v)
+      if axpy then   -- (the part's tail too: the kernel rounds it as the original's did)
+         if job then parallel.segment(job, from, to) else fusedrange(T, axpy, rp, rp, yp, from, to, v) end
+      else
+         local m = to - (to - from) % block
+         fusedrange(T, axpy, rp, rp, yp, from, m, v)
+         plain(T, rp, rp, yp, m, to, v)
+      end
       from = to
    end
    if job then shared(job, T, axpy, rp, rp, yp, v) end
