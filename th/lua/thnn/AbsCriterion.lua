@@ -3,10 +3,9 @@ local checks = require 'thnn.checks'
 local K = {}
 
 function K.AbsCriterion_updateOutput(state, input, target, output, sizeAverage)
-   checks.samecount(input, target, 'input', 'target')
-   local loss = input.new():resizeAs(input):copy(input):add(-1, target):abs():sum()
-   if sizeAverage then loss = loss / input:nElement() end
-   checks.setloss(output, loss)
+   checks.setloss(output, (checks.losssum(input, target, sizeAverage, function(x, y, rd)
+      return math.abs(rd(x - y))
+   end)))
 end
 
 -- gradInput = (input - target >= 0 and 1 or -1), divided by the count when

@@ -4,12 +4,9 @@ local checks = require 'thnn.checks'
 local K = {}
 
 function K.DistKLDivCriterion_updateOutput(state, input, target, output, sizeAverage)
-   checks.samecount(input, target, 'input', 'target')
-   local pos = target:gt(0)
-   local t = target[pos]
-   local loss = t.new():resizeAs(t):copy(t):log():add(-1, input[pos]):dot(t)
-   if sizeAverage then loss = loss / input:nElement() end
-   checks.setloss(output, loss)
+   checks.setloss(output, (checks.losssum(input, target, sizeAverage, function(x, y)
+      return y > 0 and y * (math.log(y) - x) or 0
+   end)))
 end
 
 -- gradInput = -target where target > 0 (not where it is NaN), divided by the

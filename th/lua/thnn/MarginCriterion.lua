@@ -4,12 +4,10 @@ local checks = require 'thnn.checks'
 local K = {}
 
 function K.MarginCriterion_updateOutput(state, input, target, output, sizeAverage, margin)
-   checks.samecount(input, target, 'input', 'target')
-   local z = input.new():resizeAs(input):cmul(input, target):mul(-1):add(margin)
-   z:maskedFill(z:ge(0):eq(0), 0)   -- (a NaN adds nothing, as in THNN)
-   local loss = z:sum()
-   if sizeAverage then loss = loss / input:nElement() end
-   checks.setloss(output, loss)
+   checks.setloss(output, (checks.losssum(input, target, sizeAverage, function(x, y, rd)
+      local z = margin - rd(x * y)
+      return z > 0 and z or 0   -- (a NaN adds nothing, as in THNN)
+   end)))
 end
 
 -- gradInput = -target where input * target < margin (not where it is NaN),

@@ -4,13 +4,10 @@ local checks = require 'thnn.checks'
 local K = {}
 
 function K.SmoothL1Criterion_updateOutput(state, input, target, output, sizeAverage)
-   checks.samecount(input, target, 'input', 'target')
-   local z = input.new():resizeAs(input):copy(input):add(-1, target):abs()
-   local small = z:lt(1)
-   local quad, lin = z[small], z[small:eq(0)]
-   local loss = 0.5 * quad:dot(quad) + lin:sum() - 0.5 * lin:nElement()
-   if sizeAverage then loss = loss / input:nElement() end
-   checks.setloss(output, loss)
+   checks.setloss(output, (checks.losssum(input, target, sizeAverage, function(x, y, rd)
+      local z = math.abs(rd(x - y))
+      return z < 1 and 0.5 * z * z or z - 0.5
+   end)))
 end
 
 -- gradInput = clamp(input - target, -1, 1), divided by the count when sizeAverage

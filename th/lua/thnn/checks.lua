@@ -22,6 +22,21 @@ function checks.samecount(a, b, aname, bname)
    end
 end
 
+-- losssum(input, target, sizeAverage, term) -> sum over the elements of
+-- term(x, y), as THNN's criteria added it up: one by one in the element
+-- type (the terms in double), divided by the count when sizeAverage (also
+-- rounded to the element type)
+function checks.losssum(input, target, sizeAverage, term)
+   checks.samecount(input, target, 'input', 'target')
+   local x, t = input:contiguous(), target:contiguous()
+   local xp, tp, n = x:data(), t:data(), x:nElement()
+   local rd = checks.rounding(input)
+   local sum = 0
+   for i = 0, n - 1 do sum = rd(sum + term(xp[i], tp[i], rd)) end
+   if sizeAverage then sum = rd(sum / n) end
+   return sum, x, t   -- (x and t: alive until the loop is done)
+end
+
 -- a 1-element loss tensor holding v
 function checks.setloss(output, v)
    output:resize(1)
