@@ -375,10 +375,14 @@ def nn_avgpool_backward(gin, gout, geom, include_pad, d):
     gin, gout = _batch(gin, d), _batch(gout, d)
     o = gout.shape[2:]
     size = gin.shape[2:]
-    share = gout / _divisors(size, k, s, pad, o, include_pad)
+    # each window's share in the element type, added to its places window
+    # after window in row-major order, as THNN did: the taps backwards give
+    # every place its windows in that order (the last tap of a window meets
+    # the places of the windows after it at earlier taps)
+    share = (gout / _divisors(size, k, s, pad, o, include_pad)).astype(gin.dtype)
     hi = _hipad(size, k, s, pad, dil, o)
     acc = np.zeros(gin.shape[:2] + tuple(n + a + b for n, a, b in zip(size, pad, hi)), gin.dtype)
-    for _, where in _taps(k, s, dil, o):
+    for _, where in reversed(list(_taps(k, s, dil, o))):
         acc[where] += share
     gin[...] = acc[(Ellipsis,) + tuple(slice(p, p + n) for p, n in zip(pad, size))]
 

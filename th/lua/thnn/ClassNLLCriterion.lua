@@ -61,12 +61,14 @@ function K.ClassNLLCriterion_updateGradInput(state, input, target, gradInput, si
    local n, nclasses, classes, rowweights = prepare(input, target, weights, ignore_index)
    local total = total_weight[1]
    if total <= 0 then return end
-   local norm = sizeAverage and -1 / total or -1
+   local rd = checks.rounding(input)
    local g = gradInput:isContiguous() and gradInput or gradInput.new():resizeAs(gradInput):copy(gradInput)
    local gp = g:data()
    for i = 0, n - 1 do
       local c = classes[i]
-      if c > 0 then gp[i * nclasses + c - 1] = rowweights[i] * norm end
+      -- (-w / total: a division, as recorded from the original; its
+      -- reciprocal times w differed in the last bit)
+      if c > 0 then gp[i * nclasses + c - 1] = sizeAverage and rd(-rowweights[i] / total) or -rowweights[i] end
    end
    if g ~= gradInput then gradInput:copy(g) end
 end

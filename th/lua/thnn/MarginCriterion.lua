@@ -5,7 +5,7 @@ local K = {}
 
 function K.MarginCriterion_updateOutput(state, input, target, output, sizeAverage, margin)
    checks.setloss(output, (checks.losssum(input, target, sizeAverage, function(x, y, rd)
-      local z = margin - rd(x * y)
+      local z = rd(rd(margin) - rd(x * y))   -- (margin, product and difference in the element type)
       return z > 0 and z or 0   -- (a NaN adds nothing, as in THNN)
    end)))
 end
