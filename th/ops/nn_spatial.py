@@ -511,11 +511,12 @@ def nn_upnearest_forward(out, x, factor, d):
 
 @export
 def nn_upnearest_backward(gin, gout, factor, d):
-    lead = gout.ndim - d
-    shape = gout.shape[:lead]
-    for n in gin.shape[lead:]:
-        shape += (n, factor)
-    gin[...] = gout.reshape(shape).sum(tuple(range(lead + 1, lead + 2 * d, 2)))
+    """gin = the sum of each factor^d block of gout, added one by one with
+    the first of its axes varying fastest, as recorded from the original."""
+    acc = np.zeros(gin.shape, gin.dtype)
+    for offsets in itertools.product(range(factor), repeat=d):
+        acc += gout[(Ellipsis,) + tuple(slice(o, None, factor) for o in reversed(offsets))]
+    gin[...] = acc
 
 
 def _linear(nout, nin, dtype):
@@ -563,16 +564,6 @@ def _padindex(n, lo, hi, mode):
     return np.clip(i, 0, n - 1)
 
 
-def _padmats(sizes, pads, mode, dtype):
-    mats = []
-    for n, (lo, hi) in zip(sizes, pads):
-        idx = _padindex(n, lo, hi, mode)
-        m = np.zeros((idx.size, n), dtype)
-        m[np.arange(idx.size), idx] = 1
-        mats.append(m)
-    return mats
-
-
 def _pads(p, d):
     v = [int(a) for a in p.values()]
     return [(v[2 * i], v[2 * i + 1]) for i in range(d)]
@@ -590,8 +581,17 @@ def nn_pad_forward(out, x, pads, mode, d):
 
 @export
 def nn_pad_backward(gin, gout, pads, mode, d):
-    mats = _padmats(gin.shape[-d:], _pads(pads, d), mode, gout.dtype)
-    gin[...] = _along(gout, mats, True)
+    """gin = gout added at the places each output element was read from,
+    output element after element in row-major order, as THNN's loop did
+    (np.add.at adds in order, in the element type)."""
+    size = gin.shape[-d:]
+    places = np.zeros((), np.int64)
+    for n, (lo, hi) in zip(size, _pads(pads, d)):
+        places = places[..., None] * n + _padindex(n, lo, hi, mode)
+    planes = int(np.prod(gin.shape[:-d]))
+    acc = np.zeros((planes, int(np.prod(size))), gin.dtype)
+    np.add.at(acc, (slice(None), places.ravel()), gout.reshape(planes, -1))
+    gin[...] = acc.reshape(gin.shape)
 
 
 # connection-table convolutions (SpatialConvolutionMap, SpatialFullConvolutionMap):
