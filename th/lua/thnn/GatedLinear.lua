@@ -13,14 +13,14 @@ function K.GatedLinear_updateOutput(state, input, output, dim)
    output:resizeAs(a):sigmoid(b):cmul(a)
 end
 
--- grad a = g * sigmoid(b); grad b = g * a * sigmoid(b) * (1 - sigmoid(b))
+-- grad a = g * sigmoid(b); grad b = (1 - sigmoid(b)) * sigmoid(b) * g * a
 function K.GatedLinear_updateGradInput(state, input, gradOutput, gradInput, dim)
    local a, b = halves(input, dim)
    gradInput:resizeAs(input)
    local ga, gb = halves(gradInput, dim)
    local s = b.new():resizeAs(b):sigmoid(b)
    ga:cmul(s, gradOutput)
-   gb:copy(s):mul(-1):add(1):cmul(s):cmul(a):cmul(gradOutput)
+   gb:copy(s):mul(-1):add(1):cmul(s):cmul(gradOutput):cmul(a)   -- ((1 - s) * s * g) * a, in that order
 end
 
 return K
