@@ -52,7 +52,7 @@ local function forward(x, y, G, w, b, rm, rv, sm, ss_, train, momentum, eps, rd)
             local o = f * G.s + r * G.rs
             for i = o, o + (G.len - 1) * G.es, G.es do sum = sum + x[i] end
          end
-         mean = rd(sum / count)
+         mean = rd(rd(sum) / count)   -- (the sum rounded to the element type first, as recorded)
          local ss = 0
          for r = 0, G.runs - 1 do
             local o = f * G.s + r * G.rs
