@@ -6,6 +6,8 @@
 -- the t, h, w offsets in the window as bytes), 'tap' (Temporal: 0-based offset).
 local torch = require 'torch'
 local S = require 'thnn.spatial'
+local checks = require 'thnn.checks'
+local shared = require 'thnn.shared'
 
 local py, nd, call, flat = S.py, S.nd, S.call, S.flat
 local concat = table.concat
@@ -91,9 +93,34 @@ end
 -- value is read back from that tap (of +0 and -0, the first).  A window
 -- holding a NaN, an infinity or nothing above the lowest number takes the
 -- comparisons, as THNN made them: later taps win when greater.
+-- Planes [a, b) of a0 x a1 (p0) into a2 x a3 maxima (p1) and their 1-based
+-- places (p2), strides a4, a5, the lowest number a6 (thnn.shared: many
+-- planes shared with helper threads, as THNN's OpenMP loop over them).
+local MAX2X2 = shared.loop('maxpool2x2', [[
+   local lowest = a6
+   for p = a, b - 1 do
+      local xb, ob = p * a0 * a1, p * a2 * a3
+      for i = 0, a2 - 1 do
+         local row, yo = xb + i * a4 * a1, ob + i * a3
+         for j = 0, a3 - 1 do
+            local k = row + j * a5
+            local v0, v1, v2, v3 = p0[k], p0[k + 1], p0[k + a1], p0[k + a1 + 1]
+            local m = fmax(fmax(fmax(v0, v1), v2), v3)
+            if (v0 + v1 + v2 + v3) * 0 == 0 and m > lowest then
+               local n0 = fmin(1, (m - v0) * BIG * BIG)
+               local n1 = fmin(1, (m - v1) * BIG * BIG)
+               local n2 = fmin(1, (m - v2) * BIG * BIG)
+               local at = k + n0 * (1 + n1 * ((a1 - 1) + n2))
+               p1[yo + j], p2[yo + j] = p0[at], at - xb + 1
+            else
+               local best, at = window(p0, k, a1, lowest)
+               p1[yo + j], p2[yo + j] = best, at < 0 and 0 or at - xb + 1
+            end
+         end
+      end
+   end]], 16384, 1, {[2] = 'int64_t'}, [[
 local BIG = 2 ^ 600
 local fmax, fmin = math.max, math.min
-
 local function window(x, k, W, lowest)
    local best, at = lowest, -1
    local v = x[k]
@@ -105,31 +132,7 @@ local function window(x, k, W, lowest)
    v = x[k + W + 1]
    if v > best then best, at = v, k + W + 1 end
    return best, at
-end
-
-local function max2x2(x, y, ind, planes, H, W, oH, oW, dH, dW, lowest)
-   for p = 0, planes - 1 do
-      local xb, ob = p * H * W, p * oH * oW
-      for i = 0, oH - 1 do
-         local row, yo = xb + i * dH * W, ob + i * oW
-         for j = 0, oW - 1 do
-            local k = row + j * dW
-            local a, b, c, d = x[k], x[k + 1], x[k + W], x[k + W + 1]
-            local m = fmax(fmax(fmax(a, b), c), d)
-            if (a + b + c + d) * 0 == 0 and m > lowest then
-               local n0 = fmin(1, (m - a) * BIG * BIG)
-               local n1 = fmin(1, (m - b) * BIG * BIG)
-               local n2 = fmin(1, (m - c) * BIG * BIG)
-               local at = k + n0 * (1 + n1 * ((W - 1) + n2))
-               y[yo + j], ind[yo + j] = x[at], at - xb + 1
-            else
-               local best, at = window(x, k, W, lowest)
-               y[yo + j], ind[yo + j] = best, at < 0 and 0 or at - xb + 1
-            end
-         end
-      end
-   end
-end
+end]])
 
 -- the windows are 2 x 2, undilated, unpadded and inside the input
 local function is2x2(g, H, W, oH, oW)
@@ -138,19 +141,25 @@ local function is2x2(g, H, W, oH, oW)
       and (oH - 1) * g.s[1] + 2 <= H and (oW - 1) * g.s[2] + 2 <= W
 end
 
--- gi (zeroed) += go at the places ind names (0: none); false when one is
--- out of its plane
-local function maxbackloop(gi, go, ind, planes, HW, oHW)
-   for p = 0, planes - 1 do
-      local gb, ob = p * HW, p * oHW
-      for o = ob, ob + oHW - 1 do
-         local k = tonumber(ind[o])
-         if k < 0 or k > HW then return false end
-         if k > 0 then gi[gb + k - 1] = gi[gb + k - 1] + go[o] end
-      end
+-- whether every place ind names (0: none) is inside its plane of HW
+local function validplaces(ind, n, HW)
+   for o = 0, n - 1 do
+      local k = tonumber(ind[o])
+      if k < 0 or k > HW then return false end
    end
    return true
 end
+
+-- planes [a, b) of gradInput (p0, zeroed, a0 elements each) += gradOutput
+-- (p1, a1 each) at the places p2 names (0: none; checked before)
+local MAXBACK = shared.loop('maxpoolgrad', [[
+   for p = a, b - 1 do
+      local gb, ob = p * a0, p * a1
+      for o = ob, ob + a1 - 1 do
+         local k = tonumber(p2[o])
+         if k > 0 then p0[gb + k - 1] = p0[gb + k - 1] + p1[o] end
+      end
+   end]], 16384, 1, {[2] = 'int64_t'})
 
 -- the data pointers of contiguous tensors, or nil
 local function pointers(...)
@@ -170,9 +179,8 @@ local function planes(input, sizes)
           sizes[n - 1], sizes[n]
 end
 
--- the loops, one copy per element type (checks.pertype says why)
-local checks = require 'thnn.checks'
-local MAX2X2, MAXLOOP, MAXBACK = checks.pertype(max2x2), checks.pertype(maxloop), checks.pertype(maxbackloop)
+-- the general loop, one copy per element type (checks.pertype says why)
+local MAXLOOP = checks.pertype(maxloop)
 
 function P.maxforward(input, output, indices, g, ceilmode, fmt)
    local sizes = P.shapes(input, nil, g, ceilmode)
@@ -183,7 +191,8 @@ function P.maxforward(input, output, indices, g, ceilmode, fmt)
       local np, H, W, oH, oW = planes(input, sizes)
       local lowest = LOWEST[torch.type(input)]
       if is2x2(g, H, W, oH, oW) then
-         MAX2X2(lowest)(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g.s[1], g.s[2], lowest)
+         shared.run(MAX2X2, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], ptr[3], nil,
+                    H, W, oH, oW, g.s[1], g.s[2], lowest)
       else
          MAXLOOP(lowest)(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g, lowest)
       end
@@ -198,10 +207,11 @@ function P.maxbackward(input, gradOutput, gradInput, indices, g, ceilmode, fmt)
    local ptr = fmt == 'flat' and LOWEST[torch.type(input)] and pointers(gradInput, gradOutput, indices)
    if ptr then
       local np, H, W, oH, oW = planes(input, sizes)
-      gradInput:zero()
-      if not MAXBACK(torch.type(input))(ptr[1], ptr[2], ptr[3], np, H * W, oH * oW) then
+      if not validplaces(ptr[3], np * oH * oW, H * W) then
          S.fail('Found an invalid max index (input planes are of size %dx%d)', H, W)
       end
+      gradInput:zero()
+      shared.run(MAXBACK, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], ptr[3], nil, H * W, oH * oW)
    else
       call(py.nn_maxpool_backward, nd(gradInput), nd(gradOutput), nd(indices), flat(g), fmt, #g.k)
    end
