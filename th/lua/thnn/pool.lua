@@ -217,16 +217,122 @@ function P.maxbackward(input, gradOutput, gradInput, indices, g, ceilmode, fmt)
    end
 end
 
+-- Spatial average pooling of contiguous Float/Double tensors loops in LuaJIT
+-- over planes (thnn.shared: many shared with helper threads): each
+-- window's sum in THNN's order, its taps row by row in the element type,
+-- then divided; the gradient's shares added window after window in
+-- row-major order (within an output row, the taps from the last: a place
+-- then meets its windows left to right).  Planes [a, b) of a0 x a1 and
+-- a2 x a3; kernel, stride and padding packed as h * 4096 + w in a4, a5,
+-- a6; a7 nonzero: the padding counts in the divisor.
+local AVGPRELUDE = [[
+local min, max = math.min, math.max
+-- the window geometry of the packed numbers
+local function unpack2(v) return floor(v / 4096), v % 4096 end
+-- the divisor of window (i, j) of an H x W input
+local function divisor(i, j, H, W, kH, kW, dH, dW, pH, pW, includepad)
+   local hs, ws = i * dH - pH, j * dW - pW
+   local he, we = min(hs + kH, H + pH), min(ws + kW, W + pW)
+   if includepad ~= 0 then return (he - hs) * (we - ws) end
+   return (min(he, H) - max(hs, 0)) * (min(we, W) - max(ws, 0))
+end
+-- the output columns [j0, j1] whose window meets input column j * dW + off
+local function columns(off, dW, W, oW)
+   return off < 0 and ceil(-off / dW) or 0, min(oW - 1, floor((W - 1 - off) / dW))
+end]]
+
+local AVGFORWARD = shared.loop('avgpool', [[
+   local kH, kW = unpack2(a4)
+   local dH, dW = unpack2(a5)
+   local pH, pW = unpack2(a6)
+   for p = a, b - 1 do
+      local xb, ob = p * a0 * a1, p * a2 * a3
+      for i = 0, a2 - 1 do
+         local yo = ob + i * a3
+         for j = yo, yo + a3 - 1 do p1[j] = 0 end
+         for t = 0, kH - 1 do
+            local h = i * dH - pH + t
+            if h >= 0 and h < a0 then
+               local xrow = xb + h * a1
+               for u = 0, kW - 1 do
+                  local off = u - pW
+                  local j0, j1 = columns(off, dW, a1, a3)
+                  for j = j0, j1 do p1[yo + j] = p1[yo + j] + p0[xrow + j * dW + off] end
+               end
+            end
+         end
+         for j = 0, a3 - 1 do
+            p1[yo + j] = p1[yo + j] / divisor(i, j, a0, a1, kH, kW, dH, dW, pH, pW, a7)
+         end
+      end
+   end]], 16384, 1, nil, AVGPRELUDE)
+
+local AVGBACKWARD = shared.loop('avgpoolgrad', [[
+   local kH, kW = unpack2(a4)
+   local dH, dW = unpack2(a5)
+   local pH, pW = unpack2(a6)
+   local share = ffi.new('double[?]', a3)
+   for p = a, b - 1 do
+      local gb, ob = p * a0 * a1, p * a2 * a3
+      for k = gb, gb + a0 * a1 - 1 do p0[k] = 0 end
+      for i = 0, a2 - 1 do
+         local go = ob + i * a3
+         for j = 0, a3 - 1 do
+            share[j] = rd(p1[go + j] / divisor(i, j, a0, a1, kH, kW, dH, dW, pH, pW, a7))
+         end
+         for t = 0, kH - 1 do
+            local h = i * dH - pH + t
+            if h >= 0 and h < a0 then
+               local grow = gb + h * a1
+               for u = kW - 1, 0, -1 do
+                  local off = u - pW
+                  local j0, j1 = columns(off, dW, a1, a3)
+                  for j = j0, j1 do
+                     local k = grow + j * dW + off
+                     p0[k] = p0[k] + share[j]
+                  end
+               end
+            end
+         end
+      end
+   end]], 16384, 1, nil, AVGPRELUDE)
+
+-- the packed numbers of a 2D pooling's geometry, or nil (not 2D, dilated,
+-- or a size beyond the packing)
+local function packed(g)
+   if #g.k ~= 2 or g.dil and (g.dil[1] ~= 1 or g.dil[2] ~= 1) then return nil end
+   for _, v in ipairs{g.k[1], g.k[2], g.s[1], g.s[2], g.pad[1], g.pad[2]} do
+      if v >= 4096 then return nil end
+   end
+   return g.k[1] * 4096 + g.k[2], g.s[1] * 4096 + g.s[2], g.pad[1] * 4096 + g.pad[2]
+end
+
 function P.avgforward(input, output, g, ceilmode, includepad)
    local sizes = P.shapes(input, nil, g, ceilmode)
    S.resize(output, sizes)
-   call(py.nn_avgpool_forward, nd(output), nd(input), flat(g), includepad, #g.k)
+   local k, st, pad = packed(g)
+   local ptr = k and LOWEST[torch.type(input)] and pointers(input, output)
+   if ptr then
+      local np, H, W, oH, oW = planes(input, sizes)
+      shared.run(AVGFORWARD, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], nil, nil,
+                 H, W, oH, oW, k, st, pad, includepad and 1 or 0)
+   else
+      call(py.nn_avgpool_forward, nd(output), nd(input), flat(g), includepad, #g.k)
+   end
 end
 
 function P.avgbackward(input, gradOutput, gradInput, g, ceilmode, includepad)
-   P.shapes(input, gradOutput, g, ceilmode)
+   local sizes = P.shapes(input, gradOutput, g, ceilmode)
    S.resizeas(gradInput, input)
-   call(py.nn_avgpool_backward, nd(gradInput), nd(gradOutput), flat(g), includepad, #g.k)
+   local k, st, pad = packed(g)
+   local ptr = k and LOWEST[torch.type(input)] and pointers(gradInput, gradOutput)
+   if ptr then
+      local np, H, W, oH, oW = planes(input, sizes)
+      shared.run(AVGBACKWARD, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], nil, nil,
+                 H, W, oH, oW, k, st, pad, includepad and 1 or 0)
+   else
+      call(py.nn_avgpool_backward, nd(gradInput), nd(gradOutput), flat(g), includepad, #g.k)
+   end
 end
 
 return P
