@@ -91,6 +91,26 @@ def test_prompt_toolkit_pipe_input(runtime, capfd, tmp_path, monkeypatch):
     assert "z * 7" in (tmp_path / "history").read_text()
 
 
+def test_a_cancelled_prompt_is_a_ctrl_c(runtime, capfd):
+    # prompt_toolkit turns a SIGINT that lands before its prompt reads keys
+    # into asyncio's CancelledError (seen under load after an interrupted
+    # computation, as a traceback that ended th): the chunk is dropped and
+    # the session goes on
+    from asyncio import CancelledError
+    from th.repl import Session, _cancelled, interact
+
+    lines = iter([CancelledError(), "print(6 * 7)", EOFError()])
+
+    def prompt(text):
+        line = next(lines)
+        if isinstance(line, BaseException):
+            raise line
+        return line
+    session = Session(runtime)
+    assert interact(session, prompt, None, _cancelled()) == 0
+    assert capfd.readouterr().out == "42\t\n"
+
+
 def spawn(tmp_path):
     env = dict(os.environ, TREPL_HISTORY=str(tmp_path / "history"), TERM="xterm",
                PROMPT_TOOLKIT_NO_CPR="1")

@@ -170,14 +170,14 @@ def prompt_session(session, input=None, output=None):
                          output=output or create_output(always_prefer_tty=True))
 
 
-def interact(session, prompt, confirm_exit=None):
-    """The read-eval-print loop: prompt(text) returns a line, raises
-    KeyboardInterrupt (Ctrl-C: cancel) or EOFError (Ctrl-D: drop the chunk, or
-    leave if confirm_exit() agrees; at the end of piped input: leave)."""
+def interact(session, prompt, confirm_exit=None, cancelled=(KeyboardInterrupt,)):
+    """The read-eval-print loop: prompt(text) returns a line, raises one of
+    `cancelled` (Ctrl-C: cancel) or EOFError (Ctrl-D: drop the chunk, or leave
+    if confirm_exit() agrees; at the end of piped input: leave)."""
     while not session.done:
         try:
             line = prompt(session.prompt)
-        except KeyboardInterrupt:
+        except cancelled:
             session.cancel()
             continue
         except EOFError:
@@ -209,6 +209,15 @@ def _plain_prompt(text):
     return line.rstrip(b"\n").decode("utf-8", "surrogateescape")
 
 
+# A Ctrl-C that reaches prompt_toolkit as SIGINT rather than as a key (the
+# terminal not yet in raw mode: right after an interrupted computation, on a
+# busy machine) cancels its prompt's task: asyncio's CancelledError, which
+# is the same Ctrl-C
+def _cancelled():
+    from asyncio import CancelledError
+    return (KeyboardInterrupt, CancelledError)
+
+
 def _confirmer(ptk):
     """Asks before leaving on Ctrl-D, as trepl did (Enter, y or Ctrl-D: yes)."""
     from prompt_toolkit import PromptSession
@@ -217,7 +226,7 @@ def _confirmer(ptk):
     def confirm():
         try:
             answer = question.prompt("Do you really want to exit ([y]/n)? ")
-        except (EOFError, KeyboardInterrupt):
+        except (EOFError,) + _cancelled():
             return True
         return answer.strip().lower() not in ("n", "no")
     return confirm
@@ -231,4 +240,4 @@ def repl(runtime):
         return interact(session, _plain_prompt)
     sys.stdout.write(BANNER + "\n")
     ptk = prompt_session(session)
-    return interact(session, ptk.prompt, _confirmer(ptk))
+    return interact(session, ptk.prompt, _confirmer(ptk), _cancelled())

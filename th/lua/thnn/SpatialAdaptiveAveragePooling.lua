@@ -46,16 +46,8 @@ local BACKWARD = shared.loop('adaptiveavggrad', [[
       end
    end]], 16384, 1)
 
--- the planes (batch x planes), height and width of an input
-local function geometry(input)
-   local first = S.checkinput(input, 2)
-   local planes = S.size(input, first)
-   if first == 2 then planes = planes * S.size(input, 1) end
-   return first, planes, S.size(input, first + 1), S.size(input, first + 2)
-end
-
 function K.SpatialAdaptiveAveragePooling_updateOutput(state, input, output, owidth, oheight)
-   local first, planes, h, w = geometry(input)
+   local first, planes, h, w = S.planes(input)
    S.resize(output, S.outshape(input, first, S.size(input, first), {oheight, owidth}))
    local x = input:contiguous()
    checks.into(output, function(y)
@@ -65,7 +57,7 @@ function K.SpatialAdaptiveAveragePooling_updateOutput(state, input, output, owid
 end
 
 function K.SpatialAdaptiveAveragePooling_updateGradInput(state, input, gradOutput, gradInput)
-   local _, planes, h, w = geometry(input)
+   local _, planes, h, w = S.planes(input)
    local nd = gradOutput:dim()
    local oh, ow = gradOutput:size(nd - 1), gradOutput:size(nd)
    if gradOutput:nElement() ~= planes * oh * ow then

@@ -54,16 +54,8 @@ local BACKWARD = shared.loop('adaptivemaxgrad', [[
       end
    end]], 16384, 1, {[2] = 'int64_t', [3] = 'int64_t'})
 
--- the planes (batch x planes), height and width of an input
-local function geometry(input)
-   local first = S.checkinput(input, 2)
-   local planes = S.size(input, first)
-   if first == 2 then planes = planes * S.size(input, 1) end
-   return first, planes, S.size(input, first + 1), S.size(input, first + 2)
-end
-
 function K.SpatialAdaptiveMaxPooling_updateOutput(state, input, output, indices, owidth, oheight)
-   local first, planes, h, w = geometry(input)
+   local first, planes, h, w = S.planes(input)
    local sizes = S.outshape(input, first, S.size(input, first), {oheight, owidth})
    local isz = {2}
    for i = 1, #sizes do isz[i + 1] = sizes[i] end
@@ -98,7 +90,7 @@ local function checkplaces(rows, cols, h, w, oh, ow, planes)
 end
 
 function K.SpatialAdaptiveMaxPooling_updateGradInput(state, input, gradOutput, gradInput, indices)
-   local _, planes, h, w = geometry(input)
+   local _, planes, h, w = S.planes(input)
    local oh, ow = indices:size(indices:dim() - 1), indices:size(indices:dim())
    local cells = planes * oh * ow
    if indices:nElement() ~= 2 * cells or gradOutput:nElement() ~= cells then

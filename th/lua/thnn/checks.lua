@@ -1,6 +1,7 @@
 -- Argument checks shared by the kernel families, with THNN's wording, and the
 -- data access of their LuaJIT loops.
 local ffi = require 'ffi'
+local shared = require 'thnn.shared'
 local checks = {}
 
 -- [2 x 3], as TH described a tensor's sizes
@@ -86,6 +87,42 @@ function checks.lines(t)
    local width = t:size(nd <= 2 and nd or nd - 2)
    local stride = nd >= 3 and t:size(nd - 1) * t:size(nd) or 1
    return t:nElement() / width, width, stride
+end
+
+-- The softmaxes' loops (thnn.shared) run along those lines: line r of a0
+-- features a1 apart is batch floor(r / a1), place r % a1; LINE defines
+-- line(r, a0, a1) -> its first and last element for their preludes.
+checks.LINE = [[
+local function line(r, a0, a1)
+   local batch = floor(r / a1)
+   local first = batch * a0 * a1 + (r - batch * a1)
+   return first, first + (a0 - 1) * a1
+end]]
+
+-- linesforward(L, fname, input, output): output = loop L along input's
+-- lines (p0 input, p1 output; non-contiguous tensors through contiguous
+-- copies)
+function checks.linesforward(L, fname, input, output)
+   checks.featuredim(input, fname)
+   if input:nElement() == 0 then return output:resizeAs(input) end
+   local x = input:contiguous()
+   local count, width, stride = checks.lines(x)
+   local y = checks.writable(output:resizeAs(input))
+   shared.run(L, checks.ctype(x), count, x:nElement(), x:data(), y:data(), nil, nil, width, stride)
+   checks.settle(output, y)
+end
+
+-- linesbackward(L, fname, output, gradOutput, gradInput): gradInput = loop
+-- L along the lines (p0 output, p1 gradOutput, p2 gradInput)
+function checks.linesbackward(L, fname, output, gradOutput, gradInput)
+   checks.featuredim(output, fname)
+   checks.samecount(output, gradOutput, 'output', 'gradOutput')
+   if output:nElement() == 0 then return gradInput:resizeAs(output) end
+   local y, g = output:contiguous(), gradOutput:contiguous()
+   local count, width, stride = checks.lines(y)
+   local gi = checks.writable(gradInput:resizeAs(output))
+   shared.run(L, checks.ctype(y), count, y:nElement(), y:data(), g:data(), gi:data(), nil, width, stride)
+   checks.settle(gradInput, gi)
 end
 
 -- v as the tensor's element type holds it (a FloatTensor compares with 0.1 rounded to float)

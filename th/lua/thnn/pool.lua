@@ -307,16 +307,23 @@ local function packed(g)
    return g.k[1] * 4096 + g.k[2], g.s[1] * 4096 + g.s[2], g.pad[1] * 4096 + g.pad[2]
 end
 
+-- avgloop(L, input, sizes, t0, t1, g, includepad) -> true when loop L ran
+-- over tensors t0 (its p0) and t1 (p1), contiguous Float/Double ones with a
+-- packable 2D geometry, else false: numpy's turn
+local function avgloop(L, input, sizes, t0, t1, g, includepad)
+   local k, st, pad = packed(g)
+   local ptr = k and LOWEST[torch.type(input)] and pointers(t0, t1)
+   if not ptr then return false end
+   local np, H, W, oH, oW = planes(input, sizes)
+   shared.run(L, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], nil, nil,
+              H, W, oH, oW, k, st, pad, includepad and 1 or 0)
+   return true
+end
+
 function P.avgforward(input, output, g, ceilmode, includepad)
    local sizes = P.shapes(input, nil, g, ceilmode)
    S.resize(output, sizes)
-   local k, st, pad = packed(g)
-   local ptr = k and LOWEST[torch.type(input)] and pointers(input, output)
-   if ptr then
-      local np, H, W, oH, oW = planes(input, sizes)
-      shared.run(AVGFORWARD, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], nil, nil,
-                 H, W, oH, oW, k, st, pad, includepad and 1 or 0)
-   else
+   if not avgloop(AVGFORWARD, input, sizes, input, output, g, includepad) then
       call(py.nn_avgpool_forward, nd(output), nd(input), flat(g), includepad, #g.k)
    end
 end
@@ -324,13 +331,7 @@ end
 function P.avgbackward(input, gradOutput, gradInput, g, ceilmode, includepad)
    local sizes = P.shapes(input, gradOutput, g, ceilmode)
    S.resizeas(gradInput, input)
-   local k, st, pad = packed(g)
-   local ptr = k and LOWEST[torch.type(input)] and pointers(gradInput, gradOutput)
-   if ptr then
-      local np, H, W, oH, oW = planes(input, sizes)
-      shared.run(AVGBACKWARD, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], nil, nil,
-                 H, W, oH, oW, k, st, pad, includepad and 1 or 0)
-   else
+   if not avgloop(AVGBACKWARD, input, sizes, gradInput, gradOutput, g, includepad) then
       call(py.nn_avgpool_backward, nd(gradInput), nd(gradOutput), flat(g), includepad, #g.k)
    end
 end

@@ -71,6 +71,15 @@ function S.checkinput(x, d, argn, what)
    return n == d + 2 and 2 or 1, n == d + 2
 end
 
+-- planes(input) -> first, planes, height, width of a 3D or 4D image input
+-- (planes counts the batch's too; first as checkinput's)
+function S.planes(input)
+   local first = S.checkinput(input, 2)
+   local planes = S.size(input, first)
+   if first == 2 then planes = planes * S.size(input, 1) end
+   return first, planes, S.size(input, first + 1), S.size(input, first + 2)
+end
+
 -- the output size of a window slid over size (THNN's formula, ceil or floor;
 -- anypad: some dimension is padded)
 function S.outsize(size, k, s, pad, dil, ceilmode, anypad)
