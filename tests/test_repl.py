@@ -111,6 +111,16 @@ def test_a_cancelled_prompt_is_a_ctrl_c(runtime, capfd):
     assert capfd.readouterr().out == "42\t\n"
 
 
+def test_an_interruption_outside_the_chunk_is_a_ctrl_c(session):
+    # the interrupter's hook can fire in the REPL's own Lua code around the
+    # chunk (under load, right after it ran): its `interrupted` error was an
+    # internal error that ended th; it is the user's Ctrl-C
+    engine = session.engine
+    with pytest.raises(KeyboardInterrupt):
+        engine.run(lambda: engine.runtime.lua.execute("error('interrupted', 0)"))
+    assert engine.eval("return 1 + 1")[0] == "ok"
+
+
 def spawn(tmp_path):
     env = dict(os.environ, TREPL_HISTORY=str(tmp_path / "history"), TERM="xterm",
                PROMPT_TOOLKIT_NO_CPR="1")

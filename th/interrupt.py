@@ -35,6 +35,11 @@ return function() sethook(stop, '', 1e9) return thread end, address, internal.st
 """
 
 
+def _lua_error():
+    from lupa.luajit21 import LuaError
+    return LuaError
+
+
 def _lua_api():
     import lupa.luajit21 as luajit
     lib = ctypes.CDLL(luajit.__file__)   # the loaded module: same LuaJIT
@@ -109,6 +114,12 @@ class Interrupter:
         self._watcher.start(True)
         try:
             return call()
+        except _lua_error() as exc:
+            # (the hook fired outside the chunk's own protected call: in
+            # the code around it, which the REPL runs too)
+            if str(exc).split("\n", 1)[0] == "interrupted":
+                raise KeyboardInterrupt from None
+            raise
         finally:
             self._watcher.start(False)
             signal.set_wakeup_fd(wakeup)

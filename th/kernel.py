@@ -183,6 +183,8 @@ class THKernel(Kernel):
         self._display.display = self._show
         try:
             status, message = self.engine.eval(code, cell=True)
+        except KeyboardInterrupt:       # (an interruption around the cell's own code)
+            status, message = "error", b"interrupted"
         finally:
             self._display.display = None
         if status == "incomplete":
