@@ -8,11 +8,11 @@
 --    shared.run(L, ctype, units, elements, p0, p1, p2, p3, a0, ..., a7)
 -- The body sees p0 to p3 (pointers to the element type, or to the C types
 -- `pointers` names by slot: {[3] = 'int64_t'}), the numbers a0 to a7, a and
--- b, rd(v) (v as the element type holds it), f32(v) (v as a float), C (C's math library,
--- libm.lua), exp, log, floor, ceil and huge; it is one text, or one per
--- element type ({float = ..., double = ...}); prelude: text defining what it
--- calls (before the loop's function, made once).  The loop is shared from
--- `from` elements, in chunks of at least `least` units (4096).
+-- b, rd(v) (v as the element type holds it), f32(v) (v as a float), C (C's
+-- math library, libm.lua), exp, log, floor, ceil and huge; it is one text,
+-- or one per element type ({float = ..., double = ...}); prelude: text
+-- defining what it calls (before the loop's function, made once).  The loop
+-- is shared from `from` elements, in chunks of at least `least` units (4096).
 local ffi = require 'ffi'
 local parallel = require 'torch.parallel'
 local internal = require 'torch.internal'
@@ -55,10 +55,11 @@ end
 -- closes it on return, which LuaJIT's traces do not compile)
 local function make(L, ctype)
    local body = type(L.body) == 'table' and L.body[ctype] or L.body
+   -- (the texts given are put in last: no name of theirs is replaced)
    local text = TEXT:gsub('LIBM', function() return internal.libm end)
-                    :gsub('ROUNDING', ROUNDING[ctype]):gsub('PRELUDE', function() return L.prelude end)
-                    :gsub('ELEMENT', ctype)
                     :gsub('T(%d)', function(k) return L.pointers[tonumber(k)] or ctype end)
+                    :gsub('ELEMENT', ctype):gsub('ROUNDING', ROUNDING[ctype])
+                    :gsub('PRELUDE', function() return L.prelude end)
                     :gsub('BODY', function() return body end)
    local _, loop = assert(loadstring(text, '=(th ' .. L.name .. ' loop)'))()
    return {text = text, loop = loop}
