@@ -11,7 +11,9 @@
 -- order; for a FloatTensor the mean, x - mean, the squares, invstd and the
 -- output's steps rounded to float, the gradient's projection factor from
 -- the float-rounded dot product, the gradient itself in double, rounded once.
+local ffi = require 'ffi'
 local checks = require 'thnn.checks'
+local shared = require 'thnn.shared'
 local f32 = require('torch.maths.kernels').f32
 local sqrt = math.sqrt
 local K = {}
@@ -42,44 +44,51 @@ local function geometry(input)
    return {c = c, runs = runs, len = len, es = es, rs = rs, count = count, s = s}
 end
 
-local function forward(x, y, G, w, b, rm, rv, sm, ss_, train, momentum, eps, rd)
-   local count = G.count
-   for f = 0, G.c - 1 do
+-- The forward pass, a channel at a time (thnn.shared: many channels shared
+-- with helper threads, as THNN's OpenMP loop over them).  p0 input, p1
+-- output; p2 the channels' numbers, 8 doubles each: weight, bias, running
+-- mean and variance in, then the saved mean and invstd and the new running
+-- mean and variance out (p2[-1]: eps); a0..a5 the layout (geometry's count,
+-- runs, len, es, rs, s), a6 train (nonzero), a7 momentum.
+local FORWARD = shared.loop('batchnorm', [[
+   local count, runs, len, es, rs, s, train, momentum = a0, a1, a2, a3, a4, a5, a6 ~= 0, a7
+   local eps = p2[-1]
+   for f = a, b - 1 do
+      local q = f * 8
       local mean, invstd
       if train then
          local sum = 0
-         for r = 0, G.runs - 1 do
-            local o = f * G.s + r * G.rs
-            for i = o, o + (G.len - 1) * G.es, G.es do sum = sum + x[i] end
+         for r = 0, runs - 1 do
+            local o = f * s + r * rs
+            for i = o, o + (len - 1) * es, es do sum = sum + p0[i] end
          end
          mean = rd(rd(sum) / count)   -- (the sum rounded to the element type first, as recorded)
          local ss = 0
-         for r = 0, G.runs - 1 do
-            local o = f * G.s + r * G.rs
-            for i = o, o + (G.len - 1) * G.es, G.es do
-               local d = rd(x[i] - mean)
+         for r = 0, runs - 1 do
+            local o = f * s + r * rs
+            for i = o, o + (len - 1) * es, es do
+               local d = rd(p0[i] - mean)
                ss = ss + rd(d * d)
             end
          end
          invstd = (ss == 0 and eps == 0) and 0 or rd(1 / sqrt(ss / count + eps))
-         sm[f], ss_[f] = mean, invstd
-         rm[f] = momentum * mean + (1 - momentum) * rm[f]
-         rv[f] = momentum * (ss / (count - 1)) + (1 - momentum) * rv[f]
+         p2[q + 4], p2[q + 5] = mean, invstd
+         p2[q + 6] = momentum * mean + (1 - momentum) * p2[q + 2]
+         p2[q + 7] = momentum * (ss / (count - 1)) + (1 - momentum) * p2[q + 3]
       else
-         mean, invstd = rm[f], rd(1 / sqrt(rv[f] + eps))
+         mean, invstd = p2[q + 2], rd(1 / sqrt(p2[q + 3] + eps))
       end
-      local wf, bf = w and w[f] or 1, b and b[f] or 0
-      for r = 0, G.runs - 1 do
-         local o = f * G.s + r * G.rs
-         for i = o, o + (G.len - 1) * G.es, G.es do
-            y[i] = rd(rd(rd(rd(x[i] - mean) * invstd) * wf) + bf)
+      local wf, bf = p2[q], p2[q + 1]
+      for r = 0, runs - 1 do
+         local o = f * s + r * rs
+         for i = o, o + (len - 1) * es, es do
+            p1[i] = rd(rd(rd(rd(p0[i] - mean) * invstd) * wf) + bf)
          end
       end
-   end
-end
+   end]], 16384, 1, {[2] = 'double'}, 'local sqrt = math.sqrt')
 
--- one copy of the loops per element type (checks.pertype)
-local FORWARD = checks.pertype(forward)
+-- the channels' numbers for FORWARD, kept between calls (grown as needed)
+local params, nparams = nil, 0
 
 function K.BatchNormalization_updateOutput(state, input, output, weight, bias, running_mean,
                                            running_var, save_mean, save_std, train, momentum, eps)
@@ -90,13 +99,27 @@ function K.BatchNormalization_updateOutput(state, input, output, weight, bias, r
       save_mean:resize(G.c)
       save_std:resize(G.c)
    end
-   local rd = input:type() == 'torch.FloatTensor' and f32 or same
    local x, w, b = dense(input), dense(weight), dense(bias)
    local rm, rv, sm, ss = dense(running_mean), dense(running_var), dense(save_mean), dense(save_std)
-   checks.into(output, function(y)
-      FORWARD(input:type())(x:data(), y:data(), G, ptr(w), ptr(b), rm:data(), rv:data(), ptr(train and sm),
-              ptr(train and ss), train, momentum, eps, rd)
-   end)
+   if nparams < G.c then params, nparams = ffi.new('double[?]', 1 + 8 * G.c), G.c end
+   local wp, bp, rmp, rvp = ptr(w), ptr(b), rm:data(), rv:data()
+   params[0] = eps
+   for f = 0, G.c - 1 do
+      local q = 1 + 8 * f
+      params[q], params[q + 1] = wp and wp[f] or 1, bp and bp[f] or 0
+      params[q + 2], params[q + 3] = rmp[f], rvp[f]
+   end
+   local y = checks.writable(output)
+   shared.run(FORWARD, checks.ctype(x), G.c, x:nElement(), x:data(), y:data(), params + 1, nil,
+              G.count, G.runs, G.len, G.es, G.rs, G.s, train and 1 or 0, momentum)
+   checks.settle(output, y)
+   if train then
+      local smp, ssp = sm:data(), ss:data()
+      for f = 0, G.c - 1 do
+         local q = 1 + 8 * f
+         smp[f], ssp[f], rmp[f], rvp[f] = params[q + 4], params[q + 5], params[q + 6], params[q + 7]
+      end
+   end
    for _, p in ipairs{{rm, running_mean}, {rv, running_var}, {sm, save_mean}, {ss, save_std}} do
       if p[1] ~= p[2] then p[2]:copy(p[1]) end
    end
