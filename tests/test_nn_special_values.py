@@ -1,7 +1,8 @@
 """nn modules and criterions on special values (NaN, infinities, signed zeros,
 subnormals), adaptive pooling's cells bit for bit, BCE's rounding in Float,
 against the original Torch7: fixtures/nn_special_values.lua printed by the
-original into fixtures/nn_special_values_expected.txt.  Where NaN goes was
+original into fixtures/nn_special_values_expected.txt (under the Haswell
+kernels the tests pin: LookupTable's gradient is OpenBLAS's axpy).  Where NaN goes was
 each THNN kernel's comparisons: SoftShrink and HardShrink made it 0, the
 adaptive and temporal max poolings never took it, LeakyReLU in place kept
 its gradient, the criterions' gradients left it out."""

@@ -1,7 +1,30 @@
 -- LookupTable's kernels: the forward pass is nn's own (index); these add the
 -- gradient into the weight rows and renormalise rows.
 local fail = require('torch.internal').fail
+local types = require 'torch.types'
+local cblas = require 'torch.maths.cblas'
 local K = {}
+
+-- byrows(idx, gradOutput, gradWeight, paddingValue, scale) -> true when done:
+-- each gradOutput row added into its weight row in turn by the BLAS axpy
+-- (one rounding an element, in the kernel's order, as the original's), for
+-- contiguous Float/Double tensors; false: no BLAS or another layout
+local function byrows(idx, gradOutput, gradWeight, paddingValue, scale)
+   local T = types[gradWeight:type():match('torch%.(%a+)Tensor')]
+   local axpy = T and not T.integer and cblas.axpy(T)
+   if not axpy or not gradWeight:isContiguous() or torch.type(gradOutput) ~= torch.type(gradWeight) then
+      return false
+   end
+   local g = gradOutput:contiguous()
+   local n, d = idx:nElement(), gradWeight:size(2)
+   if g:nElement() ~= n * d then return false end
+   local ip, gp, wp = idx:data(), g:data(), gradWeight:data()
+   for i = 0, n - 1 do
+      local r = tonumber(ip[i])
+      if r ~= paddingValue then axpy(d, scale, gp + i * d, 1, wp + (r - 1) * d, 1) end
+   end
+   return true, g   -- (g: alive until the loop is done)
+end
 
 -- gradWeight[input[i]] += scale * gradOutput[i] (divided by how often the
 -- index occurs when scaleGradByFreq), skipping indices equal to paddingValue
@@ -14,6 +37,7 @@ function K.LookupTable_accGradParameters(state, input, gradOutput, gradWeight, c
    if idx:min() < 1 or idx:max() > nIndex then
       fail('inconsistent tensor size or out-of-range index (1..%d) in LookupTable', nIndex)
    end
+   if not scaleGradByFreq and byrows(idx, gradOutput, gradWeight, paddingValue, scale) then return end
    local rows = gradOutput:contiguous():view(n, -1):clone():mul(scale)
    local pad = idx:eq(paddingValue)
    if scaleGradByFreq then
