@@ -72,3 +72,46 @@ def test_shared_loops_match_the_original_bit_for_bit():
     assert proc.returncode == 0, proc.stderr[-3000:]
     with open(os.path.join(FIXTURES, "nn_shared_loops_expected.txt")) as f:
         assert proc.stdout == f.read()
+
+
+def test_convolution_images_match_the_original_bit_for_bit():
+    """2D convolutions done image by image (columns, bias, the library's
+    gemm), shared with helper threads from a size: output, gradInput and
+    gradWeight bit for bit as the original's (fixtures/nn_conv_images_expected.txt,
+    recorded from it), below and above the sharing, Double and Float."""
+    proc = run_th([os.path.join(FIXTURES, "nn_conv_images.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "nn_conv_images_expected.txt")) as f:
+        assert proc.stdout == f.read()
+
+
+BAD_BIAS = r"""
+require 'nn'
+for _, m in ipairs{nn.SpatialConvolutionMM(3, 16, 3, 3), nn.SpatialDilatedConvolution(3, 16, 3, 3),
+                   nn.VolumetricConvolution(3, 16, 3, 3, 3), nn.SpatialFullConvolution(3, 16, 3, 3),
+                   nn.SpatialConvolutionLocal(3, 16, 8, 8, 3, 3)} do
+   local x = m.kT and torch.randn(2, 3, 8, 8, 8) or torch.randn(2, 3, 8, 8)
+   for _, bias in ipairs{torch.randn(4), torch.randn(16, 1)} do
+      m.bias = bias
+      local ok, err = pcall(function() return m:forward(x) end)
+      print(torch.type(m), ok, (tostring(err):match('Need [^\n]*[%]]')))
+   end
+end
+"""
+
+
+def test_a_bias_of_the_wrong_shape_is_an_error(tmp_path):
+    """THNN's check of the bias (the original's messages, recorded; it adds
+    the C file's line): th read past a short bias's memory or broadcast it."""
+    script = tmp_path / "bias.lua"
+    script.write_text(BAD_BIAS)
+    proc = run_th([str(script)], env=nn_env(), timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    need = "Need bias of dimension 1 and bias.size[0] == 16 but got bias to be of shape: "
+    local = "Need bias of dimension 3 and bias.size[0] == 16 but got bias to be of shape: "
+    lines = [f"{m}\tfalse\t{msg}{shape}" for m, msg in
+             [("nn.SpatialConvolutionMM", need), ("nn.SpatialDilatedConvolution", need),
+              ("nn.VolumetricConvolution", need), ("nn.SpatialFullConvolution", need),
+              ("nn.SpatialConvolutionLocal", local)]
+             for shape in ("[4]", "[16 x 1]")]
+    assert proc.stdout.split("\n")[:-1] == [line + "\t" for line in lines]

@@ -80,13 +80,14 @@ def _negate(x, out=None):
 
 def _sign(x, out=None):
     """TH's sign, x > 0 and 1 or x < 0 and -1 or 0: 0 for NaN and -0 (numpy's
-    sign gives NaN and -0)."""
-    res = np.greater(x, 0).astype(x.dtype if out is None else out.dtype)
-    res -= np.less(x, 0)
+    sign gives NaN and -0).  The two tests are subtracted as int8, one pass
+    that writes out (x may be out: both are read first)."""
+    up, down = np.greater(x, 0).view(np.int8), np.less(x, 0).view(np.int8)
     if out is None:
-        return res
-    out[...] = res
-    return out
+        return np.subtract(up, down, dtype=x.dtype)
+    if out.dtype.kind == "u":    # a Byte tensor has no -1
+        return np.greater(x, 0, out=out)
+    return np.subtract(up, down, out=out)
 
 
 # the exactly rounded functions (exp, log, sin... are C's, computed in

@@ -24,7 +24,9 @@ end
 
 function K.SpatialConvolutionLocal_updateOutput(state, input, output, weight, bias, finput, fgradInput,
                                                 kW, kH, dW, dH, padW, padH, iW, iH, oW, oH)
-   S.resize(output, check(input, nil, weight, nil, iW, iH, oW, oH))
+   local sizes = check(input, nil, weight, nil, iW, iH, oW, oH)
+   if bias ~= nil then S.checkgrad(bias, {sizes[#sizes - 2], oH, oW}, 'bias') end
+   S.resize(output, sizes)
    call(py.nn_convlocal_forward, nd(output), nd(input), nd(weight), nd(bias), geom(kW, kH, dW, dH, padW, padH))
 end
 

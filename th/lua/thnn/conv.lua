@@ -6,11 +6,13 @@
 local ffi = require 'ffi'
 local torch = require 'torch'
 local internal = require 'torch.internal'
+local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
 local f32 = require('torch.maths.kernels').f32
 local S = require 'thnn.spatial'
 local checks = require 'thnn.checks'
 local I = require 'thnn.im2col'
+local shared = require 'thnn.shared'
 
 local py, nd, call, flat = S.py, S.nd, S.call, S.flat
 local TD = internal.tensors
@@ -28,6 +30,11 @@ local function checkweight(weight, d)
    if n ~= 2 and n ~= d + 2 then
       S.argerror(4, '2D or %dD weight tensor expected, but got: %s', d + 2, S.shape(weight))
    end
+end
+
+-- THNN's check of a bias: one element per output plane
+local function checkbias(bias, nout)
+   if bias ~= nil then S.checkgrad(bias, {nout}, 'bias') end
 end
 
 -- planes of a direct convolution's weight: nOut, nIn
@@ -113,20 +120,6 @@ local function products(N, r, rstep, beta, alpha, a, astep, b, bstep)
    return true
 end
 
--- each output plane of each image = its bias (zeros without one), as THNN
--- set it before adding the product
-local function fillbias(out, bias, N, O, P)
-   local y = out:data()
-   if bias == nil then return ffi.fill(y, N * O * P * out:elementSize()) end
-   local b = dense(bias, true):data()
-   for n = 0, N - 1 do
-      for k = 0, O - 1 do
-         local v, o = b[k], (n * O + k) * P
-         for j = o, o + P - 1 do y[j] = v end
-      end
-   end
-end
-
 -- the sums of the planes of P elements at g[o0], g[o1], g[o2], g[o3], each
 -- added up in order in float steps: four chains at once, as one chain's
 -- float roundings (a store and a load each) wait on each other
@@ -167,35 +160,96 @@ local function biasgrad(gb, gout, N, O, P, scale, float)
    end
 end
 
-local FILLBIAS, BIASGRAD = checks.pertype(fillbias), checks.pertype(biasgrad)
+local BIASGRAD = checks.pertype(biasgrad)
+
+-- A batch's images one by one, each on this thread or a helper (as THNN's
+-- OpenMP threads took them), an image's columns made or used while still in
+-- that thread's cache; the library's gemm is called from each thread as
+-- from THNN's (the same call, whoever makes it).  p3 = weight; a1: the
+-- gemm's address (0: the product made in numpy).  One loop per geometry,
+-- its sizes written in.
+local IMAGES = {
+   -- the columns, the output planes set to the bias (zeros without one), the
+   -- product weight x columns added to them; p0 = x, p1 = cols, p2 = out,
+   -- a0: the bias's address (0: none)
+   forward = {unfold = 'im2col', text = [[
+local bias, gemm = a0 ~= 0 and ffi.cast(P3, a0) or nil, a1 ~= 0 and ffi.cast(GEMM, a1) or nil
+for n = a, b - 1 do
+   local c, y = p1 + n * $KP, p2 + n * $OP
+   im2col(c, 0, p0, n * $CHW, $C, $H, $W, $OH, $OW, $KH, $KW, $SH, $SW, $PH, $PW, $DH, $DW)
+   for k = 0, $O - 1 do
+      local v = bias and bias[k] or 0
+      for j = k * $P, (k + 1) * $P - 1 do y[j] = v end
+   end
+   if gemm then gemm$CALL end
+end
+]], product = function(O, K, P) return O, K, P, P, 1, K, 1, P, 1, 'y', 'p3', 'c', 1, 1 end},
+   -- the columns' gradient weight^T x gradOutput, added back into the zeroed
+   -- gradInput; p0 = gradInput, p1 = its columns, p2 = gradOutput
+   gradinput = {unfold = 'col2im', text = [[
+local gemm = a1 ~= 0 and ffi.cast(GEMM, a1) or nil
+for n = a, b - 1 do
+   local c, g = p1 + n * $KP, p2 + n * $OP
+   if gemm then gemm$CALL end
+   for j = n * $CHW, (n + 1) * $CHW - 1 do p0[j] = 0 end
+   col2im(c, 0, p0, n * $CHW, $C, $H, $W, $OH, $OW, $KH, $KW, $SH, $SW, $PH, $PW, $DH, $DW)
+end
+]], product = function(O, K, P) return K, O, P, P, 1, 1, K, P, 1, 'c', 'p3', 'g', 1, 0 end},
+}
+-- (shared from this many multiply-adds in all, an image a unit)
+local IMAGES_SHARED = 2^20
+
+local imageloops = {}
+local function imageloop(kind, C, H, W, oH, oW, O, K, P, g)
+   local kH, kW, sH, sW, pH, pW, dH, dW = I.geometry(g)
+   local key = table.concat({kind, C, H, W, oH, oW, O, K, P, kH, kW, sH, sW, pH, pW, dH, dW}, ',')
+   local L = imageloops[key]
+   if L then return L end
+   local sizes = {KP = K * P, CHW = C * H * W, C = C, H = H, W = W, OH = oH, OW = oW, KH = kH, KW = kW,
+                  SH = sH, SW = sW, PH = pH, PW = pW, DH = dH, DW = dW, OP = O * P, O = O, P = P}
+   local images, body, prelude = IMAGES[kind], {}, {}
+   for ctype, T in pairs{float = types.Float, double = types.Double} do
+      local gemmtype, _, call = cblas.gemmcall(T, images.product(O, K, P))
+      sizes.CALL = call or ''
+      body[ctype] = images.text:gsub('%$(%w+)', sizes)
+      prelude[ctype] = ('local %s = (function()\n%s\nend)()\nlocal GEMM = ffi.typeof(%q)')
+                       :format(images.unfold, I.source(images.unfold, ffi.sizeof(ctype), g, W, oW, P),
+                               gemmtype or 'void *')
+   end
+   L = shared.loop('convolution images', body, IMAGES_SHARED, 1, nil, prelude)
+   imageloops[key] = L
+   return L
+end
+
+-- the address of gemm for the loop of this kind on these tensors (0: numpy's product)
+local function gemmaddress(kind, r, a, b, O, K, P)
+   if not cblas.usable(TD[r], TD[a], TD[b]) then return 0 end
+   return select(2, cblas.gemmcall(TD[r].T, IMAGES[kind].product(O, K, P))) or 0
+end
 
 local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
-   columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
+   local x = dense(input, true)
+   resizecolumns(cols, batch, N, K, P)
    local out, w = dense(output), dense(weight, true)
    local O = S.size(w, 1)
-   FILLBIAS(torch.type(out))(out, bias, N, O, P)
-   if not products(N, matrix(R, out, O, P, P, 1), O * P, 1, 1, matrix(A, w, O, K, K, 1), 0,
-                   matrix(B, cols, K, P, P, 1), K * P) then
-      call(py.nn_cols_forward, nd(out), nd(w), nd(cols))
-   end
+   local gemm = gemmaddress('forward', out, w, cols, O, K, P)
+   local b = bias and dense(bias, true):data()
+   shared.run(imageloop('forward', C, H, W, oH, oW, O, K, P, g), checks.ctype(x), N, N * O * K * P, x:data(),
+              cols:data(), out:data(), w:data(), b and tonumber(ffi.cast('intptr_t', b)) or 0, gemm)
+   if gemm == 0 then call(py.nn_cols_forward, nd(out), nd(w), nd(cols)) end
    if out ~= output then output:copy(out) end
 end
 
 local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, osz, batch)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    resizecolumns(gcols, batch, N, K, P)
-   local w, gout = dense(weight, true), dense(gradOutput, true)
+   local w, gout, gin = dense(weight, true), dense(gradOutput, true), dense(gradInput)
    local O = S.size(w, 1)
-   -- the columns' gradient = weight^T gradOutput
-   if not products(N, matrix(R, gcols, K, P, P, 1), K * P, 0, 1, matrix(A, w, K, O, 1, K), 0,
-                   matrix(B, gout, O, P, P, 1), O * P) then
-      call(py.nn_cols_backward, nd(gcols), nd(w), nd(gout))
-   end
-   local gin = dense(gradInput)
-   local gp, cp = gin:data(), gcols:data()
-   ffi.fill(gp, gin:nElement() * gin:elementSize())
-   for n = 0, N - 1 do I.col2im(cp, n * K * P, gp, n * C * H * W, C, H, W, oH, oW, g) end
+   local gemm = gemmaddress('gradinput', gcols, w, gout, O, K, P)
+   if gemm == 0 then call(py.nn_cols_backward, nd(gcols), nd(w), nd(gout)) end
+   shared.run(imageloop('gradinput', C, H, W, oH, oW, O, K, P, g), checks.ctype(gin), N, N * O * K * P, gin:data(),
+              gcols:data(), gout:data(), w:data(), 0, gemm)
    if gin ~= gradInput then gradInput:copy(gin) end
 end
 
@@ -242,6 +296,7 @@ end
 function C.forward(input, output, weight, bias, cols, g)
    checkweight(weight, #g.k)
    local nout, nin = planes(weight, g)
+   checkbias(bias, nout)
    local sizes, osz, batch = shapes(input, nil, g, nin, nout)
    S.resize(output, sizes)
    if #g.k == 2 then return forward2d(input, output, weight, bias, cols or input.new(), g, nin, osz, batch) end
@@ -303,6 +358,7 @@ end
 
 function C.fullforward(input, output, weight, bias, g, adj)
    checkfullweight(weight, #g.k)
+   checkbias(bias, S.size(weight, 2))
    S.resize(output, fullshapes(input, nil, weight, g, adj))
    call(py.nn_fullconv_forward, nd(output), nd(input), nd(weight), nd(bias), flat(g))
 end

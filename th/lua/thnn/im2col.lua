@@ -9,38 +9,34 @@
 -- (dil optional), as thnn/conv.lua; x and cols are element pointers, xo and
 -- co the offsets of the image and of its columns.
 local ffi = require 'ffi'
-local checks = require 'thnn.checks'
-local floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
-local copy = ffi.copy
-local bytes = ffi.typeof('char*')
-
-local function elementsize(p)
-   return tonumber(ffi.cast(bytes, p + 1) - ffi.cast(bytes, p))
-end
 
 local M = {}
 
--- the output columns j0..j1 whose tap at column offset `off` (b * dW - pW)
--- falls inside a row of width W
+-- Each loop is the text of a chunk returning the function, so that a helper
+-- thread's own state can compile it too (thnn/conv.lua shares a batch's
+-- images with the helpers); every one takes (cols, co, x, xo, C, H, W, oH,
+-- oW, kH, kW, sH, sW, pH, pW, dH, dW), whatever it uses of them.
+--
+-- Both general loops walk the columns row by row: row (c, a, b), output row
+-- i is the segment o = ((c * kH + a) * kW + b) * oH * oW + i * oW, fed by
+-- input row h = i * sH - pH + a * dH (none when outside), columns j0..j1
+-- inside the input (inside: those whose tap at column offset `off`, b * dW -
+-- pW, falls inside a row of width W).  (Written out in each: a shared walker
+-- taking a callback needs a closure per call, which LuaJIT does not compile.)
+local GENERAL = {}
+
+local INSIDE = [[
+local ffi = require 'ffi'
+local floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
+local copy = ffi.copy
 local function inside(off, sW, W, oW)
    return max(0, ceil(-off / sW)), min(oW - 1, floor((W - 1 - off) / sW))
 end
-
--- Both walk the columns row by row: row (c, a, b), output row i is the
--- segment o = ((c * kH + a) * kW + b) * oH * oW + i * oW, fed by input row
--- h = i * sH - pH + a * dH (none when outside), columns j0..j1 inside the
--- input.  (Written out in each: a shared walker taking a callback needs a
--- closure per call, which LuaJIT does not compile.)
-
-local function geometry(g)
-   local dil = g.dil or {1, 1}
-   return g.k[1], g.k[2], g.s[1], g.s[2], g.pad[1], g.pad[2], dil[1], dil[2]
-end
+]]
 
 -- cols[co ...] = the windows of the image x[xo ...] (zeros where padding)
-local function im2col(x, xo, cols, co, C, H, W, oH, oW, g)
-   local kH, kW, sH, sW, pH, pW, dH, dW = geometry(g)
-   local size = elementsize(x)
+GENERAL.im2col = INSIDE .. [[
+return function(cols, co, x, xo, C, H, W, oH, oW, kH, kW, sH, sW, pH, pW, dH, dW)
    local o = co
    for c = 0, C - 1 do
       for a = 0, kH - 1 do
@@ -56,7 +52,7 @@ local function im2col(x, xo, cols, co, C, H, W, oH, oW, g)
                   local src = xo + (c * H + h) * W + off
                   if sW == 1 then
                      -- a contiguous run of the input row
-                     if j1 >= j0 then copy(cols + o + j0, x + src + j0, (j1 - j0 + 1) * size) end
+                     if j1 >= j0 then copy(cols + o + j0, x + src + j0, (j1 - j0 + 1) * $SIZE) end
                   else
                      for j = j0, j1 do cols[o + j] = x[src + j * sW] end
                   end
@@ -67,12 +63,12 @@ local function im2col(x, xo, cols, co, C, H, W, oH, oW, g)
          end
       end
    end
-end
+end]]
 
 -- x[xo ...] += the columns cols[co ...] at the places im2col took them from
 -- (x is zeroed by the caller)
-local function col2im(cols, co, x, xo, C, H, W, oH, oW, g)
-   local kH, kW, sH, sW, pH, pW, dH, dW = geometry(g)
+GENERAL.col2im = INSIDE .. [[
+return function(cols, co, x, xo, C, H, W, oH, oW, kH, kW, sH, sW, pH, pW, dH, dW)
    local o = co
    for c = 0, C - 1 do
       for a = 0, kH - 1 do
@@ -93,7 +89,7 @@ local function col2im(cols, co, x, xo, C, H, W, oH, oW, g)
          end
       end
    end
-end
+end]]
 
 -- Both again, generated for one geometry with the loops along an input row
 -- written out (constant offsets): LeNet's rows are 28 and 10 wide, and
@@ -104,27 +100,26 @@ end
 -- The order of the adds into each input element stays the columns' (c, a,
 -- b): for a given (c, a, i) an element gets at most one add per b, in b's order.
 local UNROLL = 64
-local generated = {}
 
 local TEMPLATE = [[
-local cols, co, x, xo, C, H, oH, kH, sH, pH, dH = ...
-local o = co
-for c = 0, C - 1 do
-   for a = 0, kH - 1 do
-      for i = 0, oH - 1 do
-         local h = i * sH - pH + a * dH
-         local s = o + i * $OW
-         if h >= 0 and h < H then
-            local d = xo + (c * H + h) * $W
+return function(cols, co, x, xo, C, H, W, oH, oW, kH, kW, sH, sW, pH, pW, dH, dW)
+   local o = co
+   for c = 0, C - 1 do
+      for a = 0, kH - 1 do
+         for i = 0, oH - 1 do
+            local h = i * sH - pH + a * dH
+            local s = o + i * $OW
+            if h >= 0 and h < H then
+               local d = xo + (c * H + h) * $W
 $INSIDE
-         else
+            else
 $OUTSIDE
+            end
          end
+         o = o + $KWP
       end
-      o = o + $KWP
    end
-end
-]]
+end]]
 
 -- a loop over the taps b around body (d, s advanced to tap b's)
 local function taploop(kW, dW, P, body)
@@ -158,12 +153,9 @@ local function zeros(b0, b1, oW, P)
    return table.concat(out, '\n')
 end
 
--- the generated function of kind 'im2col' or 'col2im' for this geometry and
--- element size (one per type: see checks.pertype), nil when its rows are too long
-local function specialised(kind, size, kW, sW, pW, dW, W, oW, P)
-   local key = table.concat({kind, size, kW, sW, pW, dW, W, oW, P}, ',')
-   local f = generated[key]
-   if f ~= nil then return f or nil end
+-- the text of the written-out loop of kind 'im2col' or 'col2im' for this
+-- geometry, nil when its rows are too long
+local function written(kind, kW, sW, pW, dW, W, oW, P)
    local inside, outside
    if kW * oW <= UNROLL then
       inside = statements(kind, 0, kW - 1, function(b) return b * dW - pW end, sW, W, oW, P)
@@ -172,33 +164,64 @@ local function specialised(kind, size, kW, sW, pW, dW, W, oW, P)
       inside = taploop(kW, dW, P, statements(kind, 0, 0, function() return 0 end, sW, W, oW, P))
       outside = kind == 'im2col' and taploop(kW, 0, P, zeros(0, 0, oW, P)) or ''
    else
-      generated[key] = false
       return nil
    end
-   local src = TEMPLATE:gsub('%$(%w+)', {INSIDE = inside, OUTSIDE = outside, OW = oW, W = W, KWP = kW * P})
-   f = assert(loadstring(src, '=thnn.im2col.' .. kind))
-   generated[key] = f
+   return (TEMPLATE:gsub('%$(%w+)', {INSIDE = inside, OUTSIDE = outside, OW = oW, W = W, KWP = kW * P}))
+end
+
+-- kH, kW, sH, sW, pH, pW, dH, dW of geometry g
+local function geometry(g)
+   local dil = g.dil or {1, 1}
+   return g.k[1], g.k[2], g.s[1], g.s[2], g.pad[1], g.pad[2], dil[1], dil[2]
+end
+
+M.geometry = geometry
+
+-- M.source(kind, size, g, W, oW, P) -> the text of the loop of this kind
+-- for this geometry and element size (bytes), and a key naming it: the
+-- written-out one, else the general one (im2col's runs of a tap along a row
+-- are ffi.copy's when longer: faster than written-out copies)
+local sources = {}
+function M.source(kind, size, g, W, oW, P)
+   local _, kW, _, sW, _, pW, _, dW = geometry(g)
+   local key = table.concat({kind, size, kW, sW, pW, dW, W, oW, P}, ',')
+   local text = sources[key]
+   if not text then
+      text = (kind == 'col2im' or sW ~= 1 or kW * oW <= UNROLL) and written(kind, kW, sW, pW, dW, W, oW, P)
+      -- (the general loops keyed by element size alone: one copy per type,
+      -- as a trace made for double* data fails its guards on float* data)
+      if not text then
+         key = kind .. ',' .. size
+         text = GENERAL[kind]:gsub('%$SIZE', size)
+      end
+      sources[key] = text
+   end
+   return text, key
+end
+
+-- the loop of M.source, compiled in this state
+local loops = {}
+local function loop(kind, size, g, W, oW, P)
+   local text, key = M.source(kind, size, g, W, oW, P)
+   local f = loops[key]
+   if not f then
+      f = assert(loadstring(text, '=thnn.im2col.' .. kind))()
+      loops[key] = f
+   end
    return f
 end
 
--- (im2col's runs of a tap along a row are ffi.copy's when longer: faster
--- than the written-out copies)
-local IM2COL, COL2IM = checks.pertype(im2col), checks.pertype(col2im)
+local bytes = ffi.typeof('char*')
+local function elementsize(p)
+   return tonumber(ffi.cast(bytes, p + 1) - ffi.cast(bytes, p))
+end
 
 function M.im2col(x, xo, cols, co, C, H, W, oH, oW, g)
-   local kH, kW, sH, sW, pH, pW, dH, dW = geometry(g)
-   local size = elementsize(x)
-   local f = (sW ~= 1 or kW * oW <= UNROLL) and specialised('im2col', size, kW, sW, pW, dW, W, oW, oH * oW)
-   if f then return f(cols, co, x, xo, C, H, oH, kH, sH, pH, dH) end
-   IM2COL(size)(x, xo, cols, co, C, H, W, oH, oW, g)
+   loop('im2col', elementsize(x), g, W, oW, oH * oW)(cols, co, x, xo, C, H, W, oH, oW, geometry(g))
 end
 
 function M.col2im(cols, co, x, xo, C, H, W, oH, oW, g)
-   local kH, kW, sH, sW, pH, pW, dH, dW = geometry(g)
-   local size = elementsize(x)
-   local f = specialised('col2im', size, kW, sW, pW, dW, W, oW, oH * oW)
-   if f then return f(cols, co, x, xo, C, H, oH, kH, sH, pH, dH) end
-   COL2IM(size)(cols, co, x, xo, C, H, W, oH, oW, g)
+   loop('col2im', elementsize(x), g, W, oW, oH * oW)(cols, co, x, xo, C, H, W, oH, oW, geometry(g))
 end
 
 return M

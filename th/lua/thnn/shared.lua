@@ -11,7 +11,8 @@
 -- b, rd(v) (v as the element type holds it), f32(v) (v as a float), C (C's
 -- math library, libm.lua), exp, log, floor, ceil and huge; it is one text,
 -- or one per element type ({float = ..., double = ...}); prelude: text
--- defining what it calls (before the loop's function, made once).  The loop
+-- defining what it calls (before the loop's function, made once), also one
+-- or one per type.  The loop
 -- is shared from `from` elements, in chunks of at least `least` units (4096).
 local ffi = require 'ffi'
 local parallel = require 'torch.parallel'
@@ -55,11 +56,12 @@ end
 -- closes it on return, which LuaJIT's traces do not compile)
 local function make(L, ctype)
    local body = type(L.body) == 'table' and L.body[ctype] or L.body
+   local prelude = type(L.prelude) == 'table' and L.prelude[ctype] or L.prelude
    -- (the texts given are put in last: no name of theirs is replaced)
    local text = TEXT:gsub('LIBM', function() return internal.libm end)
                     :gsub('T(%d)', function(k) return L.pointers[tonumber(k)] or ctype end)
                     :gsub('ELEMENT', ctype):gsub('ROUNDING', ROUNDING[ctype])
-                    :gsub('PRELUDE', function() return L.prelude end)
+                    :gsub('PRELUDE', function() return prelude end)
                     :gsub('BODY', function() return body end)
    local _, loop = assert(loadstring(text, '=(th ' .. L.name .. ' loop)'))()
    return {text = text, loop = loop}

@@ -137,20 +137,49 @@ function cblas.usable(r, a, b)
 end
 local usable = cblas.usable
 
+-- the gemm call for r = beta r + alpha a b, matrices m x k by k x n with
+-- these strides: whether a and b swap places (a column-major result: r^T =
+-- b^T a^T), then gemm's arguments but the pointers and scalars; nil when
+-- BLAS cannot read them in place
+local function gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
+   local rt, ldr = colmajorfirst(m, n, rs1, rs2)
+   if not rt then return nil end
+   local swap = rt == TRANS
+   if swap then m, n, as1, as2, bs1, bs2 = n, m, bs2, bs1, as2, as1 end
+   local at, lda = layout(m, k, as1, as2)
+   local bt, ldb = layout(k, n, bs1, bs2)
+   if not at or not bt then return nil end
+   return swap, at, bt, m, n, k, lda, ldb, ldr
+end
+
 -- r = beta r + alpha a b for matrices (m x k by k x n); r must already hold
 -- what beta scales.  -> true when done
 local function gemm(r, beta, alpha, a, b, rs1, rs2, as1, as2, bs1, bs2)
-   local m, k, n = a.sz[1], a.sz[2], b.sz[2]
-   local rt, ldr = colmajorfirst(m, n, rs1, rs2)
-   if not rt then return false end
-   if rt == TRANS then          -- a column-major result: r^T = b^T a^T
-      m, n, a, b, as1, as2, bs1, bs2 = n, m, b, a, bs2, bs1, as2, as1
-   end
-   local at, lda = layout(m, k, as1, as2)
-   local bt, ldb = layout(k, n, bs1, bs2)
-   if not at or not bt then return false end
+   local swap, at, bt, m, n, k, lda, ldb, ldr = gemmplan(a.sz[1], a.sz[2], b.sz[2], rs1, rs2, as1, as2, bs1, bs2)
+   if swap == nil then return false end
+   if swap then a, b = b, a end
    fns[r.T].gemm(ROW, at, bt, m, n, k, alpha, ptr(a), lda, ptr(b), ldb, beta, ptr(r), ldr)
    return true
+end
+
+-- For a loop compiled in another Lua state (a helper thread's: thnn/conv.lua
+-- shares a batch's images with them, as THNN's OpenMP threads shared them,
+-- each calling the library): the C type of the library's gemm for element
+-- type T, its address, and the text of the arguments of the call
+-- product('addmm', ...) makes for m x k by k x n matrices of these strides,
+-- over the texts r, a, b (pointers), alpha and beta; nil when BLAS does not
+-- take them
+function cblas.gemmcall(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, r, a, b, alpha, beta)
+   if not fns[T] or not load() then return nil end
+   local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
+   if swap == nil then return nil end
+   if swap then a, b = b, a end
+   local element, int = T == types.Float and 'float' or 'double', cblas.ints == 32 and 'int' or 'int64_t'
+   local ctype = ('void (*)(int, int, int, INT, INT, INT, E, const E *, INT, const E *, INT, E, E *, INT)')
+                 :gsub('INT', int):gsub('E', element)
+   local call = ('(%d, %d, %d, %d, %d, %d, %s, %s, %d, %s, %d, %s, %s, %d)')
+                :format(ROW, at, bt, gm, gn, gk, alpha, a, lda, b, ldb, beta, r, ldr)
+   return ctype, tonumber(ffi.cast('intptr_t', fns[T].gemm)), call
 end
 
 -- the m rows of n elements (ldr apart) of a row-major matrix at rp zeroed
