@@ -54,6 +54,24 @@ def test_sign_of_nan_and_byte_sign(runtime):
     assert values(runtime, "return torch.ByteTensor({0, 7}):sign()") == [0, 1]
 
 
+@pytest.mark.parametrize("tname", ["Byte", "Char", "Int", "Long", "Float", "Double"])
+def test_sign_of_large_tensors_new_and_in_place(runtime, tname):
+    """The numpy path (10^5 elements and more): x > 0 and 1 or x < 0 and -1 or
+    0, NaN and -0 giving 0 (numpy's sign gives NaN and -0)."""
+    pattern = {"Byte": [0, 5, 200], "Float": [-3, 0, 5, -0.0, "0/0"], "Double": [-3, 0, 5, -0.0, "0/0"]}
+    pattern = pattern.get(tname, [-3, 0, 5, -1])
+    code = f"""local pattern = {{{", ".join(map(str, pattern))}}}
+               local x = torch.{tname}Tensor(300000)
+               for i = 1, x:nElement() do x[i] = pattern[(i - 1) % #pattern + 1] end
+               local new = torch.sign(x)
+               x:sign()
+               return torch.cat(new:double(), x:double())"""
+    signs = [0 if v in (0, -0.0, "0/0") else (1 if v > 0 else -1) for v in pattern]
+    want = [signs[i % len(pattern)] for i in range(300000)] * 2
+    got = values(runtime, code)
+    assert got == want and not any(math.copysign(1, v) < 0 for v, w in zip(got, want) if w == 0)
+
+
 def test_integer_mul_by_a_fraction_casts_the_number_first(runtime):
     assert values(runtime, "return torch.IntTensor({3, 5}):mul(0.5)") == [0, 0]
 
