@@ -54,3 +54,39 @@ def test_values(results, name):
 @pytest.mark.parametrize("name", sorted(EXPECTED_ERRORS))
 def test_shape_errors(results, name):
     assert results[1][name] == EXPECTED_ERRORS[name]
+
+
+BAD_INDICES = r"""
+require 'nn'
+for _, T in ipairs{'torch.DoubleTensor', 'torch.FloatTensor'} do
+   local m = nn.SpatialMaxPooling(2, 2, 2, 2):type(T)
+   local x = torch.randn(4, 3, 8, 8):type(T)
+   local g = m:forward(x):clone():fill(1)
+   local good = m:backward(x, g):clone()
+   for _, bad in ipairs{65, -3} do
+      local saved = m.indices[2][3][4][1]
+      m.indices[2][3][4][1] = bad
+      local ok, err = pcall(function() return m:backward(x, g) end)
+      print(T, bad, ok, (tostring(err):match('Found.*')))
+      m.indices[2][3][4][1] = saved
+      print(T, torch.equal(m:backward(x, g), good), good:sum())
+   end
+end
+"""
+
+
+def test_max_pooling_gradient_with_an_index_outside_the_plane_is_an_error(tmp_path):
+    """An indices tensor naming a place outside its 8x8 plane (a corrupted or
+    foreign one) gives a Lua error, not a write past gradInput (THNN wrote
+    there); the module works again with the right indices.  Each window of
+    ones adds one 1: the gradient sums to the 4x3x4x4 windows."""
+    script = tmp_path / "indices.lua"
+    script.write_text(BAD_INDICES)
+    proc = run_th([str(script)], env=nn_env(), timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = []
+    for T in ("torch.DoubleTensor", "torch.FloatTensor"):
+        for bad in (65, -3):
+            lines.append(f"{T}\t{bad}\tfalse\tFound an invalid max index (input planes are of size 8x8)\t")
+            lines.append(f"{T}\ttrue\t192\t")
+    assert proc.stdout.splitlines() == lines
