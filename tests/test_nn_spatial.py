@@ -90,3 +90,42 @@ def test_max_pooling_gradient_with_an_index_outside_the_plane_is_an_error(tmp_pa
             lines.append(f"{T}\t{bad}\tfalse\tFound an invalid max index (input planes are of size 8x8)\t")
             lines.append(f"{T}\ttrue\t192\t")
     assert proc.stdout.splitlines() == lines
+
+
+def test_adaptive_max_pooling_matches_the_original_bit_for_bit():
+    """Output, indices and gradient of SpatialAdaptiveMaxPooling on written-out
+    and general geometries, ties and special values, Double and Float
+    (fixtures/nn_adaptive_max_expected.txt, recorded from the original): its
+    cells' bounds in float (a 200-wide image in 50 cells: cell 29 starts at
+    115), a cell without a max stored as row 1, column 0, or row 0, column 1
+    when one column wide."""
+    proc = run_th([os.path.join(FIXTURES, "nn_adaptive_max.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "nn_adaptive_max_expected.txt")) as f:
+        assert proc.stdout == f.read()
+
+
+NO_MAX = r"""
+require 'nn'
+local m = nn.SpatialAdaptiveMaxPooling(3, 1)
+local x = torch.Tensor({{{0/0, -1/0, -3.4028234663852886e38, 1}}})
+print(m:forward(x):view(-1)[3], m.indices:view(-1)[1], m.indices:view(-1)[4], m.indices:view(-1)[6])
+print(m:backward(x, torch.Tensor({{{1, 2, 3}}})):view(1, -1))
+m.indices[2][1][1][3] = 5
+print(pcall(function() return m:backward(x, torch.Tensor({{{1, 2, 3}}})) end))
+"""
+
+
+def test_adaptive_max_pooling_gradient_of_a_cell_without_a_max_goes_nowhere(tmp_path):
+    """Cells of NaN, -inf and -FLT_MAX alone have no max: their gradient is
+    dropped (the original wrote it before the cell, or before gradInput's
+    memory); the last cell's goes to its max.  A column outside its cell is
+    an error."""
+    script = tmp_path / "nomax.lua"
+    script.write_text(NO_MAX)
+    proc = run_th([str(script)], env=nn_env(), timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "1\t1\t0\t2\t"
+    assert lines[1:4] == [" 0  0  0  3", "[torch.DoubleTensor of size 1x4]", ""]
+    assert lines[4].startswith("false\t") and "Found an invalid max index" in lines[4]

@@ -142,15 +142,15 @@ local function is2x2(g, H, W, oH, oW)
       and (oH - 1) * g.s[1] + 2 <= H and (oW - 1) * g.s[2] + 2 <= W
 end
 
--- planes [a, b) of gradInput (p0, a0 elements each) zeroed, then +=
--- gradOutput (p1, a1 each) at the places p2 names (0: none), each plane by
--- the thread that adds into it, while in its cache; a place outside its
--- plane is skipped and sets p3[0] (checked in the same pass: a pass of its
--- own cost a third of the gradient)
+-- planes [a, b) of gradInput (p0, a0 elements each of a2 bytes) zeroed,
+-- then += gradOutput (p1, a1 each) at the places p2 names (0: none), each
+-- plane by the thread that adds into it, while in its cache; a place outside
+-- its plane is skipped and sets p3[0] (checked in the same pass: a pass of
+-- its own cost a third of the gradient)
 local MAXBACK = shared.loop('maxpoolgrad', [[
    for p = a, b - 1 do
       local gb, ob = p * a0, p * a1
-      for i = gb, gb + a0 - 1 do p0[i] = 0 end
+      ffi.fill(p0 + gb, a0 * a2)
       for o = ob, ob + a1 - 1 do
          local k = tonumber(p2[o])
          if k > 0 and k <= a0 then
@@ -209,7 +209,8 @@ function P.maxbackward(input, gradOutput, gradInput, indices, g, ceilmode, fmt)
    if ptr then
       local np, H, W, oH, oW = planes(input, sizes)
       invalid[0] = 0
-      shared.run(MAXBACK, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], ptr[3], invalid, H * W, oH * oW)
+      shared.run(MAXBACK, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], ptr[3], invalid, H * W, oH * oW,
+                 gradInput:elementSize())
       if invalid[0] ~= 0 then S.fail('Found an invalid max index (input planes are of size %dx%d)', H, W) end
    else
       call(py.nn_maxpool_backward, nd(gradInput), nd(gradOutput), nd(indices), flat(g), fmt, #g.k)
