@@ -2,19 +2,17 @@
 local checks = require 'thnn.checks'
 local K = {}
 
+local LOSS = checks.lossloop('abs loss', 'abs(rd(x - y))', 'local abs = math.abs')
+-- gradInput = norm where input - target >= 0, else -norm (inf - inf and NaN
+-- too, as THNN's test did); a0: norm in the element type
+local GRAD = checks.gradloop('abs gradient', 'rd(x - y) >= 0 and a0 or -a0')
+
 function K.AbsCriterion_updateOutput(state, input, target, output, sizeAverage)
-   checks.setloss(output, (checks.losssum(input, target, sizeAverage, function(x, y, rd)
-      return math.abs(rd(x - y))
-   end)))
+   checks.setloss(output, (checks.losssum(LOSS, input, target, sizeAverage)))
 end
 
--- gradInput = (input - target >= 0 and 1 or -1), divided by the count when
--- sizeAverage (inf - inf and NaN give -1, as THNN's test did)
 function K.AbsCriterion_updateGradInput(state, input, target, gradInput, sizeAverage)
-   checks.samecount(input, target, 'input', 'target')
-   local norm = sizeAverage and 1 / input:nElement() or 1
-   local diff = input.new():resizeAs(input):copy(input):add(-1, target)
-   gradInput:resizeAs(input):copy(diff:ge(0)):mul(2 * norm):add(-norm)
+   checks.gradient(GRAD, input, target, gradInput, checks.real(input, sizeAverage and 1 / input:nElement() or 1))
 end
 
 return K

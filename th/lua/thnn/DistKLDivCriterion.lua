@@ -3,18 +3,18 @@
 local checks = require 'thnn.checks'
 local K = {}
 
+local LOSS = checks.lossloop('kl loss', 'kl(x, y)', [[
+local function kl(x, y) return y > 0 and y * (log(y) - x) or 0 end]])
+-- gradInput = norm * target where target > 0 (not where it is NaN), else 0;
+-- a0: norm (-1 or -1 / count) in the element type
+local GRAD = checks.gradloop('kl gradient', 'y > 0 and rd(y * a0) or 0')
+
 function K.DistKLDivCriterion_updateOutput(state, input, target, output, sizeAverage)
-   checks.setloss(output, (checks.losssum(input, target, sizeAverage, function(x, y)
-      return y > 0 and y * (math.log(y) - x) or 0
-   end)))
+   checks.setloss(output, (checks.losssum(LOSS, input, target, sizeAverage)))
 end
 
--- gradInput = -target where target > 0 (not where it is NaN), divided by the
--- count when sizeAverage
 function K.DistKLDivCriterion_updateGradInput(state, input, target, gradInput, sizeAverage)
-   checks.samecount(input, target, 'input', 'target')
-   local norm = sizeAverage and -1 / input:nElement() or -1
-   gradInput:resizeAs(input):copy(target):mul(norm):maskedFill(target:gt(0):eq(0), 0)
+   checks.gradient(GRAD, input, target, gradInput, checks.real(input, sizeAverage and -1 / input:nElement() or -1))
 end
 
 return K

@@ -5,28 +5,21 @@
 local checks = require 'thnn.checks'
 local K = {}
 
+local LOSS = checks.lossloop('softmargin loss', 'log(1 + exp(rd(-y * x)))')
+-- gradInput = -norm * target * z / (1 + z), z = exp(-target * input); a0:
+-- norm in the element type
+local GRAD = checks.gradloop('softmargin gradient', 'softgrad(x, y, a0)', [[
+local function softgrad(x, y, norm)
+   local z = rd(exp(rd(-y * x)))
+   return rd(-norm * y * z) / (1 + z)
+end]])
+
 function K.SoftMarginCriterion_updateOutput(state, input, target, output, sizeAverage)
-   checks.setloss(output, (checks.losssum(input, target, sizeAverage, function(x, y, rd)
-      return math.log(1 + math.exp(rd(-y * x)))
-   end)))
+   checks.setloss(output, (checks.losssum(LOSS, input, target, sizeAverage)))
 end
 
--- gradInput = -norm * target * z / (1 + z), z = exp(-target * input)
 function K.SoftMarginCriterion_updateGradInput(state, input, target, gradInput, sizeAverage)
-   checks.samecount(input, target, 'input', 'target')
-   local x, t = input:contiguous(), target:contiguous()
-   local xp, tp, n = x:data(), t:data(), x:nElement()
-   local rd = checks.rounding(input)
-   local norm = rd(sizeAverage and 1 / n or 1)
-   local gi = checks.writable(gradInput:resizeAs(input))
-   local gp = gi:data()
-   for i = 0, n - 1 do
-      local y = tp[i]
-      local z = rd(math.exp(rd(-y * xp[i])))
-      gp[i] = rd(-norm * y * z) / (1 + z)
-   end
-   checks.settle(gradInput, gi)
-   return x, t   -- (alive until the loop is done)
+   checks.gradient(GRAD, input, target, gradInput, checks.real(input, sizeAverage and 1 / input:nElement() or 1))
 end
 
 return K

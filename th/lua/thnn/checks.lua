@@ -23,19 +23,53 @@ function checks.samecount(a, b, aname, bname)
    end
 end
 
--- losssum(input, target, sizeAverage, term) -> sum over the elements of
--- term(x, y), as THNN's criteria added it up: one by one in the element
--- type (the terms in double), divided by the count when sizeAverage (also
--- rounded to the element type)
-function checks.losssum(input, target, sizeAverage, term)
+-- A criterion's loss: lossloop(name, term [, prelude]) is the loop adding
+-- up term, Lua text over x and y (an input's and a target's element), a0,
+-- a1, rd and the names shared.loop's texts see, one element after the other
+-- in the element type as THNN's criteria did (each term in double).  Made
+-- once per criterion (a closure made per call stopped LuaJIT compiling the
+-- call), never shared (a sum in order).  losssum(L, input, target,
+-- sizeAverage [, a0, a1]) -> the sum, divided by the count when sizeAverage
+-- (rounded to the element type too)
+function checks.lossloop(name, term, prelude)
+   return shared.loop(name, ([[
+   local s = 0
+   for i = a, b - 1 do
+      local x, y = p0[i], p1[i]
+      s = rd(s + (%s))
+   end
+   return s]]):format(term), math.huge, nil, nil, prelude)
+end
+
+function checks.losssum(L, input, target, sizeAverage, a0, a1)
    checks.samecount(input, target, 'input', 'target')
    local x, t = input:contiguous(), target:contiguous()
-   local xp, tp, n = x:data(), t:data(), x:nElement()
-   local rd = checks.rounding(input)
-   local sum = 0
-   for i = 0, n - 1 do sum = rd(sum + term(xp[i], tp[i], rd)) end
-   if sizeAverage then sum = rd(sum / n) end
+   local n = x:nElement()
+   local sum = shared.run(L, checks.ctype(x), n, n, x:data(), t:data(), nil, nil, a0, a1)
+   if sizeAverage then sum = checks.rounding(input)(sum / n) end
    return sum, x, t   -- (x and t: alive until the loop is done)
+end
+
+-- A criterion's gradient: gradloop(name, grad [, prelude]) is the loop
+-- setting each gradInput element to grad, Lua text over x, y, a0 and a1 as
+-- lossloop's term (shared when large); gradient(L, input, target,
+-- gradInput [, a0, a1]) runs it on the contiguous data
+function checks.gradloop(name, grad, prelude)
+   return shared.loop(name, ([[
+   for i = a, b - 1 do
+      local x, y = p0[i], p1[i]
+      p2[i] = %s
+   end]]):format(grad), 16384, nil, nil, prelude)
+end
+
+function checks.gradient(L, input, target, gradInput, a0, a1)
+   checks.samecount(input, target, 'input', 'target')
+   local x, t = input:contiguous(), target:contiguous()
+   local gi = checks.writable(gradInput:resizeAs(input))
+   local n = x:nElement()
+   shared.run(L, checks.ctype(x), n, n, x:data(), t:data(), gi:data(), nil, a0, a1)
+   checks.settle(gradInput, gi)
+   return x, t
 end
 
 -- a 1-element loss tensor holding v

@@ -451,7 +451,11 @@ local function setfrom(d, fname, a, ...)
       end
       d.st, d.off, d.nd, d.sz, d.str = o.st, o.off, o.nd, copyarray(o.sz, o.nd), copyarray(o.str, o.nd)
    elseif isstorage(a) and (SD[a].T == T) then
-      setfromstorage(d, fname, a, ...)
+      if select('#', ...) == 0 then   -- (see construct)
+         setfromstorage(d, fname, a)
+      else
+         setfromstorage(d, fname, a, ...)
+      end
    elseif islongstorage(a) then
       local sizes, n, strides = longstoragesizes(fname, a, (...))
       setmeta(d, nil, 0, sizes, n, strides)
@@ -476,11 +480,20 @@ local function construct(T, ...)
       end
       return new(T, sizes, n, false, true)
    end
-   if a == nil and select('#', ...) > 0 then   -- torch.Tensor(nil): Torch7 took no nil
-      fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got nil)", T.tensorname)
+   if a == nil then
+      if select('#', ...) > 0 then   -- torch.Tensor(nil): Torch7 took no nil
+         fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got nil)", T.tensorname)
+      end
+      -- (x.new(), nn's habit: returned before the arguments are passed on,
+      -- which LuaJIT does not compile, and the caller's trace with it)
+      return empty(T)
    end
    local t = empty(T)
-   setfrom(TD[t], T.tensorname, ...)
+   if select('#', ...) == 1 then   -- (a storage or a tensor, nn's LongTensor(x:size()): the same)
+      setfrom(TD[t], T.tensorname, a)
+   else
+      setfrom(TD[t], T.tensorname, ...)
+   end
    return t
 end
 
