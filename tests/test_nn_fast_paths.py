@@ -115,3 +115,15 @@ def test_a_bias_of_the_wrong_shape_is_an_error(tmp_path):
               ("nn.SpatialConvolutionLocal", local)]
              for shape in ("[4]", "[16 x 1]")]
     assert proc.stdout.split("\n")[:-1] == [line + "\t" for line in lines]
+
+
+def test_temporal_convolution_matches_the_original_bit_for_bit():
+    """TemporalConvolution through the BLAS, its products over groups of frames
+    whose input windows do not overlap as THNN made them: output, gradInput,
+    gradWeight and gradBias (scale 1 and 0.37) bit for bit as the original's
+    (fixtures/nn_temporal_conv_expected.txt, recorded from it); before, numpy's
+    products differed in the last bits."""
+    proc = run_th([os.path.join(FIXTURES, "nn_temporal_conv.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "nn_temporal_conv_expected.txt")) as f:
+        assert proc.stdout == f.read()

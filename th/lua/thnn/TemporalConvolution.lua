@@ -26,20 +26,135 @@ local function shapes(input, gradOutput, kW, dW, inputFrameSize, outputFrameSize
    return sizes
 end
 
+-- The products go to the BLAS Torch7 called, as THNN made them (the same
+-- bits, recorded from the original): sample by sample, the output frames in
+-- `step` groups whose input windows do not overlap (frames k, k + step, ...:
+-- a group's windows are the rows of one matrix over the input's memory,
+-- which BLAS takes in place), one product a group.  (numpy's otherwise.)
+local cblas = require 'torch.maths.cblas'
+local types = require 'torch.types'
+local fused = require 'torch.maths.fused'
+local TD = require('torch.internal').tensors
+local R, A, B = S.descriptor(), S.descriptor(), S.descriptor()
+local matrix = S.matrix
+
+-- the geometry of a (batch of) sequence(s): samples, input frames, output
+-- frames, the groups and the frames of group k
+local function frames(input, output, kW, dW)
+   local n = S.dims(input)
+   local N = n == 3 and S.size(input, 1) or 1
+   return N, S.size(input, n - 1), S.size(output, n - 1), math.floor((kW - 1) / dW) + 1
+end
+local function groupframes(F, step, k)
+   return math.floor((F - 1 - k) / step) + 1
+end
+
+-- whether the loops below take these: the BLAS Torch7 called, contiguous
+-- Float or Double tensors, a weight of outF x kW * inF elements and a bias
+-- (gradBias) of outF when given (else the numpy path: errors and all)
+local function blasable(weight, bias, kW, inF, outF, ...)
+   local T = TD[weight].T
+   if not cblas.isexact() or (T ~= types.Float and T ~= types.Double) or weight:nElement() ~= outF * kW * inF
+      or bias ~= nil and bias:nElement() ~= outF then
+      return false
+   end
+   for i = 1, select('#', ...) do
+      local t = select(i, ...)
+      if TD[t].T ~= T or not t:isContiguous() then return false end
+   end
+   return weight:isContiguous() and (bias == nil or bias:isContiguous())
+end
+
+-- product('addmm', ...) of descriptors this file sets (BLAS takes each)
+local function product(r, beta, alpha, a, b)
+   assert(cblas.product('addmm', r, beta, alpha, a, b))
+end
+
+-- output frames = bias, then += each group's input windows x weight^T
+local function forward(input, output, weight, bias, kW, dW, inF, outF)
+   local N, T, F, step = frames(input, output, kW, dW)
+   local yp, bp = output:data(), bias and bias:data()
+   for f = 0, N * F - 1 do
+      for o = 0, outF - 1 do yp[f * outF + o] = bp and bp[o] or 0 end
+   end
+   local K = kW * inF
+   local r, a, b = matrix(R, output, 0, outF, 0, 1), matrix(A, input, 0, K, 0, 1), matrix(B, weight, K, outF, 1, K)
+   local r0, a0 = r.off, a.off
+   for n = 0, N - 1 do
+      for k = 0, step - 1 do
+         local nf = groupframes(F, step, k)
+         r.off, r.sz[1], r.str[1] = r0 + (n * F + k) * outF, nf, step * outF
+         a.off, a.sz[1], a.str[1] = a0 + n * T * inF + k * dW * inF, nf, step * dW * inF
+         product(r, 1, 1, a, b)
+      end
+   end
+end
+
+-- gradInput = 0, then each group's windows += gradOutput frames x weight
+local function backward(gradInput, gradOutput, weight, kW, dW, inF, outF)
+   local N, T, F, step = frames(gradInput, gradOutput, kW, dW)
+   gradInput:zero()
+   local K = kW * inF
+   local r, a, b = matrix(R, gradInput, 0, K, 0, 1), matrix(A, gradOutput, 0, outF, 0, 1), matrix(B, weight, outF, K, K, 1)
+   local r0, a0 = r.off, a.off
+   for n = 0, N - 1 do
+      for k = 0, step - 1 do
+         local nf = groupframes(F, step, k)
+         r.off, r.sz[1], r.str[1] = r0 + n * T * inF + k * dW * inF, nf, step * dW * inF
+         a.off, a.sz[1], a.str[1] = a0 + (n * F + k) * outF, nf, step * outF
+         product(r, 1, 1, a, b)
+      end
+   end
+end
+
+-- gradWeight += scale gradOutput frames^T x windows, group by group;
+-- gradBias += scale each gradOutput frame, frame by frame (the in-place
+-- add's BLAS axpy, as Torch7's)
+local function accgrad(input, gradOutput, gradWeight, gradBias, kW, dW, scale, inF, outF)
+   local N, T, F, step = frames(input, gradOutput, kW, dW)
+   local K = kW * inF
+   local r, a, b = matrix(R, gradWeight, outF, K, K, 1), matrix(A, gradOutput, outF, 0, 1, 0), matrix(B, input, 0, K, 0, 1)
+   local a0, b0 = a.off, b.off
+   local E, gbp, gp = TD[gradOutput].T, gradBias and gradBias:data(), gradOutput:data()
+   for n = 0, N - 1 do
+      for k = 0, step - 1 do
+         local nf = groupframes(F, step, k)
+         a.off, a.sz[2], a.str[2] = a0 + (n * F + k) * outF, nf, step * outF
+         b.off, b.sz[1], b.str[1] = b0 + n * T * inF + k * dW * inF, nf, step * dW * inF
+         product(r, 1, scale, a, b)
+      end
+      for f = 0, gbp and F - 1 or -1 do fused.axpy(E, gbp, gbp, gp + (n * F + f) * outF, outF, scale, true) end
+   end
+end
+
 function K.TemporalConvolution_updateOutput(state, input, output, weight, bias, kW, dW, inputFrameSize,
                                             outputFrameSize)
    S.resize(output, shapes(input, nil, kW, dW, inputFrameSize, outputFrameSize))
+   local x = input:contiguous()   -- (as THNN took it)
+   if blasable(weight, bias, kW, inputFrameSize, outputFrameSize, output, x) then
+      return forward(x, output, weight, bias, kW, dW, inputFrameSize, outputFrameSize)
+   end
    call(py.nn_temporal_conv_forward, nd(output), nd(input), nd(weight), nd(bias), kW, dW)
 end
 
 function K.TemporalConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, kW, dW)
-   shapes(input, gradOutput, kW, dW, S.size(weight, 2) / kW, S.size(weight, 1))
+   local inF, outF = S.size(weight, 2) / kW, S.size(weight, 1)
+   shapes(input, gradOutput, kW, dW, inF, outF)
    S.resizeas(gradInput, input)
+   local g = gradOutput:contiguous()
+   if blasable(weight, nil, kW, inF, outF, gradInput, g) then
+      return backward(gradInput, g, weight, kW, dW, inF, outF)
+   end
    call(py.nn_temporal_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), kW, dW)
 end
 
 function K.TemporalConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, kW, dW, scale)
-   shapes(input, gradOutput, kW, dW, S.size(gradWeight, 2) / kW, S.size(gradWeight, 1))
+   local inF, outF = S.size(gradWeight, 2) / kW, S.size(gradWeight, 1)
+   shapes(input, gradOutput, kW, dW, inF, outF)
+   local x, g = input:contiguous(), gradOutput:contiguous()
+   if blasable(gradWeight, gradBias, kW, inF, outF, g, x) then
+      return accgrad(x, g, gradWeight, gradBias, kW, dW, scale or 1, inF, outF)
+   end
    call(py.nn_temporal_conv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), kW, dW, scale or 1)
 end
 

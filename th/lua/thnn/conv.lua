@@ -97,16 +97,10 @@ end
 -- Torch7 called (torch/maths/cblas.lua: its addmm's routine, shapes and
 -- flags give its bits); numpy's (th/ops/nn_conv.py) when there is none.
 
--- descriptor m set to a rows x cols matrix over t's memory (strides s1, s2),
--- moved from image to image by its offset.  Three descriptors, reused (the
--- BLAS call keeps none): a training step makes no garbage for them.
-local R, A, B = {sz = {}, str = {}}, {sz = {}, str = {}}, {sz = {}, str = {}}
-local function matrix(m, t, rows, cols, s1, s2)
-   local d = TD[t]
-   m.T, m.st, m.off, m.nd = d.T, d.st, d.off, 2
-   m.sz[1], m.sz[2], m.str[1], m.str[2] = rows, cols, s1, s2
-   return m
-end
+-- three matrix descriptors (S.matrix), reused: a training step makes no
+-- garbage for them
+local R, A, B = S.descriptor(), S.descriptor(), S.descriptor()
+local matrix = S.matrix
 
 -- r = beta r + alpha a b for each image n (r, a, b advancing by rstep,
 -- astep, bstep elements); false when BLAS does not take them

@@ -147,4 +147,19 @@ function S.outshape(x, first, nplanes, spatial)
    return sizes
 end
 
+-- The matrix products of the kernels go to the BLAS Torch7 called
+-- (torch/maths/cblas.lua) through descriptors of matrices over a tensor's
+-- memory, moved along it by their offset (the BLAS call keeps none).
+function S.descriptor()
+   return {sz = {}, str = {}}
+end
+
+-- descriptor m set to a rows x cols matrix over t's memory (strides s1, s2)
+function S.matrix(m, t, rows, cols, s1, s2)
+   local d = TD[t]
+   m.T, m.st, m.off, m.nd = d.T, d.st, d.off, 2
+   m.sz[1], m.sz[2], m.str[1], m.str[2] = rows, cols, s1, s2
+   return m
+end
+
 return S
