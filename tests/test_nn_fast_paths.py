@@ -127,3 +127,14 @@ def test_temporal_convolution_matches_the_original_bit_for_bit():
     assert proc.returncode == 0, proc.stderr[-3000:]
     with open(os.path.join(FIXTURES, "nn_temporal_conv_expected.txt")) as f:
         assert proc.stdout == f.read()
+
+
+def test_margin_criteria_match_the_original_bit_for_bit():
+    """MultiMarginCriterion and MultiLabelMarginCriterion, Float in THNN's float
+    steps (the margin, each term, the sums and the gradient's running total):
+    losses and gradients bit for bit as the original's
+    (fixtures/nn_multimargin_expected.txt, recorded from it)."""
+    proc = run_th([os.path.join(FIXTURES, "nn_multimargin.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "nn_multimargin_expected.txt")) as f:
+        assert proc.stdout == f.read()

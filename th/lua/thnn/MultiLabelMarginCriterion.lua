@@ -36,6 +36,7 @@ end
 function K.MultiLabelMarginCriterion_updateOutput(state, input, target, output, isTarget, sizeAverage)
    local x, rows, nframe, dim, it = prepare(input, target, isTarget)
    local xp = x:data()
+   local rd = checks.rounding(input)   -- (a FloatTensor's steps in float, as THNN's)
    local sum = 0
    for n = 0, nframe - 1 do
       local base = n * dim
@@ -43,14 +44,14 @@ function K.MultiLabelMarginCriterion_updateOutput(state, input, target, output, 
          local xj = xp[base + j]
          for i = 0, dim - 1 do
             if it[base + i] == 0 then
-               local z = 1 - xj + xp[base + i]
-               if z > 0 then sum = sum + z end
+               local z = rd(rd(1 - xj) + xp[base + i])
+               if z > 0 then sum = rd(sum + z) end
             end
          end
       end
    end
-   sum = sum / dim
-   if sizeAverage then sum = sum / nframe end
+   sum = rd(sum / dim)
+   if sizeAverage then sum = rd(sum / nframe) end
    checks.setloss(output, sum)
 end
 

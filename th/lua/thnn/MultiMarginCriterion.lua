@@ -13,64 +13,75 @@ local function prepare(input, target, p)
    local nframe = input:dim() == 2 and input:size(1) or 1
    local dim = input:size(input:dim())
    if target:nElement() ~= nframe then fail('inconsistent target size') end
-   local t = target:contiguous():view(nframe)
-   if t:min() < 1 or t:max() > dim then fail('target out of range') end
-   return input:contiguous(), t, nframe, dim
+   return input:contiguous(), target:contiguous(), nframe, dim
 end
 
+-- the 0-based class of sample n (THNN checked each as it came to it)
+local function class(tp, n, dim)
+   local y = tonumber(tp[n]) - 1
+   if y < 0 or y >= dim then fail('target out of range') end
+   return y
+end
+
+-- (a FloatTensor's steps in float, as THNN's: the margin, z, its square, the
+-- weighting, the loss's sum, the gradient's terms and their running total)
 function K.MultiMarginCriterion_updateOutput(state, input, target, output, sizeAverage, p, weights, margin)
    local x, t, nframe, dim = prepare(input, target, p)
    local xp, tp = x:data(), t:data()
    local w = weights and weights:contiguous()
    local wp = w and w:data()
+   local rd = checks.rounding(input)
+   margin = rd(margin)
    local sum = 0
    for n = 0, nframe - 1 do
-      local y = tonumber(tp[n]) - 1
+      local y = class(tp, n, dim)
       local row = n * dim
       local xy = xp[row + y]
       for i = 0, dim - 1 do
          if i ~= y then
-            local z = margin - xy + xp[row + i]
+            local z = rd(rd(margin - xy) + xp[row + i])
             if z > 0 then
-               local h = p == 1 and z or z * z
-               if wp then h = h * wp[y] end
-               sum = sum + h
+               local h = p == 1 and z or rd(z * z)
+               if wp then h = rd(h * wp[y]) end
+               sum = rd(sum + h)
             end
          end
       end
    end
-   sum = sum / dim
-   if sizeAverage then sum = sum / nframe end
+   sum = rd(sum / dim)
+   if sizeAverage then sum = rd(sum / nframe) end
    checks.setloss(output, sum)
 end
 
 function K.MultiMarginCriterion_updateGradInput(state, input, target, gradInput, sizeAverage, p, weights, margin)
    local x, t, nframe, dim = prepare(input, target, p)
-   local g = sizeAverage and 1 / (nframe * dim) or 1 / dim
+   local rd = checks.rounding(input)
+   local g = rd(sizeAverage and 1 / (nframe * dim) or 1 / dim)
+   margin = rd(margin)
    local xp, tp = x:data(), t:data()
    local w = weights and weights:contiguous()
    local wp = w and w:data()
-   local gi = input.new():resizeAs(x):zero()
+   local gi = checks.writable(gradInput:resizeAs(input)):zero()
    local gp = gi:data()
    for n = 0, nframe - 1 do
-      local y = tonumber(tp[n]) - 1
+      local y = class(tp, n, dim)
       local row = n * dim
       local xy = xp[row + y]
       local total = 0
       for i = 0, dim - 1 do
          if i ~= y then
-            local z = margin - xy + xp[row + i]
+            local z = rd(rd(margin - xy) + xp[row + i])
             if z > 0 then
-               local h = p == 1 and g or 2 * g * z
-               if wp then h = h * wp[y] end
+               local h = p == 1 and g or rd(rd(2 * g) * z)
+               if wp then h = rd(h * wp[y]) end
                gp[row + i] = h
-               total = total + h
+               total = rd(total - h)
             end
          end
       end
-      gp[row + y] = 0 - total   -- (0 when nothing is: THNN subtracted from 0)
+      gp[row + y] = total   -- (0 when nothing is: THNN subtracted from 0)
    end
-   gradInput:resizeAs(input):copy(gi)
+   checks.settle(gradInput, gi)
 end
 
 return K
