@@ -129,3 +129,56 @@ def test_adaptive_max_pooling_gradient_of_a_cell_without_a_max_goes_nowhere(tmp_
     assert lines[0] == "1\t1\t0\t2\t"
     assert lines[1:4] == [" 0  0  0  3", "[torch.DoubleTensor of size 1x4]", ""]
     assert lines[4].startswith("false\t") and "Found an invalid max index" in lines[4]
+
+
+def test_max_pooling_of_general_geometries_matches_the_original_bit_for_bit():
+    """Output, indices (their low 4 bytes: the original's Volumetric ones
+    wrote no more) and gradient of Spatial, SpatialDilated, Volumetric and
+    VolumetricDilated max pooling, padded, in ceil mode, dilated, windows of
+    1 to 125 taps, small and shared with helper threads, on random data,
+    ties, signed zeros, subnormals, special values and windows without a max,
+    Double and Float, cold and after 2000 calls
+    (fixtures/nn_maxpool_general_expected.txt, recorded from the original)."""
+    proc = run_th([os.path.join(FIXTURES, "nn_maxpool_general.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "nn_maxpool_general_expected.txt")) as f:
+        assert proc.stdout == f.read()
+
+
+BAD_PACKED_INDICES = r"""
+require 'nn'
+for _, T in ipairs{'torch.DoubleTensor', 'torch.FloatTensor'} do
+   local m = nn.VolumetricMaxPooling(2, 2, 2):type(T)
+   local x = torch.randn(2, 3, 4, 4, 4):type(T)
+   local g = m:forward(x):clone():fill(1)
+   local good = m:backward(x, g):clone()
+   for _, bad in ipairs{3 + 256 * 3, -5, 0xFFFFFF} do
+      local saved = m.indices[2][3][2][1][1]
+      m.indices[2][3][2][1][1] = bad
+      local ok, err = pcall(function() return m:backward(x, g) end)
+      print(T, bad, ok, ok and m.gradInput:sum() or (tostring(err):match('Found.*')))
+      m.indices[2][3][2][1][1] = saved
+      print(T, torch.equal(m:backward(x, g), good), good:sum())
+   end
+end
+"""
+
+
+def test_volumetric_max_pooling_gradient_with_an_index_outside_the_plane_is_an_error(tmp_path):
+    """Packed indices (the t, h, w offsets in the window as bytes) naming a
+    place outside the 4x4x4 plane give a Lua error, not a write past
+    gradInput; the offsets -1 (no max) add nowhere; the module works again
+    with the right indices.  Each window of ones adds one 1: the gradient
+    sums to the 2x3x2x2x2 windows."""
+    script = tmp_path / "packed.lua"
+    script.write_text(BAD_PACKED_INDICES)
+    proc = run_th([str(script)], env=nn_env(), timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = []
+    for T in ("torch.DoubleTensor", "torch.FloatTensor"):
+        for bad, result in ((771, "false\tFound an invalid max index (input planes have 64 elements)"),
+                            (-5, "false\tFound an invalid max index (input planes have 64 elements)"),
+                            (16777215, "true\t47")):
+            lines.append(f"{T}\t{bad}\t{result}\t")
+            lines.append(f"{T}\ttrue\t48\t")
+    assert proc.stdout.splitlines() == lines

@@ -44,11 +44,12 @@ function P.shapes(input, gradOutput, g, ceilmode, what)
    return sizes
 end
 
--- Spatial max pooling of contiguous tensors loops in LuaJIT over their FFI
--- data: as fast as THNN's C at every size, where numpy needs several passes
--- per kernel tap.  x, y, ind point to planes x H x W and planes x oH x oW.
 local LOWEST = {['torch.FloatTensor'] = -3.4028234663852886e38, ['torch.DoubleTensor'] = -1.7976931348623157e308}
 
+-- Spatial max pooling over windows of more than TAPS taps (below), a loop
+-- of comparisons over the FFI data of contiguous tensors (numpy needs
+-- several passes per kernel tap).  x, y, ind point to planes x H x W and
+-- planes x oH x oW.
 local function maxloop(x, y, ind, planes, H, W, oH, oW, g, lowest)
    local kH, kW, dH, dW, pH, pW = g.k[1], g.k[2], g.s[1], g.s[2], g.pad[1], g.pad[2]
    local lH, lW = g.dil and g.dil[1] or 1, g.dil and g.dil[2] or 1
@@ -86,62 +87,6 @@ local function maxloop(x, y, ind, planes, H, W, oH, oW, g, lowest)
    end
 end
 
--- 2 x 2 windows wholly inside the input (LeNet's pooling), without a branch
--- on the data: LuaJIT compiled the comparisons' unpredictable branches into
--- side exits costing tens of ns a window (THNN's C: 2 ns).  The max by
--- math.max (maxsd); then the first tap equal to it, from n_t = 1 when tap t
--- differs (a positive difference times 2^1200 is >= 1), 0 when equal; the
--- value is read back from that tap (of +0 and -0, the first).  A window
--- holding a NaN, an infinity or nothing above the lowest number takes the
--- comparisons, as THNN made them: later taps win when greater.
--- Planes [a, b) of a0 x a1 (p0) into a2 x a3 maxima (p1) and their 1-based
--- places (p2), strides a4, a5, the lowest number a6 (thnn.shared: many
--- planes shared with helper threads, as THNN's OpenMP loop over them).
-local MAX2X2 = shared.loop('maxpool2x2', [[
-   local lowest = a6
-   for p = a, b - 1 do
-      local xb, ob = p * a0 * a1, p * a2 * a3
-      for i = 0, a2 - 1 do
-         local row, yo = xb + i * a4 * a1, ob + i * a3
-         for j = 0, a3 - 1 do
-            local k = row + j * a5
-            local v0, v1, v2, v3 = p0[k], p0[k + 1], p0[k + a1], p0[k + a1 + 1]
-            local m = fmax(fmax(fmax(v0, v1), v2), v3)
-            if (v0 + v1 + v2 + v3) * 0 == 0 and m > lowest then
-               local n0 = fmin(1, (m - v0) * BIG * BIG)
-               local n1 = fmin(1, (m - v1) * BIG * BIG)
-               local n2 = fmin(1, (m - v2) * BIG * BIG)
-               local at = k + n0 * (1 + n1 * ((a1 - 1) + n2))
-               p1[yo + j], p2[yo + j] = p0[at], at - xb + 1
-            else
-               local best, at = window(p0, k, a1, lowest)
-               p1[yo + j], p2[yo + j] = best, at < 0 and 0 or at - xb + 1
-            end
-         end
-      end
-   end]], 16384, 1, {[2] = 'int64_t'}, [[
-local BIG = 2 ^ 600
-local fmax, fmin = math.max, math.min
-local function window(x, k, W, lowest)
-   local best, at = lowest, -1
-   local v = x[k]
-   if v > best then best, at = v, k end
-   v = x[k + 1]
-   if v > best then best, at = v, k + 1 end
-   v = x[k + W]
-   if v > best then best, at = v, k + W end
-   v = x[k + W + 1]
-   if v > best then best, at = v, k + W + 1 end
-   return best, at
-end]])
-
--- the windows are 2 x 2, undilated, unpadded and inside the input
-local function is2x2(g, H, W, oH, oW)
-   return g.k[1] == 2 and g.k[2] == 2 and g.pad[1] == 0 and g.pad[2] == 0
-      and (not g.dil or g.dil[1] == 1 and g.dil[2] == 1)
-      and (oH - 1) * g.s[1] + 2 <= H and (oW - 1) * g.s[2] + 2 <= W
-end
-
 -- planes [a, b) of gradInput (p0, a0 elements each of a2 bytes) zeroed,
 -- then += gradOutput (p1, a1 each) at the places p2 names (0: none), each
 -- plane by the thread that adds into it, while in its cache; a place outside
@@ -162,6 +107,240 @@ local MAXBACK = shared.loop('maxpoolgrad', [[
    end]], 16384, 1, {[2] = 'int64_t', [3] = 'int32_t'})
 local invalid = ffi.new('int32_t[1]')
 
+-- Max pooling of one geometry (a Spatial one as T = 1 of three axes T, H,
+-- W) without a branch on the data, its text written out and compiled once
+-- (LuaJIT's side exits on "v > best", taken at random, made a loop of
+-- comparisons 12x slower than THNN).  Per window, in THNN's order of its
+-- taps, m = math.max(v, m) (v > m and v or m: a NaN never wins, the first
+-- of equal values stays) and q, the ordinal of the last tap above all
+-- before it, in units U: with the difference d = v - m (a double's times
+-- 2^80) at least TAPS U when positive (a float's smallest difference is
+-- 2^-149, a double's 2^-1074), min(N U, d) is N U when v > m, else below
+-- 0, 0 or NaN; as ordinals grow tap after tap, q = max(min(N U, d), q)
+-- (max(NaN, q) is q).  PLACE[q / U] is what the indices tensor holds (0:
+-- no max).  Windows inside the input read their taps at constant offsets;
+-- the others read them clamped into it, each capped at the lowest number
+-- when outside (min(cap, v): the lowest never wins, NaN and -inf stay),
+-- the offsets and caps of their rows and columns from tables.
+-- Windows of up to TAPS taps.
+local TAPS = 64
+local NOPLACE = 0xFFFFFF   -- 'packed' with no max: each offset byte -1
+
+local WINDOWS = [[
+   for p = a, b - 1 do
+      local xb, ob = p * $PLANE, p * $OPLANE
+      for t = 0, $OT - 1 do
+         for i = 0, $OH - 1 do
+            local o, t0, h0 = ob + (t * $OH + i) * $OW, t * $ST - $PT, i * $SH - $PH
+            local k0 = xb + (t0 * $H + h0) * $W - $PW   -- window j's corner: k0 + j * $SW
+            -- the windows j0 to j1 of this output row are inside the input
+            local j0, j1 = 0, -1
+            if t >= $T0 and t <= $T1 and i >= $I0 and i <= $I1 then j0, j1 = $J0, $J1 end
+            for j = j0, j1 do
+               local k, m, q = k0 + j * $SW, LOWEST, 0
+               local w = p0 + k
+$INSIDE
+               local n = q * $INVERSE
+               p1[o + j], p2[o + j] = m, $INDEX
+            end
+            -- the others, j below j0 or above j1
+            local inside, f = j1 - j0 + 1, (t * $OH + i) * $KTH
+            for u = 0, $OW - 1 - inside do
+               local j = u + inside * min(max(u - j0 + 1, 0), 1)
+               local k, m, q, e = k0 + j * $SW, LOWEST, 0, j * $KW
+$ROWS
+$COLUMNS
+$EDGE
+               local n = q * $INVERSE
+               p1[o + j], p2[o + j] = m, $INDEX
+            end
+         end
+      end
+   end]]
+
+local WINDOWPRELUDE = [[
+local LOWEST, min, max = $LOWEST, math.min, math.max
+local PLACE = ffi.new('double[$TAPS]', {$PLACES})
+-- coordinate c of an axis of n places clamped into them, and the cap of a
+-- tap there: huge inside, else LOWEST
+local function clamp(c, n)
+   if c < 0 or c >= n then return min(max(c, 0), n - 1), LOWEST end
+   return c, huge
+end
+-- the offsets in the plane of output row (t, i)'s windows' rows of taps
+-- clamped into it, and their caps (from (t * $OH + i) * $KTH)
+local ROW, ROWCAP = ffi.new('double[$ROWCOUNT]'), ffi.new('double[$ROWCOUNT]')
+for t = 0, $OT - 1 do
+   for i = 0, $OH - 1 do
+      for a = 0, $KT - 1 do
+         for b = 0, $KH - 1 do
+            local tc, tx = clamp(t * $ST - $PT + a * $LT, $T)
+            local hc, hx = clamp(i * $SH - $PH + b * $LH, $H)
+            local r = (t * $OH + i) * $KTH + a * $KH + b
+            ROW[r], ROWCAP[r] = (tc * $H + hc) * $W, min(tx, hx)
+         end
+      end
+   end
+end
+-- the columns of window j's taps clamped into the plane, and their caps
+-- (from j * $KW)
+local COLUMN, CAP = ffi.new('double[$OWK]'), ffi.new('double[$OWK]')
+for j = 0, $OW - 1 do
+   for c = 0, $KW - 1 do
+      COLUMN[j * $KW + c], CAP[j * $KW + c] = clamp(j * $SW - $PW + c * $LW, $W)
+   end
+end]]
+
+-- what a tap does (%s: its N U), inside the input and across its edge
+local TAP = 'q = max(min(%s, $DIFF), q); m = max(v, m)'
+local INSIDE = '               do local v = w[%d]; ' .. TAP .. ' end'
+local EDGE = '               do local v = min(min(x%d_%d, cx%d), p0[xb + r%d_%d + c%d]); ' .. TAP .. ' end'
+local ROW = '               local r%d_%d, x%d_%d = ROW[f + %d], ROWCAP[f + %d]'
+local COLUMN = '               local c%d, cx%d = COLUMN[e + %d], CAP[e + %d]'
+-- per element type: d, U, the lowest number
+local TYPES = {float = {DIFF = 'v - m', unit = 2 ^ -170, LOWEST = '-3.4028234663852886e38'},
+               double = {DIFF = '(v - m) * 2 ^ 80', unit = 2 ^ -1010, LOWEST = '-1.7976931348623157e308'}}
+
+-- the pooling's geometry as three axes T, H, W (a 2D one has T of 1):
+-- per axis the input and output sizes, kernel, stride, padding, dilation
+-- and the outputs whose windows are inside the input, first to last
+local function axes(g, input, sizes)
+   local d = #g.k
+   local A = {}
+   for x = 1, 3 do
+      local i = x - 3 + d
+      local a = {n = 1, o = 1, k = 1, s = 1, p = 0, l = 1}
+      if i >= 1 then
+         a = {n = input:size(input:dim() - d + i), o = sizes[#sizes - d + i], k = g.k[i], s = g.s[i],
+              p = g.pad[i], l = g.dil and g.dil[i] or 1}
+      end
+      a.first = math.ceil(a.p / a.s)
+      a.last = math.min(a.o - 1, math.floor((a.n - 1 - (a.k - 1) * a.l + a.p) / a.s))
+      A[x] = a
+   end
+   return A
+end
+
+-- the numbers a geometry's texts name
+local function numbers(A)
+   local T, H, W = A[1], A[2], A[3]
+   local inside = T.first <= T.last and H.first <= H.last and W.first <= W.last
+   return {PLANE = T.n * H.n * W.n, OPLANE = T.o * H.o * W.o, T = T.n, H = H.n, W = W.n, OT = T.o, OH = H.o, OW = W.o,
+           ST = T.s, SH = H.s, SW = W.s, PT = T.p, PH = H.p, PW = W.p, LT = T.l, LH = H.l, LW = W.l,
+           KT = T.k, KH = H.k, KW = W.k, KTH = T.k * H.k, OWK = W.o * W.k, ROWCOUNT = T.o * H.o * T.k * H.k,
+           TSTEP = T.l * H.n * W.n, HSTEP = H.l * W.n,
+           T0 = inside and T.first or 1, T1 = inside and T.last or 0, I0 = H.first, I1 = H.last,
+           J0 = W.first, J1 = W.last}
+end
+
+local function fill(text, N)
+   return (text:gsub('%$(%u+%d?)', N))
+end
+
+-- the key of a geometry's loops
+local function keyof(N)
+   return concat({N.PLANE, N.T, N.H, N.W, N.OT, N.OH, N.OW, N.ST, N.SH, N.SW, N.PT, N.PH, N.PW,
+                  N.LT, N.LH, N.LW, N.KT, N.KH, N.KW}, ',')
+end
+
+-- the texts of a geometry's taps (N.INSIDE, N.ROWS, N.COLUMNS, N.EDGE) in
+-- units U, and PLACE's (for tap ordinals 0, none, to K: the index THNN
+-- stored)
+local function taps(fmt, A, N, U)
+   local inside, rows, columns, edge, places = {}, {}, {}, {}, {fmt == 'flat' and 0 or NOPLACE}
+   for c = 0, A[3].k - 1 do columns[c + 1] = COLUMN:format(c, c, c, c) end
+   for a = 0, A[1].k - 1 do
+      for b = 0, A[2].k - 1 do
+         rows[#rows + 1] = ROW:format(a, b, a, b, #rows, #rows)
+         for c = 0, A[3].k - 1 do
+            local n, offset = #inside + 1, a * N.TSTEP + b * N.HSTEP + c * A[3].l
+            local nu = ('%.17g'):format(n * U)
+            inside[n] = INSIDE:format(offset, nu)
+            edge[n] = EDGE:format(a, b, c, a, b, c, nu)
+            places[n + 1] = fmt == 'flat' and offset + 1 or a + 256 * b + 65536 * c
+         end
+      end
+   end
+   N.INSIDE, N.ROWS, N.COLUMNS, N.EDGE = concat(inside, '\n'), concat(rows, '\n'), concat(columns, '\n'),
+                                         concat(edge, '\n')
+   N.TAPS, N.PLACES = #places, concat(places, ', ')
+end
+
+-- the loop of one geometry and index format, or false (windows of more
+-- than TAPS taps); kept per geometry
+local windowloops = {}
+local function windowloop(fmt, A)
+   local N = numbers(A)
+   local key = fmt .. keyof(N)
+   local L = windowloops[key]
+   if L ~= nil then return L end
+   L = false
+   if A[1].k * A[2].k * A[3].k <= TAPS then
+      N.INDEX = fmt == 'flat' and 'PLACE[n] + (k - xb) * min(n, 1)' or 'PLACE[n]'
+      -- (the inserted texts name numbers too: filled twice)
+      local body, prelude = {}, {}
+      for ctype, T in pairs(TYPES) do
+         taps(fmt, A, N, T.unit)
+         N.DIFF, N.LOWEST, N.INVERSE = T.DIFF, T.LOWEST, ('%.17g'):format(1 / T.unit)
+         body[ctype], prelude[ctype] = fill(fill(WINDOWS, N), N), fill(fill(WINDOWPRELUDE, N), N)
+      end
+      L = shared.loop('maxpool ' .. key, body, 16384, 1, {[2] = 'int64_t'}, prelude)
+   end
+   windowloops[key] = L
+   return L
+end
+
+-- planes [a, b) of gradInput (p0, $PLANE elements each of a1 bytes)
+-- zeroed, then += gradOutput (p1) at the places the 'packed' indices (p2;
+-- p3: their bytes, little-endian as THNN wrote them) name from the corners
+-- of their windows: none for NOPLACE, a place outside its plane sets the
+-- int32 at address a0.  (One loop over a plane's outputs: loops over their
+-- rows took twice as long, 8 outputs long in VolumetricMaxPooling(2).)
+local PACKEDBACK = [[
+   local invalid = ffi.cast('int32_t *', a0)
+   for p = a, b - 1 do
+      local gb, ob = p * $PLANE, p * $OPLANE
+      ffi.fill(p0 + gb, $PLANE * a1)
+      for r = 0, $OPLANE - 1 do
+         local o = ob + r
+         if p2[o] ~= NOPLACE then
+            local c = 8 * o
+            local k = CORNER[r] + p3[c] * $TSTEP + p3[c + 1] * $HSTEP + p3[c + 2] * $LW
+            if k >= 0 and k < $PLANE then
+               p0[gb + k] = p0[gb + k] + p1[o]
+            else
+               invalid[0] = 1
+            end
+         end
+      end
+   end]]
+
+-- its prelude: each output's window corner (its place, maybe outside)
+local CORNERS = [[
+local NOPLACE = $NOPLACE
+local CORNER = ffi.new('double[$OPLANE]')
+for t = 0, $OT - 1 do
+   for i = 0, $OH - 1 do
+      for j = 0, $OW - 1 do
+         CORNER[(t * $OH + i) * $OW + j] = ((t * $ST - $PT) * $H + i * $SH - $PH) * $W + j * $SW - $PW
+      end
+   end
+end]]
+
+local packedbacks = {}
+local function packedback(A)
+   local N = numbers(A)
+   local key = keyof(N)
+   local L = packedbacks[key]
+   if not L then
+      N.NOPLACE = NOPLACE
+      L = shared.loop('maxpoolgrad ' .. key, fill(PACKEDBACK, N), 16384, 1, {[2] = 'int64_t', [3] = 'uint8_t'},
+                      fill(CORNERS, N))
+      packedbacks[key] = L
+   end
+   return L
+end
+
 -- the data pointers of contiguous tensors, or nil
 local function pointers(...)
    local ptrs = {}
@@ -180,23 +359,30 @@ local function planes(input, sizes)
           sizes[n - 1], sizes[n]
 end
 
--- the general loop, one copy per element type (checks.pertype says why)
+-- maxloop, one copy per element type (checks.pertype says why)
 local MAXLOOP = checks.pertype(maxloop)
+
+-- the pointers of contiguous Float/Double tensors and Long indices in a
+-- format the LuaJIT loops write ('flat', 'packed'), or nil
+local function maxpointers(input, indices, fmt, ...)
+   return fmt ~= 'tap' and LOWEST[torch.type(input)] and torch.type(indices) == 'torch.LongTensor'
+          and pointers(...)
+end
 
 function P.maxforward(input, output, indices, g, ceilmode, fmt)
    local sizes = P.shapes(input, nil, g, ceilmode)
    S.resize(output, sizes)
    S.resize(indices, sizes)
-   local ptr = fmt == 'flat' and LOWEST[torch.type(input)] and pointers(input, output, indices)
-   if ptr then
+   local ptr = maxpointers(input, indices, fmt, input, output, indices)
+   local A = ptr and axes(g, input, sizes)
+   local L = A and windowloop(fmt, A)
+   if L then
+      shared.run(L, checks.ctype(input), input:nElement() / (A[1].n * A[2].n * A[3].n), input:nElement(),
+                 ptr[1], ptr[2], ptr[3])
+   elseif ptr and fmt == 'flat' then
       local np, H, W, oH, oW = planes(input, sizes)
       local lowest = LOWEST[torch.type(input)]
-      if is2x2(g, H, W, oH, oW) then
-         shared.run(MAX2X2, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], ptr[3], nil,
-                    H, W, oH, oW, g.s[1], g.s[2], lowest)
-      else
-         MAXLOOP(lowest)(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g, lowest)
-      end
+      MAXLOOP(lowest)(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g, lowest)
    else
       call(py.nn_maxpool_forward, nd(output), nd(indices), nd(input), flat(g), fmt, #g.k)
    end
@@ -205,13 +391,23 @@ end
 function P.maxbackward(input, gradOutput, gradInput, indices, g, ceilmode, fmt)
    local sizes = P.shapes(input, gradOutput, g, ceilmode)
    S.resizeas(gradInput, input)
-   local ptr = fmt == 'flat' and LOWEST[torch.type(input)] and pointers(gradInput, gradOutput, indices)
-   if ptr then
+   -- (indices of another size: numpy's error)
+   local ptr = indices:nElement() == gradOutput:nElement() and maxpointers(input, indices, fmt, gradInput, gradOutput,
+                                                                           indices)
+   if ptr and fmt == 'flat' then
       local np, H, W, oH, oW = planes(input, sizes)
       invalid[0] = 0
       shared.run(MAXBACK, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], ptr[3], invalid, H * W, oH * oW,
                  gradInput:elementSize())
       if invalid[0] ~= 0 then S.fail('Found an invalid max index (input planes are of size %dx%d)', H, W) end
+   elseif ptr then
+      local A = axes(g, input, sizes)
+      local plane = A[1].n * A[2].n * A[3].n
+      invalid[0] = 0
+      shared.run(packedback(A), checks.ctype(input), input:nElement() / plane, input:nElement(), ptr[1], ptr[2],
+                 ptr[3], ffi.cast('uint8_t *', ptr[3]), tonumber(ffi.cast('intptr_t', invalid)),
+                 gradInput:elementSize())
+      if invalid[0] ~= 0 then S.fail('Found an invalid max index (input planes have %d elements)', plane) end
    else
       call(py.nn_maxpool_backward, nd(gradInput), nd(gradOutput), nd(indices), flat(g), fmt, #g.k)
    end
