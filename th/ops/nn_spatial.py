@@ -555,45 +555,6 @@ def nn_uplinear_backward(gin, gout, d):
     gin[...] = _along(gout, mats, True)
 
 
-# reflection and replication padding of the last d axes (negative pads crop)
-def _padindex(n, lo, hi, mode):
-    i = np.arange(-lo, n + hi)
-    if mode == "reflect":
-        i = np.abs(i)
-        i = np.where(i >= n, 2 * (n - 1) - i, i)
-    return np.clip(i, 0, n - 1)
-
-
-def _pads(p, d):
-    v = [int(a) for a in p.values()]
-    return [(v[2 * i], v[2 * i + 1]) for i in range(d)]
-
-
-@export
-def nn_pad_forward(out, x, pads, mode, d):
-    pads = _pads(pads, d)
-    res = x
-    for i, (lo, hi) in enumerate(pads):
-        axis = x.ndim - d + i
-        res = np.take(res, _padindex(x.shape[axis], lo, hi, mode), axis)
-    out[...] = res
-
-
-@export
-def nn_pad_backward(gin, gout, pads, mode, d):
-    """gin = gout added at the places each output element was read from,
-    output element after element in row-major order, as THNN's loop did
-    (np.add.at adds in order, in the element type)."""
-    size = gin.shape[-d:]
-    places = np.zeros((), np.int64)
-    for n, (lo, hi) in zip(size, _pads(pads, d)):
-        places = places[..., None] * n + _padindex(n, lo, hi, mode)
-    planes = int(np.prod(gin.shape[:-d]))
-    acc = np.zeros((planes, int(np.prod(size))), gin.dtype)
-    np.add.at(acc, (slice(None), places.ravel()), gout.reshape(planes, -1))
-    gin[...] = acc.reshape(gin.shape)
-
-
 # connection-table convolutions (SpatialConvolutionMap, SpatialFullConvolutionMap):
 # the weight (nConn, kH, kW) spread into the dense weight of the plain convolution
 def _dense(w, conn, rows, cols, first_is_out):

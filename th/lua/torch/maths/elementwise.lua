@@ -179,7 +179,6 @@ local fastatan2 = kernels.callsplit(kernels.op('atan2', math.huge, {Double = 'C.
 -- Torch7's pow took these exponents apart: its results are these formulas'
 -- bits, not C pow's (float steps rounded to float)
 local POWFORMS = {
-   [2] = {Double = 'x * x', Float = 'x * x'},
    [3] = {Double = 'x * x * x', Float = 'f32(x * x) * x'},
    [0.5] = {Double = 'sqrt(x)', Float = 'C.sqrtf(x)'},
    [-1] = {Double = '1 / x', Float = '1 / x'},
@@ -206,7 +205,13 @@ dispatch.define{
       local xd = TD[x]
       local r
       res, r = result(T, res, xd, true)
-      if sig == 'tn' and POWFORMS[n] then
+      -- x^1 and x^2 were Torch7's copy and cmul (x^1: each bit kept, a
+      -- NaN's sign too; nn.Power(2)'s gradient takes it)
+      if sig == 'tn' and n == 1 then
+         if r ~= xd then internal.copy(r, xd) end
+      elseif sig == 'tn' and n == 2 then
+         res:cmul(x, x)
+      elseif sig == 'tn' and POWFORMS[n] then
          if not kernels.map1(fastpow[n], r, xd) then loop1(r, xd, powforms[n][T.name]) end
       elseif not kernels.map1(fastpower[sig], r, xd, n) then
          loop1(r, xd, power[sig][T.name], n)
