@@ -2,7 +2,10 @@
 th itself does not contain nn) and the LUA_PATH a user would set for them."""
 import os
 
+from conftest import run_th
 from thirdparty import THIRDPARTY
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
 LUA_PATH = ";".join([THIRDPARTY + "/?.lua", THIRDPARTY + "/?/init.lua",
                      THIRDPARTY + "/moses/?.lua"])
@@ -13,3 +16,16 @@ def nn_env():
     env = dict(os.environ)
     env["LUA_PATH"] = LUA_PATH
     return env
+
+
+def assert_prints_recording(name):
+    """fixtures/<name>.lua, run by th from the fixtures folder with nn found,
+    prints fixtures/<name>_expected.txt (what the original printed): the
+    first differing lines are shown."""
+    proc = run_th([os.path.join(FIXTURES, name + ".lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, name + "_expected.txt")) as f:
+        expected = f.read().splitlines()
+    got = proc.stdout.splitlines()
+    bad = [(w, g) for w, g in zip(expected, got) if w != g]
+    assert not bad and len(got) == len(expected), f"(original, th) {bad[:3]}"

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from conftest import run_th
-from nn_paths import nn_env
+from nn_paths import assert_prints_recording, nn_env
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 CASES = ["nn_fast_paths", "nn_gridsampler"]
@@ -68,10 +68,7 @@ def test_shared_loops_match_the_original_bit_for_bit():
     nn_shared_loops_expected.txt, recorded from it).  SoftMax multiplies by
     the reciprocal of the sum, and HardTanh turns NaN into max_val but in
     place on a contiguous tensor of 2 or more dimensions, as THNN did."""
-    proc = run_th([os.path.join(FIXTURES, "nn_shared_loops.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_shared_loops_expected.txt")) as f:
-        assert proc.stdout == f.read()
+    assert_prints_recording("nn_shared_loops")
 
 
 def test_convolution_images_match_the_original_bit_for_bit():
@@ -79,10 +76,7 @@ def test_convolution_images_match_the_original_bit_for_bit():
     gemm), shared with helper threads from a size: output, gradInput and
     gradWeight bit for bit as the original's (fixtures/nn_conv_images_expected.txt,
     recorded from it), below and above the sharing, Double and Float."""
-    proc = run_th([os.path.join(FIXTURES, "nn_conv_images.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_conv_images_expected.txt")) as f:
-        assert proc.stdout == f.read()
+    assert_prints_recording("nn_conv_images")
 
 
 BAD_BIAS = r"""
@@ -123,10 +117,7 @@ def test_temporal_convolution_matches_the_original_bit_for_bit():
     gradWeight and gradBias (scale 1 and 0.37) bit for bit as the original's
     (fixtures/nn_temporal_conv_expected.txt, recorded from it); before, numpy's
     products differed in the last bits."""
-    proc = run_th([os.path.join(FIXTURES, "nn_temporal_conv.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_temporal_conv_expected.txt")) as f:
-        assert proc.stdout == f.read()
+    assert_prints_recording("nn_temporal_conv")
 
 
 def test_margin_criteria_match_the_original_bit_for_bit():
@@ -134,7 +125,4 @@ def test_margin_criteria_match_the_original_bit_for_bit():
     steps (the margin, each term, the sums and the gradient's running total):
     losses and gradients bit for bit as the original's
     (fixtures/nn_multimargin_expected.txt, recorded from it)."""
-    proc = run_th([os.path.join(FIXTURES, "nn_multimargin.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_multimargin_expected.txt")) as f:
-        assert proc.stdout == f.read()
+    assert_prints_recording("nn_multimargin")

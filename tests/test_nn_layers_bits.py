@@ -2,12 +2,7 @@
 Torch7: fixtures/nn_layers_bits.lua prints digests of every element's %a
 and of the NaNs' signs, and nn_layers_bits_expected.txt is what the
 original printed."""
-import os
-
-from conftest import run_th
-from nn_paths import nn_env
-
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+from nn_paths import assert_prints_recording
 
 
 def test_layers_match_the_original_bit_for_bit():
@@ -20,10 +15,4 @@ def test_layers_match_the_original_bit_for_bit():
     random ones, every pair of them for the element-wise layers, and
     SoftMax's gradient on every combination of NaNs of both signs (x86
     kept the NaN of one operand of two, which LuaJIT may swap)."""
-    proc = run_th([os.path.join(FIXTURES, "nn_layers_bits.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_layers_bits_expected.txt")) as f:
-        expected = f.read().splitlines()
-    got = proc.stdout.splitlines()
-    bad = [(w, g) for w, g in zip(expected, got) if w != g]
-    assert not bad and len(got) == len(expected), f"(original, th) {bad[:3]}"
+    assert_prints_recording("nn_layers_bits")

@@ -12,7 +12,7 @@ import os
 import pytest
 
 from conftest import run_th
-from nn_paths import nn_env
+from nn_paths import assert_prints_recording, nn_env
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -99,10 +99,7 @@ def test_adaptive_max_pooling_matches_the_original_bit_for_bit():
     cells' bounds in float (a 200-wide image in 50 cells: cell 29 starts at
     115), a cell without a max stored as row 1, column 0, or row 0, column 1
     when one column wide."""
-    proc = run_th([os.path.join(FIXTURES, "nn_adaptive_max.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_adaptive_max_expected.txt")) as f:
-        assert proc.stdout == f.read()
+    assert_prints_recording("nn_adaptive_max")
 
 
 NO_MAX = r"""
@@ -139,10 +136,7 @@ def test_max_pooling_of_general_geometries_matches_the_original_bit_for_bit():
     ties, signed zeros, subnormals, special values and windows without a max,
     Double and Float, cold and after 2000 calls
     (fixtures/nn_maxpool_general_expected.txt, recorded from the original)."""
-    proc = run_th([os.path.join(FIXTURES, "nn_maxpool_general.lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_maxpool_general_expected.txt")) as f:
-        assert proc.stdout == f.read()
+    assert_prints_recording("nn_maxpool_general")
 
 
 BAD_PACKED_INDICES = r"""

@@ -67,17 +67,25 @@ local FORWARD = shared.loop('softmax', [[
       if sum ~= sum then exact(p0, p1, first, a0, a1) end
    end]], 1024, 1, nil, checks.LINE .. '\n' .. EXACTFORWARD)
 
--- The same along features H x W > 1 apart (SpatialSoftMax), plane by plane
--- (PLANES, above): the maxima without a branch (max(x, m) is x > m and x or
--- m, a NaN left out as THNN's test did), a place whose sum is NaN done
--- again by exact()
-local PLANESFORWARD = shared.loop('softmaxplanes', [[
-   for u = a, b - 1 do
+-- the unit u's block of places: its image, the first place and how many
+-- (n), the first and last elements of its first place along the features
+local BLOCKPLACES = [[
       local image = floor(u / a2)
       local from = (u - image * a2) * BLOCK
       local n = min(BLOCK, a1 - from)
       local first = image * a0 * a1 + from
-      local last = first + (a0 - 1) * a1
+      local last = first + (a0 - 1) * a1]]
+local function blockloop(text)
+   return (text:gsub('%$BLOCKPLACES\n', function() return BLOCKPLACES .. '\n' end))
+end
+
+-- The same along features H x W > 1 apart (SpatialSoftMax), plane by plane
+-- (PLANES, above): the maxima without a branch (max(x, m) is x > m and x or
+-- m, a NaN left out as THNN's test did), a place whose sum is NaN done
+-- again by exact()
+local PLANESFORWARD = shared.loop('softmaxplanes', blockloop[[
+   for u = a, b - 1 do
+$BLOCKPLACES
       for q = 0, n - 1 do best[q], sum[q] = -huge, 0 end
       for o = first, last, a1 do
          for q = o, o + n - 1 do best[q - o] = max(p0[q], best[q - o]) end
@@ -135,13 +143,9 @@ local BACKWARD = shared.loop('softmaxgrad', [[
 -- gradInput along features H x W > 1 apart, plane by plane (PLANES).
 -- p0 output, p1 gradOutput, p2 gradInput, a0 features, a1 places, a2
 -- blocks an image
-local PLANESBACKWARD = shared.loop('softmaxgradplanes', [[
+local PLANESBACKWARD = shared.loop('softmaxgradplanes', blockloop[[
    for u = a, b - 1 do
-      local image = floor(u / a2)
-      local from = (u - image * a2) * BLOCK
-      local n = min(BLOCK, a1 - from)
-      local first = image * a0 * a1 + from
-      local last = first + (a0 - 1) * a1
+$BLOCKPLACES
       for q = 0, n - 1 do dot[q] = 0 end
       for o = first, last, a1 do
          for q = o, o + n - 1 do dot[q - o] = dot[q - o] + p1[q] * p0[q] end
