@@ -223,8 +223,8 @@ def call(rng):
     ])
 
 
-def batch_program(calls, offset):
-    lines = [PRELUDE]
+def batch_program(calls, offset, prelude=PRELUDE):
+    lines = [prelude]
     for k, body in enumerate(calls):
         lines.append(f"show({offset + k}, function() {body} end)")
     return "\n".join(lines) + "\n"
@@ -256,14 +256,15 @@ def same(want, have):
     return want.split() == have.split()
 
 
-def run_all(cmd, calls, start, timeout):
-    """Run calls[start:] under cmd, resuming after a call that kills the process
-    -> results by call number, {call number: 'crash' or 'hang'}."""
+def run_all(cmd, calls, start, timeout, prelude=PRELUDE):
+    """Run calls[start:] under cmd (each call a function body, after the Lua
+    prelude), resuming after a call that kills the process -> results by
+    call number, {call number: 'crash' or 'hang'}."""
     results, failures = {}, {}
     at = start
     end = start + len(calls)
     while at < end:
-        status, got = run(cmd, batch_program(calls[at - start:], at), timeout)
+        status, got = run(cmd, batch_program(calls[at - start:], at, prelude), timeout)
         results.update(got)
         if status == "ok":
             break
@@ -273,39 +274,54 @@ def run_all(cmd, calls, start, timeout):
     return results, failures
 
 
-def main():
+def differences(calls, th, ref, batch, timeout, prelude=PRELUDE):
+    """Run the calls under both commands, batch by batch -> the mismatches
+    (number, call, original's output, th's), th's crashes and hangs, the
+    original's"""
+    mismatches, th_failures, ref_failures = [], {}, {}
+    for start in range(0, len(calls), batch):
+        chunk = calls[start:start + batch]
+        want_all, rf = run_all(ref, chunk, start, timeout, prelude)
+        got, tf = run_all(th, chunk, start, timeout, prelude)
+        ref_failures.update(rf)
+        th_failures.update(tf)
+        for k in range(start, start + len(chunk)):
+            if k in rf:
+                continue   # the original crashed or hung here: th does better with an error
+            want, have = want_all.get(k, "missing"), got.get(k, tf.get(k, "missing"))
+            if want == "error" and have == "error":
+                continue
+            if not same(want, have):
+                mismatches.append((k, calls[k], want, have))
+    return mismatches, th_failures, ref_failures
+
+
+def report(calls, mismatches, th_failures, ref_failures, show):
+    print(f"calls: {len(calls)}  original crashes/hangs: {len(ref_failures)}  "
+          f"th crashes/hangs: {len(th_failures)}  mismatches: {len(mismatches)}")
+    for k, status in sorted(th_failures.items()):
+        print(f"  th {status} at {k}: {calls[k]}")
+    for k, body, want, have in mismatches[:show]:
+        print(f"--- {k}: {body}\n  ref: {want[:300]}\n  th:  {have[:300]}")
+
+
+def arguments(calls=10000):
     ap = argparse.ArgumentParser()
-    ap.add_argument("--calls", type=int, default=10000)
+    ap.add_argument("--calls", type=int, default=calls)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch", type=int, default=500)
     ap.add_argument("--th", default=".venv/bin/th")
     ap.add_argument("--ref", default="/opt/torch7-ref/bin/th")
     ap.add_argument("--show", type=int, default=30)
     ap.add_argument("--timeout", type=float, default=60)
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    args = arguments()
     rng = random.Random(args.seed)
     calls = [call(rng) for _ in range(args.calls)]
-    mismatches, th_failures, ref_failures = [], {}, {}
-    for start in range(0, len(calls), args.batch):
-        chunk = calls[start:start + args.batch]
-        ref, rf = run_all(args.ref, chunk, start, args.timeout)
-        got, tf = run_all(args.th, chunk, start, args.timeout)
-        ref_failures.update(rf)
-        th_failures.update(tf)
-        for k in range(start, start + len(chunk)):
-            if k in rf:
-                continue   # the original crashed or hung here: th does better with an error
-            want, have = ref.get(k, "missing"), got.get(k, tf.get(k, "missing"))
-            if want == "error" and have == "error":
-                continue
-            if not same(want, have):
-                mismatches.append((k, calls[k], want, have))
-    print(f"calls: {len(calls)}  original crashes/hangs: {len(ref_failures)}  "
-          f"th crashes/hangs: {len(th_failures)}  mismatches: {len(mismatches)}")
-    for k, status in sorted(th_failures.items()):
-        print(f"  th {status} at {k}: {calls[k]}")
-    for k, body, want, have in mismatches[:args.show]:
-        print(f"--- {k}: {body}\n  ref: {want[:300]}\n  th:  {have[:300]}")
+    report(calls, *differences(calls, args.th, args.ref, args.batch, args.timeout), args.show)
 
 
 if __name__ == "__main__":

@@ -16,3 +16,11 @@ def test_layers_match_the_original_bit_for_bit():
     SoftMax's gradient on every combination of NaNs of both signs (x86
     kept the NaN of one operand of two, which LuaJIT may swap)."""
     assert_prints_recording("nn_layers_bits")
+
+
+def test_cases_the_nn_fuzz_found():
+    """scripts/fuzz_nn.py's findings, bit for bit against the original:
+    TemporalConvolution with fewer output frames than its groups of windows
+    (th failed an assertion), Double and Float, batched or not; nearest
+    up-sampling by a factor of 1 is THNN's error."""
+    assert_prints_recording("nn_fuzz_found")

@@ -39,11 +39,12 @@ local R, A, B = S.descriptor(), S.descriptor(), S.descriptor()
 local matrix = S.matrix
 
 -- the geometry of a (batch of) sequence(s): samples, input frames, output
--- frames, the groups and the frames of group k
+-- frames, the groups (none empty: fewer output frames than groups) and the
+-- frames of group k
 local function frames(input, output, kW, dW)
    local n = S.dims(input)
-   local N = n == 3 and S.size(input, 1) or 1
-   return N, S.size(input, n - 1), S.size(output, n - 1), math.floor((kW - 1) / dW) + 1
+   local N, F = n == 3 and S.size(input, 1) or 1, S.size(output, n - 1)
+   return N, S.size(input, n - 1), F, math.min(math.floor((kW - 1) / dW) + 1, F)
 end
 local function groupframes(F, step, k)
    return math.floor((F - 1 - k) / step) + 1

@@ -8,7 +8,7 @@ local U = {}
 
 function U.nearestshape(input, gradOutput, factor, d)
    S.checkinput(input, d)
-   if factor < 1 then S.argerror(4, 'scale_factor must be greater than 1, but got: %d', factor) end
+   if factor <= 1 then S.argerror(4, 'scale_factor must be greater than 1, but got: %d', factor) end
    local sizes = S.sizes(input)
    local n = #sizes
    for i = n - d + 1, n do sizes[i] = sizes[i] * factor end
