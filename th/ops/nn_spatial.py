@@ -60,7 +60,7 @@ def _im2col(cols, x, k, s, pad, dil, out):
     """cols (N, C*prod(k), prod(out)) = the windows of x; cols may be None."""
     n, c = x.shape[:2]
     d = len(k)
-    win = _windows(_pad(x, pad, pad), k, s, dil, out)
+    win = _windows(_padded(x, k, s, pad, dil, out), k, s, dil, out)
     win = win.transpose((0, 1) + tuple(range(2 + d, 2 + 2 * d)) + tuple(range(2, 2 + d)))
     shape = (n, c * int(np.prod(k)), int(np.prod(out)))
     if cols is None or not cols.flags.c_contiguous or cols.size != np.prod(shape):
@@ -75,7 +75,7 @@ def _col2im(res, cols, k, s, pad, dil, out):
     n, c = res.shape[:2]
     size = res.shape[2:]
     cols = cols.reshape((n, c) + tuple(k) + tuple(out))
-    acc = np.zeros((n, c) + tuple(a + 2 * p for a, p in zip(size, pad)), res.dtype)
+    acc = _accumulator((n, c), size, k, s, pad, dil, out, res.dtype)
     for t, where in _taps(k, s, dil, out):
         acc[where] += cols[(slice(None), slice(None)) + t]
     res[...] = acc[(Ellipsis,) + tuple(slice(p, p + a) for p, a in zip(pad, size))]
@@ -92,7 +92,7 @@ def _columns(buf, x, k, s, pad, dil, out):
     GEMM then covers the whole batch.  Written into buf when it fits."""
     n, c = x.shape[:2]
     d = len(k)
-    win = _windows(_pad(x, pad, pad), k, s, dil, out)          # (N, C, *out, *k)
+    win = _windows(_padded(x, k, s, pad, dil, out), k, s, dil, out)          # (N, C, *out, *k)
     win = win.transpose((1,) + tuple(range(2 + d, 2 + 2 * d)) + (0,) + tuple(range(2, 2 + d)))
     shape = (c * int(np.prod(k)), n * int(np.prod(out)))
     if not _fits(buf, shape, x.dtype):
@@ -107,7 +107,7 @@ def _uncolumns(res, cols, k, s, pad, dil, out):
     n, c = res.shape[:2]
     size = res.shape[2:]
     cols = cols.reshape((c,) + tuple(k) + (n,) + tuple(out))
-    acc = np.zeros((c, n) + tuple(a + 2 * p for a, p in zip(size, pad)), res.dtype)
+    acc = _accumulator((c, n), size, k, s, pad, dil, out, res.dtype)
     for t, where in _taps(k, s, dil, out):
         acc[where] += cols[(slice(None),) + t]
     res[...] = acc[(Ellipsis,) + tuple(slice(p, p + a) for p, a in zip(pad, size))].swapaxes(0, 1)
@@ -174,7 +174,8 @@ def nn_conv_accgrad(gw, gb, x, gout, cols, geom, scale):
         # (c . g^T)^T: OpenBLAS took ten times longer over g . c^T
         gw.reshape(o, -1)[...] += scale * np.dot(c, g.T).T
     if gb is not None:
-        gb += scale * g.sum(1)
+        for per in gout.reshape(gout.shape[0], o, -1):   # THNN's sums: sample by sample, in order
+            gb += scale * np.add.accumulate(per, axis=1)[:, -1]
 
 
 @export
@@ -218,6 +219,18 @@ def _hipad(size, k, s, pad, dil, out):
     (ceil mode lets the last window pass the end)."""
     return tuple(max(p, (o - 1) * st + dl * (kk - 1) + 1 - n - p)
                  for n, kk, st, p, dl, o in zip(size, k, s, pad, dil, out))
+
+
+def _padded(x, k, s, pad, dil, out):
+    """x padded for its out windows (a convolution's last window may reach
+    past the input's end: THNN's sizes are C divisions, its taps there zeros)."""
+    return _pad(x, pad, _hipad(x.shape[2:], k, s, pad, dil, out))
+
+
+def _accumulator(lead, size, k, s, pad, dil, out, dtype):
+    """zeros shaped lead + the padded input's spatial sizes (as _padded's)."""
+    hi = _hipad(size, k, s, pad, dil, out)
+    return np.zeros(tuple(lead) + tuple(a + p + h for a, p, h in zip(size, pad, hi)), dtype)
 
 
 def _start(out, s, pad, axis, d):
@@ -759,7 +772,8 @@ def nn_fractional_backward(gin, gout, idx, d):
 def nn_rowconv_forward(out, x, w, b, kw, dw, pad):
     """x, out as (N, F, T) views."""
     x, out = _batch(x, 1), _batch(out, 1)
-    win = _windows(_pad(x, (pad,), (pad,)), (kw,), (dw,), (1,), out.shape[2:])    # (N, F, T', K)
+    o = out.shape[2:]
+    win = _windows(_padded(x, (kw,), (dw,), (pad,), (1,), o), (kw,), (dw,), (1,), o)    # (N, F, T', K)
     res = np.einsum('nftk,fk->nft', win, w.reshape(w.shape[0], kw))
     if b is not None:
         res += b.reshape(1, -1, 1)
@@ -771,7 +785,7 @@ def nn_rowconv_backward(gin, gout, w, kw, dw, pad):
     gin, gout = _batch(gin, 1), _batch(gout, 1)
     wk = w.reshape(w.shape[0], kw)
     size = gin.shape[2]
-    acc = np.zeros(gin.shape[:2] + (size + 2 * pad,), gin.dtype)
+    acc = _accumulator(gin.shape[:2], (size,), (kw,), (dw,), (pad,), (1,), gout.shape[2:], gin.dtype)
     for (t,), where in _taps((kw,), (dw,), (1,), gout.shape[2:]):
         acc[where] += gout * wk[:, t][None, :, None]
     gin[...] = acc[:, :, pad:pad + size]
@@ -781,7 +795,8 @@ def nn_rowconv_backward(gin, gout, w, kw, dw, pad):
 def nn_rowconv_accgrad(gw, gb, x, gout, kw, dw, pad, scale):
     x, gout = _batch(x, 1), _batch(gout, 1)
     if gw is not None:
-        win = _windows(_pad(x, (pad,), (pad,)), (kw,), (dw,), (1,), gout.shape[2:])
+        o = gout.shape[2:]
+        win = _windows(_padded(x, (kw,), (dw,), (pad,), (1,), o), (kw,), (dw,), (1,), o)
         gw += scale * np.einsum('nftk,nft->fk', win, gout).reshape(gw.shape)
     if gb is not None:
         gb += scale * gout.sum((0, 2))

@@ -13,7 +13,7 @@ local function shapes(input, gradOutput, weight, g)
    local nout = S.size(weight, 1)
    local nin = weight:nElement() / nout / (g.k[1] * g.k[2])
    S.checkplanes(input, first, nin)
-   local osz = S.outsizes(input, first, g.k, g.s, g.pad, nil, false, nout * nin)
+   local osz = S.outsizes(input, first, g.k, g.s, g.pad, nil, 'c', nout * nin)
    local sizes = S.outshape(input, first, nout * nin, osz)
    if gradOutput then S.checkgrad(gradOutput, sizes) end
    return sizes

@@ -10,13 +10,13 @@ end
 
 function K.SpatialDilatedConvolution_updateOutput(state, input, output, weight, bias, columns, ones,
                                                   kW, kH, dW, dH, padW, padH, dilW, dilH)
-   C.forward(input, output, weight, bias, columns, geom(kW, kH, dW, dH, padW, padH, dilW, dilH))
+   C.forward(input, output, weight, bias, columns, geom(kW, kH, dW, dH, padW, padH, dilW, dilH), ones)
 end
 
 function K.SpatialDilatedConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, gradColumns,
                                                      kW, kH, dW, dH, padW, padH, dilW, dilH)
-   -- (nn passes its finput, the forward's columns, as gradColumns: left alone)
-   C.backward(input, gradOutput, gradInput, weight, nil, geom(kW, kH, dW, dH, padW, padH, dilW, dilH))
+   -- (gradColumns: nn's finput, the forward's columns, as in THNN overwritten)
+   C.backward(input, gradOutput, gradInput, weight, gradColumns, geom(kW, kH, dW, dH, padW, padH, dilW, dilH))
 end
 
 function K.SpatialDilatedConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, columns, ones,

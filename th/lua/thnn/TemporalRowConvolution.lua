@@ -20,7 +20,7 @@ local function shapes(input, gradOutput, weight, kW, dW, padW, featFirst)
       S.argerror(2, 'invalid input frame size. Got: %d, Expected: %d', features, S.size(weight, 1))
    end
    local frames = S.size(input, tdim)
-   local nout = math.floor((frames + 2 * padW - kW) / dW) + 1
+   local nout = S.cdiv(frames + 2 * padW - kW, dW) + 1
    if nout < 1 then
       S.fail('Given input size: (%d x %d). Calculated output size: (%d x %d). Output size is too small',
              features, frames, features, nout)

@@ -10,7 +10,8 @@ end
 
 function K.VolumetricDilatedConvolution_updateOutput(state, input, output, weight, bias, columns, ones,
                                                      kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH)
-   C.forward(input, output, weight, bias, nil, geom(kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH))
+   C.forward(input, output, weight, bias, nil, geom(kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH),
+             ones)
 end
 
 function K.VolumetricDilatedConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, gradColumns,
@@ -23,7 +24,7 @@ function K.VolumetricDilatedConvolution_accGradParameters(state, input, gradOutp
                                                           ones, kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                           dilT, dilW, dilH, scale)
    C.accgrad(input, gradOutput, gradWeight, gradBias, nil,
-             geom(kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH), scale)
+             geom(kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH), scale, ones)
 end
 
 return K

@@ -2,7 +2,9 @@
 -- dimensions: a direct convolution (weight nOut x nIn x kernel, or its 2D view
 -- nOut x nIn*kernel) and a transposed ("full") one (weight nIn x nOut x
 -- kernel).  Window geometry is {k = {...}, s = {...}, pad = {...}, dil = {...}}
--- in the tensor's axis order.  The arithmetic is th/ops/nn_spatial.py.
+-- in the tensor's axis order.  2D ones run image by image in LuaJIT and the
+-- library's gemm, as THNN ran them (below); 3D ones' arithmetic is
+-- th/ops/nn_spatial.py.
 local ffi = require 'ffi'
 local torch = require 'torch'
 local internal = require 'torch.internal'
@@ -25,10 +27,11 @@ local function prod(t)
    return p
 end
 
-local function checkweight(weight, d)
+-- (argn: the weight's argument, 4; a gradient's 5)
+local function checkweight(weight, d, argn)
    local n = S.dims(weight)
    if n ~= 2 and n ~= d + 2 then
-      S.argerror(4, '2D or %dD weight tensor expected, but got: %s', d + 2, S.shape(weight))
+      S.argerror(argn or 4, '2D or %dD weight tensor expected, but got: %s', d + 2, S.shape(weight))
    end
 end
 
@@ -49,7 +52,7 @@ local function shapes(input, gradOutput, g, nin, nout)
    local d = #g.k
    local first, batch = S.checkinput(input, d)
    S.checkplanes(input, first, nin)
-   local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, false, nout)
+   local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, 'c', nout)
    local sizes = S.outshape(input, first, nout, osz)
    if gradOutput then S.checkgrad(gradOutput, sizes) end
    return sizes, osz, batch and S.size(input, 1) or nil
@@ -62,9 +65,9 @@ local function resizecols(cols, batch, rows, osz)
 end
 
 -- 2D convolutions build their columns in LuaJIT (thnn/im2col.lua), in
--- THNN's layout (N x) nIn*kH*kW x oH*oW, and cross into numpy once, for the
--- matrix product.  Tensors are taken contiguous as THNN took them; a result
--- that is not is computed in a contiguous one and copied back.
+-- THNN's layout (N x) C*kH*kW x oH*oW, for the library's gemm (numpy's
+-- product without one).  Tensors are taken contiguous as THNN took them; a
+-- result that is not is computed in a contiguous one and copied back.
 
 -- t, or a contiguous tensor of its sizes when t is not (copied from t when keep)
 local function dense(t, keep)
@@ -84,13 +87,6 @@ end
 local function resizecolumns(cols, batch, N, K, P)
    S.resize(cols, batch and {N, K, P} or {K, P})
    if not cols:isContiguous() then cols:set(cols.new():resize(cols:size())) end
-end
-
--- cols = the columns of every image of the contiguous x
-local function columns(x, cols, batch, g, C, H, W, oH, oW, N, K, P)
-   resizecolumns(cols, batch, N, K, P)
-   local xp, cp = x:data(), cols:data()
-   for n = 0, N - 1 do I.im2col(xp, n * C * H * W, cp, n * K * P, C, H, W, oH, oW, g) end
 end
 
 -- The matrix products, image by image as THNN ran them, through the BLAS
@@ -160,13 +156,17 @@ local BIASGRAD = checks.pertype(biasgrad)
 -- OpenMP threads took them), an image's columns made or used while still in
 -- that thread's cache; the library's gemm is called from each thread as
 -- from THNN's (the same call, whoever makes it).  p3 = weight; a1: the
--- gemm's address (0: the product made in numpy).  One loop per geometry,
--- its sizes written in.
+-- gemm's address (0: the product made in numpy, before a fold, after an
+-- unfold).  One loop per geometry, its sizes written in: the image
+-- C x H x W, the columns grid oH x oW (P places), K = C*kH*kW, the product's
+-- other side O planes.  A transposed convolution runs the same loops, its
+-- output the image and its input on the grid: its forward is a fold, its
+-- gradInput an unfold.
 local IMAGES = {
-   -- the columns, the output planes set to the bias (zeros without one), the
-   -- product weight x columns added to them; p0 = x, p1 = cols, p2 = out,
-   -- a0: the bias's address (0: none)
-   forward = {unfold = 'im2col', text = [[
+   -- unfold: the columns, then the O planes set to the bias (zeros without
+   -- one) and the product weight x columns added to them; p0 = the image,
+   -- p1 = cols, p2 = the planes, a0: the bias's address (0: none)
+   unfold = {loop = 'im2col', text = [[
 local bias, gemm = a0 ~= 0 and ffi.cast(P3, a0) or nil, a1 ~= 0 and ffi.cast(GEMM, a1) or nil
 for n = a, b - 1 do
    local c, y = p1 + n * $KP, p2 + n * $OP
@@ -178,19 +178,33 @@ for n = a, b - 1 do
    if gemm then gemm$CALL end
 end
 ]], product = function(O, K, P) return O, K, P, P, 1, K, 1, P, 1, 'y', 'p3', 'c', 1, 1 end},
-   -- the columns' gradient weight^T x gradOutput, added back into the zeroed
-   -- gradInput; p0 = gradInput, p1 = its columns, p2 = gradOutput
-   gradinput = {unfold = 'col2im', text = [[
-local gemm = a1 ~= 0 and ffi.cast(GEMM, a1) or nil
+   -- fold: the columns weight^T x the O planes, added back into the zeroed
+   -- image, then the bias added to its C planes; p0 = the image, p1 = its
+   -- columns, p2 = the planes, a0: the bias's address (0: none)
+   fold = {loop = 'col2im', text = [[
+local bias, gemm = a0 ~= 0 and ffi.cast(P3, a0) or nil, a1 ~= 0 and ffi.cast(GEMM, a1) or nil
 for n = a, b - 1 do
-   local c, g = p1 + n * $KP, p2 + n * $OP
+   local c, g, x = p1 + n * $KP, p2 + n * $OP, n * $CHW
    if gemm then gemm$CALL end
-   for j = n * $CHW, (n + 1) * $CHW - 1 do p0[j] = 0 end
-   col2im(c, 0, p0, n * $CHW, $C, $H, $W, $OH, $OW, $KH, $KW, $SH, $SW, $PH, $PW, $DH, $DW)
+   for j = x, x + $CHW - 1 do p0[j] = 0 end
+   col2im(c, 0, p0, x, $C, $H, $W, $OH, $OW, $KH, $KW, $SH, $SW, $PH, $PW, $DH, $DW)
+   if bias then
+      for k = 0, $C - 1 do
+         local v, y = bias[k], x + k * $HW
+         for j = y, y + $HW - 1 do p0[j] = p0[j] + v end
+      end
+   end
 end
 ]], product = function(O, K, P) return K, O, P, P, 1, 1, K, P, 1, 'c', 'p3', 'g', 1, 0 end},
+   -- the columns alone (a weight gradient's, whose products add up in
+   -- order); p0 = the image, p1 = cols
+   columns = {loop = 'im2col', text = [[
+for n = a, b - 1 do
+   im2col(p1 + n * $KP, 0, p0, n * $CHW, $C, $H, $W, $OH, $OW, $KH, $KW, $SH, $SW, $PH, $PW, $DH, $DW)
+end
+]]},
 }
--- (shared from this many multiply-adds in all, an image a unit)
+-- (shared from this many multiply-adds in all, or elements of columns, an image a unit)
 local IMAGES_SHARED = 2^20
 
 local imageloops = {}
@@ -200,14 +214,15 @@ local function imageloop(kind, C, H, W, oH, oW, O, K, P, g)
    local L = imageloops[key]
    if L then return L end
    local sizes = {KP = K * P, CHW = C * H * W, C = C, H = H, W = W, OH = oH, OW = oW, KH = kH, KW = kW,
-                  SH = sH, SW = sW, PH = pH, PW = pW, DH = dH, DW = dW, OP = O * P, O = O, P = P}
+                  SH = sH, SW = sW, PH = pH, PW = pW, DH = dH, DW = dW, OP = O * P, O = O, P = P, HW = H * W}
    local images, body, prelude = IMAGES[kind], {}, {}
    for ctype, T in pairs{float = types.Float, double = types.Double} do
-      local gemmtype, _, call = cblas.gemmcall(T, images.product(O, K, P))
+      local gemmtype, call
+      if images.product then gemmtype, _, call = cblas.gemmcall(T, images.product(O, K, P)) end
       sizes.CALL = call or ''
       body[ctype] = images.text:gsub('%$(%w+)', sizes)
       prelude[ctype] = ('local %s = (function()\n%s\nend)()\nlocal GEMM = ffi.typeof(%q)')
-                       :format(images.unfold, I.source(images.unfold, ffi.sizeof(ctype), g, W, oW, P),
+                       :format(images.loop, I.source(images.loop, ffi.sizeof(ctype), g, W, oW, P),
                                gemmtype or 'void *')
    end
    L = shared.loop('convolution images', body, IMAGES_SHARED, 1, nil, prelude)
@@ -221,17 +236,41 @@ local function gemmaddress(kind, r, a, b, O, K, P)
    return select(2, cblas.gemmcall(TD[r].T, IMAGES[kind].product(O, K, P))) or 0
 end
 
+local function address(t)
+   return t and tonumber(ffi.cast('intptr_t', t:data())) or 0
+end
+
+-- The loops run on contiguous tensors: the N images x (N x C x H x W), their
+-- columns cols (made N x K x P), the planes y (N x O x P), the weight w
+-- (O x K) and the bias b (nil: none).
+-- unfold: y = w x the columns of x, plus b
+local function unfold(x, cols, y, w, b, g, C, H, W, oH, oW, N, O, K, P)
+   local gemm = gemmaddress('unfold', y, w, cols, O, K, P)
+   shared.run(imageloop('unfold', C, H, W, oH, oW, O, K, P, g), checks.ctype(x), N, N * O * K * P, x:data(),
+              cols:data(), y:data(), w:data(), address(b), gemm)
+   if gemm == 0 then call(py.nn_cols_forward, nd(y), nd(w), nd(cols)) end
+end
+
+-- fold: x = the columns w^T x y folded into images, plus b
+local function fold(x, cols, y, w, b, g, C, H, W, oH, oW, N, O, K, P)
+   local gemm = gemmaddress('fold', cols, w, y, O, K, P)
+   if gemm == 0 then call(py.nn_cols_backward, nd(cols), nd(w), nd(y)) end
+   shared.run(imageloop('fold', C, H, W, oH, oW, O, K, P, g), checks.ctype(x), N, N * O * K * P, x:data(),
+              cols:data(), y:data(), w:data(), address(b), gemm)
+end
+
+-- columns: cols = the columns of x
+local function columns(x, cols, g, C, H, W, oH, oW, N, K, P)
+   shared.run(imageloop('columns', C, H, W, oH, oW, 0, K, P, g), checks.ctype(x), N, N * K * P, x:data(),
+              cols:data())
+end
+
 local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    local x = dense(input, true)
    resizecolumns(cols, batch, N, K, P)
    local out, w = dense(output), dense(weight, true)
-   local O = S.size(w, 1)
-   local gemm = gemmaddress('forward', out, w, cols, O, K, P)
-   local b = bias and dense(bias, true):data()
-   shared.run(imageloop('forward', C, H, W, oH, oW, O, K, P, g), checks.ctype(x), N, N * O * K * P, x:data(),
-              cols:data(), out:data(), w:data(), b and tonumber(ffi.cast('intptr_t', b)) or 0, gemm)
-   if gemm == 0 then call(py.nn_cols_forward, nd(out), nd(w), nd(cols)) end
+   unfold(x, cols, out, w, bias and dense(bias, true), g, C, H, W, oH, oW, N, S.size(w, 1), K, P)
    if out ~= output then output:copy(out) end
 end
 
@@ -239,20 +278,26 @@ local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, o
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    resizecolumns(gcols, batch, N, K, P)
    local w, gout, gin = dense(weight, true), dense(gradOutput, true), dense(gradInput)
-   local O = S.size(w, 1)
-   local gemm = gemmaddress('gradinput', gcols, w, gout, O, K, P)
-   if gemm == 0 then call(py.nn_cols_backward, nd(gcols), nd(w), nd(gout)) end
-   shared.run(imageloop('gradinput', C, H, W, oH, oW, O, K, P, g), checks.ctype(gin), N, N * O * K * P, gin:data(),
-              gcols:data(), gout:data(), w:data(), 0, gemm)
+   fold(gin, gcols, gout, w, nil, g, C, H, W, oH, oW, N, S.size(w, 1), K, P)
    if gin ~= gradInput then gradInput:copy(gin) end
 end
 
--- a dilated convolution's bias gradient as THNN made it: gb += scale *
--- gradOutput's planes times a vector of ones (one gemv per image; ones
--- resized to oH x oW and filled as THNN did); false when BLAS does not take it
-local function biasgemv(gb, gout, ones, N, O, oH, oW, scale)
-   local P = oH * oW
-   if ones:dim() ~= 2 or ones:nElement() < P then ones:resize(oH, oW):fill(1) end
+-- ones (a dilated or transposed convolution's buffer) as THNN left it: a
+-- plane of H x W ones (a block of T x H x W, 3D), made when it holds fewer
+local function fillones(ones, H, W, T)
+   local nd, n = T and 3 or 2, H * W * (T or 1)
+   if ones:dim() ~= nd or ones:nElement() < n then
+      if T then ones:resize(T, H, W) else ones:resize(H, W) end
+      ones:fill(1)
+   end
+   return ones
+end
+
+-- the bias gradient of a dilated or transposed convolution as THNN made it:
+-- gb += scale * gradOutput's O planes (P places each) times a vector of
+-- ones (ones: at least P of them; one gemv per image); false when BLAS does
+-- not take it
+local function biasgemv(gb, gout, ones, N, O, P, scale)
    local r, a = TD[gb], matrix(A, gout, O, P, P, 1)
    local v = TD[ones]
    B.T, B.st, B.off, B.nd, B.sz[1], B.str[1] = v.T, v.st, v.off, 1, P, 1
@@ -265,41 +310,91 @@ local function biasgemv(gb, gout, ones, N, O, oH, oW, scale)
    return true
 end
 
--- the forward's columns are used when they still fit (as THNN did), made again otherwise
+-- gw (M x K) += scale * a cols^T image by image (a: N x M x P, a direct
+-- convolution's gradOutput or a transposed one's input; cols N x K x P), in
+-- order: each image's product adds to the last's; gb += scale * the sums of
+-- gout's O planes of H x W (by gemv with ones when given, as THNN's dilated
+-- and transposed convolutions made them).  All contiguous.
+local function weightgrads(gw, gb, a, gout, cols, N, M, K, P, O, H, W, scale, ones)
+   local float = torch.type(gout) == 'torch.FloatTensor'
+   if float then scale = f32(scale) end
+   if gw and not products(N, matrix(R, gw, M, K, K, 1), 0, 1, scale, matrix(A, a, M, P, P, 1), M * P,
+                          matrix(B, cols, P, K, 1, P), K * P) then
+      call(py.nn_cols_accgrad, nd(gw), nd(cols), nd(a), scale)
+   end
+   if gb and not (ones and biasgemv(gb, gout, fillones(ones, H, W), N, O, H * W, scale)) then
+      BIASGRAD(torch.type(gout))(gb, gout, N, O, H * W, scale, float)
+   end
+end
+
+-- the forward's columns are used when they still fit, made again otherwise
+-- (as THNN's SpatialConvolutionMM did); a dilated convolution's (ones
+-- given) made again always, as its THNN made them
 local function accgrad2d(input, gradOutput, gradWeight, gradBias, cols, g, nin, osz, batch, scale, ones)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
-   if gradWeight and (cols:nElement() ~= N * K * P or not cols:isContiguous()) then
-      columns(dense(input, true), cols, batch, g, C, H, W, oH, oW, N, K, P)
+   if gradWeight and (ones or cols:nElement() ~= N * K * P or not cols:isContiguous()) then
+      resizecolumns(cols, batch, N, K, P)
+      columns(dense(input, true), cols, g, C, H, W, oH, oW, N, K, P)
    end
    local gw, gb, gout = dense(gradWeight, true), dense(gradBias, true), dense(gradOutput, true)
    local O = S.size(gw or gb, 1)
-   local float = torch.type(gout) == 'torch.FloatTensor'
-   if float then scale = f32(scale) end
-   -- gradWeight += scale * gradOutput cols^T, image by image
-   if gw and not products(N, matrix(R, gw, O, K, K, 1), 0, 1, scale, matrix(A, gout, O, P, P, 1), O * P,
-                          matrix(B, cols, P, K, 1, P), K * P) then
-      call(py.nn_cols_accgrad, nd(gw), nd(cols), nd(gout), scale)
-   end
-   if gb and not (ones and biasgemv(gb, gout, ones, N, O, oH, oW, scale)) then
-      BIASGRAD(torch.type(gout))(gb, gout, N, O, P, scale, float)
-   end
+   weightgrads(gw, gb, gout, gout, cols, N, O, K, P, O, oH, oW, scale, ones)
    if gw ~= gradWeight then gradWeight:copy(gw) end
    if gb ~= gradBias then gradBias:copy(gb) end
 end
 
-function C.forward(input, output, weight, bias, cols, g)
-   checkweight(weight, #g.k)
+-- THNN's checks of a 2D geometry, and of a transposed convolution's output
+-- padding adj ({adjH, adjW}, smaller than the stride or the dilation)
+local function checkgeometry(g, adj)
+   local k, s, dil = g.k, g.s, g.dil or {1, 1}
+   if k[1] <= 0 or k[2] <= 0 then
+      S.argerror(9, 'kernel size should be greater than zero, but got kH: %d kW: %d', k[1], k[2])
+   end
+   if s[1] <= 0 or s[2] <= 0 then
+      S.argerror(11, 'stride should be greater than zero, but got dH: %d dW: %d', s[1], s[2])
+   end
+   if dil[1] <= 0 or dil[2] <= 0 then
+      S.argerror(15, 'dilation should be greater than zero, but got dilationH: %d, dilationW: %d', dil[1], dil[2])
+   end
+   if adj and not ((adj[2] < s[2] or adj[2] < dil[2]) and (adj[1] < s[1] or adj[1] < dil[1])) then
+      S.argerror(15, 'output padding must be smaller than either stride or dilation, but got adjH: %d adjW: %d '
+                 .. 'dH: %d dW: %d dilationH: %d dilationW: %d', adj[1], adj[2], s[1], s[2], dil[1], dil[2])
+   end
+end
+
+-- a direct convolution's weight (argument argn) and geometry checked in
+-- THNN's order (a dilated one's weight first, 4D only, argument 4)
+local function checkdirect(weight, g, argn)
+   local d = #g.k
+   if d == 2 and g.dil then
+      if S.dims(weight) ~= 4 then
+         S.argerror(4, '4D weight tensor (nOutputPlane,nInputPlane,kH,kW) expected, but got: %s', S.shape(weight))
+      end
+      checkgeometry(g)
+   else
+      if d == 2 then checkgeometry(g) end
+      checkweight(weight, d, argn)
+   end
+end
+
+-- (ones: the dilated convolutions' buffer, left as THNN left it)
+function C.forward(input, output, weight, bias, cols, g, ones)
+   checkdirect(weight, g)
    local nout, nin = planes(weight, g)
    checkbias(bias, nout)
    local sizes, osz, batch = shapes(input, nil, g, nin, nout)
    S.resize(output, sizes)
-   if #g.k == 2 then return forward2d(input, output, weight, bias, cols or input.new(), g, nin, osz, batch) end
+   if #g.k == 2 then
+      if ones then fillones(ones, osz[1], osz[2]) end
+      return forward2d(input, output, weight, bias, cols or input.new(), g, nin, osz, batch)
+   end
+   if ones then fillones(ones, osz[2], osz[3], osz[1]) end
    resizecols(cols, batch, nin * prod(g.k), osz)
    call(py.nn_conv_forward, nd(output), nd(input), nd(weight), nd(bias), nd(cols), flat(g))
 end
 
 function C.backward(input, gradOutput, gradInput, weight, gcols, g)
-   checkweight(weight, #g.k)
+   checkdirect(weight, g)
    local nout, nin = planes(weight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
    S.resizeas(gradInput, input)
@@ -312,16 +407,26 @@ end
 
 -- (ones: the dilated convolutions' buffer, whose bias gradient THNN made by gemv)
 function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale, ones)
+   if #g.k == 2 then checkdirect(gradWeight, g, 5) end
    local nout, nin = planes(gradWeight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
    if #g.k == 2 then
       return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1,
                        ones)
    end
+   -- (a dilated 3D one's bias by gemv, as THNN's)
+   local T = ones and gradBias and TD[gradOutput].T
+   if T and (T == types.Float or T == types.Double) and gradOutput:isContiguous() then
+      local P = osz[1] * osz[2] * osz[3]
+      if biasgemv(gradBias, gradOutput, fillones(ones, osz[2], osz[3], osz[1]), batch or 1, nout, P, scale or 1) then
+         gradBias = nil
+      end
+   end
    call(py.nn_conv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(cols), flat(g), scale or 1)
 end
 
--- transposed convolution: output size (in - 1) * s - 2 * pad + dil * (k - 1) + 1 + adj
+-- transposed convolution: output size (in - 1) * s - 2 * pad + dil * (k - 1) + 1 + adj;
+-- -> the output's sizes and whether the input is a batch
 local function fullshapes(input, gradOutput, weight, g, adj)
    local d = #g.k
    local nin = S.size(weight, 1)
@@ -340,33 +445,94 @@ local function fullshapes(input, gradOutput, weight, g, adj)
    end
    local sizes = S.outshape(input, first, nout, osz)
    if gradOutput then S.checkgrad(gradOutput, sizes) end
-   return sizes
+   return sizes, batch
 end
 
 local function checkfullweight(weight, d)
-   if S.dims(weight) ~= d + 2 then
+   local n = S.dims(weight)
+   if d == 2 and n ~= 2 and n ~= 4 then
+      S.argerror(5, '2D or 4D weight tensor expected, but got: %s', S.shape(weight))
+   elseif n ~= d + 2 then
       S.argerror(4, '%dD weight tensor expected (nInputPlane x nOutputPlane x %s), but got: %s',
                  d + 2, d == 2 and 'kH x kW' or 'kT x kH x kW', S.shape(weight))
    end
 end
 
-function C.fullforward(input, output, weight, bias, g, adj)
-   checkfullweight(weight, #g.k)
+-- A 2D transposed convolution runs the image loops with its output
+-- (nOut x oH x oW) as the image and its input (nIn x H x W) on the columns
+-- grid, columns and products per image as THNN's (its columns buffer made
+-- N x K x P, as a direct convolution's finput): the geometry C = nOut, oH,
+-- oW, H, W, N, K, P and the input planes I.  (The grid is the input's size:
+-- an adj of 0 to stride - 1 gives it back from the output's.)
+local function fullgeom(input, weight, g, sizes, batch)
+   local first = batch and 2 or 1
+   local H, W, C = S.size(input, first + 1), S.size(input, first + 2), S.size(weight, 2)
+   return C, sizes[first + 1], sizes[first + 2], H, W, batch and sizes[1] or 1, C * g.k[1] * g.k[2], H * W,
+          S.size(weight, 1)
+end
+
+local function fullforward2d(input, output, weight, bias, cols, g, sizes, batch)
+   local C, oH, oW, H, W, N, K, P, nin = fullgeom(input, weight, g, sizes, batch)
+   resizecolumns(cols, batch, N, K, P)
+   local out, x, w = dense(output), dense(input, true), dense(weight, true)
+   fold(out, cols, x, w, bias and dense(bias, true), g, C, oH, oW, H, W, N, nin, K, P)
+   if out ~= output then output:copy(out) end
+end
+
+local function fullbackward2d(input, gradOutput, gradInput, weight, gcols, g, sizes, batch)
+   local C, oH, oW, H, W, N, K, P, nin = fullgeom(input, weight, g, sizes, batch)
+   resizecolumns(gcols, batch, N, K, P)
+   local gout, w, gin = dense(gradOutput, true), dense(weight, true), dense(gradInput)
+   unfold(gout, gcols, gin, w, nil, g, C, oH, oW, H, W, N, nin, K, P)
+   if gin ~= gradInput then gradInput:copy(gin) end
+end
+
+-- (the columns of gradOutput made again, as THNN made them)
+local function fullaccgrad2d(input, gradOutput, gradWeight, gradBias, cols, ones, g, sizes, batch, scale)
+   local C, oH, oW, H, W, N, K, P, nin = fullgeom(input, gradWeight, g, sizes, batch)
+   local gout, gw, gb = dense(gradOutput, true), dense(gradWeight, true), dense(gradBias, true)
+   resizecolumns(cols, batch, N, K, P)
+   columns(gout, cols, g, C, oH, oW, H, W, N, K, P)
+   weightgrads(gw, gb, dense(input, true), gout, cols, N, nin, K, P, C, oH, oW, scale, ones)
+   if gw ~= gradWeight then gradWeight:copy(gw) end
+   if gb ~= gradBias then gradBias:copy(gb) end
+end
+
+-- (cols, ones: nn's finput and fgradInput, THNN's columns and ones; 2D)
+function C.fullforward(input, output, weight, bias, g, adj, cols, ones)
+   local d = #g.k
+   if d == 2 then checkgeometry(g, adj) end
+   checkfullweight(weight, d)
    checkbias(bias, S.size(weight, 2))
-   S.resize(output, fullshapes(input, nil, weight, g, adj))
+   local sizes, batch = fullshapes(input, nil, weight, g, adj)
+   S.resize(output, sizes)
+   if d == 2 then
+      if ones then fillones(ones, sizes[#sizes - 1], sizes[#sizes]) end
+      return fullforward2d(input, output, weight, bias, cols or input.new(), g, sizes, batch)
+   end
    call(py.nn_fullconv_forward, nd(output), nd(input), nd(weight), nd(bias), flat(g))
 end
 
-function C.fullbackward(input, gradOutput, gradInput, weight, g, adj)
-   checkfullweight(weight, #g.k)
-   fullshapes(input, gradOutput, weight, g, adj)
+function C.fullbackward(input, gradOutput, gradInput, weight, g, adj, gcols)
+   local d = #g.k
+   if d == 2 then checkgeometry(g, adj) end
+   checkfullweight(weight, d)
+   local sizes, batch = fullshapes(input, gradOutput, weight, g, adj)
    S.resizeas(gradInput, input)
+   if d == 2 then return fullbackward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, sizes, batch) end
    call(py.nn_fullconv_backward, nd(gradInput), nd(gradOutput), nd(weight), flat(g))
 end
 
-function C.fullaccgrad(input, gradOutput, gradWeight, gradBias, g, adj, scale)
-   checkfullweight(gradWeight, #g.k)
-   fullshapes(input, gradOutput, gradWeight, g, adj)
+function C.fullaccgrad(input, gradOutput, gradWeight, gradBias, g, adj, scale, cols, ones)
+   local d = #g.k
+   if d == 2 then checkgeometry(g, adj) end
+   checkfullweight(gradWeight, d)
+   if d == 2 then checkbias(gradBias, S.size(gradWeight, 2)) end
+   local sizes, batch = fullshapes(input, gradOutput, gradWeight, g, adj)
+   if d == 2 then
+      return fullaccgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), ones, g, sizes, batch,
+                           scale or 1)
+   end
    call(py.nn_fullconv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), flat(g), scale or 1)
 end
 

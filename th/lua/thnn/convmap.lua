@@ -13,7 +13,12 @@ end
 
 -- output size: the valid convolution's, or (in - 1) * d + k transposed
 local function outsizes(input, first, g, nout, full)
-   if not full then return S.outsizes(input, first, g.k, g.s, g.pad, nil, false, nout) end
+   if not full then
+      if S.size(input, first + 1) < g.k[1] or S.size(input, first + 2) < g.k[2] then
+         S.argerror(2, 'input image smaller than kernel size')
+      end
+      return S.outsizes(input, first, g.k, g.s, g.pad, nil, false, nout)
+   end
    local osz = {}
    for i = 1, 2 do osz[i] = (S.size(input, first + i) - 1) * g.s[i] + g.k[i] end
    return osz

@@ -8,14 +8,12 @@
 -- Geometry g = {k = {kH, kW}, s = {sH, sW}, pad = {pH, pW}, dil = {dH, dW}}
 -- (dil optional), as thnn/conv.lua; x and cols are element pointers, xo and
 -- co the offsets of the image and of its columns.
-local ffi = require 'ffi'
-
 local M = {}
 
--- Each loop is the text of a chunk returning the function, so that a helper
--- thread's own state can compile it too (thnn/conv.lua shares a batch's
--- images with the helpers); every one takes (cols, co, x, xo, C, H, W, oH,
--- oW, kH, kW, sH, sW, pH, pW, dH, dW), whatever it uses of them.
+-- Each loop is the text of a chunk returning the function, compiled in the
+-- state that runs it (thnn/conv.lua's image loops: this thread's and the
+-- helpers'); every one takes (cols, co, x, xo, C, H, W, oH, oW, kH, kW, sH,
+-- sW, pH, pW, dH, dW), whatever it uses of them.
 --
 -- Both general loops walk the columns row by row: row (c, a, b), output row
 -- i is the segment o = ((c * kH + a) * kW + b) * oH * oW + i * oW, fed by
@@ -160,7 +158,8 @@ local function written(kind, kW, sW, pW, dW, W, oW, P)
    if kW * oW <= UNROLL then
       inside = statements(kind, 0, kW - 1, function(b) return b * dW - pW end, sW, W, oW, P)
       outside = kind == 'im2col' and zeros(0, kW - 1, oW, P) or ''
-   elseif pW == 0 and oW <= UNROLL then
+   elseif pW == 0 and oW <= UNROLL and (oW - 1) * sW + (kW - 1) * dW < W then
+      -- (every tap of every place inside the row: the taps' offsets go unchecked)
       inside = taploop(kW, dW, P, statements(kind, 0, 0, function() return 0 end, sW, W, oW, P))
       outside = kind == 'im2col' and taploop(kW, 0, P, zeros(0, 0, oW, P)) or ''
    else
@@ -178,9 +177,9 @@ end
 M.geometry = geometry
 
 -- M.source(kind, size, g, W, oW, P) -> the text of the loop of this kind
--- for this geometry and element size (bytes), and a key naming it: the
--- written-out one, else the general one (im2col's runs of a tap along a row
--- are ffi.copy's when longer: faster than written-out copies)
+-- for this geometry and element size (bytes): the written-out one, else the
+-- general one (im2col's runs of a tap along a row are ffi.copy's when
+-- longer: faster than written-out copies)
 local sources = {}
 function M.source(kind, size, g, W, oW, P)
    local _, kW, _, sW, _, pW, _, dW = geometry(g)
@@ -196,32 +195,7 @@ function M.source(kind, size, g, W, oW, P)
       end
       sources[key] = text
    end
-   return text, key
-end
-
--- the loop of M.source, compiled in this state
-local loops = {}
-local function loop(kind, size, g, W, oW, P)
-   local text, key = M.source(kind, size, g, W, oW, P)
-   local f = loops[key]
-   if not f then
-      f = assert(loadstring(text, '=thnn.im2col.' .. kind))()
-      loops[key] = f
-   end
-   return f
-end
-
-local bytes = ffi.typeof('char*')
-local function elementsize(p)
-   return tonumber(ffi.cast(bytes, p + 1) - ffi.cast(bytes, p))
-end
-
-function M.im2col(x, xo, cols, co, C, H, W, oH, oW, g)
-   loop('im2col', elementsize(x), g, W, oW, oH * oW)(cols, co, x, xo, C, H, W, oH, oW, geometry(g))
-end
-
-function M.col2im(cols, co, x, xo, C, H, W, oH, oW, g)
-   loop('col2im', elementsize(x), g, W, oW, oH * oW)(cols, co, x, xo, C, H, W, oH, oW, geometry(g))
+   return text
 end
 
 return M

@@ -80,12 +80,23 @@ function S.planes(input)
    return first, planes, S.size(input, first + 1), S.size(input, first + 2)
 end
 
--- the output size of a window slid over size (THNN's formula, ceil or floor;
--- anypad: some dimension is padded)
-function S.outsize(size, k, s, pad, dil, ceilmode, anypad)
+-- a / b as C's integer division (toward zero): the output sizes of THNN's
+-- convolutions, where a window may then reach past the input's end (its
+-- taps there read zeros)
+function S.cdiv(a, b)
+   local q = a / b
+   return q < 0 and ceil(q) or floor(q)
+end
+
+-- the output size of a window slid over size (THNN's formula: rounding
+-- 'c' C's division, as its convolutions; true ceil, else floor, as its
+-- poolings; anypad: some dimension is padded)
+function S.outsize(size, k, s, pad, dil, rounding, anypad)
    local span = size + 2 * pad - dil * (k - 1) - 1
    local o
-   if ceilmode then
+   if rounding == 'c' then
+      o = S.cdiv(span, s) + 1
+   elseif rounding then
       o = ceil(span / s) + 1
       -- with padding, the last window starts inside the input or its left
       -- padding; without, THNN let it start past the input (an empty window)
@@ -96,15 +107,16 @@ function S.outsize(size, k, s, pad, dil, ceilmode, anypad)
    return o
 end
 
--- outsizes(x, first, k, s, pad, dil, ceilmode, nplanes, sep): the output's
--- spatial sizes, with THNN's error when one is below 1 (sizes joined by sep)
-function S.outsizes(x, first, k, s, pad, dil, ceilmode, nout, sep)
+-- outsizes(x, first, k, s, pad, dil, rounding, nplanes, sep): the output's
+-- spatial sizes (rounding as outsize's), with THNN's error when one is below
+-- 1 (sizes joined by sep)
+function S.outsizes(x, first, k, s, pad, dil, rounding, nout, sep)
    local out, insz = {}, {}
    local ok, anypad = true, false
    for i = 1, #k do anypad = anypad or pad[i] ~= 0 end
    for i = 1, #k do
       insz[i] = TD[x].sz[first + i]
-      out[i] = S.outsize(insz[i], k[i], s[i], pad[i], dil and dil[i] or 1, ceilmode, anypad)
+      out[i] = S.outsize(insz[i], k[i], s[i], pad[i], dil and dil[i] or 1, rounding, anypad)
       if out[i] < 1 then ok = false end
    end
    if not ok then

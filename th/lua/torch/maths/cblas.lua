@@ -152,13 +152,14 @@ local function gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
    return swap, at, bt, m, n, k, lda, ldb, ldr
 end
 
--- r = beta r + alpha a b for matrices (m x k by k x n); r must already hold
--- what beta scales.  -> true when done
-local function gemm(r, beta, alpha, a, b, rs1, rs2, as1, as2, bs1, bs2)
-   local swap, at, bt, m, n, k, lda, ldb, ldr = gemmplan(a.sz[1], a.sz[2], b.sz[2], rs1, rs2, as1, as2, bs1, bs2)
+-- r = beta r + alpha a b for matrices of element type T (m x k by k x n)
+-- at pointers rp, ap, bp; r must already hold what beta scales.  -> true
+-- when done
+local function gemmat(T, beta, alpha, m, k, n, rp, ap, bp, rs1, rs2, as1, as2, bs1, bs2)
+   local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
    if swap == nil then return false end
-   if swap then a, b = b, a end
-   fns[r.T].gemm(ROW, at, bt, m, n, k, alpha, ptr(a), lda, ptr(b), ldb, beta, ptr(r), ldr)
+   if swap then ap, bp = bp, ap end
+   fns[T].gemm(ROW, at, bt, gm, gn, gk, alpha, ap, lda, bp, ldb, beta, rp, ldr)
    return true
 end
 
@@ -262,24 +263,26 @@ function cblas.product(name, r, beta, alpha, a, b)
    elseif a.nd == 2 then                               -- mm, addmm
       local m, k, n = a.sz[1], a.sz[2], b.sz[2]
       if m == 0 or k == 0 or n == 0 then return false end
-      return gemm(r, beta, alpha, a, b, r.str[1], r.str[2], a.str[1], a.str[2], b.str[1], b.str[2])
+      return gemmat(T, beta, alpha, m, k, n, ptr(r), ptr(a), ptr(b), r.str[1], r.str[2], a.str[1], a.str[2],
+                    b.str[1], b.str[2])
    end
-   -- bmm, baddbmm, addbmm: one gemm per matrix of the batch, through views
+   -- bmm, baddbmm, addbmm: one gemm per matrix of the batch, at pointers
+   -- moved along it (no view made: a bmm of 32 small matrices made 12 KB
+   -- of garbage, whose collection cost more than the products)
    local batch, m, k, n = a.sz[1], a.sz[2], a.sz[3], b.sz[3]
    if batch == 0 or m == 0 or k == 0 or n == 0 then return false end
    local sum = name == 'addbmm'
-   local rv = {T = T, st = r.st, off = r.off, nd = 2, sz = {m, n}, str = sum and r.str or {r.str[2], r.str[3]}}
-   local av = {T = T, st = a.st, off = a.off, nd = 2, sz = {m, k}}
-   local bv = {T = T, st = b.st, off = b.off, nd = 2, sz = {k, n}}
+   local rs1, rs2 = r.str[1], r.str[2]
+   if not sum then rs1, rs2 = rs2, r.str[3] end
    -- every layout checked before anything is written
-   if not layout(m, n, rv.str[1], rv.str[2]) or not layout(m, k, a.str[2], a.str[3])
-      or not layout(k, n, b.str[2], b.str[3]) then
+   if not layout(m, n, rs1, rs2) or not layout(m, k, a.str[2], a.str[3]) or not layout(k, n, b.str[2], b.str[3]) then
       return false
    end
+   local rp, ap, bp = ptr(r), ptr(a), ptr(b)
+   local rstep = sum and 0 or r.str[1]
    for i = 0, batch - 1 do
-      av.off, bv.off = a.off + i * a.str[1], b.off + i * b.str[1]
-      if not sum then rv.off = r.off + i * r.str[1] end
-      gemm(rv, beta, alpha, av, bv, rv.str[1], rv.str[2], a.str[2], a.str[3], b.str[2], b.str[3])
+      gemmat(T, beta, alpha, m, k, n, rp + i * rstep, ap + i * a.str[1], bp + i * b.str[1], rs1, rs2, a.str[2],
+             a.str[3], b.str[2], b.str[3])
       if sum then beta = 1 end
    end
    return true
