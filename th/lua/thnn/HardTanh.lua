@@ -28,6 +28,29 @@ local INPLACE = shared.loop('hardtanhinplace', [[
    local min, max = math.min, math.max
    for i = a, b - 1 do p0[i] = min(a1, max(a0, p0[i])) end]], 16384)
 
+-- gradInput p2 = gradOutput p1 where input p0 is strictly inside (min a0,
+-- max a1) or NaN, +0 elsewhere (p2 is p1 in place), without a branch on
+-- the data (as Threshold's gradient: a branch taken at random compiles
+-- into side exits): m = 1 where both differences to the bounds are
+-- positive (the least times 2^1200, >= 1), 0 (or -0) where not, and gi = m g
+-- + (0 - m) 0, whose zero added is -0 where m = 1 (g kept, -0 included)
+-- and +0 where m = 0.  Infinite or NaN inputs, gradients or bounds take
+-- THNN's comparisons.
+local BACKWARD = shared.loop('hardtanhgrad', [[
+   local min, max, BIG = math.min, math.max, 2 ^ 600
+   for i = a, b - 1 do
+      local x, g = p0[i], p1[i]
+      local below, above = x - a0, a1 - x
+      if (below + above + g) * 0 == 0 then
+         local m = min(1, max(0, min(below, above) * BIG * BIG))
+         p2[i] = m * g + (0 - m) * 0
+      elseif x <= a0 or x >= a1 then
+         p2[i] = 0
+      else
+         p2[i] = g
+      end
+   end]], 16384)
+
 function K.HardTanh_updateOutput(state, input, output, min_val, max_val, inplace)
    local result = inplace and input or output:resizeAs(input)
    local x, n = data(input)
@@ -45,13 +68,21 @@ function K.HardTanh_updateOutput(state, input, output, min_val, max_val, inplace
 end
 
 function K.HardTanh_updateGradInput(state, input, gradOutput, gradInput, min_val, max_val, inplace)
-   -- (NaN inputs pass the gradient, as THNN's comparisons did)
-   local outside = input:le(min_val):add(input:ge(max_val))
+   checks.samecount(input, gradOutput, 'input', 'gradOutput')
+   local n = input:nElement()
+   local x, g = input:contiguous(), gradOutput:contiguous()
+   -- (in place the loop writes into gradOutput, or its contiguous copy)
+   local gi = inplace and g or checks.writable(gradInput:resizeAs(input))
+   if n > 0 then
+      local real = checks.real
+      shared.run(BACKWARD, checks.ctype(x), n, n, x:data(), g:data(), gi:data(), nil,
+                 real(input, min_val), real(input, max_val))
+   end
    if inplace then
-      gradOutput:maskedFill(outside, 0)
+      checks.settle(gradOutput, g)
       gradInput:set(gradOutput)
    else
-      gradInput:resizeAs(input):copy(gradOutput):maskedFill(outside, 0)
+      checks.settle(gradInput, gi)
    end
 end
 

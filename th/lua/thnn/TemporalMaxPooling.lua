@@ -1,7 +1,13 @@
 -- TemporalMaxPooling: the max over each window of kW frames, per feature, of
 -- (batches of) nFrames x frameSize sequences; indices hold the 0-based offset
--- of the max in its window, as THNN stored it.
+-- of the max in its window, as THNN stored it.  Float and Double tensors
+-- with Long indices take thnn.pool's loops (strided ones through contiguous
+-- copies), the frames x features of a sequence seen as a plane pooled over
+-- windows of kW x 1 (numpy's passes per tap took 10x the original's time);
+-- others, and windows of more than 64 frames, numpy's, along the frames of
+-- each feature.
 local S = require 'thnn.spatial'
+local P = require 'thnn.pool'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -27,17 +33,24 @@ local function planes(t, n)
    return nd(t:transpose(n - 1, n))
 end
 
+-- the window geometry of a plane of frames x features
+local function windows(kW, dW)
+   return {k = {kW, 1}, s = {dW, 1}, pad = {0, 0}}
+end
+
 function K.TemporalMaxPooling_updateOutput(state, input, output, indices, kW, dW)
    local sizes, n = shapes(input, nil, kW, dW)
    S.resize(output, sizes)
    S.resize(indices, sizes)
+   if P.maxwindows(input, output, indices, windows(kW, dW), sizes, 'tap') then return end
    call(py.nn_maxpool_forward, planes(output, n), planes(indices, n), planes(input, n),
         S.flat{k = {kW}, s = {dW}, pad = {0}}, 'tap', 1)
 end
 
 function K.TemporalMaxPooling_updateGradInput(state, input, gradOutput, gradInput, indices, kW, dW)
-   local _, n = shapes(input, gradOutput, kW, dW)
+   local sizes, n = shapes(input, gradOutput, kW, dW)
    S.resizeas(gradInput, input)
+   if P.maxplaces(input, gradOutput, gradInput, indices, windows(kW, dW), sizes, 'tap') then return end
    call(py.nn_maxpool_backward, planes(gradInput, n), planes(gradOutput, n), planes(indices, n),
         S.flat{k = {kW}, s = {dW}, pad = {0}}, 'tap', 1)
 end

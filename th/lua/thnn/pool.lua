@@ -3,7 +3,8 @@
 -- thnn/conv.lua ({k, s, pad, dil}, tensor axis order).  The indices tensor
 -- holds what THNN stored there, in one of three formats (nn_spatial._encode):
 -- 'flat' (Spatial: 1-based index in the input plane), 'packed' (Volumetric:
--- the t, h, w offsets in the window as bytes), 'tap' (Temporal: 0-based offset).
+-- the t, h, w offsets in the window as bytes), 'tap' (Temporal: 0-based offset,
+-- -1 for none; its windows are taps along H, one in T and W).
 local ffi = require 'ffi'
 local torch = require 'torch'
 local S = require 'thnn.spatial'
@@ -243,11 +244,20 @@ local function keyof(N)
                   N.LT, N.LH, N.LW, N.KT, N.KH, N.KW}, ',')
 end
 
+-- what the indices tensor holds in format fmt for tap ordinal n (1 to K, 0:
+-- none) at offset `offset` in the plane from its window's corner, a, b, c
+-- taps along T, H, W
+local function place(fmt, n, offset, a, b, c)
+   if fmt == 'flat' then return n == 0 and 0 or offset + 1 end
+   if fmt == 'tap' then return n - 1 end
+   return n == 0 and NOPLACE or a + 256 * b + 65536 * c
+end
+
 -- the texts of a geometry's taps (N.INSIDE, N.ROWS, N.COLUMNS, N.EDGE) in
 -- units U, and PLACE's (for tap ordinals 0, none, to K: the index THNN
 -- stored)
 local function taps(fmt, A, N, U)
-   local inside, rows, columns, edge, places = {}, {}, {}, {}, {fmt == 'flat' and 0 or NOPLACE}
+   local inside, rows, columns, edge, places = {}, {}, {}, {}, {place(fmt, 0)}
    for c = 0, A[3].k - 1 do columns[c + 1] = COLUMN:format(c, c, c, c) end
    for a = 0, A[1].k - 1 do
       for b = 0, A[2].k - 1 do
@@ -257,7 +267,7 @@ local function taps(fmt, A, N, U)
             local nu = ('%.17g'):format(n * U)
             inside[n] = INSIDE:format(offset, nu)
             edge[n] = EDGE:format(a, b, c, a, b, c, nu)
-            places[n + 1] = fmt == 'flat' and offset + 1 or a + 256 * b + 65536 * c
+            places[n + 1] = place(fmt, n, offset, a, b, c)
          end
       end
    end
@@ -291,21 +301,20 @@ local function windowloop(fmt, A)
 end
 
 -- planes [a, b) of gradInput (p0, $PLANE elements each of a1 bytes)
--- zeroed, then += gradOutput (p1) at the places the 'packed' indices (p2;
--- p3: their bytes, little-endian as THNN wrote them) name from the corners
--- of their windows: none for NOPLACE, a place outside its plane sets the
--- int32 at address a0.  (One loop over a plane's outputs: loops over their
--- rows took twice as long, 8 outputs long in VolumetricMaxPooling(2).)
-local PACKEDBACK = [[
+-- zeroed, then += gradOutput (p1) at the places the indices (p2; p3: their
+-- bytes, little-endian as THNN wrote them) name from the corners of their
+-- windows ($PLACE: when the index names one, local k from the corner): a
+-- place outside its plane sets the int32 at address a0.  (One loop over a
+-- plane's outputs: loops over their rows took twice as long, 8 outputs long
+-- in VolumetricMaxPooling(2).)
+local PLACESBACK = [[
    local invalid = ffi.cast('int32_t *', a0)
    for p = a, b - 1 do
       local gb, ob = p * $PLANE, p * $OPLANE
       ffi.fill(p0 + gb, $PLANE * a1)
       for r = 0, $OPLANE - 1 do
          local o = ob + r
-         if p2[o] ~= NOPLACE then
-            local c = 8 * o
-            local k = CORNER[r] + p3[c] * $TSTEP + p3[c + 1] * $HSTEP + p3[c + 2] * $LW
+         $PLACE
             if k >= 0 and k < $PLANE then
                p0[gb + k] = p0[gb + k] + p1[o]
             else
@@ -314,6 +323,16 @@ local PACKEDBACK = [[
          end
       end
    end]]
+-- per format: 'packed' names none by NOPLACE, else the tap's t, h, w offsets
+-- as bytes; 'tap' none by -1, else its offset along H
+local PLACES = {
+   packed = [[if p2[o] ~= NOPLACE then
+            local c = 8 * o
+            local k = CORNER[r] + p3[c] * $TSTEP + p3[c + 1] * $HSTEP + p3[c + 2] * $LW]],
+   tap = [[local tap = tonumber(p2[o])
+         if tap ~= -1 then
+            local k = CORNER[r] + tap * $HSTEP]],
+}
 
 -- its prelude: each output's window corner (its place, maybe outside)
 local CORNERS = [[
@@ -327,16 +346,17 @@ for t = 0, $OT - 1 do
    end
 end]]
 
-local packedbacks = {}
-local function packedback(A)
+local placesbacks = {}
+local function placesback(fmt, A)
    local N = numbers(A)
-   local key = keyof(N)
-   local L = packedbacks[key]
+   local key = fmt .. keyof(N)
+   local L = placesbacks[key]
    if not L then
-      N.NOPLACE = NOPLACE
-      L = shared.loop('maxpoolgrad ' .. key, fill(PACKEDBACK, N), 16384, 1, {[2] = 'int64_t', [3] = 'uint8_t'},
-                      fill(CORNERS, N))
-      packedbacks[key] = L
+      N.NOPLACE, N.PLACE = NOPLACE, PLACES[fmt]
+      -- (the inserted text names numbers too: filled twice)
+      L = shared.loop('maxpoolgrad ' .. key, fill(fill(PLACESBACK, N), N), 16384, 1,
+                      {[2] = 'int64_t', [3] = 'uint8_t'}, fill(CORNERS, N))
+      placesbacks[key] = L
    end
    return L
 end
@@ -362,24 +382,67 @@ end
 -- maxloop, one copy per element type (checks.pertype says why)
 local MAXLOOP = checks.pertype(maxloop)
 
--- the pointers of contiguous Float/Double tensors and Long indices in a
--- format the LuaJIT loops write ('flat', 'packed'), or nil
-local function maxpointers(input, indices, fmt, ...)
-   return fmt ~= 'tap' and LOWEST[torch.type(input)] and torch.type(indices) == 'torch.LongTensor'
-          and pointers(...)
+-- whether the LuaJIT loops take these tensors: Float/Double, Long indices
+local function maxtypes(input, indices)
+   return LOWEST[torch.type(input)] and torch.type(indices) == 'torch.LongTensor'
+end
+
+-- the pointers of contiguous Float/Double tensors and Long indices, or nil
+local function maxpointers(input, indices, ...)
+   return maxtypes(input, indices) and pointers(...)
+end
+
+-- P.maxwindows(input, output, indices, g, sizes, fmt) -> whether the window
+-- loop of g (above) took the max pooling: Float/Double tensors (strided
+-- ones through contiguous copies), Long indices, windows of up to TAPS
+-- taps; sizes: the output's
+function P.maxwindows(input, output, indices, g, sizes, fmt)
+   if not maxtypes(input, indices) or input:nElement() == 0 then return false end
+   local A = axes(g, input, sizes)
+   local L = windowloop(fmt, A)
+   if not L then return false end
+   local x, y, ind = input:contiguous(), checks.writable(output), checks.writable(indices)
+   shared.run(L, checks.ctype(input), input:nElement() / (A[1].n * A[2].n * A[3].n), input:nElement(),
+              x:data(), y:data(), ind:data())
+   checks.settle(output, y)
+   checks.settle(indices, ind)
+   return true
+end
+
+-- P.maxplaces(input, gradOutput, gradInput, indices, g, sizes, fmt) ->
+-- whether a LuaJIT loop took the gradient (the tensors as maxwindows');
+-- an index naming a place outside its plane fails as numpy did
+function P.maxplaces(input, gradOutput, gradInput, indices, g, sizes, fmt)
+   -- (indices of another size: numpy's error)
+   if indices:nElement() ~= gradOutput:nElement() or not maxtypes(input, indices) or input:nElement() == 0 then
+      return false
+   end
+   local go, ind, gi = gradOutput:contiguous(), indices:contiguous(), checks.writable(gradInput)
+   invalid[0] = 0
+   if fmt == 'flat' then
+      local np, H, W, oH, oW = planes(input, sizes)
+      shared.run(MAXBACK, checks.ctype(input), np, np * H * W, gi:data(), go:data(), ind:data(), invalid, H * W,
+                 oH * oW, gradInput:elementSize())
+      if invalid[0] ~= 0 then S.fail('Found an invalid max index (input planes are of size %dx%d)', H, W) end
+   else
+      local A = axes(g, input, sizes)
+      local plane = A[1].n * A[2].n * A[3].n
+      shared.run(placesback(fmt, A), checks.ctype(input), input:nElement() / plane, input:nElement(), gi:data(),
+                 go:data(), ind:data(), ffi.cast('uint8_t *', ind:data()), tonumber(ffi.cast('intptr_t', invalid)),
+                 gradInput:elementSize())
+      if invalid[0] ~= 0 then S.fail('Found an invalid max index (input planes have %d elements)', plane) end
+   end
+   checks.settle(gradInput, gi)
+   return true
 end
 
 function P.maxforward(input, output, indices, g, ceilmode, fmt)
    local sizes = P.shapes(input, nil, g, ceilmode)
    S.resize(output, sizes)
    S.resize(indices, sizes)
-   local ptr = maxpointers(input, indices, fmt, input, output, indices)
-   local A = ptr and axes(g, input, sizes)
-   local L = A and windowloop(fmt, A)
-   if L then
-      shared.run(L, checks.ctype(input), input:nElement() / (A[1].n * A[2].n * A[3].n), input:nElement(),
-                 ptr[1], ptr[2], ptr[3])
-   elseif ptr and fmt == 'flat' then
+   if P.maxwindows(input, output, indices, g, sizes, fmt) then return end
+   local ptr = fmt == 'flat' and maxpointers(input, indices, input, output, indices)
+   if ptr then
       local np, H, W, oH, oW = planes(input, sizes)
       local lowest = LOWEST[torch.type(input)]
       MAXLOOP(lowest)(ptr[1], ptr[2], ptr[3], np, H, W, oH, oW, g, lowest)
@@ -391,24 +454,7 @@ end
 function P.maxbackward(input, gradOutput, gradInput, indices, g, ceilmode, fmt)
    local sizes = P.shapes(input, gradOutput, g, ceilmode)
    S.resizeas(gradInput, input)
-   -- (indices of another size: numpy's error)
-   local ptr = indices:nElement() == gradOutput:nElement() and maxpointers(input, indices, fmt, gradInput, gradOutput,
-                                                                           indices)
-   if ptr and fmt == 'flat' then
-      local np, H, W, oH, oW = planes(input, sizes)
-      invalid[0] = 0
-      shared.run(MAXBACK, checks.ctype(input), np, np * H * W, ptr[1], ptr[2], ptr[3], invalid, H * W, oH * oW,
-                 gradInput:elementSize())
-      if invalid[0] ~= 0 then S.fail('Found an invalid max index (input planes are of size %dx%d)', H, W) end
-   elseif ptr then
-      local A = axes(g, input, sizes)
-      local plane = A[1].n * A[2].n * A[3].n
-      invalid[0] = 0
-      shared.run(packedback(A), checks.ctype(input), input:nElement() / plane, input:nElement(), ptr[1], ptr[2],
-                 ptr[3], ffi.cast('uint8_t *', ptr[3]), tonumber(ffi.cast('intptr_t', invalid)),
-                 gradInput:elementSize())
-      if invalid[0] ~= 0 then S.fail('Found an invalid max index (input planes have %d elements)', plane) end
-   else
+   if not P.maxplaces(input, gradOutput, gradInput, indices, g, sizes, fmt) then
       call(py.nn_maxpool_backward, nd(gradInput), nd(gradOutput), nd(indices), flat(g), fmt, #g.k)
    end
 end
