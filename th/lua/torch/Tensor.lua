@@ -983,14 +983,36 @@ local function resize(d, sizes, n, raw)
 end
 internal.resize = resize
 
+-- does d have the n sizes sz (a table, or up to four numbers s1..s4)?
+-- (nn resizes every output on every call: a table of the sizes made for
+-- that was most of what a small criterion call allocated)
+local function hassizes(d, n, sz, s1, s2, s3, s4)
+   if d.nd ~= n then return false end
+   local have = d.sz
+   if sz then
+      for i = 1, n do
+         if sz[i] ~= have[i] then return false end
+      end
+      return true
+   end
+   return s1 == have[1] and (n < 2 or s2 == have[2]) and (n < 3 or s3 == have[3]) and (n < 4 or s4 == have[4])
+end
+
 function Tensor.resize(self, ...)
-   resize((TD[self] or internal.badself(self)), readsizes('resize', ...))
+   local d = TD[self] or internal.badself(self)
+   local n = select('#', ...)
+   if n <= 4 then
+      local s1, s2, s3, s4 = ...
+      if type(s1) == 'number' and hassizes(d, n, nil, s1, s2, s3, s4) then return self end
+   end
+   resize(d, readsizes('resize', ...))
    return self
 end
 
 function Tensor.resizeAs(self, other)
    local e = checkalike(self, other, 'resizeAs')
-   resize(TD[self], copyarray(e.sz, e.nd), e.nd)
+   local d = TD[self]
+   if not hassizes(d, e.nd, e.sz) then resize(d, copyarray(e.sz, e.nd), e.nd) end
    return self
 end
 
@@ -1153,10 +1175,15 @@ function Tensor.contiguous(self)
 end
 
 -- type([name]): the type name, or the tensor converted (itself if already of that type)
+-- tensor type name -> its type (a lookup: string.match is not compiled, and
+-- nn's x:long(), x:type(t) run on every call)
+local bytensorname = {}
+for i = 1, types.all do bytensorname[types[i].tensorname] = types[i] end
+
 function Tensor.type(self, name)
    local d = TD[self] or internal.badself(self)
    if name == nil then return d.T.tensorname end
-   local T = type(name) == 'string' and types[name:match('^torch%.(%a+)Tensor$') or '']
+   local T = bytensorname[name]
    if not T then
       fail("bad argument #1 to 'type' (unknown tensor type %s)", type(name) == 'string' and name or torch.type(name))
    end
@@ -1170,7 +1197,11 @@ end
 
 for i = 1, types.all do
    local T = types[i]
-   Tensor[T.name:lower()] = function(self) return Tensor.type(self, T.tensorname) end
+   Tensor[T.name:lower()] = function(self)
+      local d = TD[self] or internal.badself(self)
+      if T == d.T then return self end
+      return clone(d, T)
+   end
 end
 
 ---------------------------------------------------------------------------
