@@ -918,6 +918,31 @@ end
 -- dimension dim when it has size 1 and is not the only one).  As Torch7's
 -- wrapper did, a single element comes back as a plain number (with dim,
 -- only when the tensor had one dimension).
+-- whether squeeze keeps dimension i of sizes sz (nd of them): not of size
+-- 1, or not the one asked for
+local function kept(sz, i, dim, nd)
+   return sz[i] ~= 1 or (dim and (i ~= dim or nd == 1))
+end
+
+-- the sizes and strides squeeze keeps, and their count; written out up to
+-- 4 dimensions (a loop of a few steps ends the traces through it once
+-- LuaJIT gives up compiling it on its own: nn's criteria squeeze on every
+-- call)
+local function squeezed(d, dim)
+   local sz, str, n, nd, dsz, dstr = {}, {}, 0, d.nd, d.sz, d.str
+   if nd > 4 then
+      for i = 1, nd do
+         if kept(dsz, i, dim, nd) then n = n + 1; sz[n], str[n] = dsz[i], dstr[i] end
+      end
+      return sz, str, n
+   end
+   if nd >= 1 and kept(dsz, 1, dim, nd) then n = n + 1; sz[n], str[n] = dsz[1], dstr[1] end
+   if nd >= 2 and kept(dsz, 2, dim, nd) then n = n + 1; sz[n], str[n] = dsz[2], dstr[2] end
+   if nd >= 3 and kept(dsz, 3, dim, nd) then n = n + 1; sz[n], str[n] = dsz[3], dstr[3] end
+   if nd >= 4 and kept(dsz, 4, dim, nd) then n = n + 1; sz[n], str[n] = dsz[4], dstr[4] end
+   return sz, str, n
+end
+
 function Tensor.squeeze(self, a, b)
    if istensor(a) then
       local v = Tensor.squeeze(a, b)
@@ -933,13 +958,7 @@ function Tensor.squeeze(self, a, b)
       dim = toint(dim, 1, 'squeeze')
       if dim < 1 or dim > d.nd then fail("bad argument #1 to 'squeeze' (dimension out of range)") end
    end
-   local sz, str, n = {}, {}, 0
-   for i = 1, d.nd do
-      if d.sz[i] ~= 1 or (dim and (i ~= dim or d.nd == 1)) then
-         n = n + 1
-         sz[n], str[n] = d.sz[i], d.str[i]
-      end
-   end
+   local sz, str, n = squeezed(d, dim)
    if n == 0 and d.nd > 0 then
       return element(d, 0)
    end
@@ -986,14 +1005,19 @@ internal.resize = resize
 -- does d have the n sizes sz (a table, or up to four numbers s1..s4)?
 -- (nn resizes every output on every call: a table of the sizes made for
 -- that was most of what a small criterion call allocated)
+-- (written out up to four: a loop of a few steps ends the traces that run
+-- through it once LuaJIT gives up compiling it on its own)
 local function hassizes(d, n, sz, s1, s2, s3, s4)
    if d.nd ~= n then return false end
    local have = d.sz
    if sz then
-      for i = 1, n do
-         if sz[i] ~= have[i] then return false end
+      if n > 4 then
+         for i = 1, n do
+            if sz[i] ~= have[i] then return false end
+         end
+         return true
       end
-      return true
+      s1, s2, s3, s4 = sz[1], sz[2], sz[3], sz[4]
    end
    return s1 == have[1] and (n < 2 or s2 == have[2]) and (n < 3 or s3 == have[3]) and (n < 4 or s4 == have[4])
 end
