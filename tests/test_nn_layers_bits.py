@@ -24,3 +24,10 @@ def test_cases_the_nn_fuzz_found():
     (th failed an assertion), Double and Float, batched or not; nearest
     up-sampling by a factor of 1 is THNN's error."""
     assert_prints_recording("nn_fuzz_found")
+
+
+def test_class_nll_matches_the_original_bit_for_bit():
+    """ClassNLLCriterion reading its targets in place: weights, sizeAverage,
+    ignore_index (a class, -100, 0), Double and Float, cold and hot; the
+    loss, total weight and gradient as the original's recording."""
+    assert_prints_recording("nn_classnll")
