@@ -417,13 +417,21 @@ local function readsizestrides(fname, a, ...)
 end
 
 -- set(d, storage, offset, ...) as the constructor and :set() read their arguments
+-- the sizes and strides of a view of a whole storage of n elements (none
+-- when empty), made as they are kept
+local function wholestorage(n)
+   if n == 0 then return 0, {}, {} end
+   return 1, {n}, {1}
+end
+
 local function setfromstorage(d, fname, storage, offset, ...)
    local st = SD[storage]
    if st.T ~= d.T then
       fail("bad argument #1 to '%s' (%s expected, got %s)", fname, d.T.storagename, st.T.storagename)
    end
    if offset == nil then
-      setmeta(d, st, 0, {st.n}, 1, {1})
+      d.off, d.nv, d.st = 0, false, st
+      d.nd, d.sz, d.str = wholestorage(st.n)
       return
    end
    offset = toint(offset, 2, fname)
@@ -488,8 +496,12 @@ local function construct(T, ...)
       -- which LuaJIT does not compile, and the caller's trace with it)
       return empty(T)
    end
+   if select('#', ...) == 1 and isstorage(a) and SD[a].T == T then   -- (nn's LongTensor(x:size()))
+      local st = SD[a]
+      return wrap(T, st, 0, wholestorage(st.n))
+   end
    local t = empty(T)
-   if select('#', ...) == 1 then   -- (a storage or a tensor, nn's LongTensor(x:size()): the same)
+   if select('#', ...) == 1 then   -- (a tensor: the same)
       setfrom(TD[t], T.tensorname, a)
    else
       setfrom(TD[t], T.tensorname, ...)
