@@ -416,7 +416,6 @@ local function readsizestrides(fname, a, ...)
    return sizes, n, strides
 end
 
--- set(d, storage, offset, ...) as the constructor and :set() read their arguments
 -- the sizes and strides of a view of a whole storage of n elements (none
 -- when empty), made as they are kept
 local function wholestorage(n)
@@ -424,6 +423,7 @@ local function wholestorage(n)
    return 1, {n}, {1}
 end
 
+-- set(d, storage, offset, ...) as the constructor and :set() read their arguments
 local function setfromstorage(d, fname, storage, offset, ...)
    local st = SD[storage]
    if st.T ~= d.T then
@@ -926,10 +926,6 @@ function Tensor.expandAs(self, a, b)
 end
 
 
--- squeeze([result,] [dim]): a view without size-1 dimensions (or without
--- dimension dim when it has size 1 and is not the only one).  As Torch7's
--- wrapper did, a single element comes back as a plain number (with dim,
--- only when the tensor had one dimension).
 -- whether squeeze keeps dimension i of sizes sz (nd of them): not of size
 -- 1, or not the one asked for
 local function kept(sz, i, dim, nd)
@@ -955,6 +951,10 @@ local function squeezed(d, dim)
    return sz, str, n
 end
 
+-- squeeze([result,] [dim]): a view without size-1 dimensions (or without
+-- dimension dim when it has size 1 and is not the only one).  As Torch7's
+-- wrapper did, a single element comes back as a plain number (with dim,
+-- only when the tensor had one dimension).
 function Tensor.squeeze(self, a, b)
    if istensor(a) then
       local v = Tensor.squeeze(a, b)
@@ -1014,11 +1014,11 @@ local function resize(d, sizes, n, raw)
 end
 internal.resize = resize
 
--- does d have the n sizes sz (a table, or up to four numbers s1..s4)?
--- (nn resizes every output on every call: a table of the sizes made for
--- that was most of what a small criterion call allocated)
--- (written out up to four: a loop of a few steps ends the traces that run
--- through it once LuaJIT gives up compiling it on its own)
+-- does d have the n sizes sz (a table, or up to four numbers s1..s4)?  (nn
+-- resizes every output on every call: a table of the sizes made for that
+-- was most of what a small criterion call allocated; written out up to
+-- four: a loop of a few steps ends the traces that run through it once
+-- LuaJIT gives up compiling it on its own)
 local function hassizes(d, n, sz, s1, s2, s3, s4)
    if d.nd ~= n then return false end
    local have = d.sz
