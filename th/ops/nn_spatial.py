@@ -92,7 +92,7 @@ def _columns(buf, x, k, s, pad, dil, out):
     GEMM then covers the whole batch.  Written into buf when it fits."""
     n, c = x.shape[:2]
     d = len(k)
-    win = _windows(_padded(x, k, s, pad, dil, out), k, s, dil, out)          # (N, C, *out, *k)
+    win = _windows(_padded(x, k, s, pad, dil, out), k, s, dil, out)   # (N, C, *out, *k)
     win = win.transpose((1,) + tuple(range(2 + d, 2 + 2 * d)) + (0,) + tuple(range(2, 2 + d)))
     shape = (c * int(np.prod(k)), n * int(np.prod(out)))
     if not _fits(buf, shape, x.dtype):
