@@ -31,3 +31,12 @@ def test_class_nll_matches_the_original_bit_for_bit():
     ignore_index (a class, -100, 0), Double and Float, cold and hot; the
     loss, total weight and gradient as the original's recording."""
     assert_prints_recording("nn_classnll")
+
+
+def test_subsamplings_match_the_original_bit_for_bit():
+    """SpatialSubSampling and TemporalSubSampling (found by the nn fuzz: Float
+    gradients differed in their last bits): outputs and gradients summed in
+    THNN's order (window after window; each sample's sums, tap by tap, in
+    turn; Temporal frame by frame, one feature's windows summed in double),
+    Double and Float, batched, transposed, accumulated twice and hot."""
+    assert_prints_recording("nn_subsampling")

@@ -442,10 +442,13 @@ def _perplane(v, d):
 
 
 @export
-def nn_subsampling_forward(out, x, w, b, geom, d):
+def nn_subsampling_forward(out, x, w, b, geom, d, wide=False):
+    """wide: the windows summed in double (THNN's TemporalSubSampling on
+    one feature, a contiguous column), then rounded to the element type."""
     k, s, pad, dil = _geom(geom)
     out, x = _batch(out, d), _batch(x, d)
-    res = _winsum(x, k, s, out.shape[2:]) * _perplane(w, d)
+    sums = _winsum(x.astype(np.float64) if wide else x, k, s, out.shape[2:]).astype(x.dtype, copy=False)
+    res = sums * _perplane(w, d)
     if b is not None:
         res += _perplane(b, d)
     out[...] = res
@@ -457,20 +460,34 @@ def nn_subsampling_backward(gin, gout, w, geom, d):
     gin, gout = _batch(gin, d), _batch(gout, d)
     share = gout * _perplane(w, d)
     acc = np.zeros(gin.shape, gin.dtype)
-    for _, where in _taps(k, s, dil, gout.shape[2:]):
+    # window after window in row-major order, as THNN added them (the taps
+    # backwards, as in nn_avgpool_backward)
+    for _, where in reversed(list(_taps(k, s, dil, gout.shape[2:]))):
         acc[where] += share
     gin[...] = acc
 
 
+def _inorder(v):
+    """v (N, C, ...) summed over its last axes one element after another in
+    row-major order, in its own type (N, C): THNN's order, to its last bit
+    (np.sum pairs its terms; a cumulative sum does not)."""
+    flat = v.reshape(v.shape[:2] + (-1,))
+    return np.cumsum(flat, axis=2)[:, :, -1] if flat.shape[2] else np.zeros(v.shape[:2], v.dtype)
+
+
 @export
 def nn_subsampling_accgrad(gw, gb, x, gout, geom, d, scale):
+    """Each sample's sums (of gradOutput times each window's inputs, tap by
+    tap; of gradOutput) added to the gradients in turn, as THNN did."""
     k, s, pad, dil = _geom(geom)
     x, gout = _batch(x, d), _batch(gout, d)
-    axes = (0,) + tuple(range(2, 2 + d))
     if gw is not None:
-        gw += scale * (gout * _winsum(x, k, s, gout.shape[2:])).sum(axes)
+        taps = gout[(Ellipsis,) + (None,) * d] * _windows(x, k, s, (1,) * d, gout.shape[2:])
+        for part in _inorder(taps):
+            gw += gw.dtype.type(scale) * part
     if gb is not None:
-        gb += scale * gout.sum(axes)
+        for part in _inorder(gout):
+            gb += gb.dtype.type(scale) * part
 
 
 # TemporalConvolution: frames x features, the window of kw frames seen flat

@@ -2,6 +2,11 @@
 -- window of kW frames, plus bias[f].
 local S = require 'thnn.spatial'
 
+local ffi = require 'ffi'
+local types = require 'torch.types'
+local fused = require 'torch.maths.fused'
+local TD = require('torch.internal').tensors
+
 local py, nd, call = S.py, S.nd, S.call
 
 local K = {}
@@ -34,7 +39,8 @@ end
 function K.TemporalSubSampling_updateOutput(state, input, output, weight, bias, kW, dW, inputFrameSize)
    local sizes, n = shapes(input, nil, kW, dW, inputFrameSize)
    S.resize(output, sizes)
-   call(py.nn_subsampling_forward, planes(output, n), planes(input, n), nd(weight), nd(bias), geom(kW, dW), 1)
+   call(py.nn_subsampling_forward, planes(output, n), planes(input, n), nd(weight), nd(bias), geom(kW, dW), 1,
+        S.size(input, n) == 1)
 end
 
 function K.TemporalSubSampling_updateGradInput(state, input, gradOutput, gradInput, weight, kW, dW)
@@ -43,10 +49,46 @@ function K.TemporalSubSampling_updateGradInput(state, input, gradOutput, gradInp
    call(py.nn_subsampling_backward, planes(gradInput, n), planes(gradOutput, n), nd(weight), geom(kW, dW), 1)
 end
 
+-- frame by frame, as THNN did (the bits recorded from the original): the
+-- window's sum per feature (in the element type, or in double when there
+-- is one feature: THNN summed a contiguous column wider), then
+-- gradWeight += (scale * sum) * gradOutput frame (addcmul's roundings) and
+-- gradBias += scale * gradOutput frame (the in-place add's BLAS axpy)
+local f32 = ffi.new('float[1]')
+
+local function round(T, v)
+   if T == types.Float then f32[0] = v; return f32[0] end
+   return v
+end
+
+local function accgrad(T, xp, gp, wp, bp, F, C, kW, dW, scale)
+   local wide = C == 1
+   for k = 0, F - 1 do
+      local x, g = xp + k * dW * C, gp + k * C
+      for f = 0, C - 1 do
+         local sum = 0
+         for i = 0, kW - 1 do
+            sum = sum + x[i * C + f]
+            if not wide then sum = round(T, sum) end
+         end
+         wp[f] = wp[f] + round(T, round(T, scale * round(T, sum)) * g[f])
+      end
+      if bp then fused.axpy(T, bp, bp, g, C, scale, true) end
+   end
+end
+
 function K.TemporalSubSampling_accGradParameters(state, input, gradOutput, gradWeight, gradBias, kW, dW, scale)
-   local _, n = shapes(input, gradOutput, kW, dW, S.size(gradWeight, 1))
-   call(py.nn_subsampling_accgrad, nd(gradWeight), nd(gradBias), planes(input, n), planes(gradOutput, n),
-        geom(kW, dW), 1, scale or 1)
+   local F, n = shapes(input, gradOutput, kW, dW, S.size(gradWeight, 1))
+   local T = TD[gradWeight].T
+   if (T ~= types.Float and T ~= types.Double) or TD[input].T ~= T or TD[gradOutput].T ~= T
+      or gradBias and TD[gradBias].T ~= T or not gradWeight:isContiguous()
+      or gradBias and not gradBias:isContiguous() then
+      return call(py.nn_subsampling_accgrad, nd(gradWeight), nd(gradBias), planes(input, n), planes(gradOutput, n),
+                  geom(kW, dW), 1, scale or 1)
+   end
+   local x, g = input:contiguous(), gradOutput:contiguous()
+   accgrad(T, x:data(), g:data(), gradWeight:data(), gradBias and gradBias:data(), F[1], F[2], kW, dW,
+           round(T, scale or 1))
 end
 
 return K
