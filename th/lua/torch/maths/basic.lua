@@ -303,6 +303,7 @@ dispatch.define{
    name = 'add', inplace = true, variants = {'tn', 'tt', 'tnt'},
    impl = function(T, sig, res, x, a, b)
       if sig == 'tnt' then return axpy(T, 'add', res, x, a, b) end
+      if sig == 'tt' and res == x and not T.integer then return axpy(T, 'add', res, x, 1, a) end   -- (Torch7's BLAS axpy)
       return elementwise(T, 'add', 'add', res, x, a)
    end,
 }

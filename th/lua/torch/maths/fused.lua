@@ -107,9 +107,22 @@ local function fusingaxpy(T)
    return blas[T]
 end
 
+-- x += v * y for v = 1 or -1 (x and y the same or apart) by one BLAS axpy
+-- over the whole: its products are exact, so a split anywhere gives the
+-- same bits, and OpenBLAS shares the call with its own threads, as Torch7's
+-- did (30,000 doubles 5.2 -> 3.7 us; the original 4.2).  -> whether done
+local function wholeaxpy(T, xp, yp, n, v)
+   local axpy = cblas.axpy(T)
+   local gap = tonumber(yp - xp)
+   if not axpy or gap ~= 0 and gap < n and gap > -n then return false end
+   axpy(n, v, yp, 1, xp, 1)
+   return true
+end
+
 -- r = x + v * y over n elements of T at pointers rp, xp, yp, all contiguous;
 -- inplace: r is x (the tensor itself)
 function fused.axpy(T, rp, xp, yp, n, v, inplace)
+   if inplace and (v == 1 or v == -1) and n < 2^31 and wholeaxpy(T, rp, yp, n, v) then return end
    local block, axpy = BLOCK[T], fusingaxpy(T)
    if not inplace then
       if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
