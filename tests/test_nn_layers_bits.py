@@ -22,7 +22,9 @@ def test_cases_the_nn_fuzz_found():
     """scripts/fuzz_nn.py's findings, bit for bit against the original:
     TemporalConvolution with fewer output frames than its groups of windows
     (th failed an assertion), Double and Float, batched or not; nearest
-    up-sampling by a factor of 1 is THNN's error."""
+    up-sampling by a factor of 1 is THNN's error; average pooling gives +0
+    for a window past the input's end (ceil mode) and for a window of -0s
+    (th gave -0), in th's loops and numpy's."""
     assert_prints_recording("nn_fuzz_found")
 
 

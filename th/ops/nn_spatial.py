@@ -379,7 +379,11 @@ def nn_avgpool_forward(out, x, geom, include_pad, d):
     x, out = _batch(x, d), _batch(out, d)
     o = out.shape[2:]
     xp = _pad(x, pad, _hipad(x.shape[2:], k, s, pad, dil, o))
-    out[...] = _tapsum(xp, k, s, dil, o) / _divisors(x.shape[2:], k, s, pad, o, include_pad)
+    # THNN's sums start from +0 (a window of -0s gives +0), and a window past
+    # the input's end (ceil mode), whose divisor is negative here, gives +0
+    sums = _tapsum(xp, k, s, dil, o)
+    sums += 0.0
+    out[...] = sums / np.abs(_divisors(x.shape[2:], k, s, pad, o, include_pad))
 
 
 @export

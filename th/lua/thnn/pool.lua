@@ -468,15 +468,17 @@ end
 -- a2 x a3; kernel, stride and padding packed as h * 4096 + w in a4, a5,
 -- a6; a7 nonzero: the padding counts in the divisor.
 local AVGPRELUDE = [[
-local min, max = math.min, math.max
+local min, max, abs = math.min, math.max, math.abs
 -- the window geometry of the packed numbers
 local function unpack2(v) return floor(v / 4096), v % 4096 end
--- the divisor of window (i, j) of an H x W input
+-- the divisor of window (i, j) of an H x W input (its magnitude: a window
+-- past the input's end in ceil mode counts a negative number of places,
+-- and its mean is +0 in THNN)
 local function divisor(i, j, H, W, kH, kW, dH, dW, pH, pW, includepad)
    local hs, ws = i * dH - pH, j * dW - pW
    local he, we = min(hs + kH, H + pH), min(ws + kW, W + pW)
-   if includepad ~= 0 then return (he - hs) * (we - ws) end
-   return (min(he, H) - max(hs, 0)) * (min(we, W) - max(ws, 0))
+   if includepad ~= 0 then return abs((he - hs) * (we - ws)) end
+   return abs((min(he, H) - max(hs, 0)) * (min(we, W) - max(ws, 0)))
 end
 -- the output columns [j0, j1] whose window meets input column j * dW + off
 local function columns(off, dW, W, oW)
