@@ -165,6 +165,14 @@ def test_fused_multiply_add_where_the_original_fused():
     assert out == expected
 
 
+def test_add_in_place_by_one_as_the_original():
+    # x:add(y), x:add(1, y), x:add(-1, y), x:csub(y) in place: one BLAS axpy
+    # over the whole, as Torch7; the sums, x:add(x) and overlapping views of
+    # one storage to the last bit, cold and hot
+    out, expected = fixture("bits_cadd_inplace")
+    assert out == expected
+
+
 def avx512():
     return os.path.exists("/proc/cpuinfo") and " avx512f " in open("/proc/cpuinfo").read()
 
