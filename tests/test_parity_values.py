@@ -173,6 +173,14 @@ def test_add_in_place_by_one_as_the_original():
     assert out == expected
 
 
+def test_add_in_place_rounds_alike_for_any_thread_count():
+    # x:add(v, y) and x:csub(v, y) in place under torch.setnumthreads(1, 3,
+    # 2): the original's bits are those of OpenBLAS's own threads, whatever
+    # setnumthreads says (th split them in setnumthreads parts: alike only at 2)
+    out, expected = fixture("bits_cadd_threads")
+    assert out == expected
+
+
 def avx512():
     return os.path.exists("/proc/cpuinfo") and " avx512f " in open("/proc/cpuinfo").read()
 

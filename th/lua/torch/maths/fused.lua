@@ -1,33 +1,33 @@
 -- x + v * y on Float and Double tensors, rounded where Torch7 rounded it.
--- Measured on the original (tests/fixtures/bits_cadd.lua): an add into x
--- itself, all contiguous, was the BLAS axpy on each thread's part (from
--- 10,000 elements x is split in torch.getnumthreads() parts, as OpenMP's
--- static schedule), which rounds as the kernel OpenBLAS picked for the CPU:
--- Haswell's fuses the multiply-add (one rounding) in blocks of 16 doubles or
--- 32 floats and rounds the product, then the sum, in the rest of the part;
--- SkylakeX's fuses every element.  th calls the same axpy the same way.  An
--- add into another contiguous result fused every element; a strided one
+-- Measured on the original (tests/fixtures/bits_cadd*.lua): an add into x
+-- itself, all contiguous, was one BLAS axpy over the whole, which OpenBLAS
+-- shares among its own threads (as many as OPENBLAS_NUM_THREADS or the
+-- cores: the bits are the same whatever torch.setnumthreads says) in parts
+-- that it rounds as the kernel picked for the CPU: Haswell's fuses the
+-- multiply-add (one rounding) in blocks of 16 doubles or 32 floats and
+-- rounds the product, then the sum, in the rest of a part; SkylakeX's fuses
+-- every element.  th makes the same call (busy-waiting threads, as Torch7's:
+-- 10^5 doubles in 10 us, as the original; th's helpers in parts took 12-24).
+-- An add into another contiguous result fused every element; a strided one
 -- fused none.  SGD's `x:add(-lr, grad)` depends on it, bit for bit.
 local ffi = require 'ffi'
-local torch = require 'torch'
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
 local parallel = require 'torch.parallel'
 
 local C = require 'torch.maths.libm'
-local floor = math.floor
 
 local fused = {}
 
 local Float, Double = types.Float, types.Double
 local BLOCK = {[Double] = 16, [Float] = 32}
-local SPLIT = 10000
--- BLAS axpy is called on at most this many elements (a multiple of both
--- blocks): on longer ones a threaded OpenBLAS splits it, with tails of its own
+-- an add into another result (and an overlapping one in place) calls the
+-- BLAS axpy on at most this many elements (a multiple of both blocks): on
+-- longer ones a threaded OpenBLAS splits it, with tails of its own
 local CHUNK = 8192
--- from this many bytes, the axpy chunks are shared with helper threads
--- (torch.parallel; the parts above are Torch7's rounding, not the threads):
--- r:add(x, 0.5, y) of 50,000 doubles 11.2 -> 5.7 us from 2^19 to 2^17
+-- from this many bytes, those chunks are shared with helper threads
+-- (torch.parallel): r:add(x, 0.5, y) of 50,000 doubles 11.2 -> 5.7 us from
+-- 2^19 to 2^17
 local PARALLEL = 2^17
 local f32cell = ffi.new('float[1]')
 
@@ -107,56 +107,39 @@ local function fusingaxpy(T)
    return blas[T]
 end
 
--- x += v * y for v = 1 or -1 (x and y the same or apart) by one BLAS axpy
--- over the whole: its products are exact, so a split anywhere gives the
--- same bits, and OpenBLAS shares the call with its own threads, as Torch7's
--- did (30,000 doubles 5.2 -> 3.7 us; the original 4.2).  -> whether done
-local function wholeaxpy(T, xp, yp, n, v)
-   local axpy = cblas.axpy(T)
-   local gap = tonumber(yp - xp)
-   if not axpy or gap ~= 0 and gap < n and gap > -n then return false end
-   axpy(n, v, yp, 1, xp, 1)
-   return true
-end
-
 -- r = x + v * y over n elements of T at pointers rp, xp, yp, all contiguous;
 -- inplace: r is x (the tensor itself)
 function fused.axpy(T, rp, xp, yp, n, v, inplace)
-   if inplace and (v == 1 or v == -1) and n < 2^31 and wholeaxpy(T, rp, yp, n, v) then return end
    local block, axpy = BLOCK[T], fusingaxpy(T)
-   if not inplace then
-      if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
-      local gap = tonumber(rp - xp)
-      if gap ~= 0 and gap < n and gap > -n then   -- (overlapping: x whole before it is written)
-         copy(T, rp, xp, n)
-         xp = rp
+   if inplace then
+      if not axpy then
+         local m = n - n % block
+         fmaloop(T, rp, rp, yp, 0, m, v)
+         return plain(T, rp, rp, yp, m, n, v)
       end
-      local m = n - n % block
-      local job = axpy and parallel.job(n * T.size, PARALLEL)
-      if job then
-         parallel.segment(job, 0, m)
-         shared(job, T, axpy, rp, xp, yp, v)
-      else
-         fusedrange(T, axpy, rp, xp, yp, 0, m, v)
+      local gap = tonumber(yp - rp)
+      if n < 2^31 and (gap == 0 or gap >= n or gap <= -n) then
+         axpy(n, v, yp, 1, rp, 1)
+      else   -- (overlapping: in order on this thread, as one call on one thread)
+         fusedrange(T, axpy, rp, rp, yp, 0, n, v)
       end
-      return fmaloop(T, rp, xp, yp, m, n, v)
+      return
    end
-   local parts = n > SPLIT and torch.getnumthreads() or 1
-   local q, extra = floor(n / parts), n % parts
-   local job = axpy and parts <= 4 and parallel.job(n * T.size, PARALLEL)
-   local from = 0
-   for p = 0, parts - 1 do
-      local to = from + q + (p < extra and 1 or 0)
-      if axpy then   -- (the part's tail too: the kernel rounds it as the original's did)
-         if job then parallel.segment(job, from, to) else fusedrange(T, axpy, rp, rp, yp, from, to, v) end
-      else
-         local m = to - (to - from) % block
-         fusedrange(T, axpy, rp, rp, yp, from, m, v)
-         plain(T, rp, rp, yp, m, to, v)
-      end
-      from = to
+   if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
+   local gap = tonumber(rp - xp)
+   if gap ~= 0 and gap < n and gap > -n then   -- (overlapping: x whole before it is written)
+      copy(T, rp, xp, n)
+      xp = rp
    end
-   if job then shared(job, T, axpy, rp, rp, yp, v) end
+   local m = n - n % block
+   local job = axpy and parallel.job(n * T.size, PARALLEL)
+   if job then
+      parallel.segment(job, 0, m)
+      shared(job, T, axpy, rp, xp, yp, v)
+   else
+      fusedrange(T, axpy, rp, xp, yp, 0, m, v)
+   end
+   return fmaloop(T, rp, xp, yp, m, n, v)
 end
 
 fused.plain = plain
