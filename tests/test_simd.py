@@ -108,18 +108,21 @@ def numpy_wanted(th, code):
 
 def test_numpy_is_imported_only_for_large_operations(th):
     # within the LuaJIT loops' limits (8192 doubles with a tensor operand,
-    # 32768 with a number, 4096 floats) they run without numpy
-    assert numpy_wanted(th, "local x = torch.rand(8192); for _ = 1, 100 do x:add(x):mul(0.5) end") \
+    # 32768 with a number, 4096 floats) they run without numpy; an add into
+    # the tensor itself is the BLAS axpy at every size
+    assert numpy_wanted(th, "local x = torch.rand(8192); for _ = 1, 100 do x:cmul(x):mul(0.5) end") \
         == "false"
-    assert numpy_wanted(th, "local x = torch.rand(8193); x:add(x)") == "true"
+    assert numpy_wanted(th, "local x = torch.rand(8193); x:cmul(x)") == "true"
     assert numpy_wanted(th, "local x = torch.FloatTensor(4097):zero(); x:add(1)") == "true"
+    assert numpy_wanted(th, "local x = torch.rand(100000); x:add(x); x:add(0.5, x); x:csub(x)") == "false"
 
 
 def test_simd_loops_run_once_numpy_is_there(th):
-    # after an import, a 1000-element add takes numpy's loop: the same values
-    # (an add beyond the LuaJIT loops' limit starts numpy's import; range does not)
+    # after an import, 1000-element operations take numpy's loops: the same
+    # values (a cmul beyond the LuaJIT loops' limit starts numpy's import;
+    # range does not)
     code = """
-    local x = torch.rand(8193); x:add(x)
+    local x = torch.rand(8193); x:cmul(x)
     local flag, t = require('torch.internal').numpyloaded, torch.Timer()
     while flag[0] == 0 and t:time().real < 60 do end
     local simd = require 'torch.maths.simd'
@@ -130,12 +133,12 @@ def test_simd_loops_run_once_numpy_is_there(th):
        return done
     end
     local a = torch.range(1, 1000)
-    a:add(a):mul(3):csub(torch.ones(1000)):div(2)
+    a:cmul(a):mul(3):add(-1):div(2)
     print(used, a[1], a[1000], a:sum())
     local i = torch.IntTensor(1000):fill(2 ^ 30):mul(4)
     print(i[1], i[1000])
     """
-    assert output(th(code)) == ["3\t2.5\t2999.5\t1501000", "0\t0"]
+    assert output(th(code)) == ["4\t1\t1499999.5\t500749750", "0\t0"]
 
 
 def test_fill_writes_every_element_at_every_size(th):
