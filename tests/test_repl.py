@@ -200,3 +200,22 @@ def test_piped_input_without_terminal(tmp_path):
                        capture_output=True, cwd=str(tmp_path), timeout=30)
     assert r.returncode == 0
     assert "6\t\n" in r.stdout and "2\t\n" in r.stdout
+
+
+def test_a_prompt_left_running_is_made_anew(runtime, tmp_path, monkeypatch, capfd):
+    # a prompt cancelled by a SIGINT under load could leave prompt_toolkit's
+    # application marked running; every later prompt then failed its
+    # "Application is already running" assertion, which ended th
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from th.repl import Session, _renewing, interact, prompt_session
+
+    monkeypatch.setenv("TREPL_HISTORY", str(tmp_path / "history"))
+    session = Session(runtime)
+    with create_pipe_input() as pipe:
+        pipe.send_text("print(6 * 7)\rexit\r")
+        first = prompt_session(session, input=pipe, output=DummyOutput())
+        first.app._is_running = True    # (the state the cancelled prompt left)
+        prompt = _renewing(lambda: prompt_session(session, input=pipe, output=DummyOutput()), first)
+        assert interact(session, prompt) == 0
+    assert capfd.readouterr().out == "42\t\n"

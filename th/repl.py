@@ -218,14 +218,30 @@ def _cancelled():
     return (KeyboardInterrupt, CancelledError)
 
 
+def _renewing(make, first=None):
+    """A prompt function over a PromptSession (first, else make()'s), made
+    anew by make() when the last one's application is still marked running:
+    a prompt cancelled by a SIGINT under load can leave it so, and
+    prompt_toolkit then refused every later prompt ("Application is already
+    running", which ended th)."""
+    current = [first or make()]
+
+    def prompt(text):
+        if current[0].app.is_running:
+            current[0] = make()
+        return current[0].prompt(text)
+    return prompt
+
+
 def _confirmer(ptk):
     """Asks before leaving on Ctrl-D, as trepl did (Enter, y or Ctrl-D: yes)."""
     from prompt_toolkit import PromptSession
-    question = PromptSession(input=ptk.input, output=ptk.output)   # not in the history
+    # (not in the history)
+    question = _renewing(lambda: PromptSession(input=ptk.input, output=ptk.output))
 
     def confirm():
         try:
-            answer = question.prompt("Do you really want to exit ([y]/n)? ")
+            answer = question("Do you really want to exit ([y]/n)? ")
         except (EOFError,) + _cancelled():
             return True
         return answer.strip().lower() not in ("n", "no")
@@ -240,4 +256,5 @@ def repl(runtime):
         return interact(session, _plain_prompt)
     sys.stdout.write(BANNER + "\n")
     ptk = prompt_session(session)
-    return interact(session, ptk.prompt, _confirmer(ptk), _cancelled())
+    prompt = _renewing(lambda: prompt_session(session, input=ptk.input, output=ptk.output), ptk)
+    return interact(session, prompt, _confirmer(ptk), _cancelled())
