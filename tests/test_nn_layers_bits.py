@@ -24,8 +24,23 @@ def test_cases_the_nn_fuzz_found():
     (th failed an assertion), Double and Float, batched or not; nearest
     up-sampling by a factor of 1 is THNN's error; average pooling gives +0
     for a window past the input's end (ceil mode) and for a window of -0s
-    (th gave -0), in th's loops and numpy's."""
+    (th gave -0), in th's loops and numpy's; LookupTable's maxNorm
+    renormalisation in the weight's type (th summed a FloatTensor's norms in
+    double and scaled by a reciprocal: last bits) and its error on a weight
+    that is not contiguous; SpatialAdaptiveAveragePooling dividing a cell's
+    sum by its width, then its height (th took the height first)."""
     assert_prints_recording("nn_fuzz_found")
+
+
+def test_shape_errors_are_thnns():
+    """THNN's shape errors in its words (found by the nn fuzz):
+    TemporalRowConvolution's checks of its features x frames view (a
+    transposed input unless featFirst: th checked and named the input as
+    given), the "(batch mode) tensor expected for input" of the volumetric
+    convolutions and poolings and the adaptive poolings, the volumetric
+    convolutions' sizes joined by 'x', VolumetricAveragePooling's "smaller
+    than kernel size"."""
+    assert_prints_recording("nn_shape_messages")
 
 
 def test_class_nll_matches_the_original_bit_for_bit():

@@ -3,6 +3,8 @@
 local fail = require('torch.internal').fail
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
+local checks = require 'thnn.checks'
+local shared = require 'thnn.shared'
 local K = {}
 
 -- byrows(idx, gradOutput, gradWeight, paddingValue, scale) -> true when done:
@@ -51,11 +53,33 @@ function K.LookupTable_accGradParameters(state, input, gradOutput, gradWeight, c
    gradWeight:indexAdd(1, idx, rows)
 end
 
+-- each unit a listed row p1[u] of a0 elements at p0: its a2-norm summed
+-- element by element in the element type (|x|, x * x in that type, or
+-- pow(|x|, a2) in double, each sum rounded), its root rounded; over a1, the
+-- row scaled by a1 / (norm + 1e-7) (in double, rounded): the original's bits
+local RENORM = shared.loop('lookuprenorm', [[
+   for u = a, b - 1 do
+      local row = p0 + (p1[u] - 1) * a0
+      local norm = 0
+      for j = 0, a0 - 1 do
+         local v = row[j]
+         if a2 == 1 then norm = rd(norm + abs(v))
+         elseif a2 == 2 then norm = rd(norm + rd(v * v))
+         else norm = rd(norm + C.pow(abs(v), a2)) end
+      end
+      norm = rd(C.pow(norm, 1 / a2))
+      if norm > a1 then
+         local factor = rd(a1 / (norm + 1e-7))
+         for j = 0, a0 - 1 do row[j] = row[j] * factor end
+      end
+   end]], 65536, 16, {[1] = 'int64_t'}, 'local abs = math.abs')
+
 -- rows of weight listed in idx whose normType-norm exceeds maxNorm are scaled
--- to maxNorm (by maxNorm / (norm + 1e-7)); each row once
+-- to maxNorm; each row once (maxNorm and normType as the weight's type holds them)
 function K.LookupTable_renorm(state, idx, weight, maxNorm, normType)
    local flat = idx:view(-1)
    if flat:nElement() == 0 then return end
+   if not weight:isContiguous() then fail('weight must be contiguous') end
    local nIndex = weight:size(1)
    if flat:min() < 1 or flat:max() > nIndex then
       fail('an index is out of range (1..%d) in LookupTable_renorm', nIndex)
@@ -66,15 +90,10 @@ function K.LookupTable_renorm(state, idx, weight, maxNorm, normType)
       keep:narrow(1, 2, unique:nElement() - 1):copy(unique:narrow(1, 2, unique:nElement() - 1)
                                                     :ne(unique:narrow(1, 1, unique:nElement() - 1)))
    end
-   unique = unique[keep]
-   local rows = weight:index(1, unique)
-   local norms = rows:norm(normType, 2):view(-1)
-   local over = norms:gt(maxNorm)
-   if over:sum() == 0 then return end
-   local factor = norms:clone():add(1e-7):pow(-1):mul(maxNorm)
-   factor:maskedFill(over:eq(0), 1)
-   rows:cmul(factor:view(-1, 1):expandAs(rows))
-   weight:indexCopy(1, unique, rows)
+   unique = unique[keep]:long()
+   local width = weight:size(2)
+   shared.run(RENORM, checks.ctype(weight), unique:nElement(), unique:nElement() * width, weight:data(),
+              unique:data(), nil, nil, width, checks.real(weight, maxNorm), checks.real(weight, normType))
 end
 
 return K

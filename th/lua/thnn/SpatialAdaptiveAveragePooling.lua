@@ -1,9 +1,9 @@
 -- SpatialAdaptiveAveragePooling: the mean over oheight x owidth cells tiling
 -- the image (cell i covers [floor(i*n/o), ceil((i+1)*n/o))), as THNN took
 -- it: the cell's sum element by element in the element type, divided by its
--- height then its width; the gradient likewise, added cell by cell (cells
--- overlap).  LuaJIT loops, a plane at a time (thnn.shared: many shared with
--- helper threads).
+-- width then its height (each quotient rounded); the gradient likewise,
+-- added cell by cell (cells overlap).  LuaJIT loops, a plane at a time
+-- (thnn.shared: many shared with helper threads).
 local S = require 'thnn.spatial'
 local checks = require 'thnn.checks'
 local shared = require 'thnn.shared'
@@ -23,7 +23,7 @@ local FORWARD = shared.loop('adaptiveavg', [[
                local line = src + y * a1
                for x = x0, x1 - 1 do sum = rd(sum + p0[line + x]) end
             end
-            p1[dst + i * a3 + j] = rd(sum / (y1 - y0)) / (x1 - x0)
+            p1[dst + i * a3 + j] = rd(sum / (x1 - x0)) / (y1 - y0)
          end
       end
    end]], 16384, 1)
@@ -37,7 +37,7 @@ local BACKWARD = shared.loop('adaptiveavggrad', [[
          local y0, y1 = floor(i * a0 / a2), ceil((i + 1) * a0 / a2)
          for j = 0, a3 - 1 do
             local x0, x1 = floor(j * a1 / a3), ceil((j + 1) * a1 / a3)
-            local delta = rd(rd(p1[src + i * a3 + j] / (y1 - y0)) / (x1 - x0))
+            local delta = rd(rd(p1[src + i * a3 + j] / (x1 - x0)) / (y1 - y0))
             for y = y0, y1 - 1 do
                local line = dst + y * a1
                for x = x0, x1 - 1 do p0[line + x] = p0[line + x] + delta end

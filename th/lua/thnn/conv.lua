@@ -50,9 +50,9 @@ end
 -- the plane dimension and the batch size (nil when not a batch)
 local function shapes(input, gradOutput, g, nin, nout)
    local d = #g.k
-   local first, batch = S.checkinput(input, d)
+   local first, batch = S.checkinput(input, d, 2, d == 3)   -- (THNN's volumetric words)
    S.checkplanes(input, first, nin)
-   local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, 'c', nout)
+   local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, 'c', nout, d == 3 and 'x' or nil)
    local sizes = S.outshape(input, first, nout, osz)
    if gradOutput then S.checkgrad(gradOutput, sizes) end
    return sizes, osz, batch and S.size(input, 1) or nil
@@ -431,7 +431,7 @@ local function fullshapes(input, gradOutput, weight, g, adj)
    local d = #g.k
    local nin = S.size(weight, 1)
    local nout = S.size(weight, 2)
-   local first, batch = S.checkinput(input, d)
+   local first, batch = S.checkinput(input, d, 2, d == 3)
    S.checkplanes(input, first, nin)
    local osz, insz, ok = {}, {}, true
    for i = 1, d do
@@ -440,8 +440,9 @@ local function fullshapes(input, gradOutput, weight, g, adj)
       if osz[i] < 1 then ok = false end
    end
    if not ok then
-      S.fail('Given input size: (%d x %s). Calculated output size: (%d x %s). Output size is too small',
-             nin, table.concat(insz, ' x '), nout, table.concat(osz, ' x '))
+      local sep = d == 3 and 'x' or ' x '
+      S.fail('Given input size: (%d%s%s). Calculated output size: (%d%s%s). Output size is too small',
+             nin, sep, table.concat(insz, sep), nout, sep, table.concat(osz, sep))
    end
    local sizes = S.outshape(input, first, nout, osz)
    if gradOutput then S.checkgrad(gradOutput, sizes) end

@@ -17,7 +17,7 @@ local concat = table.concat
 local P = {}
 
 -- THNN's checks of a pooling's arguments and input; returns the output's sizes
-function P.shapes(input, gradOutput, g, ceilmode, what)
+function P.shapes(input, gradOutput, g, ceilmode)
    local d = #g.k
    for i = 1, d do
       if g.k[i] <= 0 or g.s[i] <= 0 then
@@ -38,7 +38,7 @@ function P.shapes(input, gradOutput, g, ceilmode, what)
       end
       S.argerror(2, 'pad should be smaller than half of kernel size, but got %s, %s ', concat(p, ', '), concat(k, ', '))
    end
-   local first = S.checkinput(input, d, 2, what)
+   local first = S.checkinput(input, d, 2, d == 3)
    local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, ceilmode, nil, 'x')
    local sizes = S.outshape(input, first, S.size(input, first), osz)
    if gradOutput then S.checkgrad(gradOutput, sizes) end

@@ -60,13 +60,18 @@ function S.argerror(n, fmt, ...)
    fail("bad argument #%d to 'v' (%s)", n, fmt:format(...))
 end
 
--- checkinput(x, d, argn): x has d + 1 or d + 2 dimensions (non-empty) and is
--- returned with the index of its plane dimension and whether it is a batch
-function S.checkinput(x, d, argn, what)
+-- checkinput(x, d, argn, batchmode): x has d + 1 or d + 2 dimensions
+-- (non-empty) and is returned with the index of its plane dimension and
+-- whether it is a batch; batchmode: the error in the words of THNN's
+-- volumetric convolutions and poolings and adaptive poolings
+function S.checkinput(x, d, argn, batchmode)
    local n = TD[x].nd
    if n ~= d + 1 and n ~= d + 2 or internal.nelement(TD[x]) == 0 then
-      S.argerror(argn or 2, '%s tensor expected but got: %s',
-                 what or ('%dD or %dD input'):format(d + 1, d + 2), S.shape(x))
+      local dims = ('%dD or %dD'):format(d + 1, d + 2)
+      if batchmode then
+         S.argerror(argn or 2, '%s (batch mode) tensor expected for input, but got: %s', dims, S.shape(x))
+      end
+      S.argerror(argn or 2, '%s input tensor expected but got: %s', dims, S.shape(x))
    end
    return n == d + 2 and 2 or 1, n == d + 2
 end
@@ -74,7 +79,7 @@ end
 -- planes(input) -> first, planes, height, width of a 3D or 4D image input
 -- (planes counts the batch's too; first as checkinput's)
 function S.planes(input)
-   local first = S.checkinput(input, 2)
+   local first = S.checkinput(input, 2, 2, true)
    local planes = S.size(input, first)
    if first == 2 then planes = planes * S.size(input, 1) end
    return first, planes, S.size(input, first + 1), S.size(input, first + 2)

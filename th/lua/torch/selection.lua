@@ -90,15 +90,19 @@ local function checkrange(d, hi, argn, fname, message)
    end
 end
 
--- the sizes of d and e agree in every dimension but dim
-local function checkothers(d, e, dim, argn, fname, what)
-   if d.nd ~= e.nd then
-      fail("bad argument #%d to '%s' (%s should have %d dimensions, got %d)", argn, fname, what, d.nd, e.nd)
-   end
-   for i = 1, d.nd do
-      if i ~= dim and d.sz[i] ~= e.sz[i] then
-         fail("bad argument #%d to '%s' (%s has size %d at dimension %d, expected %d)",
-              argn, fname, what, e.sz[i], i, d.sz[i])
+-- gather's and scatter's size check: the tensor written, the source (none
+-- for a fill) and the index agree in every dimension but dim, or TH's
+-- message (which names dim, counted from 0)
+local function checkothers(res, src, idx, dim)
+   for i = 1, res.nd do
+      if i ~= dim and (idx.sz[i] ~= res.sz[i] or src and src.sz[i] ~= res.sz[i]) then
+         local sizes = internal.bracketsizes
+         if not src then
+            fail('Expected tensor %s and index %s to have the same size in dimension %d',
+                 sizes(res), sizes(idx), dim - 1)
+         end
+         fail('Expected tensor %s, src %s and index %s to have the same size in dimension %d',
+              sizes(res), sizes(src), sizes(idx), dim - 1)
       end
    end
 end
@@ -422,18 +426,20 @@ end
 local function gather(self, a, b, c)
    local out, src, dim, index, argn = sourceform('gather', self, a, b, c)
    local idx = checkof(index, types.Long, argn + 1, 'gather')
-   if not out and idx.nd ~= src.nd then
+   -- (TH's checks, in its order and with its argument numbers, whatever the form)
+   local written = out and TD[out] or idx   -- (a new result has the index's sizes)
+   if written.nd ~= src.nd then
       fail("bad argument #1 to 'gather' (Input tensor must have same dimensions as output tensor)")
    end
-   if dim > src.nd then fail("bad argument #%d to 'gather' (Index dimension is out of bounds)", argn + 1) end
-   dim = checkdim(src, dim, argn, 'gather')
-   checkothers(src, idx, dim, argn + 1, 'gather', 'index')
+   if dim > src.nd then fail("bad argument #2 to 'gather' (Index dimension is out of bounds)") end
+   dim = checkdim(src, dim, 1, 'gather')
+   if idx.nd ~= src.nd then
+      fail("bad argument #3 to 'gather' (Index tensor must have same dimensions as input tensor)")
+   end
+   checkothers(written, src, idx, dim)
    -- a result keeps its shape and strides: it must have the index's sizes
    -- (Torch7 also took one longer or shorter along dim, and wrote past the end
    -- of a shorter one)
-   if out and TD[out].nd ~= src.nd then
-      fail("bad argument #2 to 'gather' (Input tensor must have same dimensions as output tensor)")
-   end
    if out and not internal.samesize(TD[out], idx) then
       fail("bad argument #1 to 'gather' (the result should have the index's sizes)")
    end
@@ -467,17 +473,23 @@ local function scatter(self, dim, index, src)
    if internal.toint(dim, 1, 'scatter') > d.nd then fail("bad argument #1 to 'scatter' (Index dimension is out of bounds)") end
    dim = checkdim(d, dim, 1, 'scatter')
    local idx = checkof(index, types.Long, 2, 'scatter')
-   checkothers(d, idx, dim, 2, 'scatter', 'index')
+   if idx.nd ~= d.nd then
+      fail("bad argument #2 to 'scatter' (Index tensor must have same dimensions as output tensor)")
+   end
    local s
    if type(src) == 'string' then src = tonumber(src) or src end   -- as luaL_checknumber
    if type(src) == 'number' then
       src = internal.ccast(d.T, src)   -- TH's C cast (an IntTensor takes 1e10 as INT_MIN)
+      checkothers(d, nil, idx, dim)
    else
       if not istensor(src) then
          fail("bad argument #3 to 'scatter' (tensor or number expected, got %s)", torch.type(src))
       end
       s = checkof(src, d.T, 3, 'scatter')
-      checkothers(d, s, dim, 3, 'scatter', 'source')
+      if s.nd ~= d.nd then
+         fail("bad argument #3 to 'scatter' (Input tensor must have same dimensions as output tensor)")
+      end
+      checkothers(d, s, idx, dim)
       if s.sz[dim] < idx.sz[dim] then
          fail("bad argument #3 to 'scatter' (source has %d elements along dimension %d, index %d)",
               s.sz[dim], dim, idx.sz[dim])
