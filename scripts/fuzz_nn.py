@@ -14,6 +14,7 @@ first pass on other values before the one printed.  nn comes from LUA_PATH
     LUA_PATH='/work/shared/thirdparty/?.lua;/work/shared/thirdparty/?/init.lua;/work/shared/thirdparty/moses/?.lua;;' \\
     python scripts/fuzz_nn.py --calls 2000 --seed 7 --th .venv/bin/th --ref /opt/torch7-ref/bin/th
 """
+import math
 import os
 import random
 import sys
@@ -213,294 +214,420 @@ def shapes(rng, nd=None, low=1, high=5):
     return [rng.randint(low, high) for _ in range(nd or rng.randint(1, 3))]
 
 
-# the structural kinds without parameters or divisions (Narrow... Max, Index,
-# the tables, CAdd-like, Identity-like, MaskedSelect, the containers of
-# those, CAddTensorTable, Collapse, the zips)
-INTEGRAL = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 21, 33, 39, 40, 42, 43, 44, 45, 52}
+class Draws:
+    """what structural's builders share: sizes and counts drawn once per case
+    before the builder's own draws (keep their order: it is the cases'), and
+    the Lua of inputs in the case's element type and layout"""
+
+    def __init__(self, rng, T, layout):
+        self.rng, self.T, self.layout = rng, T, layout
+        self.sz = shapes(rng)
+        self.nd = len(self.sz)
+        self.d = rng.randint(1, self.nd)
+        self.dim = pick(rng, self.d, self.d, self.d - self.nd - 1)   # negative: from the end
+        self.batch = rng.randint(1, 3)
+        self.n, self.n2 = rng.randint(1, 5), rng.randint(1, 5)
+        self.ntab = rng.randint(1, 3)
+
+    def x(self, sizes, lay=None):
+        return f"inp('{self.T}', {{{', '.join(map(str, sizes))}}}, '{lay or self.layout}')"
+
+    def table(self, *sizes):
+        return "{" + ", ".join(self.x(sz, pick(self.rng, "c", "c", "t", "n")) for sz in sizes) + "}"
+
+    def index(self, n, hi, shape=None):
+        """n indices 1..hi (or a tensor of that shape): a LongTensor or a DoubleTensor"""
+        shape = shape or [n]
+        itype = pick(self.rng, "Long", "Long", "Double")
+        return f"torch.{itype}Tensor({', '.join(map(str, shape))}):random(1, {hi})"
+
+
+# structural's builders: each gives a module's constructor and its input's Lua
+
+def _narrow(rng, c):
+    size = c.sz[c.d - 1]
+    off = pick(rng, rng.randint(1, size), -rng.randint(1, size))
+    length = pick(rng, rng.randint(1, max(1, size - abs(off) + 1)), -1, "")
+    return f"nn.Narrow({c.dim}, {off}{', ' + str(length) if length != '' else ''})", c.x(c.sz)
+
+
+def _select(rng, c):
+    return f"nn.Select({c.dim}, {pick(rng, rng.randint(1, c.sz[c.d - 1]), -rng.randint(1, c.sz[c.d - 1]))})", c.x(c.sz)
+
+
+def _reshape(rng, c):
+    total = math.prod(c.sz)
+    target = pick(rng, [total], [1, total], [total, 1], c.sz[::-1])
+    mode = pick(rng, "", ", true", ", false")
+    inp_ = ([c.batch] if mode != ", false" and rng.random() < 0.5 else []) + c.sz
+    return f"nn.Reshape({', '.join(map(str, target))}{mode})", c.x(inp_)
+
+
+def _view(rng, c):
+    total = math.prod(c.sz)
+    target = pick(rng, [-1], [total], [-1, c.sz[-1]], [c.sz[0], -1], c.sz[::-1])
+    batched = rng.random() < 0.5
+    dims = f":setNumInputDims({c.nd})" if batched or rng.random() < 0.3 else ""
+    return f"nn.View({', '.join(map(str, target))}){dims}", c.x(([c.batch] if batched else []) + c.sz,
+                                                                pick(rng, "c", "c", "c", "n"))
+
+
+def _transpose(rng, c):
+    s = shapes(rng, rng.randint(2, 4))
+    k = len(s)
+    perms = [f"{{{rng.randint(1, k)}, {rng.randint(1, k)}}}" for _ in range(rng.randint(1, 2))]
+    batched = rng.random() < 0.4
+    dims = f":setNumInputDims({k})" if batched else ""
+    return f"nn.Transpose({', '.join(perms)}){dims}", c.x(([c.batch] if batched else []) + s)
+
+
+def _replicate(rng, c):
+    batched = rng.random() < 0.4
+    return (f"nn.Replicate({c.n}, {rng.randint(1, c.nd + 1)}{', ' + str(c.nd) if batched else ''})",
+            c.x(([c.batch] if batched else []) + c.sz))
+
+
+def _padding(rng, c):
+    batched = rng.random() < 0.4
+    pad = pick(rng, 1, 2, -1, -2)
+    return (f"nn.Padding({c.d}, {pad}, {c.nd if batched else 'nil'}, {pick(rng, 0, 1.5)}, "
+            f"{rng.randint(1, c.sz[c.d - 1] + 1)})", c.x(([c.batch] if batched else []) + c.sz))
+
+
+def _squeeze(rng, c):
+    s = [pick(rng, 1, 1, 2, 3) for _ in range(rng.randint(1, 4))]
+    batched = rng.random() < 0.4
+    sq = pick(rng, "", str(rng.randint(1, len(s))))
+    nid = f", {len(s)}" if batched else ""
+    return f"nn.Squeeze({sq or 'nil'}{nid})", c.x(([pick(rng, 1, 2)] if batched else []) + s)
+
+
+def _unsqueeze(rng, c):
+    batched = rng.random() < 0.4
+    nid = f", {c.nd}" if batched else ""
+    return f"nn.Unsqueeze({rng.randint(1, c.nd + 1)}{nid})", c.x(([c.batch] if batched else []) + c.sz)
+
+
+def _reduce(rng, c):
+    mod = pick(rng, "Max", "Min", "Mean", "Sum")
+    batched = rng.random() < 0.3
+    args = f"{c.dim}, {c.nd if batched else 'nil'}"
+    if mod == "Sum":
+        args += f", {pick(rng, 'true', 'false')}, {pick(rng, 'true', 'false')}"
+    return f"nn.{mod}({args})", c.x(([c.batch] if batched else []) + c.sz)
+
+
+def _index(rng, c):
+    return f"nn.Index({c.d})", f"{{{c.x(c.sz)}, {c.index(rng.randint(1, 4), c.sz[c.d - 1])}}}"
+
+
+def _join_table(rng, c):
+    batched = rng.random() < 0.3
+    parts = []
+    for _ in range(rng.randint(1, 3)):
+        s = list(c.sz)
+        s[c.d - 1] = rng.randint(1, 3)
+        parts.append(([c.batch] if batched else []) + s)
+    return f"nn.JoinTable({c.dim}{', ' + str(c.nd) if batched else ''})", c.table(*parts)
+
+
+def _split_table(rng, c):
+    batched = rng.random() < 0.3
+    return (f"nn.SplitTable({c.dim}{', ' + str(c.nd) if batched else ''})",
+            c.x(([c.batch] if batched else []) + c.sz))
+
+
+def _narrow_table(rng, c):
+    k = rng.randint(1, 4)
+    return f"nn.NarrowTable({rng.randint(1, k)}, {pick(rng, 1, 2, -1)})", c.table(*[c.sz] * k)
+
+
+def _select_table(rng, c):
+    k = rng.randint(1, 4)
+    return (f"nn.SelectTable({pick(rng, rng.randint(1, k), -rng.randint(1, k))})",
+            "{" + ", ".join(pick(rng, c.x(c.sz), c.table(c.sz, c.sz)) for _ in range(k)) + "}")
+
+
+def _flatten_table(rng, c):
+    sz = c.sz
+    return "nn.FlattenTable()", f"{{{c.x(sz)}, {{{c.x(sz)}, {c.table(sz, sz)}}}, {c.table(sz)}}}"
+
+
+def _concat(rng, c):
+    i, cat = c.sz[-1], pick(rng, 1, 2) if c.nd > 1 else 1
+    outs = [c.n if cat == 1 and c.nd > 1 else rng.randint(1, 4) for _ in range(c.ntab)]
+    mods = "".join(f":add(nn.Linear({i}, {o}))" for o in outs)
+    return f"nn.Concat({cat}){mods}", c.x(c.sz if c.nd <= 2 else c.sz[-2:])
+
+
+def _concat_table(rng, c):
+    i = c.sz[-1]
+    mods = "".join(pick(rng, f":add(nn.Linear({i}, {rng.randint(1, 4)}))", ":add(nn.Identity())",
+                        ":add(nn.ConcatTable():add(nn.Tanh()):add(nn.MulConstant(2)))")
+                   for _ in range(c.ntab))
+    return f"nn.ConcatTable(){mods}", c.x(c.sz[-2:])
+
+
+def _parallel_table(rng, c):
+    i = c.sz[-1]
+    mods = "".join(pick(rng, f":add(nn.Linear({i}, {rng.randint(1, 4)}))", ":add(nn.Sigmoid())",
+                        f":add(nn.Sum({pick(rng, 1, -1)}))") for _ in range(c.ntab))
+    return f"nn.ParallelTable(){mods}", c.table(*[c.sz[-2:]] * c.ntab)
+
+
+def _map_table(rng, c):
+    i = c.sz[-1]
+    return (f"nn.MapTable(nn.Linear({i}, {c.n}))" if rng.random() < 0.6 else "nn.MapTable(nn.Square())",
+            c.table(*[c.sz[-2:]] * c.ntab))
+
+
+def _cwise_table(rng, c):
+    mod = pick(rng, "CAddTable", "CSubTable", "CMulTable", "CMaxTable", "CMinTable",
+               "CAddTable" if c.T in ("Long", "Int") else "CDivTable")
+    k = 2 if mod in ("CSubTable", "CDivTable") else rng.randint(1, 3)
+    arg = pick(rng, "", "true") if mod == "CAddTable" else ""
+    return f"nn.{mod}({arg})", c.table(*[c.sz] * k)
+
+
+def _real_cwise_table(rng, c):
+    """_cwise_table's second place in BUILDERS, kept out of INTEGRAL: it is
+    Double or Float always (and so has its CDivTable)"""
+    return _cwise_table(rng, c)
+
+
+def _pair_distance(rng, c):
+    mod = pick(rng, "DotProduct()", f"PairwiseDistance({pick(rng, 1, 2, 3)})", "CosineDistance()")
+    s = pick(rng, [c.n], [c.batch, c.n])
+    return f"nn.{mod}", c.table(s, s)
+
+
+def _mm(rng, c):
+    ta, tb = pick(rng, "false", "true"), pick(rng, "false", "true")
+    a, b, m = rng.randint(1, 4), rng.randint(1, 4), rng.randint(1, 4)
+    sa = [b, a] if ta == "true" else [a, b]
+    sb = [m, b] if tb == "true" else [b, m]
+    pre = [c.batch] if rng.random() < 0.5 else []
+    return f"nn.MM({ta}, {tb})", c.table(pre + sa, pre + sb)
+
+
+def _mv(rng, c):
+    tr = pick(rng, "false", "true")
+    a, b = rng.randint(1, 4), rng.randint(1, 4)
+    pre = [c.batch] if rng.random() < 0.5 else []
+    return f"nn.MV({tr})", c.table(pre + [a, b], pre + [a if tr == "true" else b])
+
+
+def _lookup_table(rng, c):
+    nidx = rng.randint(2, 8)
+    pad = pick(rng, "nil", "nil", rng.randint(1, nidx))
+    norm = pick(rng, "nil", "nil", 1, 0.5)
+    ntype = pick(rng, "", ", 1", ", 2")
+    return (f"nn.LookupTable({nidx}, {c.n}, {pad}, {norm}{ntype if norm != 'nil' else ''})",
+            c.index(0, nidx, pick(rng, [rng.randint(1, 6)], [c.batch, rng.randint(1, 5)])))
+
+
+def _contrast_normalization(rng, c):
+    mod = pick(rng, "SpatialContrastiveNormalization", "SpatialSubtractiveNormalization",
+               "SpatialDivisiveNormalization")
+    planes = rng.randint(1, 3)
+    kern = pick(rng, "torch.ones(3)", "torch.ones(3, 3)", "torch.Tensor{1, 2, 1}",
+                "torch.Tensor{{1, 2, 1}, {2, 4, 2}, {1, 2, 1}}", "torch.ones(5)", "torch.ones(3, 5)")
+    return f"nn.{mod}({planes}, {kern})", c.x(image(rng, planes, rng.choice([None, None, 1, 2])))
+
+
+def _mixture_table(rng, c):
+    experts = rng.randint(1, 3)
+    s = [c.n] if rng.random() < 0.5 else [c.n, c.n2]
+    if rng.random() < 0.5:   # a batch
+        gate = f"nn.SoftMax():{c.T.lower()}():forward({c.x([c.batch, experts], 'c')})"
+        ex = pick(rng, c.table(*[[c.batch] + s] * experts), c.x([c.batch, experts] + s))
+    else:
+        gate = f"nn.SoftMax():{c.T.lower()}():forward({c.x([experts], 'c')})"
+        ex = pick(rng, c.table(*[s] * experts), c.x([experts] + s))
+    return "nn.MixtureTable()", f"{{{gate}, {ex}}}"
+
+
+def _bottle(rng, c):
+    i = rng.randint(1, 4)
+    s = [rng.randint(1, 3) for _ in range(rng.randint(1, 3))] + [i]
+    return f"nn.Bottle(nn.Linear({i}, {c.n}))", c.x(s)
+
+
+def _l1_penalty(rng, c):
+    return (f"nn.L1Penalty({pick(rng, 1, 0.1)}, {pick(rng, 'true', 'false')}, {pick(rng, 'true', 'false')})",
+            c.x(c.sz))
+
+
+def _identity_like(rng, c):
+    mod = pick(rng, "Identity()", "Contiguous()", f"GradientReversal({pick(rng, 1, -0.5, 2)})", "ZeroGrad()",
+               f"Clamp({pick(rng, -1, -0.2)}, {pick(rng, 0.3, 1)})",
+               f"Copy(nil, nil, {pick(rng, 'true', 'false')})")
+    return f"nn.{mod}", c.x(c.sz)
+
+
+def _sequential(rng, c):
+    i = c.sz[-1]
+    chain = [f"nn.Linear({i}, {c.n})", pick(rng, "nn.Tanh()", "nn.ReLU()", "nn.Sigmoid()"),
+             pick(rng, "nn.Replicate(2, 1)", "nn.Unsqueeze(1)", f"nn.Padding(1, {pick(rng, 1, -1)})",
+                  "nn.Identity()"),
+             pick(rng, "nn.View(-1)", "nn.Contiguous()", "nn.Sum(1)", "nn.Max(1)", "nn.Mean(-1)",
+                  "nn.SplitTable(1)")]
+    return "nn.Sequential()" + "".join(f":add({m})" for m in chain), c.x(c.sz[-2:])
+
+
+def _parallel(rng, c):
+    k = rng.randint(1, 3)
+    s = [k, c.n] if rng.random() < 0.5 else [c.n, k]
+    indim = 1 if s[0] == k else 2
+    mods = "".join(f":add(nn.Linear({c.n}, {rng.randint(1, 3)}))" for _ in range(k))
+    return f"nn.Parallel({indim}, 1){mods}", c.x(s)
+
+
+def _depth_concat(rng, c):
+    planes = rng.randint(1, 3)
+    mods = "".join(f":add(nn.SpatialConvolution({planes}, {rng.randint(1, 3)}, {pick(rng, 1, 3)}, "
+                   f"{pick(rng, 1, 3)}, 1, 1, {rng.randint(0, 1)}, {rng.randint(0, 1)}))" for _ in range(c.ntab))
+    sizes = image(rng, planes)
+    sizes[-1], sizes[-2] = max(sizes[-1], 3), max(sizes[-2], 3)
+    return f"nn.DepthConcat({len(sizes) - 2}){mods}", c.x(sizes)
+
+
+def _max_unpooling(rng, c):
+    k, st = rng.randint(1, 3), rng.randint(1, 3)
+    if rng.random() < 0.8:   # (the unpooling wants a kernel as large as its step)
+        k = st
+    return (f"(function() local p = nn.SpatialMaxPooling({k}, {k}, {st}, {st}); "
+            f"return nn.Sequential():add(p):add(nn.SpatialMaxUnpooling(p)) end)()", c.x(image(rng, c.n)))
+
+
+def _masked_select(rng, c):
+    return "nn.MaskedSelect()", f"{{{c.x(c.sz)}, torch.rand({', '.join(map(str, c.sz))}):gt(0.5)}}"
+
+
+def _split_join(rng, c):
+    return f"nn.Sequential():add(nn.SplitTable(1)):add(nn.JoinTable({c.dim}))", c.x([c.n] + c.sz)
+
+
+def _pair_combined(rng, c):
+    """a container of table modules: a pair made, combined"""
+    i = c.sz[-1]
+    op = pick(rng, "CAddTable", "CMulTable", "CosineDistance", "PairwiseDistance(2)", "DotProduct",
+              "JoinTable(1)", "CMaxTable")
+    return (f"nn.Sequential():add(nn.ConcatTable():add(nn.Linear({i}, {c.n})):add(nn.Linear({i}, {c.n})))"
+            f":add(nn.{op if '(' in op else op + '()'})", c.x(c.sz[-2:] if c.nd > 1 else c.sz))
+
+
+def _table_chain(rng, c):
+    return (f"nn.Sequential():add(nn.SplitTable({c.dim})):add(nn.NarrowTable(1, 1)):add(nn.FlattenTable())"
+            f":add(nn.SelectTable(1))", c.x(c.sz if c.nd > 1 else c.sz + [2]))
+
+
+def _flatten_chain(rng, c):
+    return (f"nn.Sequential():add(nn.Transpose({{1, {c.nd}}})):add(nn.Contiguous()):add(nn.View(-1))"
+            f":add(nn.Replicate({c.n}))", c.x(c.sz))
+
+
+def _cadd_tensor_table(rng, c):
+    return "nn.CAddTensorTable()", f"{{{c.x(c.sz)}, {c.table(*[c.sz] * rng.randint(1, 3))}}}"
+
+
+def _collapse(rng, c):
+    return f"nn.Collapse({pick(rng, c.nd, max(1, c.nd - 1))})", c.x(c.sz)
+
+
+def _constant(rng, c):
+    return f"nn.Constant({pick(rng, 2, -0.5)}, {pick(rng, c.nd, max(1, c.nd - 1))})", c.x(c.sz)
+
+
+def _convert(rng, c):
+    formats = pick(rng, ("'bchw'", "'bhwc'"), ("'bchw'", "'bf'"), ("'chw'", "'hwc'"), ("'bf'", "'fb'"),
+                   ("nil", "nil"))
+    size = {"'bchw'": [c.batch, 2, 3, 4], "'chw'": [2, 3, 4], "'bf'": [c.batch, c.n], "nil": c.sz}[formats[0]]
+    return f"nn.Convert({formats[0]}, {formats[1]})", c.x(size)
+
+
+def _crelu(rng, c):
+    return f"nn.CReLU({pick(rng, 'nil', c.nd, max(1, c.nd - 1))}, {pick(rng, 'false', 'true')})", c.x(c.sz)
+
+
+def _maxout(rng, c):
+    return f"nn.Maxout({c.sz[-1]}, {c.n}, {rng.randint(1, 3)})", c.x(c.sz[-2:])
+
+
+def _one_hot(rng, c):
+    k = rng.randint(2, 6)
+    return f"nn.OneHot({k})", c.index(0, k, pick(rng, [rng.randint(1, 5)], [c.batch, rng.randint(1, 4)]))
+
+
+def _pixel_shuffle(rng, c):
+    r = rng.randint(1, 3)
+    return f"nn.PixelShuffle({r})", c.x(([c.batch] if rng.random() < 0.5 else []) +
+                                         [r * r * rng.randint(1, 2), rng.randint(1, 3), rng.randint(1, 3)])
+
+
+def _zip_table(rng, c):
+    k = rng.randint(1, 3)
+    if rng.random() < 0.5:
+        return "nn.ZipTable()", "{" + ", ".join(c.table(*[c.sz] * k) for _ in range(rng.randint(1, 3))) + "}"
+    return "nn.ZipTableOneToMany()", f"{{{c.x(c.sz)}, {c.table(*[c.sz] * k)}}}"
+
+
+def _dynamic_kmax(rng, c):
+    frames = rng.randint(2, 7)
+    return (f"nn.TemporalDynamicKMaxPooling({rng.randint(1, frames)}, {pick(rng, 0, 0.5)})",
+            c.x(([c.batch] if rng.random() < 0.5 else []) + [frames, c.n]))
+
+
+def _layer_weight_norm(rng, c):
+    i = c.sz[-1]
+    return (pick(rng, f"nn.LayerNormalization({i})", f"nn.WeightNorm(nn.Linear({i}, {c.n}))",
+                 f"nn.LinearWeightNorm({i}, {c.n})"), c.x(c.sz[-2:]))
+
+
+def _up_sampling(rng, c):
+    mode = pick(rng, "nil", "'linear'")
+    return f"nn.UpSampling({rng.randint(1, 3)}, {mode})", c.x(image(rng, c.n, c.batch))
+
+
+def _normalize(rng, c):
+    return f"nn.Normalize({pick(rng, 1, 2, 3, 'math.huge')})", c.x(c.sz[-2:])
+
+
+def _relu6_like(rng, c):
+    return f"nn.{pick(rng, 'ReLU6()', 'ReLU6(true)', 'TanhShrink()')}", c.x(c.sz)
+
+
+# structural draws one of these; a builder listed twice is drawn twice as often
+# (and the order is the cases': keep it)
+BUILDERS = (
+    _narrow, _select, _reshape, _view, _transpose, _replicate, _padding, _squeeze, _unsqueeze,
+    _reduce, _reduce, _index, _join_table, _split_table, _narrow_table, _select_table, _flatten_table,
+    _concat, _concat_table, _parallel_table, _map_table, _cwise_table, _real_cwise_table,
+    _pair_distance, _pair_distance, _mm, _mv, _lookup_table, _lookup_table, _contrast_normalization,
+    _mixture_table, _bottle, _l1_penalty, _identity_like, _sequential, _sequential, _parallel,
+    _depth_concat, _max_unpooling, _masked_select, _split_join, _pair_combined, _table_chain,
+    _flatten_chain, _cadd_tensor_table, _collapse, _constant, _convert, _crelu, _maxout, _one_hot,
+    _pixel_shuffle, _zip_table, _dynamic_kmax, _layer_weight_norm, _up_sampling, _normalize, _relu6_like,
+)
+
+# the builders without parameters or divisions, which also take Long and Int
+# tensors (a quarter of their cases)
+INTEGRAL = {
+    _narrow, _select, _reshape, _view, _transpose, _replicate, _padding, _squeeze, _unsqueeze,
+    _reduce, _index, _join_table, _split_table, _narrow_table, _select_table, _flatten_table,
+    _cwise_table, _identity_like, _masked_select, _split_join, _table_chain, _flatten_chain,
+    _cadd_tensor_table, _collapse, _zip_table,
+}
 
 
 def structural(rng, T, layout):
     """one of nn's Lua-level shape and table modules (and containers of a
     few layers): its constructor, its input's Lua (a tensor, a table of
     tensors, index tensors) and the element type (Long or Int for some)"""
-    kind = rng.randrange(58)
-    if kind in INTEGRAL and rng.random() < 0.25:   # shapes and tables of integers
+    build = rng.choice(BUILDERS)
+    if build in INTEGRAL and rng.random() < 0.25:   # shapes and tables of integers
         T = pick(rng, "Long", "Int")
-    return build(rng, kind, T, layout) + (T,)
-
-
-def build(rng, kind, T, layout):
-    """structural's module of that kind, and its input"""
-    def x(sizes, lay=None):
-        return f"inp('{T}', {{{', '.join(map(str, sizes))}}}, '{lay or layout}')"
-
-    def table(*sizes):
-        return "{" + ", ".join(x(sz, pick(rng, "c", "c", "t", "n")) for sz in sizes) + "}"
-
-    def index(n, hi, shape=None):
-        """n indices 1..hi (or a tensor of that shape): a LongTensor or a DoubleTensor"""
-        shape = shape or [n]
-        itype = pick(rng, "Long", "Long", "Double")
-        return f"torch.{itype}Tensor({', '.join(map(str, shape))}):random(1, {hi})"
-
-    sz = shapes(rng)
-    nd = len(sz)
-    d = rng.randint(1, nd)
-    dim = pick(rng, d, d, d - nd - 1)             # negative: from the end
-    batch = rng.randint(1, 3)
-    n, n2 = rng.randint(1, 5), rng.randint(1, 5)
-    ntab = rng.randint(1, 3)
-    if kind == 0:
-        size = sz[d - 1]
-        off = pick(rng, rng.randint(1, size), -rng.randint(1, size))
-        length = pick(rng, rng.randint(1, max(1, size - abs(off) + 1)), -1, "")
-        return f"nn.Narrow({dim}, {off}{', ' + str(length) if length != '' else ''})", x(sz)
-    if kind == 1:
-        return f"nn.Select({dim}, {pick(rng, rng.randint(1, sz[d - 1]), -rng.randint(1, sz[d - 1]))})", x(sz)
-    if kind == 2:
-        total = 1
-        for v in sz:
-            total *= v
-        target = pick(rng, [total], [1, total], [total, 1], sz[::-1])
-        mode = pick(rng, "", ", true", ", false")
-        inp_ = ([batch] if mode != ", false" and rng.random() < 0.5 else []) + sz
-        return f"nn.Reshape({', '.join(map(str, target))}{mode})", x(inp_)
-    if kind == 3:
-        total = 1
-        for v in sz:
-            total *= v
-        target = pick(rng, [-1], [total], [-1, sz[-1]], [sz[0], -1], sz[::-1])
-        batched = rng.random() < 0.5
-        dims = f":setNumInputDims({nd})" if batched or rng.random() < 0.3 else ""
-        return f"nn.View({', '.join(map(str, target))}){dims}", x(([batch] if batched else []) + sz,
-                                                                    pick(rng, "c", "c", "c", "n"))
-    if kind == 4:
-        s = shapes(rng, rng.randint(2, 4))
-        k = len(s)
-        perms = [f"{{{rng.randint(1, k)}, {rng.randint(1, k)}}}" for _ in range(rng.randint(1, 2))]
-        batched = rng.random() < 0.4
-        dims = f":setNumInputDims({k})" if batched else ""
-        return f"nn.Transpose({', '.join(perms)}){dims}", x(([batch] if batched else []) + s)
-    if kind == 5:
-        batched = rng.random() < 0.4
-        return (f"nn.Replicate({n}, {rng.randint(1, nd + 1)}{', ' + str(nd) if batched else ''})",
-                x(([batch] if batched else []) + sz))
-    if kind == 6:
-        batched = rng.random() < 0.4
-        pad = pick(rng, 1, 2, -1, -2)
-        return (f"nn.Padding({d}, {pad}, {nd if batched else 'nil'}, {pick(rng, 0, 1.5)}, "
-                f"{rng.randint(1, sz[d - 1] + 1)})", x(([batch] if batched else []) + sz))
-    if kind == 7:
-        s = [pick(rng, 1, 1, 2, 3) for _ in range(rng.randint(1, 4))]
-        batched = rng.random() < 0.4
-        sq = pick(rng, "", str(rng.randint(1, len(s))))
-        nid = f", {len(s)}" if batched else ""
-        return f"nn.Squeeze({sq or 'nil'}{nid})", x(([pick(rng, 1, 2)] if batched else []) + s)
-    if kind == 8:
-        batched = rng.random() < 0.4
-        nid = f", {nd}" if batched else ""
-        return f"nn.Unsqueeze({rng.randint(1, nd + 1)}{nid})", x(([batch] if batched else []) + sz)
-    if kind in (9, 10):
-        mod = pick(rng, "Max", "Min", "Mean", "Sum")
-        batched = rng.random() < 0.3
-        args = f"{dim}, {nd if batched else 'nil'}"
-        if mod == "Sum":
-            args += f", {pick(rng, 'true', 'false')}, {pick(rng, 'true', 'false')}"
-        return f"nn.{mod}({args})", x(([batch] if batched else []) + sz)
-    if kind == 11:
-        return f"nn.Index({d})", f"{{{x(sz)}, {index(rng.randint(1, 4), sz[d - 1])}}}"
-    if kind == 12:
-        batched = rng.random() < 0.3
-        parts = []
-        for _ in range(rng.randint(1, 3)):
-            s = list(sz)
-            s[d - 1] = rng.randint(1, 3)
-            parts.append(([batch] if batched else []) + s)
-        return f"nn.JoinTable({dim}{', ' + str(nd) if batched else ''})", table(*parts)
-    if kind == 13:
-        batched = rng.random() < 0.3
-        return f"nn.SplitTable({dim}{', ' + str(nd) if batched else ''})", x(([batch] if batched else []) + sz)
-    if kind == 14:
-        k = rng.randint(1, 4)
-        return f"nn.NarrowTable({rng.randint(1, k)}, {pick(rng, 1, 2, -1)})", table(*[sz] * k)
-    if kind == 15:
-        k = rng.randint(1, 4)
-        return (f"nn.SelectTable({pick(rng, rng.randint(1, k), -rng.randint(1, k))})",
-                "{" + ", ".join(pick(rng, x(sz), table(sz, sz)) for _ in range(k)) + "}")
-    if kind == 16:
-        return "nn.FlattenTable()", f"{{{x(sz)}, {{{x(sz)}, {table(sz, sz)}}}, {table(sz)}}}"
-    if kind == 17:
-        i, cat = sz[-1], pick(rng, 1, 2) if nd > 1 else 1
-        outs = [n if cat == 1 and nd > 1 else rng.randint(1, 4) for _ in range(ntab)]
-        mods = "".join(f":add(nn.Linear({i}, {o}))" for o in outs)
-        return f"nn.Concat({cat}){mods}", x(sz if nd <= 2 else sz[-2:])
-    if kind == 18:
-        i = sz[-1]
-        mods = "".join(pick(rng, f":add(nn.Linear({i}, {rng.randint(1, 4)}))", ":add(nn.Identity())",
-                            ":add(nn.ConcatTable():add(nn.Tanh()):add(nn.MulConstant(2)))")
-                       for _ in range(ntab))
-        return f"nn.ConcatTable(){mods}", x(sz[-2:])
-    if kind == 19:
-        i = sz[-1]
-        mods = "".join(pick(rng, f":add(nn.Linear({i}, {rng.randint(1, 4)}))", ":add(nn.Sigmoid())",
-                            f":add(nn.Sum({pick(rng, 1, -1)}))") for _ in range(ntab))
-        return f"nn.ParallelTable(){mods}", table(*[sz[-2:]] * ntab)
-    if kind == 20:
-        i = sz[-1]
-        return (f"nn.MapTable(nn.Linear({i}, {n}))" if rng.random() < 0.6 else "nn.MapTable(nn.Square())",
-                table(*[sz[-2:]] * ntab))
-    if kind in (21, 22):
-        mod = pick(rng, "CAddTable", "CSubTable", "CMulTable", "CMaxTable", "CMinTable",
-                   "CAddTable" if T in ("Long", "Int") else "CDivTable")
-        k = 2 if mod in ("CSubTable", "CDivTable") else rng.randint(1, 3)
-        arg = pick(rng, "", "true") if mod == "CAddTable" else ""
-        return f"nn.{mod}({arg})", table(*[sz] * k)
-    if kind in (23, 24):
-        mod = pick(rng, "DotProduct()", f"PairwiseDistance({pick(rng, 1, 2, 3)})", "CosineDistance()")
-        s = pick(rng, [n], [batch, n])
-        return f"nn.{mod}", table(s, s)
-    if kind == 25:
-        ta, tb = pick(rng, "false", "true"), pick(rng, "false", "true")
-        a, b, c = rng.randint(1, 4), rng.randint(1, 4), rng.randint(1, 4)
-        sa = [b, a] if ta == "true" else [a, b]
-        sb = [c, b] if tb == "true" else [b, c]
-        pre = [batch] if rng.random() < 0.5 else []
-        return f"nn.MM({ta}, {tb})", table(pre + sa, pre + sb)
-    if kind == 26:
-        tr = pick(rng, "false", "true")
-        a, b = rng.randint(1, 4), rng.randint(1, 4)
-        pre = [batch] if rng.random() < 0.5 else []
-        return f"nn.MV({tr})", table(pre + [a, b], pre + [a if tr == "true" else b])
-    if kind in (27, 28):
-        nidx = rng.randint(2, 8)
-        pad = pick(rng, "nil", "nil", rng.randint(1, nidx))
-        norm = pick(rng, "nil", "nil", 1, 0.5)
-        ntype = pick(rng, "", ", 1", ", 2")
-        return (f"nn.LookupTable({nidx}, {n}, {pad}, {norm}{ntype if norm != 'nil' else ''})",
-                index(0, nidx, pick(rng, [rng.randint(1, 6)], [batch, rng.randint(1, 5)])))
-    if kind == 29:
-        mod = pick(rng, "SpatialContrastiveNormalization", "SpatialSubtractiveNormalization",
-                   "SpatialDivisiveNormalization")
-        planes = rng.randint(1, 3)
-        kern = pick(rng, "torch.ones(3)", "torch.ones(3, 3)", "torch.Tensor{1, 2, 1}",
-                    "torch.Tensor{{1, 2, 1}, {2, 4, 2}, {1, 2, 1}}", "torch.ones(5)", "torch.ones(3, 5)")
-        return f"nn.{mod}({planes}, {kern})", x(image(rng, planes, rng.choice([None, None, 1, 2])))
-    if kind == 30:
-        experts = rng.randint(1, 3)
-        s = [n] if rng.random() < 0.5 else [n, n2]
-        if rng.random() < 0.5:   # a batch
-            gate = f"nn.SoftMax():{T.lower()}():forward({x([batch, experts], 'c')})"
-            ex = pick(rng, table(*[[batch] + s] * experts), x([batch, experts] + s))
-        else:
-            gate = f"nn.SoftMax():{T.lower()}():forward({x([experts], 'c')})"
-            ex = pick(rng, table(*[s] * experts), x([experts] + s))
-        return "nn.MixtureTable()", f"{{{gate}, {ex}}}"
-    if kind == 31:
-        i = rng.randint(1, 4)
-        s = [rng.randint(1, 3) for _ in range(rng.randint(1, 3))] + [i]
-        return f"nn.Bottle(nn.Linear({i}, {n}))", x(s)
-    if kind == 32:
-        return (f"nn.L1Penalty({pick(rng, 1, 0.1)}, {pick(rng, 'true', 'false')}, {pick(rng, 'true', 'false')})",
-                x(sz))
-    if kind == 33:
-        mod = pick(rng, "Identity()", "Contiguous()", f"GradientReversal({pick(rng, 1, -0.5, 2)})", "ZeroGrad()",
-                   f"Clamp({pick(rng, -1, -0.2)}, {pick(rng, 0.3, 1)})",
-                   f"Copy(nil, nil, {pick(rng, 'true', 'false')})")
-        return f"nn.{mod}", x(sz)
-    if kind in (34, 35):
-        i = sz[-1]
-        chain = [f"nn.Linear({i}, {n})", pick(rng, "nn.Tanh()", "nn.ReLU()", "nn.Sigmoid()"),
-                 pick(rng, "nn.Replicate(2, 1)", "nn.Unsqueeze(1)", f"nn.Padding(1, {pick(rng, 1, -1)})",
-                      "nn.Identity()"),
-                 pick(rng, "nn.View(-1)", "nn.Contiguous()", "nn.Sum(1)", "nn.Max(1)", "nn.Mean(-1)",
-                      "nn.SplitTable(1)")]
-        return "nn.Sequential()" + "".join(f":add({c})" for c in chain), x(sz[-2:])
-    if kind == 36:
-        k = rng.randint(1, 3)
-        s = [k, n] if rng.random() < 0.5 else [n, k]
-        indim = 1 if s[0] == k else 2
-        mods = "".join(f":add(nn.Linear({n}, {rng.randint(1, 3)}))" for _ in range(k))
-        return f"nn.Parallel({indim}, 1){mods}", x(s)
-    if kind == 37:
-        planes = rng.randint(1, 3)
-        mods = "".join(f":add(nn.SpatialConvolution({planes}, {rng.randint(1, 3)}, {pick(rng, 1, 3)}, "
-                       f"{pick(rng, 1, 3)}, 1, 1, {rng.randint(0, 1)}, {rng.randint(0, 1)}))" for _ in range(ntab))
-        sizes = image(rng, planes)
-        sizes[-1], sizes[-2] = max(sizes[-1], 3), max(sizes[-2], 3)
-        return f"nn.DepthConcat({len(sizes) - 2}){mods}", x(sizes)
-    if kind == 38:
-        k, st = rng.randint(1, 3), rng.randint(1, 3)
-        if rng.random() < 0.8:   # (the unpooling wants a kernel as large as its step)
-            k = st
-        return (f"(function() local p = nn.SpatialMaxPooling({k}, {k}, {st}, {st}); "
-                f"return nn.Sequential():add(p):add(nn.SpatialMaxUnpooling(p)) end)()", x(image(rng, n)))
-    if kind == 39:
-        return "nn.MaskedSelect()", f"{{{x(sz)}, torch.rand({', '.join(map(str, sz))}):gt(0.5)}}"
-    if kind == 40:
-        return f"nn.Sequential():add(nn.SplitTable(1)):add(nn.JoinTable({dim}))", x([n] + sz)
-    if kind == 41:
-        # a container of table modules: a pair made, combined
-        i = sz[-1]
-        op = pick(rng, "CAddTable", "CMulTable", "CosineDistance", "PairwiseDistance(2)", "DotProduct",
-                  "JoinTable(1)", "CMaxTable")
-        return (f"nn.Sequential():add(nn.ConcatTable():add(nn.Linear({i}, {n})):add(nn.Linear({i}, {n})))"
-                f":add(nn.{op if '(' in op else op + '()'})", x(sz[-2:] if nd > 1 else sz))
-    if kind == 42:
-        return (f"nn.Sequential():add(nn.SplitTable({dim})):add(nn.NarrowTable(1, 1)):add(nn.FlattenTable())"
-                f":add(nn.SelectTable(1))", x(sz if nd > 1 else sz + [2]))
-    if kind == 43:
-        return (f"nn.Sequential():add(nn.Transpose({{1, {nd}}})):add(nn.Contiguous()):add(nn.View(-1))"
-                f":add(nn.Replicate({n}))", x(sz))
-    return more_structural(rng, kind, x, table, index, sz, n, batch)
-
-
-def more_structural(rng, kind, x, table, index, sz, n, batch):
-    """nn's other Lua-level modules: tensor tables, collapsing, constants,
-    formats, CReLU, Maxout, one-hot, pixel shuffle, zips, dynamic k-max,
-    layer and weight normalisations, up-sampling, Normalize"""
-    nd = len(sz)
-    if kind == 44:
-        return "nn.CAddTensorTable()", f"{{{x(sz)}, {table(*[sz] * rng.randint(1, 3))}}}"
-    if kind == 45:
-        return f"nn.Collapse({pick(rng, nd, max(1, nd - 1))})", x(sz)
-    if kind == 46:
-        return f"nn.Constant({pick(rng, 2, -0.5)}, {pick(rng, nd, max(1, nd - 1))})", x(sz)
-    if kind == 47:
-        shapes_ = pick(rng, ("'bchw'", "'bhwc'"), ("'bchw'", "'bf'"), ("'chw'", "'hwc'"), ("'bf'", "'fb'"),
-                       ("nil", "nil"))
-        size = {"'bchw'": [batch, 2, 3, 4], "'chw'": [2, 3, 4], "'bf'": [batch, n], "nil": sz}[shapes_[0]]
-        return f"nn.Convert({shapes_[0]}, {shapes_[1]})", x(size)
-    if kind == 48:
-        return f"nn.CReLU({pick(rng, 'nil', nd, max(1, nd - 1))}, {pick(rng, 'false', 'true')})", x(sz)
-    if kind == 49:
-        i = sz[-1]
-        return f"nn.Maxout({i}, {n}, {rng.randint(1, 3)})", x(sz[-2:])
-    if kind == 50:
-        c = rng.randint(2, 6)
-        return f"nn.OneHot({c})", index(0, c, pick(rng, [rng.randint(1, 5)], [batch, rng.randint(1, 4)]))
-    if kind == 51:
-        r = rng.randint(1, 3)
-        return f"nn.PixelShuffle({r})", x(([batch] if rng.random() < 0.5 else []) +
-                                           [r * r * rng.randint(1, 2), rng.randint(1, 3), rng.randint(1, 3)])
-    if kind == 52:
-        k = rng.randint(1, 3)
-        if rng.random() < 0.5:
-            return "nn.ZipTable()", "{" + ", ".join(table(*[sz] * k) for _ in range(rng.randint(1, 3))) + "}"
-        return "nn.ZipTableOneToMany()", f"{{{x(sz)}, {table(*[sz] * k)}}}"
-    if kind == 53:
-        frames = rng.randint(2, 7)
-        return (f"nn.TemporalDynamicKMaxPooling({rng.randint(1, frames)}, {pick(rng, 0, 0.5)})",
-                x(([batch] if rng.random() < 0.5 else []) + [frames, n]))
-    if kind == 54:
-        i = sz[-1]
-        return (pick(rng, f"nn.LayerNormalization({i})", f"nn.WeightNorm(nn.Linear({i}, {n}))",
-                     f"nn.LinearWeightNorm({i}, {n})"), x(sz[-2:]))
-    if kind == 55:
-        mode = pick(rng, "nil", "'linear'")
-        return f"nn.UpSampling({rng.randint(1, 3)}, {mode})", x(image(rng, n, batch))
-    if kind == 56:
-        return f"nn.Normalize({pick(rng, 1, 2, 3, 'math.huge')})", x(sz[-2:])
-    return f"nn.{pick(rng, 'ReLU6()', 'ReLU6(true)', 'TanhShrink()')}", x(sz)
+    return build(rng, Draws(rng, T, layout)) + (T,)
 
 
 def criterion(rng):
