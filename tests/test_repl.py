@@ -76,7 +76,10 @@ def test_help_and_special_lines(session, capfd):
     assert session.done
 
 
-def test_prompt_toolkit_pipe_input(runtime, capfd, tmp_path, monkeypatch):
+def run_piped(runtime, tmp_path, monkeypatch, keys, prompt_over=lambda make: make().prompt):
+    """interact() on prompt_toolkit sessions reading keys from a pipe (a
+    history of their own); prompt_over(make) gives the prompt function from
+    the session maker"""
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
     from th.repl import Session, interact, prompt_session
@@ -84,10 +87,15 @@ def test_prompt_toolkit_pipe_input(runtime, capfd, tmp_path, monkeypatch):
     monkeypatch.setenv("TREPL_HISTORY", str(tmp_path / "history"))
     session = Session(runtime)
     with create_pipe_input() as pipe:
-        pipe.send_text("local z = 6\rz * 7\rfor i = 1, 2 do\rprint(i) end\rexit\r")
-        ptk = prompt_session(session, input=pipe, output=DummyOutput())
-        assert interact(session, ptk.prompt) == 0
+        pipe.send_text(keys)
+        return interact(session, prompt_over(lambda: prompt_session(session, input=pipe, output=DummyOutput())))
+
+
+def test_prompt_toolkit_pipe_input(runtime, capfd, tmp_path, monkeypatch):
+    keys = "local z = 6\rz * 7\rfor i = 1, 2 do\rprint(i) end\rexit\r"
+    assert run_piped(runtime, tmp_path, monkeypatch, keys) == 0
     assert capfd.readouterr().out == "42\t\n1\t\n2\t\n"
+    assert "z * 7" in (tmp_path / "history").read_text()
     assert "z * 7" in (tmp_path / "history").read_text()
 
 
@@ -206,16 +214,11 @@ def test_a_prompt_left_running_is_made_anew(runtime, tmp_path, monkeypatch, capf
     # a prompt cancelled by a SIGINT under load could leave prompt_toolkit's
     # application marked running; every later prompt then failed its
     # "Application is already running" assertion, which ended th
-    from prompt_toolkit.input import create_pipe_input
-    from prompt_toolkit.output import DummyOutput
-    from th.repl import Session, _renewing, interact, prompt_session
+    from th.repl import _renewing
 
-    monkeypatch.setenv("TREPL_HISTORY", str(tmp_path / "history"))
-    session = Session(runtime)
-    with create_pipe_input() as pipe:
-        pipe.send_text("print(6 * 7)\rexit\r")
-        first = prompt_session(session, input=pipe, output=DummyOutput())
+    def left_running(make):
+        first = make()
         first.app._is_running = True    # (the state the cancelled prompt left)
-        prompt = _renewing(lambda: prompt_session(session, input=pipe, output=DummyOutput()), first)
-        assert interact(session, prompt) == 0
+        return _renewing(make, first)
+    assert run_piped(runtime, tmp_path, monkeypatch, "print(6 * 7)\rexit\r", left_running) == 0
     assert capfd.readouterr().out == "42\t\n"
