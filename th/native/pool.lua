@@ -31,7 +31,7 @@ typedef struct {
    volatile int32_t next[17], stop[17];  /* participant k's chunks left: [next, stop) */
    volatile int32_t busy;        /* chunks being done */
    int32_t kind, nseg, parts;    /* parts: participants owning chunks */
-   double from[4], to[4], len;   /* segments [from, to) in chunks of len elements */
+   double from[17], to[17], len;  /* segments [from, to) in chunks of len elements */
    void *fn, *data;              /* the C function of the work, its data */
    void *p[4];                   /* operands at element 0 */
    intptr_t steps[4];            /* their element steps, in bytes */

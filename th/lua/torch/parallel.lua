@@ -4,7 +4,7 @@
 --    local job = parallel.job(n, from)   -- nil: do it in this thread
 --    if job then
 --       job.fn, job.p[0], ... = ...     -- the operands of the kind of work
---       parallel.segment(job, 0, n)      -- up to 4 segments
+--       parallel.segment(job, 0, n)      -- up to 17 segments
 --       parallel.run(job, 'loop', len)   -- returns when all is done
 --    end
 local ffi = require 'ffi'
@@ -70,7 +70,7 @@ function parallel.job(n, from)
    return job
 end
 
--- one more segment of elements [from, to) to do (at most 4)
+-- one more segment of elements [from, to) to do (at most 17)
 function parallel.segment(j, from, to)
    if to > from then
       j.from[j.nseg], j.to[j.nseg] = from, to

@@ -22,7 +22,8 @@ local max, min, floor = math.max, math.min, math.floor
 -- the most elements of a ger call (OpenBLAS runs up to 9216 on one thread)
 local GERBAND, GERSPLIT = 8192, 2^17
 
-local cblas = {exact = false, ints = 32}   -- ints: the library's integer bits
+-- ints: the library's integer bits; nthreads: its own thread count
+local cblas = {exact = false, ints = 32, nthreads = 1}
 
 -- the two libraries' declarations, the same but for the names and the
 -- integer type (the system's: 32-bit; numpy's: 64-bit)
@@ -41,13 +42,15 @@ void PREFIXdaxpySUFFIX(INT, double, const double *, INT, double *, INT);
 void PREFIXsaxpySUFFIX(INT, float, const float *, INT, float *, INT);
 ]]
 local LIBRARIES = {
-   {find = 'system_blas_library', prefix = 'cblas_', suffix = '', int = 'int', exact = true},
+   {find = 'system_blas_library', prefix = 'cblas_', suffix = '', int = 'int', exact = true,
+    count = 'openblas_get_num_threads'},
    {find = 'blas_library', prefix = 'scipy_cblas_', suffix = '64_', int = 'int64_t',
     threads = 'scipy_openblas_set_num_threads64_'},
 }
 for _, l in ipairs(LIBRARIES) do
    ffi.cdef((DECLARATIONS:gsub('PREFIX', l.prefix):gsub('SUFFIX', l.suffix):gsub('INT', l.int)))
    if l.threads then ffi.cdef(('void %s(int);'):format(l.threads)) end
+   if l.count then ffi.cdef(('int %s(void);'):format(l.count)) end
 end
 
 local ROW, NOTRANS, TRANS = 101, 111, 112
@@ -63,6 +66,10 @@ local function load()
          local ok, found = pcall(ffi.load, path or '')
          if path and ok then
             if l.threads then found[l.threads](1) end
+            if l.count then   -- (th's in-place axpy splits as OpenBLAS would: maths/fused.lua)
+               local got, count = pcall(function() return found[l.count]() end)
+               cblas.nthreads = got and max(1, count) or 1
+            end
             -- the functions resolved once: indexing the library by a
             -- computed name would stop the JIT compiling the callers
             for op in pairs(OPS) do

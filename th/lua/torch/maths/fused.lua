@@ -1,13 +1,17 @@
 -- x + v * y on Float and Double tensors, rounded where Torch7 rounded it.
 -- Measured on the original (tests/fixtures/bits_cadd*.lua): an add into x
 -- itself, all contiguous, was one BLAS axpy over the whole, which OpenBLAS
--- shares among its own threads (as many as OPENBLAS_NUM_THREADS or the
--- cores: the bits are the same whatever torch.setnumthreads says) in parts
--- that it rounds as the kernel picked for the CPU: Haswell's fuses the
--- multiply-add (one rounding) in blocks of 16 doubles or 32 floats and
--- rounds the product, then the sum, in the rest of a part; SkylakeX's fuses
--- every element.  th makes the same call (busy-waiting threads, as Torch7's:
--- 10^5 doubles in 10 us, as the original; th's helpers in parts took 12-24).
+-- splits from 10,001 elements into as many parts as its own threads
+-- (OPENBLAS_NUM_THREADS or the cores, whatever torch.setnumthreads says),
+-- the first parts one longer when they cannot be equal; it rounds each part
+-- as the kernel picked for the CPU: Haswell's fuses the multiply-add (one
+-- rounding) in blocks of 16 doubles or 32 floats and rounds the product,
+-- then the sum, in the rest of a part; SkylakeX's fuses every element.  th
+-- makes the same parts and calls the axpy on each in chunks short enough
+-- for OpenBLAS to keep on the calling thread, shared with th's helper
+-- threads: OpenBLAS's own, busy-waiting for a while after each threaded
+-- call, took the cores th's helpers needed next (x:add(y) then z:mul(c) of
+-- 50,000 doubles: 12 us at best, 365 on average).
 -- An add into another contiguous result fused every element; a strided one
 -- fused none.  SGD's `x:add(-lr, grad)` depends on it, bit for bit.
 local ffi = require 'ffi'
@@ -16,14 +20,16 @@ local cblas = require 'torch.maths.cblas'
 local parallel = require 'torch.parallel'
 
 local C = require 'torch.maths.libm'
+local floor, min = math.floor, math.min
 
 local fused = {}
 
 local Float, Double = types.Float, types.Double
 local BLOCK = {[Double] = 16, [Float] = 32}
--- an add into another result (and an overlapping one in place) calls the
--- BLAS axpy on at most this many elements (a multiple of both blocks): on
--- longer ones a threaded OpenBLAS splits it, with tails of its own
+-- OpenBLAS splits an axpy of more elements among its threads
+local SPLIT = 10000
+-- th calls the BLAS axpy on at most this many elements (a multiple of both
+-- blocks), which OpenBLAS does on the calling thread
 local CHUNK = 8192
 -- from this many bytes, those chunks are shared with helper threads
 -- (torch.parallel): r:add(x, 0.5, y) of 50,000 doubles 11.2 -> 5.7 us from
@@ -107,6 +113,21 @@ local function fusingaxpy(T)
    return blas[T]
 end
 
+-- r += v * y over n elements in OpenBLAS's parts (above), each part's
+-- chunks through the axpy (the last one's tail rounded as OpenBLAS's),
+-- with helper threads when large
+local function parts(T, axpy, rp, yp, n, v)
+   local count = n > SPLIT and min(cblas.nthreads, n) or 1
+   local job = count <= 17 and parallel.job(n * T.size, PARALLEL)
+   local q, extra, from = floor(n / count), n % count, 0
+   for p = 0, count - 1 do
+      local to = from + q + (p < extra and 1 or 0)
+      if job then parallel.segment(job, from, to) else fusedrange(T, axpy, rp, rp, yp, from, to, v) end
+      from = to
+   end
+   if job then shared(job, T, axpy, rp, rp, yp, v) end
+end
+
 -- r = x + v * y over n elements of T at pointers rp, xp, yp, all contiguous;
 -- inplace: r is x (the tensor itself)
 function fused.axpy(T, rp, xp, yp, n, v, inplace)
@@ -118,12 +139,10 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
          return plain(T, rp, rp, yp, m, n, v)
       end
       local gap = tonumber(yp - rp)
-      if n < 2^31 and (gap == 0 or gap >= n or gap <= -n) then
-         axpy(n, v, yp, 1, rp, 1)
-      else   -- (overlapping: in order on this thread, as one call on one thread)
-         fusedrange(T, axpy, rp, rp, yp, 0, n, v)
+      if gap ~= 0 and gap < n and gap > -n then   -- (overlapping: in order, as one call on one thread)
+         return fusedrange(T, axpy, rp, rp, yp, 0, n, v)
       end
-      return
+      return parts(T, axpy, rp, yp, n, v)
    end
    if rp == yp then return fmaloop(T, rp, xp, yp, 0, n, v) end
    local gap = tonumber(rp - xp)
@@ -140,6 +159,14 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
       fusedrange(T, axpy, rp, xp, yp, 0, m, v)
    end
    return fmaloop(T, rp, xp, yp, m, n, v)
+end
+
+-- rp[i] += v * yp[i] over n contiguous elements of T, each with one
+-- rounding (BLAS blocks, C's fma on the rest), rp apart from yp
+function fused.addfused(T, rp, yp, n, v)
+   local m = n - n % BLOCK[T]
+   fusedrange(T, fusingaxpy(T), rp, rp, yp, 0, m, v)
+   fmaloop(T, rp, rp, yp, m, n, v)
 end
 
 fused.plain = plain
