@@ -176,3 +176,51 @@ def test_volumetric_max_pooling_gradient_with_an_index_outside_the_plane_is_an_e
             lines.append(f"{T}\t{bad}\t{result}\t")
             lines.append(f"{T}\ttrue\t48\t")
     assert proc.stdout.splitlines() == lines
+
+
+CONVMAP_CHECKS = r"""
+require 'nn'
+torch.manualSeed(5)
+-- a column stride that does not fit the input's width: the gradient itself
+-- (the original laid gradInput's planes out as the full convolution's)
+for _, c in ipairs{{5, 3, 2, 1, 9, 8}, {3, 2, 2, 2, 7, 8}, {2, 2, 3, 1, 6, 10}} do
+   local m = nn.SpatialConvolutionMap(nn.tables.random(3, 2, 2), c[1], c[2], c[3], c[4])
+   local err = nn.Jacobian.testJacobian(m, torch.randn(3, c[5], c[6]))
+   print(err < 1e-6)
+end
+-- connection tables naming planes there are not: errors, not reads outside
+local m = nn.SpatialConvolutionMap(nn.tables.full(2, 2), 3, 3)
+local x = torch.randn(2, 6, 6)
+for _, bad in ipairs{{1, 1, 0}, {1, 1, 3}, {2, 2, 5}, {3, 1, 1.5}} do
+   local keep = m.connTable[bad[1]][bad[2]]
+   m.connTable[bad[1]][bad[2]] = bad[3]
+   print(pcall(m.forward, m, x))
+   print(pcall(m.updateGradInput, m, x, torch.randn(2, 4, 4)))
+   m.connTable[bad[1]][bad[2]] = keep
+end
+m.weight = torch.randn(3, 3, 3)
+print(pcall(m.forward, m, x))
+print(pcall(m.updateGradInput, m, x, torch.randn(2, 4, 4)))
+"""
+
+
+def test_convolution_map_checks_its_table_and_strides(tmp_path):
+    """SpatialConvolutionMap: where the column stride does not fit the
+    input's width, gradInput is the true gradient (the numeric Jacobian's);
+    a connection table naming a plane out of range is a Lua error (the
+    original read outside its tensors), and a weight that is not nConn x kH
+    x kW THNN's error."""
+    script = tmp_path / "convmap.lua"
+    script.write_text(CONVMAP_CHECKS)
+    proc = run_th([str(script)], env=nn_env(), timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = [line.replace("thnn.bind:4: ", "") for line in proc.stdout.splitlines()]
+    assert out[:3] == ["true\t"] * 3
+    ranges = [(1, 0, 1), (1, 3, 1), (2, 2, 5), (3, 1.5, 2)]
+    for i, (conn, src, dst) in enumerate(ranges):
+        message = (f"false\tconnection {conn} (input plane {src} to output plane {dst}) out of range: "
+                   "2 input, 2 output planes\t")
+        assert out[3 + 2 * i:5 + 2 * i] == [message] * 2
+    assert out[11:] == [
+        "false\tbad argument #4 to 'v' (3D weight tensor expected (connTable:size(1) x kH x kW))\t",
+        "false\tbad argument #5 to 'v' (3D weight tensor expected (connTable:size(1) x kH x kW))\t"]

@@ -1,9 +1,12 @@
 -- The connection-table convolutions, SpatialConvolutionMap and its transposed
 -- SpatialFullConvolutionMap: kernel k (weight nConn x kH x kW) links input
 -- plane connTable[k][1] to output plane connTable[k][2].  kernels(name, full)
--- makes a family's three kernels; the arithmetic is nn_spatial.py's
--- nn_convmap_* (the dense convolution the table amounts to).
+-- makes a family's three kernels.  SpatialConvolutionMap's output and
+-- gradInput on Float and Double tensors add up in Torch7's order
+-- (thnn/convmapsums.lua); the rest is nn_spatial.py's nn_convmap_* (the
+-- dense convolution the table amounts to: the last bits of its sums differ).
 local S = require 'thnn.spatial'
+local sums = require 'thnn.convmapsums'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -40,6 +43,8 @@ return function(name, full)
    K[name .. '_updateOutput'] = function(state, input, output, weight, bias, connTable, nin, nout, dW, dH)
       local g = geom(weight, dW, dH)
       S.resize(output, shapes(input, nil, g, nin, nout, full))
+      local T = not full and sums.type(output, input, weight, bias)
+      if T then return sums.forward(T, input, output, weight, bias, connTable, dW, dH) end
       call(py.nn_convmap_forward, nd(output), nd(input), nd(weight), nd(bias), nd(connTable), nin, nout,
            S.flat(g), full)
    end
@@ -49,6 +54,8 @@ return function(name, full)
       local g = geom(weight, dW, dH)
       shapes(input, gradOutput, g, nin, nout, full)
       S.resizeas(gradInput, input)
+      local T = not full and sums.type(gradInput, gradOutput, weight)
+      if T then return sums.gradinput(T, input, gradOutput, gradInput, weight, connTable, dW, dH) end
       call(py.nn_convmap_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(connTable), nin, nout,
            S.flat(g), full)
    end
