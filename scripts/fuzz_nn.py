@@ -597,6 +597,19 @@ def _relu6_like(rng, c):
     return f"nn.{pick(rng, 'ReLU6()', 'ReLU6(true)', 'TanhShrink()')}", c.x(c.sz)
 
 
+def _convolution_map(rng, c):
+    """SpatialConvolutionMap on a full, one-to-one or random table, its
+    strides fitting the input (elsewhere the original's gradients were
+    wrong, or read past its input: README)"""
+    nin, nout = rng.randint(1, 4), rng.randint(1, 4)
+    table = pick(rng, f"nn.tables.full({nin}, {nout})", f"nn.tables.oneToOne({nin})",
+                 f"nn.tables.random({nin}, {nout}, {rng.randint(1, nin)})")
+    kw, kh, dw, dh = rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 2), rng.randint(1, 2)
+    batch = rng.choice([None, 1, 2])
+    sizes = ([batch] if batch else []) + [nin, kh + dh * rng.randint(0, 6), kw + dw * rng.randint(0, 6)]
+    return f"nn.SpatialConvolutionMap({table}, {kw}, {kh}, {dw}, {dh})", c.x(sizes)
+
+
 # structural draws one of these; a builder listed twice is drawn twice as often
 # (and the order is the cases': keep it)
 BUILDERS = (
@@ -608,6 +621,7 @@ BUILDERS = (
     _depth_concat, _max_unpooling, _masked_select, _split_join, _pair_combined, _table_chain,
     _flatten_chain, _cadd_tensor_table, _collapse, _constant, _convert, _crelu, _maxout, _one_hot,
     _pixel_shuffle, _zip_table, _dynamic_kmax, _layer_weight_norm, _up_sampling, _normalize, _relu6_like,
+    _convolution_map, _convolution_map,
 )
 
 # the builders without parameters or divisions, which also take Long and Int

@@ -60,10 +60,11 @@ def test_subsamplings_match_the_original_bit_for_bit():
 
 
 def test_convolution_map_sums_in_the_originals_order():
-    """SpatialConvolutionMap's output and gradInput bit for bit against the
+    """SpatialConvolutionMap's output and gradients bit for bit against the
     original (its order found by experiment: a stride-1 output row of 4 or
     more fused tap by tap, else each window's rounded sum added; gradInput
-    likewise from 0): full, one-to-one and random tables, kernels 1 to 5
+    likewise from 0; gradWeight's chains of fused or rounded multiply-adds,
+    scales 1 and 0.3): full, one-to-one and random tables, kernels 1 to 5
     either way, strides 1 and 2, batched or not, Double and Float, infinite
     weights, 300 passes hot, and the Spatial{Subtractive,Divisive,
     Contrastive}Normalizations built on it (th summed the dense convolution

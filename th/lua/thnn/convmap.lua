@@ -1,10 +1,10 @@
 -- The connection-table convolutions, SpatialConvolutionMap and its transposed
 -- SpatialFullConvolutionMap: kernel k (weight nConn x kH x kW) links input
 -- plane connTable[k][1] to output plane connTable[k][2].  kernels(name, full)
--- makes a family's three kernels.  SpatialConvolutionMap's output and
--- gradInput on Float and Double tensors add up in Torch7's order
--- (thnn/convmapsums.lua); the rest is nn_spatial.py's nn_convmap_* (the
--- dense convolution the table amounts to: the last bits of its sums differ).
+-- makes a family's three kernels.  SpatialConvolutionMap's sums on Float
+-- and Double tensors add up in Torch7's order (thnn/convmapsums.lua); the
+-- rest is nn_spatial.py's nn_convmap_* (the dense convolution the table
+-- amounts to: the last bits of its sums differ).
 local S = require 'thnn.spatial'
 local sums = require 'thnn.convmapsums'
 
@@ -64,6 +64,8 @@ return function(name, full)
                                               nin, nout, dW, dH, scale)
       local g = geom(gradWeight, dW, dH)
       shapes(input, gradOutput, g, nin, nout, full)
+      local T = not full and sums.type(gradWeight, input, gradOutput, gradBias or gradWeight)
+      if T and sums.accgradtakes(input, gradWeight, gradOutput) then return sums.accgrad(T, input, gradOutput, gradWeight, gradBias, connTable, dW, dH, scale or 1) end
       call(py.nn_convmap_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(connTable),
            nin, nout, S.flat(g), full, scale or 1)
    end
