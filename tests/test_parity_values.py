@@ -181,6 +181,15 @@ def test_add_in_place_rounds_alike_for_any_thread_count():
     assert out == expected
 
 
+def test_add_in_place_splits_as_openblas_with_one_thread():
+    # the same under OPENBLAS_NUM_THREADS=1: the original's axpy is then one
+    # part, whose bits differ from two parts' (th takes OpenBLAS's count)
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    proc = run_th([os.path.join(FIXTURES, "bits_cadd_threads.lua")], env=env, timeout=120)
+    with open(os.path.join(FIXTURES, "bits_cadd_threads_openblas1.expected")) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
 def avx512():
     return os.path.exists("/proc/cpuinfo") and " avx512f " in open("/proc/cpuinfo").read()
 
