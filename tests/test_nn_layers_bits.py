@@ -70,3 +70,18 @@ def test_convolution_map_sums_in_the_originals_order():
     Contrastive}Normalizations built on it (th summed the dense convolution
     the table amounts to: last bits)."""
     assert_prints_recording("nn_convmap_bits")
+
+
+def test_full_convolution_map_sums_in_the_originals_order():
+    """SpatialFullConvolutionMap's output and gradients bit for bit against
+    the original (its order found by experiment: with a column stride of 1
+    and an input of 4 or more columns, each input row spread tap by tap,
+    fused, else input element by element, kernel element by element, each
+    product rounded; gradInput as SpatialConvolutionMap's strided windows
+    from 0; gradWeight's chains per kernel element over the input elements,
+    fused or rounded, scales 1 and 0.3): full, one-to-one and random tables,
+    kernels 1 to 5 either way, strides 1 to 3, Double and Float, NaN and
+    infinite weights, a -0 bias, a connection twice, 300 passes hot, and the
+    original's errors on a batch or a 2D input (th summed the dense
+    transposed convolution: last bits)."""
+    assert_prints_recording("nn_fullconvmap_bits")

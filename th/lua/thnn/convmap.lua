@@ -1,10 +1,11 @@
 -- The connection-table convolutions, SpatialConvolutionMap and its transposed
 -- SpatialFullConvolutionMap: kernel k (weight nConn x kH x kW) links input
 -- plane connTable[k][1] to output plane connTable[k][2].  kernels(name, full)
--- makes a family's three kernels.  SpatialConvolutionMap's sums on Float
--- and Double tensors add up in Torch7's order (thnn/convmapsums.lua); the
--- rest is nn_spatial.py's nn_convmap_* (the dense convolution the table
--- amounts to: the last bits of its sums differ).
+-- makes a family's three kernels.  Both families' sums on Float and Double
+-- tensors add up in Torch7's order (thnn/convmapsums.lua); the rest is
+-- nn_spatial.py's nn_convmap_* (the dense convolution the table amounts to:
+-- the last bits of its sums differ).  SpatialFullConvolutionMap takes 3D
+-- inputs only, as the original (whose gradients read a batch as garbage).
 local S = require 'thnn.spatial'
 local sums = require 'thnn.convmapsums'
 
@@ -28,6 +29,7 @@ local function outsizes(input, first, g, nout, full)
 end
 
 local function shapes(input, gradOutput, g, nin, nout, full)
+   if full and S.dims(input) ~= 3 then S.argerror(2, '3D tensor expected') end
    local first = S.checkinput(input, 2)
    if S.size(input, first) < nin then    -- it may have more planes than the table uses
       S.argerror(2, 'invalid number of input planes')
@@ -43,7 +45,10 @@ return function(name, full)
    K[name .. '_updateOutput'] = function(state, input, output, weight, bias, connTable, nin, nout, dW, dH)
       local g = geom(weight, dW, dH)
       S.resize(output, shapes(input, nil, g, nin, nout, full))
-      local T = not full and sums.type(output, input, weight, bias)
+      sums.check(connTable, weight, input, nout, 4)
+      local T = sums.type(output, input, weight, bias)
+      if T and not sums.takes(input, weight, full and input or output, dW) then T = nil end
+      if T and full then return sums.fullforward(T, input, output, weight, bias, connTable, dW, dH) end
       if T then return sums.forward(T, input, output, weight, bias, connTable, dW, dH) end
       call(py.nn_convmap_forward, nd(output), nd(input), nd(weight), nd(bias), nd(connTable), nin, nout,
            S.flat(g), full)
@@ -54,7 +59,10 @@ return function(name, full)
       local g = geom(weight, dW, dH)
       shapes(input, gradOutput, g, nin, nout, full)
       S.resizeas(gradInput, input)
-      local T = not full and sums.type(gradInput, gradOutput, weight)
+      sums.check(connTable, weight, input, nout, 5)
+      local T = sums.type(gradInput, gradOutput, weight)
+      if T and not sums.takes(input, weight, full and input or gradOutput, dW) then T = nil end
+      if T and full then return sums.fullgradinput(T, input, gradOutput, gradInput, weight, connTable, dW, dH) end
       if T then return sums.gradinput(T, input, gradOutput, gradInput, weight, connTable, dW, dH) end
       call(py.nn_convmap_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(connTable), nin, nout,
            S.flat(g), full)
@@ -64,8 +72,16 @@ return function(name, full)
                                               nin, nout, dW, dH, scale)
       local g = geom(gradWeight, dW, dH)
       shapes(input, gradOutput, g, nin, nout, full)
-      local T = not full and sums.type(gradWeight, input, gradOutput, gradBias or gradWeight)
-      if T and sums.accgradtakes(input, gradWeight, gradOutput) then return sums.accgrad(T, input, gradOutput, gradWeight, gradBias, connTable, dW, dH, scale or 1) end
+      sums.check(connTable, gradWeight, input, nout, 5)
+      local T = sums.type(gradWeight, input, gradOutput, gradBias or gradWeight)
+      if T and full then   -- (gradBias exact; gradWeight's largest fused sums the dense product's)
+         if sums.fullaccgrad(T, input, gradOutput, gradWeight, gradBias, connTable, dW, dH, scale or 1) then return end
+         return call(py.nn_convmap_accgrad, nd(gradWeight), nil, nd(input), nd(gradOutput), nd(connTable),
+                     nin, nout, S.flat(g), full, scale or 1)
+      end
+      if T and not full and sums.accgradtakes(input, gradWeight, gradOutput) then
+         return sums.accgrad(T, input, gradOutput, gradWeight, gradBias, connTable, dW, dH, scale or 1)
+      end
       call(py.nn_convmap_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(connTable),
            nin, nout, S.flat(g), full, scale or 1)
    end

@@ -1,4 +1,5 @@
--- SpatialConvolutionMap's output and gradInput on Float and Double tensors,
+-- SpatialConvolutionMap's output and gradInput on Float and Double tensors
+-- (SpatialFullConvolutionMap's: further down),
 -- added up in Torch7's order (found by experiment on the original:
 -- tests/fixtures/nn_convmap_bits.lua), every step in the tensor's type:
 --   output: each plane starts at its bias; the connections add in table
@@ -90,8 +91,9 @@ local function links(connTable, weight, nin, nout, argn)
       S.argerror(argn, '3D weight tensor expected (connTable:size(1) x kH x kW)')
    end
    local ins, outs = {}, {}
+   local p = connTable:contiguous():data()
    for k = 0, n - 1 do
-      local i, o = connTable[k + 1][1], connTable[k + 1][2]
+      local i, o = tonumber(p[2 * k]), tonumber(p[2 * k + 1])
       if i ~= floor(i) or i < 1 or i > nin or o ~= floor(o) or o < 1 or o > nout then
          fail('connection %d (input plane %s to output plane %s) out of range: %d input, %d output planes',
               k + 1, i, o, nin, nout)
@@ -106,6 +108,13 @@ local function images(input)
    local d = TD[input]
    if d.nd == 4 then return d.sz[1], d.sz[2], d.sz[3], d.sz[4] end
    return 1, d.sz[1], d.sz[2], d.sz[3]
+end
+
+-- the connection table and the weight checked as links does, for the
+-- numpy path too (where a plane 0 would have been the last one)
+function sums.check(connTable, weight, input, nout, argn)
+   local _, nin = images(input)
+   links(connTable, weight, nin, nout, argn)
 end
 
 -- f(t') with t' t or a contiguous stand-in, copied back after
@@ -265,32 +274,66 @@ end
 
 local C = require 'torch.maths.libm'
 
--- acc + the products z[j] x[j dW], j in [0, n), in order, as above
-local function chain(T, fuse, acc, z, x, n, dW)
+-- acc + the products z[zo + j] g[go + j dW], j in [0, n), in order, as
+-- above (on offsets: a pointer made per row cost as much as the row)
+local function chain(T, fuse, acc, z, zo, g, go, n, dW)
    if fuse and T == Float then
-      for j = 0, n - 1 do acc = C.fmaf(z[j], x[j], acc) end
+      for j = 0, n - 1 do acc = C.fmaf(z[zo + j], g[go + j], acc) end
    elseif fuse then
-      for j = 0, n - 1 do acc = C.fma(z[j], x[j], acc) end
+      for j = 0, n - 1 do acc = C.fma(z[zo + j], g[go + j], acc) end
    elseif T == Float then
       for j = 0, n - 1 do
-         f32[0] = z[j] * x[j * dW]
+         f32[0] = z[zo + j] * g[go + j * dW]
          f32[0] = acc + f32[0]
          acc = f32[0]
       end
    else
-      for j = 0, n - 1 do acc = acc + z[j] * x[j * dW] end
+      for j = 0, n - 1 do acc = acc + z[zo + j] * g[go + j * dW] end
    end
    return acc
 end
 
 -- the multiply-adds of accgrad's exact order (about 1 ms)
 sums.ACCGRADMOST = 2^18
+-- the products of a rounded (not fused) output or gradInput at most: a
+-- LuaJIT loop at 3-4 ns a product (Torch7's took 0.3-1: a random 16 -> 32
+-- map, 5 x 5 with a stride of 2 on 65 x 65 floats, 19 ms against 0.8),
+-- beyond which the dense convolution's (nn_spatial.py)
+sums.ROUNDEDMOST = 2^18
 
 -- whether accgrad takes these sizes (above)
 function sums.accgradtakes(input, gradWeight, gradOutput)
    local nb = images(input)
    local gd, wd = TD[gradOutput], TD[gradWeight]
    return nb * internal.nelement(wd) * gd.sz[gd.nd - 1] * gd.sz[gd.nd] <= sums.ACCGRADMOST
+end
+
+-- whether an output or gradInput pass in Torch7's order is quick enough:
+-- fused (BLAS runs), or rounded with at most ROUNDEDMOST products; places:
+-- the tensor the kernels slide over (the output or gradOutput, the input
+-- for the full map), its columns dW apart
+function sums.takes(input, weight, places, dW)
+   local pd = TD[places]
+   local cols = pd.sz[pd.nd]
+   return fusing(cols, dW) or images(input) * internal.nelement(TD[weight]) * pd.sz[pd.nd - 1] * cols
+                                <= sums.ROUNDEDMOST
+end
+
+-- gradBias += scale * the sums of the nout planes of size elements of nb
+-- images of g, each product rounded and added, rounded
+local function biasgrad(T, gradBias, gp, nb, nout, size, scale)
+   if internal.nelement(TD[gradBias]) ~= nout then S.argerror(6, 'gradBias of %d elements expected', nout) end
+   contiguously(gradBias, function(gb)
+      local bp = gb:data()
+      for o = 0, nout - 1 do
+         local acc = bp[o]
+         for i = 0, nb - 1 do
+            local p = gp + (i * nout + o) * size
+            for j = 0, size - 1 do acc = rounded(T, acc + rounded(T, scale * p[j])) end
+         end
+         bp[o] = acc
+      end
+   end)
 end
 
 -- gradWeight += scale * the connections' input planes by gradOutput's;
@@ -316,26 +359,213 @@ function sums.accgrad(T, input, gradOutput, gradWeight, gradBias, connTable, dW,
             local ky, kx = floor(t / kw), t % kw
             local acc = wp[k * kh * kw + t]
             for i = 0, nb - 1 do
-               local xk, zk = xp + (i * nin + ins[k]) * h * w + ky * w + kx, zp + (i * nout + outs[k]) * oh * ow
-               for yy = 0, oh - 1 do acc = chain(T, fuse, acc, zk + yy * ow, xk + yy * dH * w, ow, dW) end
+               local xk, zk = (i * nin + ins[k]) * h * w + ky * w + kx, (i * nout + outs[k]) * oh * ow
+               for yy = 0, oh - 1 do acc = chain(T, fuse, acc, zp, zk + yy * ow, xp, xk + yy * dH * w, ow, dW) end
             end
             wp[k * kh * kw + t] = acc
          end
       end
    end)
-   if not gradBias then return end
-   if internal.nelement(TD[gradBias]) ~= nout then S.argerror(6, 'gradBias of %d elements expected', nout) end
-   contiguously(gradBias, function(gb)
-      local bp = gb:data()
-      for o = 0, nout - 1 do
-         local acc = bp[o]
-         for i = 0, nb - 1 do
-            local p = gp + (i * nout + o) * oh * ow
-            for j = 0, oh * ow - 1 do acc = rounded(T, acc + rounded(T, scale * p[j])) end
+   if gradBias then biasgrad(T, gradBias, gp, nb, nout, oh * ow, scale) end
+end
+
+-- SpatialFullConvolutionMap (the transposed map; 3D tensors only, as the
+-- original), found likewise (tests/fixtures/nn_fullconvmap_bits.lua):
+--   output: each plane starts at its bias; the connections add in table
+--     order.  With a column stride of 1 and an input of 4 or more columns,
+--     each input row spreads tap by tap (kernel rows, then columns), each
+--     tap fused over the row (out = fma(w, x, out)): an output element
+--     takes its input rows in order, then kernel columns from the first;
+--     otherwise input element by element (rows, then columns), kernel
+--     element by element, each product rounded and added, rounded (so the
+--     kernel columns come from the last).
+--   gradInput: from 0, in table order, each window of gradOutput (strided)
+--     as SpatialConvolutionMap's output: fused tap by tap with a column
+--     stride of 1 and an input of 4 or more columns, else each window's
+--     rounded sum added.
+--   gradWeight: per connection and input element in order, z = scale x
+--     rounded, then per kernel element: fused (gw = fma(z, g, gw)) under the
+--     same condition, else z g rounded added, rounded.  gradBias as above.
+
+-- the planes, height and width of the 3D input of a full map
+local function planes3(input)
+   local d = TD[input]
+   return d.sz[1], d.sz[2], d.sz[3]
+end
+
+-- n planes of h rows of x (w columns) into buf, row y at y * dH * ow (the
+-- rest zero): a tap then reads all of a plane's rows as one run
+local function widen(buf, x, n, h, w, ow, dH, size)
+   local plane = h * dH * ow
+   ffi.fill(buf, n * plane * size)
+   for r = 0, n * h - 1 do
+      local y = r % h
+      ffi.copy(buf + (r - y) / h * plane + y * dH * ow, x + r * w, w * size)
+   end
+   return plane
+end
+
+-- o (rows ow apart) += x (h x w) spread by the kernel w, strided, each
+-- product rounded and added, rounded.  The original went input element by
+-- element, then kernel element by element; tap by tap from the last kernel
+-- row and column, an output element takes the same terms in the same
+-- order, and the loops run along the input's rows (element by element,
+-- as scatter: 1.3-2x slower)
+local function scatterrows(T, o, ow, x, h, w, wk, kh, kw, dH, dW)
+   for ky = kh - 1, 0, -1 do
+      for kx = kw - 1, 0, -1 do
+         local v = wk[ky * kw + kx]
+         for yy = 0, h - 1 do
+            local r, xr = (yy * dH + ky) * ow + kx, yy * w
+            if T == Float then
+               for xx = 0, w - 1 do
+                  f32[0] = v * x[xr + xx]
+                  o[r + xx * dW] = o[r + xx * dW] + f32[0]   -- (the store rounds)
+               end
+            else
+               for xx = 0, w - 1 do o[r + xx * dW] = o[r + xx * dW] + v * x[xr + xx] end
+            end
          end
-         bp[o] = acc
+      end
+   end
+end
+
+-- o (h x w) += each strided window of g (rows ow apart) by the kernel wk,
+-- the window's sum (its products added in order from 0, each product and
+-- sum rounded) rounded first: the sums built tap by tap in s (h x w of T,
+-- rounding as they are stored), along the rows as above
+local function windowrows(T, o, s, g, ow, wk, kh, kw, h, w, dH, dW)
+   ffi.fill(s, h * w * T.size)
+   for ky = 0, kh - 1 do
+      for kx = 0, kw - 1 do
+         local v = wk[ky * kw + kx]
+         for yy = 0, h - 1 do
+            local r, gr = yy * w, (yy * dH + ky) * ow + kx
+            if T == Float then
+               for xx = 0, w - 1 do
+                  f32[0] = v * g[gr + xx * dW]
+                  s[r + xx] = s[r + xx] + f32[0]
+               end
+            else
+               for xx = 0, w - 1 do s[r + xx] = s[r + xx] + v * g[gr + xx * dW] end
+            end
+         end
+      end
+   end
+   for j = 0, h * w - 1 do o[j] = o[j] + s[j] end
+end
+
+-- output = bias + the connections' transposed convolutions of input
+function sums.fullforward(T, input, output, weight, bias, connTable, dW, dH)
+   local nin, h, w = planes3(input)
+   local od, kh, kw = TD[output], TD[weight].sz[2], TD[weight].sz[3]
+   local nout, oh, ow = od.sz[1], od.sz[2], od.sz[3]
+   local x, wt, b = input:contiguous(), weight:contiguous(), bias:contiguous()
+   local xp, wp, bp = x:data(), wt:data(), b:data()
+   local n, ins, outs = links(connTable, weight, nin, nout, 4)
+   if internal.nelement(TD[bias]) ~= nout then S.argerror(5, 'bias of %d elements expected', nout) end
+   local fuse, run = fusing(w, dW), (h - 1) * dH * ow + w
+   local buf = fuse and buffer(T, nin * h * dH * ow)
+   local plane = fuse and widen(buf, xp, nin, h, w, ow, dH, T.size)
+   contiguously(output, function(out)
+      local op = out:data()
+      for o = 0, nout - 1 do
+         local p, v = op + o * oh * ow, bp[o]
+         for j = 0, oh * ow - 1 do p[j] = v end
+      end
+      for k = 0, n - 1 do
+         local ok, wk = op + outs[k] * oh * ow, wp + k * kh * kw
+         if not fuse then
+            scatterrows(T, ok, ow, xp + ins[k] * h * w, h, w, wk, kh, kw, dH, dW)
+         elseif finite(wk, kh * kw) and 1 / bp[outs[k]] ~= -huge then
+            spread(T, ok, oh * ow, buf + ins[k] * plane, run, ow, wk, kh, kw)
+         else   -- (row by row: a non-finite weight times the zero columns would
+                -- be NaN, and a -0 bias plus their products +0)
+            local xk = xp + ins[k] * h * w
+            for yy = 0, h - 1 do
+               for ky = 0, kh - 1 do
+                  for kx = 0, kw - 1 do
+                     fused.addfused(T, ok + (yy * dH + ky) * ow + kx, xk + yy * w, w, wk[ky * kw + kx])
+                  end
+               end
+            end
+         end
       end
    end)
+end
+
+-- gradInput = the connections' gradOutput planes, strided windows by their
+-- kernels
+function sums.fullgradinput(T, input, gradOutput, gradInput, weight, connTable, dW, dH)
+   local nin, h, w = planes3(input)
+   local gd, kh, kw = TD[gradOutput], TD[weight].sz[2], TD[weight].sz[3]
+   local nout, oh, ow = gd.sz[1], gd.sz[2], gd.sz[3]
+   local g, wt = gradOutput:contiguous(), weight:contiguous()
+   local gp, wp = g:data(), wt:data()
+   local n, ins, outs = links(connTable, weight, nin, nout, 5)
+   local fuse, run, plane = fusing(w, dW), (h - 1) * dH * ow + w, h * dH * ow
+   local buf = buffer(T, fuse and nin * plane or h * w)   -- (wide planes, or a plane's window sums)
+   if fuse then ffi.fill(buf, nin * plane * T.size) end
+   contiguously(gradInput, function(gin)
+      gin:zero()
+      local ip = gin:data()
+      for k = 0, n - 1 do
+         local gk, wk = gp + outs[k] * oh * ow, wp + k * kh * kw
+         if fuse then
+            gather(T, buf + ins[k] * plane, gk, run, ow, wk, kh, kw)
+         else
+            windowrows(T, ip + ins[k] * h * w, buf, gk, ow, wk, kh, kw, h, w, dH, dW)
+         end
+      end
+      if fuse then   -- (gradInput's rows out of the wide ones)
+         for r = 0, nin * h - 1 do
+            local y = r % h
+            ffi.copy(ip + r * w, buf + (r - y) / h * plane + y * dH * ow, w * T.size)
+         end
+      end
+   end)
+end
+
+-- whether fullaccgrad takes gradWeight's sums: fused, at most ACCGRADMOST
+-- multiply-adds (C's fma, as accgrad's); rounded ones always (LuaJIT's own
+-- arithmetic: about 1 ns each)
+local function fullweighttakes(T, input, gradWeight, dW)
+   local nin, h, w = planes3(input)
+   return not fusing(w, dW) or h * w * internal.nelement(TD[gradWeight]) <= sums.ACCGRADMOST
+end
+
+-- gradWeight += scale * the connections' input planes by gradOutput's
+-- windows (false if that is left to the caller: above); gradBias += scale
+-- * the sums of gradOutput's planes
+function sums.fullaccgrad(T, input, gradOutput, gradWeight, gradBias, connTable, dW, dH, scale)
+   local nin, h, w = planes3(input)
+   local gd, kh, kw = TD[gradOutput], TD[gradWeight].sz[2], TD[gradWeight].sz[3]
+   local nout, oh, ow = gd.sz[1], gd.sz[2], gd.sz[3]
+   local n, ins, outs = links(connTable, gradWeight, nin, nout, 5)
+   local x, g = input:contiguous(), gradOutput:contiguous()
+   local xp, gp = x:data(), g:data()
+   scale = rounded(T, scale)
+   local zp = xp                      -- z = scale x rounded, plane after plane
+   if scale ~= 1 then
+      zp = buffer(T, nin * h * w)
+      for j = 0, nin * h * w - 1 do zp[j] = rounded(T, scale * xp[j]) end
+   end
+   if gradBias then biasgrad(T, gradBias, gp, 1, nout, oh * ow, scale) end
+   if not fullweighttakes(T, input, gradWeight, dW) then return false end
+   local fuse = fusing(w, dW)
+   contiguously(gradWeight, function(gw)
+      local wp = gw:data()
+      for k = 0, n - 1 do
+         local zk = ins[k] * h * w
+         for t = 0, kh * kw - 1 do
+            local ky, kx = floor(t / kw), t % kw
+            local acc, gk = wp[k * kh * kw + t], outs[k] * oh * ow + ky * ow + kx
+            for yy = 0, h - 1 do acc = chain(T, fuse, acc, zp, zk + yy * w, gp, gk + yy * dH * ow, w, dW) end
+            wp[k * kh * kw + t] = acc
+         end
+      end
+   end)
+   return true
 end
 
 return sums
