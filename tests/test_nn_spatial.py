@@ -201,6 +201,11 @@ end
 m.weight = torch.randn(3, 3, 3)
 print(pcall(m.forward, m, x))
 print(pcall(m.updateGradInput, m, x, torch.randn(2, 4, 4)))
+-- a map large enough for the dense product (a rounded pass of more than
+-- 2^18 products) checks its table too
+local big = nn.SpatialConvolutionMap(nn.tables.full(2, 2), 3, 3, 2, 2)
+big.connTable[1][1] = 0
+print(pcall(big.forward, big, torch.randn(2, 201, 201)))
 """
 
 
@@ -208,8 +213,8 @@ def test_convolution_map_checks_its_table_and_strides(tmp_path):
     """SpatialConvolutionMap: where the column stride does not fit the
     input's width, gradInput is the true gradient (the numeric Jacobian's);
     a connection table naming a plane out of range is a Lua error (the
-    original read outside its tensors), and a weight that is not nConn x kH
-    x kW THNN's error."""
+    original read outside its tensors; th's dense path took a plane 0 as the
+    last one), and a weight that is not nConn x kH x kW THNN's error."""
     script = tmp_path / "convmap.lua"
     script.write_text(CONVMAP_CHECKS)
     proc = run_th([str(script)], env=nn_env(), timeout=120)
@@ -223,4 +228,5 @@ def test_convolution_map_checks_its_table_and_strides(tmp_path):
         assert out[3 + 2 * i:5 + 2 * i] == [message] * 2
     assert out[11:] == [
         "false\tbad argument #4 to 'v' (3D weight tensor expected (connTable:size(1) x kH x kW))\t",
-        "false\tbad argument #5 to 'v' (3D weight tensor expected (connTable:size(1) x kH x kW))\t"]
+        "false\tbad argument #5 to 'v' (3D weight tensor expected (connTable:size(1) x kH x kW))\t",
+        "false\tconnection 1 (input plane 0 to output plane 1) out of range: 2 input, 2 output planes\t"]
