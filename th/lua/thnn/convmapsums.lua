@@ -163,6 +163,19 @@ local function finite(p, n)
    return true
 end
 
+-- dst (rows of rowlen) += src (rows x len) spread by the kernel wk, row by
+-- row (row y to dst's rows y dH + ky), tap by tap, fused: the order of
+-- spread without its zero columns
+local function spreadrows(T, dst, rowlen, src, rows, len, wk, kh, kw, dH)
+   for yy = 0, rows - 1 do
+      for ky = 0, kh - 1 do
+         for kx = 0, kw - 1 do
+            fused.addfused(T, dst + (yy * dH + ky) * rowlen + kx, src + yy * len, len, wk[ky * kw + kx])
+         end
+      end
+   end
+end
+
 -- dst[j] = fma(tap, src[j + the tap's offset], dst[j]), j in [0, run), the
 -- taps (rows of w) in order, block by block: a block stays in the cache
 -- through the taps (whole planes went through memory at every tap: 3x
@@ -259,13 +272,7 @@ function sums.gradinput(T, input, gradOutput, gradInput, weight, connTable, dW, 
             elseif finite(wk, kh * kw) then
                spread(T, ik, h * w, buf + outs[k] * plane, run, w, wk, kh, kw)
             else   -- (row by row: a non-finite weight times the zero columns would be NaN)
-               for yy = 0, oh - 1 do
-                  for ky = 0, kh - 1 do
-                     for kx = 0, kw - 1 do
-                        fused.addfused(T, ik + (yy * dH + ky) * w + kx, gk + yy * ow, ow, wk[ky * kw + kx])
-                     end
-                  end
-               end
+               spreadrows(T, ik, w, gk, oh, ow, wk, kh, kw, dH)
             end
          end
       end
@@ -481,14 +488,7 @@ function sums.fullforward(T, input, output, weight, bias, connTable, dW, dH)
             spread(T, ok, oh * ow, buf + ins[k] * plane, run, ow, wk, kh, kw)
          else   -- (row by row: a non-finite weight times the zero columns would
                 -- be NaN, and a -0 bias plus their products +0)
-            local xk = xp + ins[k] * h * w
-            for yy = 0, h - 1 do
-               for ky = 0, kh - 1 do
-                  for kx = 0, kw - 1 do
-                     fused.addfused(T, ok + (yy * dH + ky) * ow + kx, xk + yy * w, w, wk[ky * kw + kx])
-                  end
-               end
-            end
+            spreadrows(T, ok, ow, xp + ins[k] * h * w, h, w, wk, kh, kw, dH)
          end
       end
    end)
