@@ -85,3 +85,17 @@ def test_full_convolution_map_sums_in_the_originals_order():
     original's errors on a batch or a 2D input (th summed the dense
     transposed convolution: last bits)."""
     assert_prints_recording("nn_fullconvmap_bits")
+
+
+def test_local_row_and_volumetric_full_convolutions_in_the_originals_order():
+    """SpatialConvolutionLocal, TemporalRowConvolution and
+    VolumetricFullConvolution bit for bit against the original (orders found
+    by experiment: image by image, the columns then THNN's BLAS calls, one
+    gemm per place or feature with the place's column and result as
+    contiguous rows, the output starting at the bias; the row convolution's
+    gradBias a feature's sum in order, the product by the scale rounded; the
+    volumetric one's gradBias by gemv with ones): Double and Float, batched
+    or not, strides, paddings, transposed inputs, noBias, a gradient after a
+    forward on another input (the forward's columns), hot passes (th made
+    batched numpy products: last bits)."""
+    assert_prints_recording("nn_local_row_bits")

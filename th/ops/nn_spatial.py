@@ -640,37 +640,24 @@ def nn_convmap_accgrad(gw, gb, x, gout, conn, nin, nout, geom, full, scale):
     gw += _sparse(dense, conn, not full)
 
 
-# SpatialConvolutionLocal: one weight (nOut, nIn*kH*kW) per output place
+# The columns of SpatialConvolutionLocal, TemporalRowConvolution and the 3D
+# transposed convolutions, whose products are made in Lua as THNN made them
+# (thnn/SpatialConvolutionLocal.lua, TemporalRowConvolution.lua, conv.lua)
 @export
-def nn_convlocal_forward(out, x, w, b, geom):
+def nn_columns(cols, x, geom, *out):
+    """cols ((N,) C*prod(k), prod(out)), contiguous = the columns of x ((N,) C, *S)."""
     k, s, pad, dil = _geom(geom)
-    x, out = _batch(x, 2), _batch(out, 2)
-    n, o = out.shape[:2]
-    cols = _im2col(None, x, k, s, pad, dil, out.shape[2:])          # (N, J, P)
-    res = np.matmul(w, cols.transpose(2, 1, 0))                      # (P, O, N)
-    res = res.transpose(2, 1, 0) + b.reshape(1, o, -1)
-    out[...] = res.reshape(out.shape)
-
-
-@export
-def nn_convlocal_backward(gin, gout, w, geom):
-    k, s, pad, dil = _geom(geom)
-    gin, gout = _batch(gin, 2), _batch(gout, 2)
-    n, o = gout.shape[:2]
-    g = gout.reshape(n, o, -1).transpose(2, 1, 0)                    # (P, O, N)
-    cols = np.matmul(w.transpose(0, 2, 1), g).transpose(2, 1, 0)     # (N, J, P)
-    _col2im(gin, cols, k, s, pad, dil, gout.shape[2:])
+    x = np.ascontiguousarray(x)   # (a transposed input's windows gathered faster from a copy)
+    if not np.shares_memory(_im2col(cols, _batch(x, len(k)), k, s, pad, dil, out), cols):
+        raise ValueError("the columns buffer does not fit")
 
 
 @export
-def nn_convlocal_accgrad(gw, gb, x, gout, geom, scale):
+def nn_columns_fold(gin, cols, geom, *out):
+    """gin ((N,) C, *S) = the columns ((N,) C*prod(k), prod(out)) added up at their places."""
     k, s, pad, dil = _geom(geom)
-    x, gout = _batch(x, 2), _batch(gout, 2)
-    n, o = gout.shape[:2]
-    cols = _im2col(None, x, k, s, pad, dil, gout.shape[2:])
-    g = gout.reshape(n, o, -1)
-    gw += scale * np.matmul(g.transpose(2, 1, 0), cols.transpose(2, 0, 1))
-    gb += scale * g.sum(0).reshape(gb.shape)
+    gin = _batch(gin, len(k))
+    _col2im(gin, cols.reshape(gin.shape[0], -1, int(np.prod(out))), k, s, pad, dil, out)
 
 
 # SpatialDepthWiseConvolution: input plane j by kernel [i][j] gives output
@@ -788,21 +775,11 @@ def nn_fractional_backward(gin, gout, idx, d):
     _scatter(gin, idx - 1, gout)
 
 
-# TemporalRowConvolution: feature f of frame t is sum_k w[f, k] x[t*dW + k - pad, f] + b[f]
-@export
-def nn_rowconv_forward(out, x, w, b, kw, dw, pad):
-    """x, out as (N, F, T) views."""
-    x, out = _batch(x, 1), _batch(out, 1)
-    o = out.shape[2:]
-    win = _windows(_padded(x, (kw,), (dw,), (pad,), (1,), o), (kw,), (dw,), (1,), o)    # (N, F, T', K)
-    res = np.einsum('nftk,fk->nft', win, w.reshape(w.shape[0], kw))
-    if b is not None:
-        res += b.reshape(1, -1, 1)
-    out[...] = res
-
-
+# TemporalRowConvolution's gradInput: THNN's gemm made each product alone
+# (a sum of one), rounded, and its fold added them up tap by tap
 @export
 def nn_rowconv_backward(gin, gout, w, kw, dw, pad):
+    """gin, gout as (N, F, T) views."""
     gin, gout = _batch(gin, 1), _batch(gout, 1)
     wk = w.reshape(w.shape[0], kw)
     size = gin.shape[2]
@@ -810,17 +787,6 @@ def nn_rowconv_backward(gin, gout, w, kw, dw, pad):
     for (t,), where in _taps((kw,), (dw,), (1,), gout.shape[2:]):
         acc[where] += gout * wk[:, t][None, :, None]
     gin[...] = acc[:, :, pad:pad + size]
-
-
-@export
-def nn_rowconv_accgrad(gw, gb, x, gout, kw, dw, pad, scale):
-    x, gout = _batch(x, 1), _batch(gout, 1)
-    if gw is not None:
-        o = gout.shape[2:]
-        win = _windows(_padded(x, (kw,), (dw,), (pad,), (1,), o), (kw,), (dw,), (1,), o)
-        gw += scale * np.einsum('nftk,nft->fk', win, gout).reshape(gw.shape)
-    if gb is not None:
-        gb += scale * gout.sum((0, 2))
 
 
 # SpatialClassNLLCriterion: -weight[t] * input[n, t, h, w] over every place

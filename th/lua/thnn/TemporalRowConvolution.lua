@@ -1,7 +1,13 @@
 -- TemporalRowConvolution: each feature f convolved along the frames with its
 -- own kernel (weight inputFrameSize x 1 x kW, bias inputFrameSize); frames x
--- features, or features x frames when featFirst.
+-- features, or features x frames when featFirst.  As THNN: the columns
+-- (finput, F x kW x frames out an image, made in numpy), then image by image
+-- one gemm per feature (baddbmm, whose BLAS calls give the last bits); the
+-- output starts at the bias, the weight's gradients add in image by image.
+local torch = require 'torch'
 local S = require 'thnn.spatial'
+local f32 = require('torch.maths.kernels').f32
+local C = require 'thnn.conv'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -45,28 +51,86 @@ local function shapes(input, gradOutput, weight, kW, dW, padW, featFirst)
       if not featFirst and S.dims(gradOutput) < n then S.argerror(1, 'out of range') end   -- (its transpose)
       checksizes(planes(gradOutput), 'gradOutput', n, features, nout, S.size(rows, 1))
    end
-   return sizes, function(t) return nd(planes(t)) end
+   return sizes, planes
+end
+
+local function geom(kW, dW, padW)
+   return S.flat{k = {kW}, s = {dW}, pad = {padW}}
+end
+
+-- t, or a contiguous copy of it
+local function dense(t)
+   return t:isContiguous() and t or t:contiguous()
+end
+
+-- the images N (1 when not a batch), the features F, the frames out To,
+-- and the weight as F x 1 x kW (an error when its size is not that)
+local function layout(rows, out, weight, kW)
+   local batch = S.dims(rows) == 3
+   local F, To = S.size(rows, batch and 2 or 1), S.size(out, S.dims(out))
+   if weight:nElement() ~= F * kW then
+      S.fail('TemporalRowConvolution: weight of %d x 1 x %d elements expected, but got: %s', F, kW, S.shape(weight))
+   end
+   return batch, batch and S.size(rows, 1) or 1, F, To, dense(weight):view(F, 1, kW)
+end
+
+-- image n of t (all of t when not a batch)
+local function image(t, batch, n)
+   return batch and t[n] or t
+end
+
+-- the columns (N x) F x kW x To of rows, into cols made contiguous
+local function columns(cols, rows, batch, N, F, kW, To, dW, padW)
+   S.resize(cols, batch and {N, F, kW, To} or {F, kW, To})
+   if not cols:isContiguous() then cols:set(cols.new():resize(cols:size())) end
+   call(py.nn_columns, nd(cols), nd(rows), geom(kW, dW, padW), To)
 end
 
 function K.TemporalRowConvolution_updateOutput(state, input, output, weight, bias, finput, fgradInput,
                                                kW, dW, padW, featFirst)
    local sizes, planes = shapes(input, nil, weight, kW, dW, padW, featFirst)
    S.resize(output, sizes)
-   call(py.nn_rowconv_forward, planes(output), planes(input), nd(weight), nd(bias), kW, dW, padW)
+   local rows, out = planes(input), planes(output)
+   local batch, N, F, To, w = layout(rows, out, weight, kW)
+   columns(finput, rows, batch, N, F, kW, To, dW, padW)
+   local r = input.new(F, To)
+   local r3, b = r:view(F, 1, To), bias and dense(bias):view(F, 1):expand(F, To)
+   for n = 1, N do
+      if b then r:copy(b) else r:zero() end
+      r3:baddbmm(w, image(finput, batch, n))
+      image(out, batch, n):copy(r)
+   end
 end
 
+-- (THNN's gemm made each product alone: rounded products added tap by tap, in numpy)
 function K.TemporalRowConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, finput, fgradInput,
                                                   kW, dW, padW, featFirst)
    local _, planes = shapes(input, gradOutput, weight, kW, dW, padW, featFirst)
    S.resizeas(gradInput, input)
-   call(py.nn_rowconv_backward, planes(gradInput), planes(gradOutput), nd(weight), kW, dW, padW)
+   call(py.nn_rowconv_backward, nd(planes(gradInput)), nd(planes(gradOutput)), nd(weight), kW, dW, padW)
 end
 
+-- (the forward's columns when they still fit, as THNN used them; made again otherwise)
 function K.TemporalRowConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,
                                                     fgradInput, kW, dW, padW, featFirst, scale)
    local _, planes = shapes(input, gradOutput, gradWeight, kW, dW, padW, featFirst)
-   call(py.nn_rowconv_accgrad, nd(gradWeight), nd(gradBias), planes(input), planes(gradOutput), kW, dW, padW,
-        scale or 1)
+   local rows, gout = planes(input), planes(gradOutput)
+   local batch, N, F, To = layout(rows, gout, gradWeight, kW)
+   if finput:nElement() ~= N * F * kW * To or not finput:isContiguous() then
+      columns(finput, rows, batch, N, F, kW, To, dW, padW)
+   end
+   scale = scale or 1
+   if torch.type(gradWeight) == 'torch.FloatTensor' then scale = f32(scale) end
+   local gw, gb = dense(gradWeight), gradBias and dense(gradBias)
+   local w3, g = gw:view(F, 1, kW), input.new(F, To)
+   local g3 = g:view(F, 1, To)
+   for n = 1, N do
+      g:copy(image(gout, batch, n))
+      w3:baddbmm(1, w3, scale, g3, image(finput, batch, n):transpose(2, 3))
+      if gb then C.biasgrad(gb, g, 1, F, To, scale) end   -- (in order, the product rounded)
+   end
+   if gw ~= gradWeight then gradWeight:copy(gw) end
+   if gb and gb ~= gradBias then gradBias:copy(gb) end
 end
 
 return K

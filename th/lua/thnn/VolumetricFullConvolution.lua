@@ -15,18 +15,20 @@ end
 
 function K.VolumetricFullConvolution_updateOutput(state, input, output, weight, bias, finput, fgradInput,
                                                   dT, dW, dH, pT, pW, pH, aT, aW, aH)
-   C.fullforward(input, output, weight, bias, geom(weight, dT, dW, dH, pT, pW, pH), {aT, aH, aW})
+   -- (finput, fgradInput: THNN's columns, and its ones for the bias gradient's gemv)
+   C.fullforward(input, output, weight, bias, geom(weight, dT, dW, dH, pT, pW, pH), {aT, aH, aW}, finput, fgradInput)
 end
 
 function K.VolumetricFullConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, finput, fgradInput,
                                                      dT, dW, dH, pT, pW, pH, aT, aW, aH)
-   C.fullbackward(input, gradOutput, gradInput, weight, geom(weight, dT, dW, dH, pT, pW, pH), {aT, aH, aW})
+   C.fullbackward(input, gradOutput, gradInput, weight, geom(weight, dT, dW, dH, pT, pW, pH), {aT, aH, aW},
+                  finput)
 end
 
 function K.VolumetricFullConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,
                                                        fgradInput, dT, dW, dH, pT, pW, pH, aT, aW, aH, scale)
    C.fullaccgrad(input, gradOutput, gradWeight, gradBias, geom(gradWeight, dT, dW, dH, pT, pW, pH), {aT, aH, aW},
-                 scale)
+                 scale, finput, fgradInput)
 end
 
 return K

@@ -16,21 +16,23 @@ end
 
 function K.VolumetricFullDilatedConvolution_updateOutput(state, input, output, weight, bias, finput, fgradInput,
                                                          dT, dW, dH, pT, pW, pH, dilT, dilW, dilH, aT, aW, aH)
-   C.fullforward(input, output, weight, bias, geom(weight, dT, dW, dH, pT, pW, pH, dilT, dilW, dilH), {aT, aH, aW})
+   -- (finput, fgradInput: THNN's columns, and its ones for the bias gradient's gemv)
+   C.fullforward(input, output, weight, bias, geom(weight, dT, dW, dH, pT, pW, pH, dilT, dilW, dilH), {aT, aH, aW},
+                 finput, fgradInput)
 end
 
 function K.VolumetricFullDilatedConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, finput,
                                                             fgradInput, dT, dW, dH, pT, pW, pH, dilT, dilW, dilH,
                                                             aT, aW, aH)
    C.fullbackward(input, gradOutput, gradInput, weight, geom(weight, dT, dW, dH, pT, pW, pH, dilT, dilW, dilH),
-                  {aT, aH, aW})
+                  {aT, aH, aW}, finput)
 end
 
 function K.VolumetricFullDilatedConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,
                                                               fgradInput, dT, dW, dH, pT, pW, pH, dilT, dilW, dilH,
                                                               aT, aW, aH, scale)
    C.fullaccgrad(input, gradOutput, gradWeight, gradBias, geom(gradWeight, dT, dW, dH, pT, pW, pH, dilT, dilW, dilH),
-                 {aT, aH, aW}, scale)
+                 {aT, aH, aW}, scale, finput, fgradInput)
 end
 
 return K

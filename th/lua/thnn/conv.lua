@@ -152,6 +152,13 @@ end
 
 local BIASGRAD = checks.pertype(biasgrad)
 
+-- (gb, gout contiguous Float or Double; scale a float for a FloatTensor;
+-- TemporalRowConvolution's sums too)
+function C.biasgrad(gb, gout, N, O, P, scale)
+   local T = torch.type(gout)
+   BIASGRAD(T)(gb, gout, N, O, P, scale, T == 'torch.FloatTensor')
+end
+
 -- A batch's images one by one, each on this thread or a helper (as THNN's
 -- OpenMP threads took them), an image's columns made or used while still in
 -- that thread's cache; the library's gemm is called from each thread as
@@ -499,7 +506,68 @@ local function fullaccgrad2d(input, gradOutput, gradWeight, gradBias, cols, ones
    if gb ~= gradBias then gradBias:copy(gb) end
 end
 
--- (cols, ones: nn's finput and fgradInput, THNN's columns and ones; 2D)
+-- A 3D transposed convolution image by image, as THNN ran it: the columns
+-- (cols, THNN's finput: nOut*kT*kH*kW x the input's T*H*W places, made and
+-- folded in numpy) and the library's products through torch's mm and addmm,
+-- whose layouts give the bits: the forward folds weight^T x the image's
+-- planes and adds the bias; gradInput is weight x the columns of
+-- gradOutput; gradWeight adds scale * the input's planes x those columns^T.
+-- -> the images N, the input planes I, K, P, the grid's sizes
+local function fullgeom3d(input, weight, batch)
+   local first = batch and 2 or 1
+   local iT, iH, iW = S.size(input, first + 1), S.size(input, first + 2), S.size(input, first + 3)
+   local I = S.size(weight, 1)
+   return batch and S.size(input, 1) or 1, I, weight:nElement() / I, iT * iH * iW, iT, iH, iW
+end
+
+-- image n of t (t when not a batch)
+local function image(t, batch, n)
+   return batch and t[n] or t
+end
+
+local function columnsbuffer(cols, K, P)
+   S.resize(cols, {K, P})
+   if not cols:isContiguous() then cols:set(cols.new():resize(K, P)) end
+end
+
+local function fullforward3d(input, output, weight, bias, cols, g, batch)
+   local N, I, K, P, iT, iH, iW = fullgeom3d(input, weight, batch)
+   local x, wt, out, geo = dense(input, true), dense(weight, true):view(I, K):t(), dense(output), flat(g)
+   local b = bias and dense(bias, true)
+   columnsbuffer(cols, K, P)
+   for n = 1, N do
+      local o = image(out, batch, n)
+      cols:mm(wt, image(x, batch, n):view(I, P))
+      call(py.nn_columns_fold, nd(o), nd(cols), geo, iT, iH, iW)
+      if b then o:add(b:view(-1, 1, 1, 1):expandAs(o)) end
+   end
+   if out ~= output then output:copy(out) end
+end
+
+local function fullbackward3d(input, gradOutput, gradInput, weight, cols, g, batch)
+   local N, I, K, P, iT, iH, iW = fullgeom3d(input, weight, batch)
+   local gout, w, gin, geo = dense(gradOutput, true), dense(weight, true):view(I, K), dense(gradInput), flat(g)
+   columnsbuffer(cols, K, P)
+   for n = 1, N do
+      call(py.nn_columns, nd(cols), nd(image(gout, batch, n)), geo, iT, iH, iW)
+      image(gin, batch, n):view(I, P):mm(w, cols)
+   end
+   if gin ~= gradInput then gradInput:copy(gin) end
+end
+
+local function fullaccgrad3d(input, gradOutput, gradWeight, cols, g, batch, scale)
+   local N, I, K, P, iT, iH, iW = fullgeom3d(input, gradWeight, batch)
+   local x, gout, gw, geo = dense(input, true), dense(gradOutput, true), dense(gradWeight, true), flat(g)
+   local w = gw:view(I, K)
+   columnsbuffer(cols, K, P)
+   for n = 1, N do
+      call(py.nn_columns, nd(cols), nd(image(gout, batch, n)), geo, iT, iH, iW)
+      w:addmm(scale, image(x, batch, n):view(I, P), cols:t())
+   end
+   if gw ~= gradWeight then gradWeight:copy(gw) end
+end
+
+-- (cols, ones: nn's finput and fgradInput, THNN's columns and ones)
 function C.fullforward(input, output, weight, bias, g, adj, cols, ones)
    local d = #g.k
    if d == 2 then checkgeometry(g, adj) end
@@ -511,7 +579,8 @@ function C.fullforward(input, output, weight, bias, g, adj, cols, ones)
       if ones then fillones(ones, sizes[#sizes - 1], sizes[#sizes]) end
       return fullforward2d(input, output, weight, bias, cols or input.new(), g, sizes, batch)
    end
-   call(py.nn_fullconv_forward, nd(output), nd(input), nd(weight), nd(bias), flat(g))
+   if ones then fillones(ones, sizes[#sizes - 1], sizes[#sizes], sizes[#sizes - 2]) end
+   fullforward3d(input, output, weight, bias, cols or input.new(), g, batch)
 end
 
 function C.fullbackward(input, gradOutput, gradInput, weight, g, adj, gcols)
@@ -521,7 +590,7 @@ function C.fullbackward(input, gradOutput, gradInput, weight, g, adj, gcols)
    local sizes, batch = fullshapes(input, gradOutput, weight, g, adj)
    S.resizeas(gradInput, input)
    if d == 2 then return fullbackward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, sizes, batch) end
-   call(py.nn_fullconv_backward, nd(gradInput), nd(gradOutput), nd(weight), flat(g))
+   fullbackward3d(input, gradOutput, gradInput, weight, gcols or input.new(), g, batch)
 end
 
 function C.fullaccgrad(input, gradOutput, gradWeight, gradBias, g, adj, scale, cols, ones)
@@ -534,7 +603,20 @@ function C.fullaccgrad(input, gradOutput, gradWeight, gradBias, g, adj, scale, c
       return fullaccgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), ones, g, sizes, batch,
                            scale or 1)
    end
-   call(py.nn_fullconv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), flat(g), scale or 1)
+   fullaccgrad3d(input, gradOutput, gradWeight, cols or input.new(), g, batch, scale or 1)
+   -- (the bias by gemv with ones, one image at a time, as THNN's)
+   local T = ones and gradBias and TD[gradOutput].T
+   if T and (T == types.Float or T == types.Double) then
+      local n = #sizes
+      local P = sizes[n - 2] * sizes[n - 1] * sizes[n]
+      if biasgemv(gradBias, dense(gradOutput, true), fillones(ones, sizes[n - 1], sizes[n], sizes[n - 2]),
+                  batch and sizes[1] or 1, sizes[n - 3], P, scale or 1) then
+         gradBias = nil
+      end
+   end
+   if gradBias then
+      call(py.nn_fullconv_accgrad, nil, nd(gradBias), nd(input), nd(gradOutput), flat(g), scale or 1)
+   end
 end
 
 return C
