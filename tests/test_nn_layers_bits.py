@@ -99,3 +99,15 @@ def test_local_row_and_volumetric_full_convolutions_in_the_originals_order():
     forward on another input (the forward's columns), hot passes (th made
     batched numpy products: last bits)."""
     assert_prints_recording("nn_local_row_bits")
+
+
+def test_volumetric_convolutions_in_the_originals_order():
+    """VolumetricConvolution and VolumetricDilatedConvolution bit for bit
+    against the original (order found by experiment: image by image, the
+    columns then one gemm per image, gradWeight += scale * gradOutput's
+    planes x the columns^T with the scale as gemm's alpha, each image's
+    product adding to the last's; th made one product for the whole batch
+    and scaled it after: last bits): Double and Float, batched or not,
+    strides, paddings, dilations, a transposed input, a gradient after a
+    forward on another input, hot passes."""
+    assert_prints_recording("nn_volumetric_bits")

@@ -653,6 +653,22 @@ def nn_columns(cols, x, geom, *out):
 
 
 @export
+def nn_conv_columns(cols, x, geom, *out):
+    """cols (C*prod(k), N*prod(out)), contiguous = the columns of x ((N,) C, *S),
+    as the forward keeps them."""
+    k, s, pad, dil = _geom(geom)
+    if not np.shares_memory(_columns(cols, _batch(x, len(k)), k, s, pad, dil, out), cols):
+        raise ValueError("the columns buffer does not fit")
+
+
+@export
+def nn_conv_fold(gin, cols, geom, *out):
+    """gin ((N,) C, *S) = the columns (C*prod(k), N*prod(out)) added up at their places."""
+    k, s, pad, dil = _geom(geom)
+    _uncolumns(_batch(gin, len(k)), cols, k, s, pad, dil, out)
+
+
+@export
 def nn_columns_fold(gin, cols, geom, *out):
     """gin ((N,) C, *S) = the columns ((N,) C*prod(k), prod(out)) added up at their places."""
     k, s, pad, dil = _geom(geom)

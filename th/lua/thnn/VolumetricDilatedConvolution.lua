@@ -23,7 +23,7 @@ end
 function K.VolumetricDilatedConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, columns,
                                                           ones, kT, kW, kH, dT, dW, dH, padT, padW, padH,
                                                           dilT, dilW, dilH, scale)
-   C.accgrad(input, gradOutput, gradWeight, gradBias, nil,
+   C.accgrad(input, gradOutput, gradWeight, gradBias, columns,
              geom(kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH), scale, ones)
 end
 

@@ -3,8 +3,8 @@
 -- nOut x nIn*kernel) and a transposed ("full") one (weight nIn x nOut x
 -- kernel).  Window geometry is {k = {...}, s = {...}, pad = {...}, dil = {...}}
 -- in the tensor's axis order.  2D ones run image by image in LuaJIT and the
--- library's gemm, as THNN ran them (below); 3D ones' arithmetic is
--- th/ops/nn_spatial.py.
+-- library's gemm, as THNN ran them (below); 3D ones make their columns in
+-- th/ops/nn_spatial.py, then the library's gemm image by image.
 local ffi = require 'ffi'
 local torch = require 'torch'
 local internal = require 'torch.internal'
@@ -384,6 +384,50 @@ local function checkdirect(weight, g, argn)
    end
 end
 
+-- 3D convolutions image by image as THNN ran them: the columns (made in
+-- numpy) K x N*P, image n's P columns from column n*P on (as the forward
+-- keeps them in finput), and one gemm per image through the library (its
+-- bits depend on the product's sizes: one for the whole batch differed).
+-- A buffer of another type, or none, is replaced by a new one.  -> false
+-- when BLAS does not take the tensors (numpy's products then)
+local function colsbuffer(cols, t, batch, K, osz)
+   if cols == nil or TD[cols].T ~= TD[t].T then cols = t.new() end
+   resizecols(cols, batch, K, osz)
+   return cols
+end
+
+-- output image n = bias, then += weight (O x K) x cols_n
+local function forward3d(input, output, weight, bias, cols, g, nin, osz, batch)
+   local N, O, K, P = batch or 1, S.size(weight, 1), nin * prod(g.k), prod(osz)
+   local w = dense(weight, true)
+   if not cblas.usable(TD[output], TD[w], TD[input]) then return false end
+   cols = colsbuffer(cols, input, batch, K, osz)
+   call(py.nn_conv_columns, nd(cols), nd(input), flat(g), osz[1], osz[2], osz[3])
+   local out = dense(output)
+   local y = out:view(N, O, P)
+   if bias then y:copy(dense(bias, true):view(1, O, 1):expandAs(y)) else y:zero() end
+   if not products(N, matrix(R, out, O, P, P, 1), O * P, 1, 1, matrix(A, w, O, K, K, 1), 0,
+                   matrix(B, cols, K, P, N * P, 1), P) then
+      return false
+   end
+   if out ~= output then output:copy(out) end
+   return true
+end
+
+-- gcols_n = weight^T (K x O) x gradOutput image n, folded into gradInput
+local function backward3d(gradOutput, gradInput, weight, gcols, g, nin, osz, batch)
+   local N, O, K, P = batch or 1, S.size(weight, 1), nin * prod(g.k), prod(osz)
+   local w, gout = dense(weight, true), dense(gradOutput, true)
+   if not cblas.usable(TD[gradInput], TD[w], TD[gout]) then return false end
+   gcols = colsbuffer(gcols, gout, batch, K, osz)
+   if not products(N, matrix(R, gcols, K, P, N * P, 1), P, 0, 1, matrix(A, w, K, O, 1, K), 0,
+                   matrix(B, gout, O, P, P, 1), O * P) then
+      return false
+   end
+   call(py.nn_conv_fold, nd(gradInput), nd(gcols), flat(g), osz[1], osz[2], osz[3])
+   return true
+end
+
 -- (ones: the dilated convolutions' buffer, left as THNN left it)
 function C.forward(input, output, weight, bias, cols, g, ones)
    checkdirect(weight, g)
@@ -396,8 +440,10 @@ function C.forward(input, output, weight, bias, cols, g, ones)
       return forward2d(input, output, weight, bias, cols or input.new(), g, nin, osz, batch)
    end
    if ones then fillones(ones, osz[2], osz[3], osz[1]) end
-   resizecols(cols, batch, nin * prod(g.k), osz)
-   call(py.nn_conv_forward, nd(output), nd(input), nd(weight), nd(bias), nd(cols), flat(g))
+   if not forward3d(input, output, weight, bias, cols, g, nin, osz, batch) then
+      resizecols(cols, batch, nin * prod(g.k), osz)
+      call(py.nn_conv_forward, nd(output), nd(input), nd(weight), nd(bias), nd(cols), flat(g))
+   end
 end
 
 function C.backward(input, gradOutput, gradInput, weight, gcols, g)
@@ -408,8 +454,34 @@ function C.backward(input, gradOutput, gradInput, weight, gcols, g)
    if #g.k == 2 then
       return backward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, nin, osz, batch)
    end
-   resizecols(gcols, batch, nin * prod(g.k), osz)
-   call(py.nn_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(gcols), flat(g))
+   if not backward3d(gradOutput, gradInput, weight, gcols, g, nin, osz, batch) then
+      resizecols(gcols, batch, nin * prod(g.k), osz)
+      call(py.nn_conv_backward, nd(gradInput), nd(gradOutput), nd(weight), nd(gcols), flat(g))
+   end
+end
+
+-- A 3D gradWeight as THNN made it, image by image: gw (O x K) += scale *
+-- gout_n (O x P) x cols_n^T, one gemm each adding to the last's (alpha the
+-- scale: its bits).  The columns are K x N*P as the forward keeps them in
+-- finput (image n's from column n*P on), used when they still fit and
+-- made again otherwise, or always for a dilated convolution (ones given),
+-- as THNN's.  -> false when BLAS does not take them
+local function accgrad3d(input, gradOutput, gradWeight, cols, g, nin, osz, batch, scale, ones)
+   local N, O, K, P = batch or 1, S.size(gradWeight, 1), nin * prod(g.k), prod(osz)
+   local T = TD[gradWeight].T
+   if not cblas.usable(TD[gradWeight], TD[gradOutput], TD[input]) then return false end
+   if ones or cols == nil or TD[cols].T ~= T or cols:nElement() ~= K * N * P or not cols:isContiguous() then
+      cols = colsbuffer(cols, gradWeight, batch, K, osz)
+      call(py.nn_conv_columns, nd(cols), nd(input), flat(g), osz[1], osz[2], osz[3])
+   end
+   local gw, gout = dense(gradWeight, true), dense(gradOutput, true)
+   if T == types.Float then scale = f32(scale) end
+   if not products(N, matrix(R, gw, O, K, K, 1), 0, 1, scale, matrix(A, gout, O, P, P, 1), O * P,
+                   matrix(B, cols, P, K, 1, N * P), P) then
+      return false
+   end
+   if gw ~= gradWeight then gradWeight:copy(gw) end
+   return true
 end
 
 -- (ones: the dilated convolutions' buffer, whose bias gradient THNN made by gemv)
@@ -429,7 +501,12 @@ function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale, ones
          gradBias = nil
       end
    end
-   call(py.nn_conv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(cols), flat(g), scale or 1)
+   if gradWeight and accgrad3d(input, gradOutput, gradWeight, cols, g, nin, osz, batch, scale or 1, ones) then
+      gradWeight = nil
+   end
+   if gradWeight or gradBias then
+      call(py.nn_conv_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), nd(cols), flat(g), scale or 1)
+   end
 end
 
 -- transposed convolution: output size (in - 1) * s - 2 * pad + dil * (k - 1) + 1 + adj;
