@@ -1,6 +1,7 @@
 -- Benchmark of nn's convolution and pooling kernels (th/lua/thnn): a LeNet-like
--- training step (forward + backward + parameter update) and single layers, in
--- Double and Float.  Prints `BENCH <name> <median seconds per op>`; run it
+-- training step (forward + backward + parameter update) and single layers
+-- (among them the connection-table maps and the contrastive normalization
+-- built on them), in Double and Float.  Prints `BENCH <name> <median seconds per op>`; run it
 -- under th and the original Torch7 (both need nn on LUA_PATH) to compare.
 -- Usage: th scripts/bench/nn_spatial.lua [reps [threads]]
 -- (the original's OpenMP threads busy-wait; on a loaded machine give 1)
@@ -56,6 +57,14 @@ for _, T in ipairs{'Double', 'Float'} do
    bench.run('maxpool2x2_16x32x32x32_fwdbwd_' .. T, 1, layer(nn.SpatialMaxPooling(2, 2, 2, 2):type(tname), x), reps)
    bench.run('avgpool3x3s2_16x32x32x32_fwdbwd_' .. T, 1,
              layer(nn.SpatialAveragePooling(3, 3, 2, 2, 1, 1):type(tname), x), reps)
+   local planes = torch.randn(3, 128, 128):type(tname)
+   bench.run('contrastivenorm9_3x128x128_fwdbwd_' .. T, 1,
+             layer(nn.SpatialContrastiveNormalization(3, torch.ones(9)):type(tname), planes), reps)
+   local maps = torch.randn(16, 64, 64):type(tname)
+   bench.run('convmap_random16to32x4_5x5_64x64_fwdbwd_' .. T, 1,
+             layer(nn.SpatialConvolutionMap(nn.tables.random(16, 32, 4), 5, 5):type(tname), maps), reps)
+   bench.run('fullconvmap_random16to8x4_5x5_64x64_fwdbwd_' .. T, 1,
+             layer(nn.SpatialFullConvolutionMap(nn.tables.random(16, 8, 4), 5, 5):type(tname), maps), reps)
    local small = torch.randn(3, 8, 8):type(tname)
    bench.run('conv3x3_3to8_8x8_fwdbwd_' .. T, 100, (function()
       local f = layer(nn.SpatialConvolution(3, 8, 3, 3):type(tname), small)
