@@ -447,6 +447,21 @@ def test_convolution_bits_as_the_original():
     assert out == expected
 
 
+@pytest.mark.parametrize("coretype", ["Haswell", "SkylakeX"])
+def test_conv_with_many_outputs_by_gemms_bits_as_the_original(coretype):
+    # output o summing plane i by kernel [o][i] for 4 outputs or more goes to
+    # BLAS gemms where they add up as the original did (checked once per
+    # type: Haswell's dgemm does, its sgemm does not, SkylakeX's both):
+    # padded outputs, chains longer than a gemm sums in order, infinities
+    # and NaN, hot
+    if coretype == "SkylakeX" and not avx512():
+        pytest.skip("OpenBLAS's SkylakeX kernels need AVX-512")
+    env = dict(os.environ, OPENBLAS_CORETYPE=coretype)
+    proc = run_th([os.path.join(FIXTURES, "bits_conv_many.lua")], env=env, timeout=120)
+    with open(os.path.join(FIXTURES, "bits_conv_many.expected")) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_conv_of_one_image_by_one_kernel_bits_as_the_original_hot():
     # th's own path for 2-D by 2-D: input views, given results, zero weights
     out, expected = fixture("bits_conv_single")

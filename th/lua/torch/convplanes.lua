@@ -22,6 +22,8 @@
 -- would not); the block's extra or wrapped-around elements are dropped.
 -- An 'mv' form updates all its outputs at once with a ger (an axpy per
 -- output inside OpenBLAS).  Both are checked once to fuse as fma does.
+-- With 4 outputs or more, an 'mv' form's sums are gemms where the library
+-- adds up as fma chains (convgemm.lua), else these passes.
 -- The rounded forms take whole volumes seen flat too, a pass of numpy's
 -- SIMD multiply, then add, per kernel element and block of output (LuaJIT
 -- loops until numpy is loaded).  Integer tensors keep to th/ops/conv.py.
@@ -29,6 +31,7 @@ local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
 local cblas = require 'torch.maths.cblas'
+local convgemm = require 'torch.convgemm'
 local simd = require 'torch.maths.simd'
 local C = require 'torch.maths.libm'
 
@@ -45,6 +48,7 @@ local ROW = 101       -- CblasRowMajor
 -- Double's go faster an output at a time, by axpys (measured)
 local GERTYPES = {[types.Float] = true}
 local CHUNK = 2048    -- output elements one axpy updates: a multiple of ALIGN, in L1
+local GEMMFROM = 4    -- outputs from which the 'mv' forms take gemms (convgemm.lua; measured)
 
 local CTYPES = {
    [types.Double] = {arr = ffi.typeof('double[?]'), fma = C.fma},
@@ -630,13 +634,20 @@ function planes.apply(r, x, k, isfull, flip, base)
    local ostep, kostep = rn > base and r.str[1] or 0, rn > base and k.str[1] or 0
    local mv = kn > xn
    local kstep = mv and k.str[2] or 0
-   if how.taps and mv and GERTYPES[T] and getger(T) then   -- every output at once
-      local ntaps, m, as1 = how.taps(flip)
+   local gacc, ntaps, m, as1
+   if how.taps and mv and nout >= GEMMFROM then             -- every output at once, by gemms
+      ntaps, m, as1 = how.taps(flip)
+      gacc = convgemm.sums(T, buffer, m, xb, size, nx, kp, kstep, ntaps, nout, kostep, OFFS, KOFFS, G.oh, G.ow, as1)
+   end
+   if gacc then
+      for o = 0, nout - 1 do unplace(T.size, rp + o * ostep, rs0, rs1, rs2, gacc + o * m, 0, as1) end
+   elseif how.taps and mv and GERTYPES[T] and getger(T) then   -- every output at once
+      ntaps, m, as1 = how.taps(flip)
       local acc = buffer(T, 'acc', nout * m)
       fusedmany(T, acc, m, xb, size, nx, kp, kstep, ntaps, nout, kostep)
       for o = 0, nout - 1 do unplace(T.size, rp + o * ostep, rs0, rs1, rs2, acc + o * m, 0, as1) end
    elseif how.taps then                              -- one output at a time
-      local ntaps, m, as1 = how.taps(flip)
+      ntaps, m, as1 = how.taps(flip)
       local acc = buffer(T, 'acc', m)
       for o = 0, nout - 1 do
          fused(T, acc, m, xb + (mv and 0 or o) * size, size, mv and nx or 1, kp + o * kostep, kstep, ntaps)

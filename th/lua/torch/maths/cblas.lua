@@ -318,6 +318,12 @@ function cblas.axpy(T)
    return fns[T] and load() and fns[T].axpy or nil
 end
 
+-- gemm(order, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
+-- of the element type T (C = alpha A B + beta C), or nil
+function cblas.gemm(T)
+   return fns[T] and load() and fns[T].gemm or nil
+end
+
 -- ger(order, m, n, a, x, incx, y, incy, A, lda) of the element type T
 -- (A += a x y^T), or nil
 function cblas.ger(T)
