@@ -476,9 +476,10 @@ def test_long_sorts_as_the_original():
 
 @pytest.mark.parametrize("case", [None, "x", "m", "d", "z", "nz", "rows"])
 def test_long_sorts_by_either_way_as_the_original(case):
-    # numpy's sort and TH's quicksort are timed on the calls they take and
-    # the faster takes the next ones: a case run alone has numpy's first
-    # (distinct values, ties and NaN sorted again, signed zeros, many rows)
+    # numpy's sort and selection and TH's quicksort and quickselect are timed
+    # on the calls they take and the faster takes the next ones: a case run
+    # alone has numpy's first (distinct values, ties and NaN sorted again,
+    # signed zeros, many rows)
     proc = run_th([os.path.join(FIXTURES, "parity_sort_paced.lua")] + ([case] if case else []), timeout=120)
     with open(os.path.join(FIXTURES, "parity_sort_paced.expected")) as f:
         expected = [line.rstrip() for line in f.read().splitlines()]

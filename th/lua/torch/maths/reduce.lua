@@ -604,6 +604,43 @@ local function numpylines(d, dim, long, many)
    return (n >= long or n >= ROWS and nelement(d) >= many) and internal.numpyready()
 end
 
+-- Which is faster here on such calls, numpy's try or TH's algorithm run
+-- here?  It depends on the machine: where numpy sorts with AVX-512 its sorts
+-- were the faster; on one where it did not, 10^6 distinct doubles took its
+-- try (a sort, then an argsort) 195-206 ms and the quicksort here 70-88 (the
+-- original 96-105).  Each way is timed on the calls it takes, per unit of
+-- work and per class of sizes (a factor of 4 apart): numpy's first, then
+-- the other, then the faster of the two, the slower again every RETRY-th
+-- call of the class (a first call pays for compiling and loading).  The
+-- same results either way.
+-- race(kind, work, try, own, ...): try(...) -> true when it gave the
+-- results, false when it gave up (its time counted), nil when it did not
+-- try; else own(...)
+local now = require('th.native.pool').now
+local RETRY = 16
+local paces, log = {}, math.log
+local function race(kind, work, try, own, ...)
+   local class = kind .. floor(log(work) / log(4))
+   local pace = paces[class]
+   if not pace then
+      pace = {calls = 0}
+      paces[class] = pace
+   end
+   pace.calls = pace.calls + 1
+   local numpyturn = not pace.numpy
+   if pace.numpy and pace.own then numpyturn = (pace.numpy <= pace.own) ~= (pace.calls % RETRY == 0) end
+   if numpyturn then
+      local start = now()
+      local done = try(...)
+      if done ~= nil then pace.numpy = (now() - start) / work end
+      if done then return end
+      if done == false then return own(...) end
+   end
+   local start = now()
+   own(...)
+   pace.own = (now() - start) / work
+end
+
 -- Is a line of n values likely to hold no tie, so that numpy's try is worth
 -- making (a try that meets a tie has cost a sort of numpy's, a tenth of the
 -- quicksort here)?  Values sampled along the line give the grid they lie on
@@ -627,20 +664,6 @@ local function likelydistinct(d, dim)
    end
    local points = 2 * (mag + 1) * 2 ^ bits
    return n * n / (2 * points) <= TIEPAIRS
-end
-
--- Which sorts long lines faster here, numpy's try (a sort, then an argsort,
--- from Python) or TH's quicksort?  It depends on the machine: where numpy
--- sorts with AVX-512 its try was the faster; on one where it did not, 10^6
--- doubles took it 195-206 ms and the quicksort 70-88 (the original 96-105).
--- Each is timed on the calls it takes, per element and level of the sort;
--- numpy takes the first call, the quicksort the next, then the faster of
--- the two (the same results either way)
-local pace, log = {}, math.log
-local now = require('th.native.pool').now
-local function numpyturn()
-   if not pace.numpy then return true end
-   return pace.quick ~= nil and pace.numpy <= pace.quick
 end
 
 local function swap(v, ix, a, b)
@@ -960,6 +983,21 @@ local function resort(T, x, dim, rv, ri, lines, descending)
    end
 end
 
+-- x's lines along dim sorted into rv, ri: numpy's try, when the values are
+-- likely distinct, the few lines with ties or NaN again in TH's order (not
+-- when the values' result is x itself, which numpy's then overwrote); TH's
+-- quicksort
+local function numpysort(T, x, xd, dim, rv, ri, descending)
+   if not likelydistinct(xd, dim) then return nil end
+   local done = pycall(py.math_sort_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1,
+                       descending, not rawequal(TD[rv].st, xd.st))
+   if done and done ~= true then resort(T, x, dim, rv, ri, tostring(done), descending) end
+   return done and true
+end
+local function ownsort(T, x, xd, dim, rv, ri, descending)
+   rowwise(T, x, dim, rv, ri, xd.sz[dim], descending, 0, sortrow, descending)
+end
+
 -- topk's k entries: quickselect's order, sorted if asked
 local function topkrow(v, ix, n, k, largest, sorted)
    if not largest then
@@ -998,6 +1036,14 @@ warmup = function()
    end
 end
 
+-- the k-th values of x's lines along dim into rv, ri: numpy's try, TH's quickselect
+local function numpykth(T, x, xd, dim, rv, ri, k)
+   return pycall(py.math_kth_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1, k)
+end
+local function ownkth(T, x, xd, dim, rv, ri, k)
+   rowwise(T, x, dim, rv, ri, 1, false, k - 1, kthrow, k)
+end
+
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
 local function kth(fname, T, A, rv, ri, i, k, dim)
    local xd = source(T, fname, A, i)
@@ -1007,11 +1053,11 @@ local function kth(fname, T, A, rv, ri, i, k, dim)
    if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (selected index out of range)", i + 1, fname) end
    rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
    -- (numpy's selection when the k-th value of each line is unique in it)
-   if numpylines(xd, dim, KTHLONG, KTHMANY)
-      and pycall(py.math_kth_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1, k) then
-      return rv, ri
+   if numpylines(xd, dim, KTHLONG, KTHMANY) then
+      race('kth', nelement(xd), numpykth, ownkth, T, A[i], xd, dim, rv, ri, k)
+   else
+      ownkth(T, A[i], xd, dim, rv, ri, k)
    end
-   rowwise(T, A[i], dim, rv, ri, 1, false, k - 1, kthrow, k)
    return rv, ri
 end
 
@@ -1052,25 +1098,12 @@ local valued = {
       dim = dimarg(xd, dim, i + 1, 'sort', INVALID)
       rv, ri = pair(T, rv, ri, xd.sz, xd.nd)
       -- long lines of distinct floats: numpy's sort, with the only order
-      -- there is, when it is the faster here; the few lines with ties or NaN
-      -- again in TH's order (not when the values' result is x itself, which
-      -- numpy's then overwrote)
-      local timed = numpysorts(xd, dim) and not T.integer
-      local work = timed and nelement(xd) * log(xd.sz[dim] + 1)
-      if timed and numpyturn() and likelydistinct(xd, dim) then
-         local start = now()
-         local done = pycall(py.math_sort_distinct, ndview(TD[rv]), ndview(TD[ri]), ndview(xd), dim - 1,
-                             desc == true, not rawequal(TD[rv].st, xd.st))
-         pace.numpy = (now() - start) / work
-         if done then
-            if done ~= true then resort(T, A[i], dim, rv, ri, tostring(done), desc == true) end
-            return rv, ri
-         end
-         timed = false    -- (the quicksort's time would count numpy's try)
+      -- there is, when it is the faster here
+      if numpysorts(xd, dim) and not T.integer then
+         race('sort', nelement(xd) * log(xd.sz[dim] + 1), numpysort, ownsort, T, A[i], xd, dim, rv, ri, desc == true)
+      else
+         ownsort(T, A[i], xd, dim, rv, ri, desc == true)
       end
-      local start = timed and now()
-      rowwise(T, A[i], dim, rv, ri, xd.sz[dim], desc == true, 0, sortrow, desc == true)
-      if timed then pace.quick = (now() - start) / work end
       return rv, ri
    end,
 
