@@ -15,7 +15,7 @@
 -- kept under OpenBLAS's threading threshold: its threads would then poll a
 -- core for 100 ms (README, eighteenth session), as the original's conv2 ran
 -- on one.  (16 planes of 28 x 28 by 32 x 16 kernels of 5 x 5, Double: 1.2
--- -> 0.45 ms, the original 0.57.)
+-- -> 0.49-0.55 ms, the original 0.68, new results included.)
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'
