@@ -9,12 +9,12 @@
 -- outputs are padded to whole tiles (weights 0, dropped), and a longer chain
 -- goes in chunks, each going on from the last's sums: chunk c's product
 -- starts with mb identity columns over those sums (fma(1, s, 0) is s, and
--- fma(0, s, acc) is acc while s is finite: a sum that is not sends the call
--- back to the axpys).  Whether the library sums so is checked once per type
--- on values whose sums round differently in any other order.  Each gemm is
--- kept under OpenBLAS's threading threshold: its threads would then poll a
--- core for 100 ms (README, eighteenth session), as the original's conv2 ran
--- on one.  (16 planes of 28 x 28 by 32 x 16 kernels of 5 x 5, Double: 1.2
+-- fma(0, s, acc) is acc while s is finite: a sum kept that is not sends the
+-- call back to the axpys).  Whether the library sums so is checked once per
+-- type on values whose sums round differently in any other order.  Each
+-- gemm stays under OpenBLAS's threading threshold, as the original's conv2
+-- ran on one thread (OpenBLAS's threads would then poll a core for 100 ms:
+-- README, eighteenth session).  (16 planes of 28 x 28 by 32 x 16 kernels of 5 x 5, Double: 1.2
 -- -> 0.49-0.55 ms, the original 0.68, new results included.)
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
