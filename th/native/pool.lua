@@ -87,13 +87,23 @@ function kinds.loop3(job, a, b, s)
 end
 
 -- BLAS axpy, p[1][i] += alpha * p[0][i]; the copying kinds first copy
--- p[2][i] to p[1][i], chunk by chunk (r = x + alpha y in one pass: the
--- chunk is still in the cache when axpy reads it back)
+-- p[2][i] to p[1][i], COPYSTEP elements at a time (r = x + alpha y in one
+-- pass: the step is still in L1 when axpy reads it back; a chunk of 8192
+-- doubles was not, and r:add(x, 0.5, y) of 10,000 took 3.8 us, now 2.4,
+-- the original's 2.5).  A multiple of both kernels' blocks, so that every
+-- element is fused as in one call.
+pool.COPYSTEP = 1024
 local function axpy(fntype, elementp, size, copying)
+   local step = pool.COPYSTEP
    return function(job, a, b)
-      local r = ffi.cast(elementp, job.p[1]) + a
-      if copying then ffi.copy(r, ffi.cast(elementp, job.p[2]) + a, (b - a) * size) end
-      ffi.cast(fntype, job.fn)(b - a, job.alpha, ffi.cast(elementp, job.p[0]) + a, 1, r, 1)
+      local f, x, r = ffi.cast(fntype, job.fn), ffi.cast(elementp, job.p[0]), ffi.cast(elementp, job.p[1])
+      if not copying then return f(b - a, job.alpha, x + a, 1, r + a, 1) end
+      local s = ffi.cast(elementp, job.p[2])
+      for i = a, b - 1, step do
+         local len = min(step, b - i)
+         ffi.copy(r + i, s + i, len * size)
+         f(len, job.alpha, x + i, 1, r + i, 1)
+      end
    end
 end
 

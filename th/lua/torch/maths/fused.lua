@@ -31,6 +31,7 @@ local SPLIT = 10000
 -- th calls the BLAS axpy on at most this many elements (a multiple of both
 -- blocks), which OpenBLAS does on the calling thread
 local CHUNK = 8192
+local COPYSTEP = require('th.native.pool').COPYSTEP
 -- from this many bytes, those chunks are shared with helper threads
 -- (torch.parallel): r:add(x, 0.5, y) of 50,000 doubles 11.2 -> 5.7 us from
 -- 2^19 to 2^17
@@ -60,11 +61,13 @@ end
 
 -- rp[i] = xp[i] + v * yp[i], i in [from, to) (to - from a multiple of the
 -- block), with one rounding: BLAS axpy by chunks, each copied from xp just
--- before unless xp is rp (one pass over the memory), else C's fma
+-- before unless xp is rp (one pass over the memory: steps of COPYSTEP,
+-- th/native/pool.lua), else C's fma
 local function fusedrange(T, axpy, rp, xp, yp, from, to, v)
    if not axpy then return fmaloop(T, rp, xp, yp, from, to, v) end
-   for i = from, to - 1, CHUNK do
-      local len = to - i < CHUNK and to - i or CHUNK
+   local step = xp ~= rp and COPYSTEP or CHUNK
+   for i = from, to - 1, step do
+      local len = to - i < step and to - i or step
       if xp ~= rp then ffi.copy(rp + i, xp + i, len * T.size) end
       axpy(len, v, yp + i, 1, rp + i, 1)
    end
