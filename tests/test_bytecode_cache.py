@@ -1,22 +1,29 @@
-"""th's own Lua modules load from cached bytecode (th/bytecode.py): the same
-behaviour, files and lines as from their sources, and a cache that cannot be
-used is no error."""
-import ctypes
+"""Lua modules load from cached bytecode (th/bytecode.lua), th's own and
+those of package.path: the same behaviour, files and lines as from their
+sources, a source changed in any byte is parsed again, and a cache that cannot
+be used is no error."""
 import glob
 import os
 
 from conftest import run_th
-from th import bytecode
 
 ERROR = "torch.Tensor(2):narrow(1, 5, 1)"
 
 
-def run(cache_home, code):
-    return run_th(["-e", code], env={**os.environ, "XDG_CACHE_HOME": str(cache_home)})
+def run(cache_home, code, cwd=None, lua_path=None):
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
+    if lua_path:
+        env["LUA_PATH"] = lua_path
+    return run_th(["-e", code], cwd=cwd, env=env)
 
 
 def cached_files(cache_home):
     return glob.glob(os.path.join(str(cache_home), "th", "bytecode", "*", "*"))
+
+
+def cached_file(cache_home, suffix):
+    (found,) = [f for f in cached_files(cache_home) if f.endswith(suffix)]
+    return found
 
 
 def test_modules_load_from_the_cache_with_their_files_and_lines(tmp_path):
@@ -41,27 +48,68 @@ def test_an_unusable_cache_is_no_error(tmp_path):
 
 def test_a_damaged_cached_file_is_parsed_again_and_rewritten(tmp_path):
     run(tmp_path, "")
-    (tensor,) = [f for f in cached_files(tmp_path) if f.endswith("%torch%Tensor.lua")]
+    tensor = cached_file(tmp_path, "%torch%Tensor.lua")
     with open(tensor, "rb") as f:
-        stamp = f.readline()
+        length = f.readline()
+        source = f.read(int(length))
     with open(tensor, "wb") as f:
-        f.write(stamp + b"not bytecode")
+        f.write(length + source + b"not bytecode")
     proc = run(tmp_path, "io.write(torch.Tensor(2):fill(3):sum(), '\\n')")
     assert (proc.returncode, proc.stdout) == (0, "6\n")
     with open(tensor, "rb") as f:
-        assert f.readline() == stamp and len(f.read()) > 1000
+        assert f.readline() == length and f.read(int(length)) == source
+        assert f.read(4) == b"\x1bLJ\x02" and len(f.read()) > 1000
 
 
-def test_a_changed_source_is_not_taken_from_the_cache(tmp_path):
-    source = tmp_path / "m.lua"
-    source.write_text("return 1")
-    cache = bytecode.Cache(str(tmp_path / "cache"))
-    code, stamp = cache.load(str(source))
-    assert code is None and stamp
-    compiled = ctypes.create_string_buffer(b"\x1bLJ compiled", 12)
-    cache.store(str(source), stamp, ctypes.addressof(compiled), 12)
-    assert cache.load(str(source)) == (b"\x1bLJ compiled", stamp)
+LIBRARY = """local m = {}
+function m.where() return debug.getinfo(1, 'S').source .. ':' .. debug.getinfo(1, 'l').currentline end
+function m.fail() error('failed here') end
+return m
+"""
+
+
+def test_modules_of_package_path_load_from_the_cache_with_their_files_and_lines(tmp_path):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "mylib.lua").write_text(LIBRARY)
+    path = f"{lib}/?.lua;;"
+    code = "local m = require 'mylib'; io.write(m.where(), '\\n', select(2, pcall(m.fail)), '\\n')"
+    first = run(tmp_path / "cache", code, lua_path=path)
+    where, failed = first.stdout.splitlines()
+    # (Lua shortens a long file name in a message, from its start)
+    assert (first.returncode, where) == (0, f"@{lib}/mylib.lua:2")
+    assert failed.endswith("/lib/mylib.lua:3: failed here")
+    cached = cached_file(tmp_path / "cache", "%mylib.lua")
+    stamp = os.stat(cached).st_mtime_ns
+    second = run(tmp_path / "cache", code, lua_path=path)
+    assert (second.returncode, second.stdout) == (0, first.stdout)
+    assert os.stat(cached).st_mtime_ns == stamp    # (read, not written again)
+
+
+def test_a_changed_source_is_parsed_again_even_of_the_same_size_and_time(tmp_path):
+    source = tmp_path / "lib" / "m.lua"
+    source.parent.mkdir()
+    path = f"{source.parent}/?.lua;;"
+    source.write_text("return 11")
+    first = run(tmp_path / "cache", "io.write(require 'm', '\\n')", lua_path=path)
+    stat = os.stat(source)
     source.write_text("return 22")
-    code, restamp = cache.load(str(source))
-    assert code is None and restamp != stamp
-    assert cache.load(str(tmp_path / "missing.lua")) == (None, None)
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    second = run(tmp_path / "cache", "io.write(require 'm', '\\n')", lua_path=path)
+    assert (first.stdout, second.stdout) == ("11\n", "22\n")
+
+
+def test_a_module_found_by_a_relative_path_keeps_that_path_and_is_not_cached(tmp_path):
+    (tmp_path / "rel.lua").write_text("return debug.getinfo(1, 'S').source")
+    for _ in range(2):
+        proc = run(tmp_path / "cache", "io.write(require 'rel', '\\n')", cwd=str(tmp_path), lua_path="./?.lua;;")
+        assert (proc.returncode, proc.stdout) == (0, "@./rel.lua\n")
+    assert not [f for f in cached_files(tmp_path / "cache") if f.endswith("rel.lua")]
+
+
+def test_a_syntax_error_in_a_module_reads_as_lua_s(tmp_path):
+    (tmp_path / "bad.lua").write_text("local x = = 1\n")
+    proc = run(tmp_path / "cache", "io.write(select(2, pcall(require, 'bad')))", lua_path=f"{tmp_path}/?.lua;;")
+    head, message = proc.stdout.split("\n")
+    assert head == f"error loading module 'bad' from file '{tmp_path}/bad.lua':"
+    assert message.startswith("\t") and message.endswith("/bad.lua:1: unexpected symbol near '='")

@@ -10,6 +10,7 @@ from th import searchpath
 
 LUA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lua")
 NATIVE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "native")
+BYTECODE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bytecode.lua")
 
 
 class LuaJITUnavailable(ImportError):
@@ -56,12 +57,11 @@ class Runtime:
         luajit = _luajit()
         self.lua = luajit.LuaRuntime(unpack_returned_tuples=True,
                                      register_eval=False, register_builtins=False)
-        from th import bytecode, ops
+        from th import ops
         boot = self.lua.eval(_BOOT)
-        cache = bytecode.Cache(bytecode.directory(self.lua.eval("jit.version")))
         # numpy and each numpy-based family are imported when Lua first asks
         # for one of its functions
-        boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), LUA_DIR, cache.load, cache.store, NATIVE_DIR,
+        boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), LUA_DIR, BYTECODE, NATIVE_DIR,
              lambda _: (self.lua.table_from(_memory_functions()), True),
              self.lua.table_from(ops.load_light()), self._load_ops)
         self.globals = self.lua.globals()
@@ -108,24 +108,27 @@ class Runtime:
 
 
 _BOOT = r"""
-function(path, cpath, luadir, loadcached, storecached, nativedir, memoryfns, lightops, allops)
+function(path, cpath, luadir, bytecode, nativedir, memoryfns, lightops, allops)
    python = nil   -- lupa's own bridge: Torch7 scripts never had it
    package.path, package.cpath = path, cpath
-   -- th's own modules (first on the path) from their cached bytecode (th/bytecode.py)
-   local ffi = require 'ffi'
+   -- Lua modules from their cached bytecode (th/bytecode.lua): th's own,
+   -- first on the path, and package.path's in place of LuaJIT's Lua searcher
+   local cachedchunk = assert(loadfile(bytecode))()
+   -- (a file found by a relative path is parsed: its bytecode would keep
+   -- that path, right only in the directory it was found from)
+   package.loaders[2] = function(name)
+      local file, missing = package.searchpath(name, package.path)
+      if not file then return missing end
+      local chunk, err = (file:sub(1, 1) == '/' and cachedchunk or loadfile)(file)
+      if not chunk then
+         error(("error loading module '%s' from file '%s':\n\t%s"):format(name, file, err), 0)
+      end
+      return chunk
+   end
    local own = luadir .. '/?.lua;' .. luadir .. '/?/init.lua'
    table.insert(package.loaders, 2, function(name)
       local file = package.searchpath(name, own)
-      if not file then return nil end
-      local code, stamp = loadcached(file)
-      local chunk = code and loadstring(code)
-      if chunk then return chunk end
-      chunk = assert(loadfile(file))
-      if stamp then
-         code = string.dump(chunk)
-         storecached(file, stamp, tonumber(ffi.cast('intptr_t', ffi.cast('const char *', code))), #code)
-      end
-      return chunk
+      return file and assert(cachedchunk(file))
    end)
    -- a table of Python functions filled by load(name) when a missing one is
    -- asked for: it gives the functions loaded so far and whether that is all
