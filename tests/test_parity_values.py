@@ -389,6 +389,13 @@ def test_big_and_strided_random_fills_bits_as_the_original():
     assert out == expected
 
 
+def test_normal_fills_share_their_pairs_with_the_next_draw_as_the_original():
+    # Box-Muller pairs drawn a block at a time: an odd fill's last sine is
+    # the next draw's, across blocks, types and strides, cold and hot
+    out, expected = fixture("bits_normal_pairs")
+    assert out == expected
+
+
 @pytest.mark.parametrize("tname", ["Double", "Float"])
 def test_training_run_prints_the_original_losses(tname):
     # products, fused adds, float functions, nn's kernels and sums all as

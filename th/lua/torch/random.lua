@@ -143,6 +143,47 @@ local function blockfill(map, d, g, a, b, c, e)
    return true
 end
 
+-- normal and logNormal fills: the Box-Muller of normal() above over the
+-- uniforms it would draw one by one, drawn PAIRS pairs at a time by the
+-- generator's block loop (normal() of 10^3 to 10^6 values: 21-25 -> 16.3 ns
+-- each, Torch7 20.6); the generator keeps the last pair, as normal() leaves
+-- it, and its sine for the next draw when the fill did not use it
+local PAIRS = 512
+local uniforms = ffi.new('double[?]', 2 * PAIRS)
+local drawuniforms     -- Generator.filler of the uniforms, made on first use
+local function touniform(z) return (z + 2147483648) * (1 / TWO32) end
+
+local function normals(g, rp, n, mean, stdv, lognormal)
+   local i = 0
+   if g.normal_is_valid ~= 0 then
+      local v = normal(g, mean, stdv)
+      rp[0] = lognormal and exp(v) or v
+      i = 1
+   end
+   drawuniforms = drawuniforms or Generator.filler(touniform)
+   local count = 0
+   while i < n do
+      count = min(PAIRS, floor((n - i + 1) / 2))
+      drawuniforms(g, uniforms, 2 * count)
+      for k = 0, count - 1 do
+         local x = uniforms[2 * k]
+         local rho = sqrt(-2 * log(1 - uniforms[2 * k + 1]))
+         local c = rho * cos(2 * pi * x) * stdv + mean
+         rp[i] = lognormal and exp(c) or c
+         if i + 1 < n then
+            local s = rho * sin(2 * pi * x) * stdv + mean
+            rp[i + 1] = lognormal and exp(s) or s
+         end
+         i = i + 2
+      end
+   end
+   if count > 0 then
+      local y = uniforms[2 * count - 1]
+      g.normal_x, g.normal_y, g.normal_rho = uniforms[2 * count - 2], y, sqrt(-2 * log(1 - y))
+      g.normal_is_valid = i > n and 1 or 0
+   end
+end
+
 -- each element of d (any strides) f(g, a, b), or map(y, a, b, c, e) of an
 -- output y: apart from their callers, which a closure would keep from compiling
 local function eachdraw(d, f, g, a, b)
@@ -169,6 +210,9 @@ local function fill(gd, d, name, a, b)
    kernels = kernels or require 'torch.maths.kernels'
    if map then
       if blockfill(map, d, g, a, b) then return end
+   elseif name == 'normal' or name == 'logNormal' then
+      local rp = kernels.flat(d)
+      if rp then return normals(g, rp, n, a, b, name == 'logNormal') end
    elseif kernels.draw(f, d, g, a, b) then
       return
    end
