@@ -264,6 +264,30 @@ def test_blas_products_bits_as_the_original():
     assert out == expected
 
 
+def test_blas_products_on_every_layout_as_the_original():
+    # the matrices handed to BLAS as TH handed them (found by running the
+    # original): a result read column-major first, operands row-major first,
+    # whatever stride a dimension of size 1 carries; a matrix with no unit
+    # stride (or a zero one beside it: expanded) copied first, a result
+    # column-major, an operand row-major; addmv's zero increments through
+    # TH's own loops; addr's result column-major first.  th read an expanded
+    # operand's elements past its storage (a product of nil) and sent the
+    # rest to numpy (other last bits)
+    out, expected = fixture("bits_blas_layouts")
+    assert out == expected
+
+
+@pytest.mark.skipif(not avx512(), reason="OpenBLAS's SkylakeX kernels need AVX-512")
+def test_blas_products_on_every_layout_as_the_original_on_skylakex_kernels():
+    # the same under the AVX-512 kernels (what OpenBLAS picks on such a
+    # machine unpinned), where a column-major and a row-major reading of the
+    # same vector sum in other orders
+    env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX")
+    proc = run_th([os.path.join(FIXTURES, "bits_blas_layouts.lua")], env=env, timeout=120)
+    with open(os.path.join(FIXTURES, "bits_blas_layouts_skylakex.expected")) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
 def test_reductions_bits_as_the_original():
     # sums in order at every size (numpy adds in pairs); along a dimension
     # but the last, a FloatTensor's sums and products round to float

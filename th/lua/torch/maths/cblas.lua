@@ -110,30 +110,7 @@ end
 
 -- (kept in the tensor: no pointer made per call)
 local ptr = require('torch.maths.kernels').origin
-
--- a row-major BLAS matrix: (flag, leading dimension) for a rows x cols view
--- with strides s1, s2, or nil when BLAS cannot read it in place (a stride 0)
-local function layout(rows, cols, s1, s2)
-   if rows == 1 then
-      if s2 == 1 then return NOTRANS, cols end
-      return TRANS, max(1, s2)
-   end
-   if cols == 1 then
-      if s1 == 1 then return TRANS, rows end
-      return NOTRANS, max(1, s1)
-   end
-   if s2 == 1 and s1 >= cols then return NOTRANS, s1 end
-   if s1 == 1 and s2 >= rows then return TRANS, s2 end
-   return nil
-end
-
--- the same, trying column-major first, as Torch7 took a product's result
--- and a matrix-vector product's matrix (which way BLAS sees them changes
--- the order of its sums, and so the last bits)
-local function colmajorfirst(rows, cols, s1, s2)
-   if s1 == 1 and s2 ~= 0 and s2 >= rows then return TRANS, s2 end
-   return layout(rows, cols, s1, s2)
-end
+local f32 = require('torch.maths.kernels').f32
 
 -- an increment for a vector of n elements of stride s (nil: BLAS cannot use it)
 local function inc(n, s)
@@ -151,28 +128,99 @@ function cblas.usable(r, a, b)
 end
 local usable = cblas.usable
 
+-- How TH handed a product's matrix (rows x cols, strides s1, s2) to BLAS,
+-- found by running the original: read in place row-major (flag NOTRANS,
+-- leading dimension s1) when its second stride is 1 and its first not 0,
+-- column-major (TRANS, s2) when its first is 1 and its second not 0, in
+-- that order for gemm's operands and the other way round for a product's
+-- result and gemv's matrix; else TH copied it (nil here).  A dimension of
+-- size 1 takes any stride (its leading dimension is then the other size).
+-- Which way BLAS reads a matrix changes the order of its sums, and so the
+-- last bits, even for a column or a row.
+local function rowmajor(rows, cols, s1, s2)
+   if s2 == 1 and s1 ~= 0 then
+      if rows == 1 then return NOTRANS, max(1, cols) end
+      if s1 >= cols then return NOTRANS, s1 end
+   end
+   return nil
+end
+local function colmajor(rows, cols, s1, s2)
+   if s1 == 1 and s2 ~= 0 then
+      if cols == 1 then return TRANS, max(1, rows) end
+      if s2 >= rows then return TRANS, s2 end
+   end
+   return nil
+end
+local function operandlayout(rows, cols, s1, s2)
+   local t, ld = rowmajor(rows, cols, s1, s2)
+   if t then return t, ld end
+   return colmajor(rows, cols, s1, s2)
+end
+local function resultlayout(rows, cols, s1, s2)
+   local t, ld = colmajor(rows, cols, s1, s2)
+   if t then return t, ld end
+   return rowmajor(rows, cols, s1, s2)
+end
+
+local ELEMENT = {[types.Double] = 'double[?]', [types.Float] = 'float[?]'}
+
+-- a column-major copy (leading dimension rows) of the rows x cols matrix at
+-- p with strides s1, s2: what TH copied a matrix BLAS could not read into
+local function colcopy(T, rows, cols, p, s1, s2)
+   local c = ffi.new(ELEMENT[T], rows * cols)
+   for j = 0, cols - 1 do
+      for i = 0, rows - 1 do c[j * rows + i] = p[i * s1 + j * s2] end
+   end
+   return c
+end
+
+-- the copy c back into the matrix at p
+local function uncopy(c, rows, cols, p, s1, s2)
+   for j = 0, cols - 1 do
+      for i = 0, rows - 1 do p[i * s1 + j * s2] = c[j * rows + i] end
+   end
+end
+
 -- the gemm call for r = beta r + alpha a b, matrices m x k by k x n with
 -- these strides: whether a and b swap places (a column-major result: r^T =
 -- b^T a^T), then gemm's arguments but the pointers and scalars; nil when
--- BLAS cannot read them in place
+-- the result is one TH copied, and at (bt) nil when TH copied a (b)
 local function gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
-   local rt, ldr = colmajorfirst(m, n, rs1, rs2)
+   local rt, ldr = resultlayout(m, n, rs1, rs2)
    if not rt then return nil end
    local swap = rt == TRANS
    if swap then m, n, as1, as2, bs1, bs2 = n, m, bs2, bs1, as2, as1 end
-   local at, lda = layout(m, k, as1, as2)
-   local bt, ldb = layout(k, n, bs1, bs2)
-   if not at or not bt then return nil end
+   local at, lda = operandlayout(m, k, as1, as2)
+   local bt, ldb = operandlayout(k, n, bs1, bs2)
    return swap, at, bt, m, n, k, lda, ldb, ldr
 end
 
 -- r = beta r + alpha a b for matrices of element type T (m x k by k x n)
--- at pointers rp, ap, bp; r must already hold what beta scales.  -> true
--- when done
+-- at pointers rp, ap, bp; r must already hold what beta scales.  A matrix
+-- TH copied is copied as TH did (a result column-major, then copied back;
+-- an operand row-major).  -> true when done
 local function gemmat(T, beta, alpha, m, k, n, rp, ap, bp, rs1, rs2, as1, as2, bs1, bs2)
    local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
-   if swap == nil then return false end
-   if swap then ap, bp = bp, ap end
+   if swap == nil then
+      local c = colcopy(T, m, n, rp, rs1, rs2)
+      gemmat(T, beta, alpha, m, k, n, c, ap, bp, 1, m, as1, as2, bs1, bs2)
+      uncopy(c, m, n, rp, rs1, rs2)
+      return true
+   end
+   if swap then ap, bp, as1, as2, bs1, bs2 = bp, ap, bs2, bs1, as2, as1 end
+   -- (TH's copy of an operand is row-major as the operand stands, so
+   -- column-major as gemm sees it when a and b swapped)
+   local ac, bc
+   if not at then
+      if swap then ac, at, lda = colcopy(T, gm, gk, ap, as1, as2), TRANS, gm
+      else ac, at, lda = colcopy(T, gk, gm, ap, as2, as1), NOTRANS, gk end
+      ap = ac
+   end
+   if not bt then
+      if swap then bc, bt, ldb = colcopy(T, gk, gn, bp, bs1, bs2), TRANS, gk
+      else bc, bt, ldb = colcopy(T, gn, gk, bp, bs2, bs1), NOTRANS, gn end
+      bp = bc
+   end
    fns[T].gemm(ROW, at, bt, gm, gn, gk, alpha, ap, lda, bp, ldb, beta, rp, ldr)
    return true
 end
@@ -187,7 +235,7 @@ end
 function cblas.gemmcall(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, r, a, b, alpha, beta)
    if not fns[T] or not load() then return nil end
    local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
-   if swap == nil then return nil end
+   if swap == nil or not at or not bt then return nil end
    if swap then a, b = b, a end
    local element, int = T == types.Float and 'float' or 'double', cblas.ints == 32 and 'int' or 'int64_t'
    local ctype = ('void (*)(int, int, int, INT, INT, INT, E, const E *, INT, const E *, INT, E, E *, INT)')
@@ -238,6 +286,57 @@ local function gerbands(T, ger, m, n, alpha, ap, ix, bp, iy, rp, ldr, size)
    end
 end
 
+-- TH's gemv when BLAS would not take the call (an increment below 1, a
+-- leading dimension below the rows): its own loops in the element type, on
+-- the column-major m x n matrix at a (trans: y = beta y + alpha a^T x, a
+-- dot product per element; else y scaled by beta, then alpha x_j a_j added
+-- a column at a time)
+local function same(v) return v end
+local function loopgemv(T, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+   local round = T == types.Float and f32 or same
+   if trans then
+      for i = 0, n - 1 do
+         local sum = 0
+         for j = 0, m - 1 do sum = round(sum + round(x[j * incx] * a[j + i * lda])) end
+         local v = round(alpha * sum)
+         if beta ~= 0 then v = round(round(beta * y[i * incy]) + v) end
+         y[i * incy] = v
+      end
+   else
+      -- (TH scaled y through BLAS's scal, which leaves a vector of
+      -- increment 0 alone)
+      if beta ~= 1 and (incy > 0 or m == 1) then
+         for i = 0, m - 1 do y[i * incy] = beta == 0 and 0 or round(beta * y[i * incy]) end
+      end
+      for j = 0, n - 1 do
+         local z = round(alpha * x[j * incx])
+         for i = 0, m - 1 do y[i * incy] = round(y[i * incy] + round(z * a[i + j * lda])) end
+      end
+   end
+end
+
+-- y = beta y + alpha A x for the m x k matrix at ap (strides s1, s2), as TH
+-- made it: BLAS's gemv on the matrix read column-major, else row-major (a
+-- unit stride, whatever the other), else on a row-major copy; TH's own
+-- loops when BLAS would not take the increments or leading dimension
+local function thgemv(T, m, k, alpha, ap, s1, s2, xp, ix, beta, yp, iy)
+   local trans, rows, cols, lda, copy   -- (column-major terms: rows x cols, as gemv reads it)
+   if s1 == 1 then
+      trans, rows, cols, lda = false, m, k, s2
+   elseif s2 == 1 then
+      trans, rows, cols, lda = true, k, m, s1
+   else
+      copy = colcopy(T, k, m, ap, s2, s1)
+      trans, rows, cols, lda, ap = true, k, m, k, copy
+   end
+   if cols == 1 then lda = rows end
+   if lda >= max(1, rows) and ix > 0 and iy > 0 then
+      fns[T].gemv(ROW, trans and NOTRANS or TRANS, cols, rows, alpha, ap, lda, xp, ix, beta, yp, iy)
+   else
+      loopgemv(T, trans, rows, cols, alpha, ap, lda, xp, ix, beta, yp, iy)
+   end
+end
+
 -- product(name, r, beta, alpha, a, b) -> true when done: r = beta r + alpha
 -- (a b) for mv, mm, bmm, ger and their accumulating forms, addbmm summing the
 -- batch (r already holds M; beta 0 ignores what r holds, as BLAS does)
@@ -249,30 +348,38 @@ function cblas.product(name, r, beta, alpha, a, b)
    if a.nd == 1 then                                   -- ger, addr
       local m, n = a.sz[1], b.sz[1]
       local ix, iy = inc(m, a.str[1]), inc(n, b.str[1])
-      local rt, ldr = layout(m, n, r.str[1], r.str[2])
-      if not ix or not iy or not rt or m == 0 or n == 0 then return false end
+      if not ix or not iy or m == 0 or n == 0 then return false end
+      local rp, s1, s2 = ptr(r), r.str[1], r.str[2]
       if beta ~= 0 and beta ~= 1 then                 -- as TH: r scaled (or zeroed), then r += alpha a b^T
-         local rp, s1, s2 = ptr(r), r.str[1], r.str[2]
          for i = 0, m - 1 do
             for j = 0, n - 1 do rp[i * s1 + j * s2] = rp[i * s1 + j * s2] * beta end
          end
       end
-      if rt == TRANS then m, n, a, b, ix, iy = n, m, b, a, iy, ix end
-      if m * n <= GERBAND then
-         if beta == 0 then zerorows(ptr(r), m, n, ldr, T.size) end
-         fns[T].ger(ROW, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr)
-      else
-         gerbands(T, fns[T].ger, m, n, alpha, ptr(a), ix, ptr(b), iy, ptr(r), ldr, beta == 0 and T.size)
+      -- (r as TH handed it to ger: column-major first, a single column of
+      -- unit stride whatever its other stride, else row-major, else a
+      -- row-major copy, copied back after)
+      local rt, ldr
+      if n == 1 and s1 == 1 then rt, ldr = TRANS, m else rt, ldr = resultlayout(m, n, s1, s2) end
+      local copy
+      if not rt then
+         copy = colcopy(T, n, m, rp, s2, s1)
+         rt, ldr = NOTRANS, n
       end
+      local at = copy or rp
+      local ap, bp = ptr(a), ptr(b)
+      if rt == TRANS then m, n, ap, bp, ix, iy = n, m, bp, ap, iy, ix end
+      if m * n <= GERBAND then
+         if beta == 0 then zerorows(at, m, n, ldr, T.size) end
+         fns[T].ger(ROW, m, n, alpha, ap, ix, bp, iy, at, ldr)
+      else
+         gerbands(T, fns[T].ger, m, n, alpha, ap, ix, bp, iy, at, ldr, beta == 0 and T.size)
+      end
+      if copy then uncopy(copy, b.sz[1], a.sz[1], rp, s2, s1) end
       return true
    elseif b.nd == 1 then                               -- mv, addmv
       local m, k = a.sz[1], a.sz[2]
       if m == 0 or k == 0 then return false end
-      local at, lda = colmajorfirst(m, k, a.str[1], a.str[2])
-      local ix, iy = inc(k, b.str[1]), inc(m, r.str[1])
-      if not at or not ix or not iy then return false end
-      if at == TRANS then m, k = k, m end              -- gemv's sizes are the stored matrix's
-      fns[T].gemv(ROW, at, m, k, alpha, ptr(a), lda, ptr(b), ix, beta, ptr(r), iy)
+      thgemv(T, m, k, alpha, ptr(a), a.str[1], a.str[2], ptr(b), b.str[1], beta, ptr(r), r.str[1])
       return true
    elseif a.nd == 2 then                               -- mm, addmm
       local m, k, n = a.sz[1], a.sz[2], b.sz[2]
@@ -288,10 +395,6 @@ function cblas.product(name, r, beta, alpha, a, b)
    local sum = name == 'addbmm'
    local rs1, rs2 = r.str[1], r.str[2]
    if not sum then rs1, rs2 = rs2, r.str[3] end
-   -- every layout checked before anything is written
-   if not layout(m, n, rs1, rs2) or not layout(m, k, a.str[2], a.str[3]) or not layout(k, n, b.str[2], b.str[3]) then
-      return false
-   end
    local rp, ap, bp = ptr(r), ptr(a), ptr(b)
    local rstep = sum and 0 or r.str[1]
    for i = 0, batch - 1 do
