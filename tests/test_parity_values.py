@@ -36,6 +36,31 @@ def test_size_dimension_and_index_arguments_are_c_integers():
     assert out == expected
 
 
+def test_expand_gives_every_size_one_dimension_stride_zero(th):
+    # Torch7's expand set a stride of 0 wherever the tensor had size 1, the
+    # size kept or not (th kept the stride where the size stayed 1); the
+    # views and copies made from them as the original's (printed by it)
+    out = lines(th, r"""
+local function st(t) return table.concat(t:stride():totable(), ',') end
+print(st(torch.ones(1, 1):expand(1, 40)), st(torch.ones(1, 3):expand(1, 3)), st(torch.ones(1, 3):expand(2, 3)),
+      st(torch.ones(3, 1):expand(3, 1)), st(torch.ones(1):expand(1)), st(torch.ones(2, 1, 3):expand(2, 1, 3)),
+      st(torch.ones(2, 1, 3):expand(2, 4, 3)))
+print(st(torch.ones(1, 1):expandAs(torch.ones(1, 5))), st(torch.ones(3, 1):expand(torch.LongStorage{3, 1})))
+local e = torch.range(1, 3):view(1, 3):expand(1, 3)
+print(e:isContiguous(), st(e:contiguous()), e:view(3):size(1), st(e:clone()), e:sum(), st(e:t()), e:t():isContiguous())
+local e2 = torch.ones(1):expand(1)
+print(e2:isContiguous(), st(e2:view(1, 1)))
+local x = torch.randn(2, 1, 3):expand(2, 1, 3)
+print(x:isContiguous(), st(x:view(6)), st(x:transpose(2, 3)), st(x:select(2, 1)))
+print(st(torch.ones(1, 1):expand(1, 1):repeatTensor(2, 2)), st(torch.ones(1, 4):expand(1, 4):resize(2, 2)))""")
+    assert out == ["0,0\t0,1\t0,1\t1,0\t0\t3,0,1\t3,0,1",
+                   "0,0\t1,0",
+                   "true\t0,1\t3\t3,1\t6\t1,0\ttrue",
+                   "true\t1,1",
+                   "true\t1\t3,1,0\t3,1",
+                   "2,1\t2,1"]
+
+
 def test_huge_cat_dimension_is_an_error_not_a_hang(th):
     out = lines(th, "local x = torch.ones(2, 2)\n"
                     "for _, d in ipairs{2^31, 2^30, 2^63, -2^31, 0/0} do\n"

@@ -908,10 +908,11 @@ function Tensor.expand(self, a, ...)
       elseif sizes[i] == 0 and d.sz[i] == 1 then
          n = i - 1   -- as TH's resize, the first empty size ends the dimensions
          break
+      elseif d.sz[i] == 1 then
+         -- (stride 0 even where the size stays 1, as Torch7's strides read)
+         sz[i], str[i] = sizes[i], 0
       elseif d.sz[i] == sizes[i] then
          sz[i], str[i] = d.sz[i], d.str[i]
-      elseif d.sz[i] == 1 then
-         sz[i], str[i] = sizes[i], 0
       else
          fail('incorrect size: only supporting singleton expansion (size=1)')
       end
