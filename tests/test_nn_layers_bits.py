@@ -2,7 +2,12 @@
 Torch7: fixtures/nn_layers_bits.lua prints digests of every element's %a
 and of the NaNs' signs, and nn_layers_bits_expected.txt is what the
 original printed."""
-from nn_paths import assert_prints_recording
+import os
+
+import pytest
+
+from conftest import run_th
+from nn_paths import FIXTURES, assert_prints_recording, nn_env
 
 
 def test_layers_match_the_original_bit_for_bit():
@@ -99,6 +104,28 @@ def test_local_row_and_volumetric_full_convolutions_in_the_originals_order():
     forward on another input (the forward's columns), hot passes (th made
     batched numpy products: last bits)."""
     assert_prints_recording("nn_local_row_bits")
+
+
+def avx512():
+    return os.path.exists("/proc/cpuinfo") and " avx512f " in open("/proc/cpuinfo").read()
+
+
+@pytest.mark.skipif(not avx512(), reason="OpenBLAS's SkylakeX kernels need AVX-512")
+def test_local_row_convolutions_in_thnns_order_on_skylakex_kernels():
+    """The same fixture under OpenBLAS's AVX-512 kernels (what it picks on
+    such a machine unpinned), recorded from the original there: Local's
+    forward reads each place's column and result in place, strided, as
+    THNN's views did (th's contiguous copies of them gave other sums there,
+    found by fuzz_nn: SpatialConvolutionLocal(4, 2, 7, 7, 2, 4, 1, 2, 0, 1)
+    on Float)."""
+    env = dict(nn_env(), OPENBLAS_CORETYPE="SkylakeX")
+    proc = run_th([os.path.join(FIXTURES, "nn_local_row_bits.lua")], cwd=FIXTURES, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "nn_local_row_bits_skylakex_expected.txt")) as f:
+        expected = f.read().splitlines()
+    got = proc.stdout.splitlines()
+    bad = [(w, g) for w, g in zip(expected, got) if w != g]
+    assert not bad and len(got) == len(expected), f"(original, th) {[w[:80] for w, _ in bad[:3]]}"
 
 
 def test_volumetric_convolutions_in_the_originals_order():

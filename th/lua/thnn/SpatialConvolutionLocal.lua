@@ -1,10 +1,12 @@
 -- SpatialConvolutionLocal: a convolution with its own weights at every output
 -- place (weight oH*oW x nOutputPlane x nInputPlane*kH*kW, bias nOutputPlane x
 -- oH x oW).  The columns (finput, K x P an image, made in numpy) then, image
--- by image, one gemm per place as THNN's baddbmm made them: a place's column
--- and result taken as contiguous rows (P x K and P x O scratch), the layout
--- THNN's BLAS saw, whose sums give the last bits; the output starts at the
--- bias, the gradients add in image by image.
+-- by image, one gemm per place as THNN's baddbmm made them: the forward on
+-- a place's column of the columns and of the output image, in place (the
+-- layout THNN's BLAS saw, whose sums give the last bits), the gradients on
+-- contiguous rows (P x O and P x K scratch); the output starts at the bias,
+-- the gradients add in image by image.
+local torch = require 'torch'
 local S = require 'thnn.spatial'
 
 local py, nd, call = S.py, S.nd, S.call
@@ -49,6 +51,14 @@ local function image(t, batch, n, rows, cols)
    return (batch and t[n] or t):view(rows, cols)
 end
 
+-- v set to the rows x P matrix m as P x rows x 1, a place's column of m
+-- per matrix (strides 1, P, rows * P), as THNN's views of its columns and
+-- output read them: BLAS then reads each place as THNN's did, whose sums
+-- (under OpenBLAS's AVX-512 kernels) differ from a contiguous copy's
+local function places(v, m, P, rows)
+   v:set(m:storage(), m:storageOffset(), torch.LongStorage{P, rows, 1}, torch.LongStorage{1, P, rows * P})
+end
+
 -- a columns buffer (N x) K x P, contiguous
 local function columnsbuffer(cols, batch, N, Kc, P)
    S.resize(cols, batch and {N, Kc, P} or {Kc, P})
@@ -64,14 +74,14 @@ function K.SpatialConvolutionLocal_updateOutput(state, input, output, weight, bi
    columnsbuffer(finput, batch, N, Kc, P)
    call(py.nn_columns, nd(finput), nd(input), geom(kW, kH, dW, dH, padW, padH), oH, oW)
    local out = dense(output)
-   local r, c = input.new(P, O), input.new(P, Kc)
-   local r3, c3 = r:view(P, O, 1), c:view(P, Kc, 1)
    local b = bias and dense(bias):view(O, P)
+   local r3, c3 = input.new(), input.new()
    for n = 1, N do
-      if b then r:copy(b:t()) else r:zero() end
-      c:copy(image(finput, batch, n, Kc, P):t())
+      local o = image(out, batch, n, O, P)
+      if b then o:copy(b) else o:zero() end
+      places(r3, o, P, O)
+      places(c3, image(finput, batch, n, Kc, P), P, Kc)
       r3:baddbmm(w, c3)
-      image(out, batch, n, O, P):copy(r:t())
    end
    if out ~= output then output:copy(out) end
 end
