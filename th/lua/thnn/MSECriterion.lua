@@ -5,8 +5,11 @@ local K = {}
 
 function K.MSECriterion_updateOutput(state, input, target, output, sizeAverage)
    checks.samecount(input, target, 'input', 'target')
-   local x, n = data(input)
-   local t = data(target)
+   -- (views read through contiguous copies: THNN summed their elements in
+   -- the same order, in the element type; a dot product sums otherwise)
+   local xc, tc = input:contiguous(), target:contiguous()   -- (kept: their memory is read below)
+   local x, n = data(xc)
+   local t = data(tc)
    local loss = 0
    if x and t then
       local rd = checks.rounding(input)   -- (THNN: every step in the element type)
