@@ -1,0 +1,73 @@
+"""Whole programs, start to end, under th and the original Torch7.
+
+    python scripts/bench/programs.py [--runs 5] [TH_A [TH_B]]
+
+Runs each scripts/bench/programs/*.lua (short Torch7 programs: a training
+loop with nn and optim, a convnet with Adam, tensor code) --runs times under
+each command, alternating, from a directory where both find nn, optim,
+moses, xlua and sys (links into the third-party tree, $TH_THIRDPARTY or
+../shared/thirdparty: the original's own LUA_PATH reads ./?/init.lua), checks
+that both printed the same, and prints the median wall time of each and the
+ratio A/B: start-up, `require`, the JIT's warm-up and the work itself, as a
+user waits for them.
+"""
+import argparse
+import glob
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REFERENCE = "/opt/torch7-ref/bin/th"
+THIRDPARTY = os.environ.get("TH_THIRDPARTY") or os.path.join(HERE, "..", "..", "..", "shared", "thirdparty")
+
+
+def own_th():
+    exe = os.path.join(os.path.dirname(sys.executable), "th")
+    return exe if os.path.exists(exe) else f"{sys.executable} -m th.cli"
+
+
+def link_libraries(where):
+    """./name/init.lua and ./name.lua in where: the third-party libraries"""
+    for name in ("nn", "optim", "xlua", "sys"):
+        os.symlink(os.path.join(THIRDPARTY, name), os.path.join(where, name))
+    os.symlink(os.path.join(THIRDPARTY, "moses", "moses.lua"), os.path.join(where, "moses.lua"))
+
+
+def run(th, program, cwd):
+    """(seconds, what it printed)"""
+    t = time.perf_counter()
+    proc = subprocess.run(th.split() + [program], capture_output=True, text=True, cwd=cwd)
+    return time.perf_counter() - t, proc.stdout + proc.stderr
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("th_a", nargs="?", default=own_th())
+    p.add_argument("th_b", nargs="?", default=REFERENCE)
+    p.add_argument("--runs", type=int, default=5)
+    a = p.parse_args()
+    with tempfile.TemporaryDirectory(prefix="th-programs-") as cwd:
+        link_libraries(cwd)
+        compare(a.th_a, a.th_b, a.runs, cwd)
+
+
+def compare(th_a, th_b, runs, cwd):
+    print(f"{'program':<16} {'A ms':>9} {'B ms':>9} {'A/B':>6}")
+    for program in sorted(glob.glob(os.path.join(HERE, "programs", "*.lua"))):
+        times, outputs = {th_a: [], th_b: []}, {}
+        for _ in range(runs):
+            for th in (th_a, th_b):
+                seconds, printed = run(th, program, cwd)
+                times[th].append(seconds)
+                outputs[th] = printed
+        ta, tb = statistics.median(times[th_a]), statistics.median(times[th_b])
+        same = "" if outputs[th_a] == outputs[th_b] else "  (printed otherwise)"
+        print(f"{os.path.basename(program)[:-4]:<16} {ta * 1e3:9.1f} {tb * 1e3:9.1f} {ta / tb:6.2f}{same}")
+
+
+if __name__ == "__main__":
+    main()
