@@ -61,6 +61,35 @@ print(st(torch.ones(1, 1):expand(1, 1):repeatTensor(2, 2)), st(torch.ones(1, 4):
                    "2,1\t2,1"]
 
 
+def test_index_copy_and_add_from_a_source_of_another_shape(th):
+    # indexCopy and indexAdd take a source whose slices hold the
+    # destination's element count, whatever their shape, each slice in its
+    # own order (as TH): th's loop walked the destination by the source's
+    # sizes, wrote past its storage and crashed later (fuzz_diff seed 6005:
+    # r:indexAdd(2, torch.LongTensor{1}, x) of a 1x5x2 r and a 2x1 x);
+    # printed by the original
+    out = lines(th, r"""
+local function show(r) return table.concat(r:contiguous():view(-1):totable(), ' ') end
+for _, T in ipairs{'Double', 'Float', 'Long', 'Byte'} do
+  local function t(x) return x:type('torch.' .. T .. 'Tensor') end
+  local r = torch[T .. 'Tensor'](1, 5, 2):fill(1)
+  local src = t(torch.range(1, 4):view(2, 2)):narrow(2, 1, 1)
+  r:indexAdd(2, torch.LongTensor{1}, src)
+  local r2 = torch[T .. 'Tensor'](1, 5, 2):fill(1)
+  r2:indexCopy(2, torch.LongTensor{4}, src)
+  local r3 = torch[T .. 'Tensor'](3, 4):fill(1)
+  r3:indexAdd(1, torch.LongTensor{3, 1}, t(torch.range(1, 8):view(2, 2, 2)))
+  local r4 = torch[T .. 'Tensor'](3, 4):fill(1)
+  r4:indexCopy(2, torch.LongTensor{2, 4}, t(torch.range(1, 6):view(3, 2):t()):t())
+  local r5 = torch[T .. 'Tensor'](2, 6):fill(1)
+  r5:indexAdd(2, torch.LongTensor{2, 5}, t(torch.range(1, 4):view(2, 2, 1)):select(3, 1))
+  print(T, show(r), show(r2), show(r3), show(r4), show(r5))
+end""")
+    expected = "\t".join(["2 4 1 1 1 1 1 1 1 1", "1 1 1 1 1 1 1 3 1 1", "6 7 8 9 1 1 1 1 2 3 4 5",
+                           "1 1 1 2 1 3 1 4 1 5 1 6", "1 2 1 1 3 1 1 4 1 1 5 1"])
+    assert out == [T + "\t" + expected for T in ("Double", "Float", "Long", "Byte")]
+
+
 def test_huge_cat_dimension_is_an_error_not_a_hang(th):
     out = lines(th, "local x = torch.ones(2, 2)\n"
                     "for _, d in ipairs{2^31, 2^30, 2^63, -2^31, 0/0} do\n"

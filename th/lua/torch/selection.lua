@@ -260,12 +260,23 @@ local function pickloop(mode, T, nd, dim)
    return f
 end
 
+-- whether dst and src have the same sizes but along dim (the loops below
+-- walk both by the same indices; indexCopy and indexAdd take any source
+-- whose slices have the destination's element count, as TH did)
+local function sameshape(dst, src, dim)
+   if dst.nd ~= src.nd then return false end
+   for l = 1, dst.nd do
+      if l ~= dim and dst.sz[l] ~= src.sz[l] then return false end
+   end
+   return true
+end
+
 -- dst and src by mode along dim (src: the result's sizes in index mode, the
 -- source's otherwise) -> true when done; apart tensors only
 local function pick(mode, dst, src, dim, idx)
    local sized = mode == 'index' and dst or src
    if sized.nd > 4 or nelement(sized) > PICKED or rawequal(dst.st, src.st) or dst.T == types.Half
-      or mode == 'add' and dst.T.integer then
+      or mode == 'add' and dst.T.integer or not sameshape(dst, src, dim) then
       return false
    end
    checkbounds(dst); checkbounds(src); checkbounds(idx)
