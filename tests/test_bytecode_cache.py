@@ -18,7 +18,9 @@ def run(cache_home, code, cwd=None, lua_path=None):
 
 
 def cached_files(cache_home):
-    return glob.glob(os.path.join(str(cache_home), "th", "bytecode", "*", "*"))
+    """(hidden ones too: ./m.lua's file is .%m.lua)"""
+    return [os.path.join(d, f) for d in glob.glob(os.path.join(str(cache_home), "th", "bytecode", "*"))
+            for f in os.listdir(d)]
 
 
 def cached_file(cache_home, suffix):
@@ -99,12 +101,15 @@ def test_a_changed_source_is_parsed_again_even_of_the_same_size_and_time(tmp_pat
     assert (first.stdout, second.stdout) == ("11\n", "22\n")
 
 
-def test_a_module_found_by_a_relative_path_keeps_that_path_and_is_not_cached(tmp_path):
-    (tmp_path / "rel.lua").write_text("return debug.getinfo(1, 'S').source")
-    for _ in range(2):
-        proc = run(tmp_path / "cache", "io.write(require 'rel', '\\n')", cwd=str(tmp_path), lua_path="./?.lua;;")
-        assert (proc.returncode, proc.stdout) == (0, "@./rel.lua\n")
-    assert not [f for f in cached_files(tmp_path / "cache") if f.endswith("rel.lua")]
+def test_a_module_found_by_a_relative_path_keeps_that_path_from_any_directory(tmp_path):
+    # one cached file for ./rel.lua wherever it is: the source decides
+    for n, where in enumerate(["a", "b", "a"]):
+        folder = tmp_path / where
+        folder.mkdir(exist_ok=True)
+        (folder / "rel.lua").write_text(f"return debug.getinfo(1, 'S').source .. ' {where}'")
+        proc = run(tmp_path / "cache", "io.write(require 'rel', '\\n')", cwd=str(folder), lua_path="./?.lua;;")
+        assert (proc.returncode, proc.stdout) == (0, f"@./rel.lua {where}\n")
+    assert [os.path.basename(f) for f in cached_files(tmp_path / "cache") if f.endswith("rel.lua")] == [".%rel.lua"]
 
 
 def test_a_syntax_error_in_a_module_reads_as_lua_s(tmp_path):

@@ -2,10 +2,10 @@
 -- Parsing th's own modules took most of the Lua side of start-up (15 ms),
 -- and nn's sources another 15-25 ms; loading their bytecode takes a tenth.
 -- A module's bytecode is kept in a file of the user's cache directory named
--- after the source's path and headed by the source itself: a source that
--- changes in any byte is parsed again and its file rewritten.  The bytecode
--- keeps its debug information, so errors and tracebacks name the same files
--- and lines.  Anything that fails (no home, a read-only cache, a damaged
+-- after the source's path as found (./nn/init.lua from any directory: its
+-- chunk is named so) and headed by the source itself: a source that changes
+-- in any byte is parsed again and its file rewritten.  The bytecode keeps its
+-- debug information, so errors and tracebacks name the same files and lines.  Anything that fails (no home, a read-only cache, a damaged
 -- file) falls back to the source.  It is Lua, not Python: the numpy import
 -- that a script's first require starts holds Python's lock, and each call
 -- into Python waited for it (require 'nn': 30-65 ms instead of 15-25).

@@ -114,12 +114,10 @@ function(path, cpath, luadir, bytecode, nativedir, memoryfns, lightops, allops)
    -- Lua modules from their cached bytecode (th/bytecode.lua): th's own,
    -- first on the path, and package.path's in place of LuaJIT's Lua searcher
    local cachedchunk = assert(loadfile(bytecode))()
-   -- (a file found by a relative path is parsed: its bytecode would keep
-   -- that path, right only in the directory it was found from)
    package.loaders[2] = function(name)
       local file, missing = package.searchpath(name, package.path)
       if not file then return missing end
-      local chunk, err = (file:sub(1, 1) == '/' and cachedchunk or loadfile)(file)
+      local chunk, err = cachedchunk(file)
       if not chunk then
          error(("error loading module '%s' from file '%s':\n\t%s"):format(name, file, err), 0)
       end
