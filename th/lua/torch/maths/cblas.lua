@@ -144,11 +144,10 @@ local function rowmajor(rows, cols, s1, s2)
    end
    return nil
 end
+-- (the transposed matrix read row-major)
 local function colmajor(rows, cols, s1, s2)
-   if s1 == 1 and s2 ~= 0 then
-      if cols == 1 then return TRANS, max(1, rows) end
-      if s2 >= rows then return TRANS, s2 end
-   end
+   local t, ld = rowmajor(cols, rows, s2, s1)
+   if t then return TRANS, ld end
    return nil
 end
 local function operandlayout(rows, cols, s1, s2)
