@@ -42,7 +42,7 @@ local function makedirs(path)
 end
 
 -- write text to path whole or not at all (concurrent th processes may write
--- it too)
+-- it too); an error here (a system without mkdir) only leaves it unwritten
 local function store(path, text)
    makedirs(root)
    local tmp = path .. '.' .. ffi.C.getpid()
@@ -68,6 +68,6 @@ return function(path)
       if chunk then return chunk end
    end
    local chunk, err = loadstring(source, '@' .. path)
-   if chunk and cached then store(cached, #source .. '\n' .. source .. string.dump(chunk)) end
+   if chunk and cached then pcall(store, cached, #source .. '\n' .. source .. string.dump(chunk)) end
    return chunk, err
 end
