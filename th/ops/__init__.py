@@ -56,6 +56,10 @@ def _load_soon():
     # a moment without the GIL first: the thread that started this one
     # returns to Lua (an import holds the GIL for a switch interval or more)
     time.sleep(0.002)
+    # OpenBLAS's start (5-8 ms) here too, not at the first product: after
+    # require 'nn', the first Linear forward 10.5-18 -> 4.7-10 ms
+    from th.ops import blaslib
+    blaslib.system_blas_library()
     load_all()
 
 
