@@ -5,10 +5,11 @@
 -- after the source's path as found (./nn/init.lua from any directory: its
 -- chunk is named so) and headed by the source itself: a source that changes
 -- in any byte is parsed again and its file rewritten.  The bytecode keeps its
--- debug information, so errors and tracebacks name the same files and lines.  Anything that fails (no home, a read-only cache, a damaged
--- file) falls back to the source.  It is Lua, not Python: the numpy import
--- that a script's first require starts holds Python's lock, and each call
--- into Python waited for it (require 'nn': 30-65 ms instead of 15-25).
+-- debug information, so errors and tracebacks name the same files and lines.
+-- Anything that fails (no home, a read-only cache, a damaged file) falls
+-- back to the source.  It is Lua, not Python: the numpy import that a
+-- script's first require starts holds Python's lock, and each call into
+-- Python waited for it (require 'nn': 30-65 ms instead of 15-25).
 --    local load = loadfile(thisfile)()   -- load(path): chunk, or nil, error
 local ffi = require 'ffi'
 pcall(ffi.cdef, 'int mkdir(const char *, unsigned int); int getpid(void);')
@@ -68,6 +69,8 @@ return function(path)
       if chunk then return chunk end
    end
    local chunk, err = loadstring(source, '@' .. path)
-   if chunk and cached then pcall(store, cached, #source .. '\n' .. source .. string.dump(chunk)) end
+   if chunk and cached then
+      pcall(store, cached, #source .. '\n' .. source .. string.dump(chunk))
+   end
    return chunk, err
 end
