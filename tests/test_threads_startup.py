@@ -8,7 +8,7 @@ import sys
 import pytest
 from lupa.luajit21 import LuaError
 
-from conftest import run_th
+from conftest import run_th, th_command
 
 
 @pytest.mark.parametrize("given, expected", [
@@ -136,3 +136,48 @@ print(string.format('%.17g %.17g', r2:sum(), m2:sum()))
     r = run_th([str(tmp_path / "threads.lua")], cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert r.stdout == "true\ttrue\ttrue\ttrue\t\n-883.86974262364936 2531.4412630669899\t\n"
+
+
+
+# the system's OpenBLAS thread count as th leaves it after a product, the
+# environment's OPENBLAS_NUM_THREADS before numpy's import and after it, and
+# the thread count of numpy's OpenBLAS as it loaded; arg[1]: a command the
+# script runs meanwhile, whose output comes first
+BLAS_THREADS = """
+local ffi = require 'ffi'
+ffi.cdef 'int openblas_get_num_threads(void); int scipy_openblas_get_num_threads64_(void);'
+local flag, t = require('torch.internal').numpyloaded, torch.Timer()
+local _ = torch.mm(torch.randn(40, 40), torch.randn(40, 40))
+local before = tostring(os.getenv('OPENBLAS_NUM_THREADS'))
+if arg[1] then io.write(io.popen(arg[1]):read('*a')) end
+while flag[0] == 0 and t:time().real < 20 do end
+local bundled = ffi.load(require('torch.internal').py.blas_library())
+print(ffi.load('libopenblas.so.0').openblas_get_num_threads(), before, os.getenv('OPENBLAS_NUM_THREADS'),
+      bundled.scipy_openblas_get_num_threads64_())
+"""
+PLAIN_COUNT = ("import ctypes; b = ctypes.CDLL('libopenblas.so.0'); "
+               "print(b.openblas_get_num_threads())")
+
+
+@pytest.mark.parametrize("user", [None, "1", "3"])
+def test_blas_threads_and_environment_as_without_th(tmp_path, user):
+    # numpy's OpenBLAS is imported under OPENBLAS_NUM_THREADS=1 (its workers
+    # would busy-wait on a core the script needs); the system's keeps the
+    # count it takes in a plain process, the user's variable is left alone,
+    # and a th the script starts meanwhile sees no count of the user's either
+    import os
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+    if user:
+        env["OPENBLAS_NUM_THREADS"] = user
+    plain = subprocess.run([sys.executable, "-c", PLAIN_COUNT], capture_output=True, text=True,
+                           env=env, check=True).stdout.strip()
+    (tmp_path / "threads.lua").write_text(BLAS_THREADS)
+    r = run_th(["threads.lua", " ".join(th_command() + ["threads.lua"])], cwd=str(tmp_path), env=env)
+    assert r.returncode == 0, r.stderr
+    child, parent = [line.split("\t")[:4] for line in r.stdout.splitlines()]
+    if user:   # (a count above the cores' is theirs, in both libraries)
+        assert child == parent == [plain, user, user, plain]
+    else:
+        assert child[0] == parent[0] == plain
+        assert parent[1] in ("1 (th)", "nil") and child[1] in ("1 (th)", "nil")
+        assert parent[2:] == child[2:] == ["nil", "1"]

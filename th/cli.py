@@ -216,6 +216,8 @@ def main(argv=None):
 
 
 def _main(argv):
+    from th.ops import blaslib
+    blaslib.one_thread_until_numpy()
     if argv[:1] == ["--doctest"]:
         from th.doctest import main as doctest
         return doctest(argv[1:])

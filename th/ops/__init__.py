@@ -59,7 +59,7 @@ def _load_soon():
     # OpenBLAS's start (5-8 ms) here too, not at the first product: after
     # require 'nn', the first Linear forward 10.5-18 -> 4.7-10 ms
     from th.ops import blaslib
-    blaslib.system_blas_library()
+    blaslib.load_system_blas()
     load_all()
 
 
@@ -90,6 +90,8 @@ def _numpy():
     import warnings
 
     import numpy as np
+    from th.ops import blaslib
+    blaslib.numpy_imported()
     np.seterr(all="ignore")  # Torch7 computes with IEEE semantics, silently
     warnings.filterwarnings("ignore", category=RuntimeWarning)
     _NUMPY[0] = 1
