@@ -139,20 +139,23 @@ print(string.format('%.17g %.17g', r2:sum(), m2:sum()))
 
 
 
-# the system's OpenBLAS thread count as th leaves it after a product, the
-# environment's OPENBLAS_NUM_THREADS before numpy's import and after it, and
-# the thread count of numpy's OpenBLAS as it loaded; arg[1]: a command the
-# script runs meanwhile, whose output comes first
+# the system's OpenBLAS thread count after a small product and after a
+# large one, the environment's OPENBLAS_NUM_THREADS before numpy's import and
+# after it, and the thread count of numpy's OpenBLAS as it loaded; arg[1]: a
+# command the script runs meanwhile, whose output comes first
 BLAS_THREADS = """
 local ffi = require 'ffi'
 ffi.cdef 'int openblas_get_num_threads(void); int scipy_openblas_get_num_threads64_(void);'
+local system = ffi.load('libopenblas.so.0')
 local flag, t = require('torch.internal').numpyloaded, torch.Timer()
 local _ = torch.mm(torch.randn(40, 40), torch.randn(40, 40))
+local small = system.openblas_get_num_threads()
+local _ = torch.mm(torch.randn(40, 40), torch.randn(40, 50))
 local before = tostring(os.getenv('OPENBLAS_NUM_THREADS'))
 if arg[1] then io.write(io.popen(arg[1]):read('*a')) end
 while flag[0] == 0 and t:time().real < 20 do end
 local bundled = ffi.load(require('torch.internal').py.blas_library())
-print(ffi.load('libopenblas.so.0').openblas_get_num_threads(), before, os.getenv('OPENBLAS_NUM_THREADS'),
+print(small, system.openblas_get_num_threads(), before, os.getenv('OPENBLAS_NUM_THREADS'),
       bundled.scipy_openblas_get_num_threads64_())
 """
 PLAIN_COUNT = ("import ctypes; b = ctypes.CDLL('libopenblas.so.0'); "
@@ -162,9 +165,10 @@ PLAIN_COUNT = ("import ctypes; b = ctypes.CDLL('libopenblas.so.0'); "
 @pytest.mark.parametrize("user", [None, "1", "3"])
 def test_blas_threads_and_environment_as_without_th(tmp_path, user):
     # numpy's OpenBLAS is imported under OPENBLAS_NUM_THREADS=1 (its workers
-    # would busy-wait on a core the script needs); the system's keeps the
-    # count it takes in a plain process, the user's variable is left alone,
-    # and a th the script starts meanwhile sees no count of the user's either
+    # would busy-wait on a core the script needs); the system's gets the
+    # count it takes in a plain process at the first product it could share
+    # among threads (40x40 by 40x50), the user's variable is left alone, and
+    # a th the script starts meanwhile sees no count of the user's either
     import os
     env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
     if user:
@@ -174,10 +178,10 @@ def test_blas_threads_and_environment_as_without_th(tmp_path, user):
     (tmp_path / "threads.lua").write_text(BLAS_THREADS)
     r = run_th(["threads.lua", " ".join(th_command() + ["threads.lua"])], cwd=str(tmp_path), env=env)
     assert r.returncode == 0, r.stderr
-    child, parent = [line.split("\t")[:4] for line in r.stdout.splitlines()]
+    child, parent = [line.split("\t")[:5] for line in r.stdout.splitlines()]
     if user:   # (a count above the cores' is theirs, in both libraries)
-        assert child == parent == [plain, user, user, plain]
+        assert child == parent == [plain, plain, user, user, plain]
     else:
-        assert child[0] == parent[0] == plain
-        assert parent[1] in ("1 (th)", "nil") and child[1] in ("1 (th)", "nil")
-        assert parent[2:] == child[2:] == ["nil", "1"]
+        assert child[:2] == parent[:2] == ["1", plain]
+        assert parent[2] in ("1 (th)", "nil") and child[2] in ("1 (th)", "nil")
+        assert parent[3:] == child[3:] == ["nil", "1"]

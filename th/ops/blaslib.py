@@ -14,8 +14,9 @@ before any thread runs, removed after: unsetenv frees nothing a concurrent
 getenv could be reading), as "1 (th)": OpenBLAS reads the number, a th
 started meanwhile by the script knows it is not the user's.  numpy's OpenBLAS keeps its one thread (th keeps
 it to one anyway: th/ops/threads.py); the system's, the one Torch7 used, gets
-the count it takes by itself (its products' last bits depend on it) when th
-first calls it, whose workers Torch7's first product woke as well."""
+the count it takes by itself (its products' last bits depend on it) at th's
+first call it could share among threads (th/lua/torch/maths/cblas.lua):
+before that call, the count changes nothing but the workers' waiting."""
 import os
 import threading
 
@@ -67,13 +68,11 @@ def load_system_blas():
 
 @export
 def system_blas_library():
-    """-> the name of the system's OpenBLAS, or None: the library th calls,
-    at its own thread count from now on."""
+    """-> the name of the system's OpenBLAS (None: none), and whether it
+    loaded on the one thread of th's OPENBLAS_NUM_THREADS (cblas.lua then
+    gives it its own count at the first call it could share)."""
     name = load_system_blas()
-    if name and _SYSTEM.pop("alone", False):
-        library = _SYSTEM["library"]
-        library.openblas_set_num_threads(library.openblas_get_num_procs())
-    return name
+    return name, bool(name) and _SYSTEM["alone"]
 
 
 @export

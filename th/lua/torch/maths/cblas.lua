@@ -43,7 +43,7 @@ void PREFIXsaxpySUFFIX(INT, float, const float *, INT, float *, INT);
 ]]
 local LIBRARIES = {
    {find = 'system_blas_library', prefix = 'cblas_', suffix = '', int = 'int', exact = true,
-    count = 'openblas_get_num_threads'},
+    count = 'openblas_get_num_threads', procs = 'openblas_get_num_procs', setcount = 'openblas_set_num_threads'},
    {find = 'blas_library', prefix = 'scipy_cblas_', suffix = '64_', int = 'int64_t',
     threads = 'scipy_openblas_set_num_threads64_'},
 }
@@ -51,6 +51,7 @@ for _, l in ipairs(LIBRARIES) do
    ffi.cdef((DECLARATIONS:gsub('PREFIX', l.prefix):gsub('SUFFIX', l.suffix):gsub('INT', l.int)))
    if l.threads then ffi.cdef(('void %s(int);'):format(l.threads)) end
    if l.count then ffi.cdef(('int %s(void);'):format(l.count)) end
+   if l.procs then ffi.cdef(('int %s(void); void %s(int);'):format(l.procs, l.setcount)) end
 end
 
 local ROW, NOTRANS, TRANS = 101, 111, 112
@@ -65,17 +66,38 @@ local lib          -- the loaded library, false when there is none
 local function callnamed(library, name)
    return library[name]()
 end
+
+-- The system's library, loaded on one thread by the th command (as numpy's
+-- was: th/ops/blaslib.py), gets the count it takes by itself, its cores, at
+-- the first call that OpenBLAS could share among its threads (widen below);
+-- before, each call runs on the calling thread whatever the count, and a
+-- worker made at once would have busy-waited a tenth of a second on a core
+-- the program needs: a program of 20 x 30 products 1.1x faster.  OpenBLAS
+-- 0.3 shares from 262144 multiply-adds of gemm, 9216 elements of gemv,
+-- 8192 of ger, 10^4 of dot and axpy: th widens from a quarter of those
+-- (but for an axpy of 8192 elements at most: fused.lua's chunks, which it
+-- keeps under OpenBLAS's split).
+local SHARED = {gemm = 65536, gemv = 2048, dot = 2048, axpy = 8192}
+local setcount, owncount   -- the library's function and count to set, until it has it
+local function widen()
+   if owncount then
+      setcount(owncount)
+      owncount = nil
+   end
+end
+
 local function load()
    if lib == nil then
       lib = false
       for _, l in ipairs(LIBRARIES) do
-         local path = internal.py[l.find]()
+         local path, alone = internal.py[l.find]()
          local ok, found = pcall(ffi.load, path or '')
          if path and ok then
             if l.threads then found[l.threads](1) end
+            if alone then setcount, owncount = found[l.setcount], max(1, found[l.procs]()) end
             if l.count then   -- (th's in-place axpy splits as OpenBLAS would: maths/fused.lua)
                local got, count = pcall(callnamed, found, l.count)
-               cblas.nthreads = got and max(1, count) or 1
+               cblas.nthreads = owncount or got and max(1, count) or 1
             end
             -- the functions resolved once: indexing the library by a
             -- computed name would stop the JIT compiling the callers
@@ -89,6 +111,12 @@ local function load()
       end
    end
    return lib
+end
+
+-- the library at its own count from now on: for its LAPACK routines, whose
+-- BLAS calls are not seen here
+function cblas.widen()
+   if load() then widen() end
 end
 
 -- is the library the one Torch7 used (see above)?
@@ -235,6 +263,7 @@ function cblas.gemmcall(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, r, a, b, alpha
    if not fns[T] or not load() then return nil end
    local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
    if swap == nil or not at or not bt then return nil end
+   widen()
    if swap then a, b = b, a end
    local element, int = T == types.Float and 'float' or 'double', cblas.ints == 32 and 'int' or 'int64_t'
    local ctype = ('void (*)(int, int, int, INT, INT, INT, E, const E *, INT, const E *, INT, E, E *, INT)')
@@ -366,6 +395,7 @@ function cblas.product(name, r, beta, alpha, a, b)
       end
       local at = copy or rp
       local ap, bp = ptr(a), ptr(b)
+      if owncount and m * n > SHARED.gemv then widen() end
       if rt == TRANS then m, n, ap, bp, ix, iy = n, m, bp, ap, iy, ix end
       if m * n <= GERBAND then
          if beta == 0 then zerorows(at, m, n, ldr, T.size) end
@@ -378,11 +408,13 @@ function cblas.product(name, r, beta, alpha, a, b)
    elseif b.nd == 1 then                               -- mv, addmv
       local m, k = a.sz[1], a.sz[2]
       if m == 0 or k == 0 then return false end
+      if owncount and m * k > SHARED.gemv then widen() end
       thgemv(T, m, k, alpha, ptr(a), a.str[1], a.str[2], ptr(b), b.str[1], beta, ptr(r), r.str[1])
       return true
    elseif a.nd == 2 then                               -- mm, addmm
       local m, k, n = a.sz[1], a.sz[2], b.sz[2]
       if m == 0 or k == 0 or n == 0 then return false end
+      if owncount and m * k * n > SHARED.gemm then widen() end
       return gemmat(T, beta, alpha, m, k, n, ptr(r), ptr(a), ptr(b), r.str[1], r.str[2], a.str[1], a.str[2],
                     b.str[1], b.str[2])
    end
@@ -391,6 +423,7 @@ function cblas.product(name, r, beta, alpha, a, b)
    -- of garbage, whose collection cost more than the products)
    local batch, m, k, n = a.sz[1], a.sz[2], a.sz[3], b.sz[3]
    if batch == 0 or m == 0 or k == 0 or n == 0 then return false end
+   if owncount and m * k * n > SHARED.gemm then widen() end
    local sum = name == 'addbmm'
    local rs1, rs2 = r.str[1], r.str[2]
    if not sum then rs1, rs2 = rs2, r.str[3] end
@@ -412,24 +445,35 @@ function cblas.dot(x, y, n)
    if not ix or not iy then return nil end
    checkbounds(x); checkbounds(y)
    pollnow()
+   if owncount and n > SHARED.dot then widen() end
    return tonumber(fns[T].dot(n, ptr(x), ix, ptr(y), iy))
 end
 
--- axpy(n, a, x, incx, y, incy) of the element type T (y += a x), or nil
-function cblas.axpy(T)
-   return fns[T] and load() and fns[T].axpy or nil
+-- The library's functions, for callers of their own, whose sizes are not
+-- seen here: the library has its count from then on (unless most, the
+-- most elements a caller passes, is within what it keeps on one thread)
+local function handed(T, op, most)
+   if not fns[T] or not load() then return nil end
+   if not (most and most <= SHARED[op]) then widen() end
+   return fns[T][op]
+end
+
+-- axpy(n, a, x, incx, y, incy) of the element type T (y += a x), or nil;
+-- most: the most elements n will be, when known
+function cblas.axpy(T, most)
+   return handed(T, 'axpy', most)
 end
 
 -- gemm(order, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
 -- of the element type T (C = alpha A B + beta C), or nil
 function cblas.gemm(T)
-   return fns[T] and load() and fns[T].gemm or nil
+   return handed(T, 'gemm')
 end
 
 -- ger(order, m, n, a, x, incx, y, incy, A, lda) of the element type T
 -- (A += a x y^T), or nil
 function cblas.ger(T)
-   return fns[T] and load() and fns[T].ger or nil
+   return handed(T, 'ger')
 end
 
 return cblas

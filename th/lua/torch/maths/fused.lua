@@ -97,7 +97,7 @@ end
 local blas = {}
 local function fusingaxpy(T)
    if blas[T] == nil then
-      local axpy = cblas.axpy(T) or false
+      local axpy = cblas.axpy(T, CHUNK) or false
       if axpy then
          local n, v = 3 * BLOCK[T], 0.3
          local x, y, want = T.vla(n), T.vla(n), T.vla(n)

@@ -66,6 +66,8 @@ local function load()
          -- library without LAPACK leaves the Python path
          local resolved, found = pcall(resolve, lib)
          fns = resolved and found
+         -- (the count OpenBLAS takes by itself, on which the routines' bits depend)
+         if fns then require('torch.maths.cblas').widen() end
       end
    end
    return fns
