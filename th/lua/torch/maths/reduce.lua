@@ -895,12 +895,12 @@ local warmup   -- (below: run once, before the first rows)
 
 -- (net, first: see passes)
 local function rowwise(T, x, dim, rv, ri, m, net, first, f, a, b, c)
-   if warmup then
+   local xd, vd, id = TD[x], TD[rv], TD[ri]
+   if warmup and nelement(xd) > SHORT then
       local w = warmup
       warmup = nil
       w()
    end
-   local xd, vd, id = TD[x], TD[rv], TD[ri]
    local nd = xd.nd
    -- rows along the last dimension of contiguous tensors are read and written
    -- in place, other lines where they are when their layout allows, the
@@ -1016,7 +1016,9 @@ local function topkrow(v, ix, n, k, largest, sorted)
 end
 
 -- TH's sorts and quickselect run here once on lines of random values, at
--- the first rows: LuaJIT compiles their loops then, each apart, before any
+-- the first rows of more than SHORT elements in all (not for one line of a
+-- few: nn's getParameters sorts a few offsets, and the warm-up was 2-7 ms
+-- of its 12): LuaJIT compiles their loops then, each apart, before any
 -- program's lines (which in short ones run those loops once or twice each
 -- time, and a trace of the loop around them took them unrolled inside,
 -- failed, and left them to the interpreter for good: sort of 64x64 after
@@ -1025,6 +1027,7 @@ end
 warmup = function()
    local v, ix = scratch(64)
    local seed = 1
+   finite = false   -- (the lines here are longer than finiteline takes)
    for rep = 1, 40 do
       for _, n in ipairs{13, 30, 64} do
          for i = 0, n - 1 do
