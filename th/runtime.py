@@ -152,8 +152,12 @@ function(path, cpath, luadir, bytecode, nativedir, memoryfns, lightops, allops)
    jit.opt.start('maxtrace=10000', 'maxrecord=16000', 'maxmcode=65536', 'maxside=500', '-sink')
    -- nn's THNN module is th's (kernels over th tensors), never nn's own THNN.lua
    package.preload['nn.THNN'] = function() return require 'thnn' end
+   -- th's modules load interpreted: their main chunks and the code they
+   -- generate run once, and compiling their loops cost 1.5-2 ms of start-up
+   jit.off()
    require 'numberformat'   -- before any module keeps string.format
    require 'torch'
    require 'paths'
+   jit.on()
 end
 """
