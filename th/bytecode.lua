@@ -7,9 +7,9 @@
 -- in any byte is parsed again and its file rewritten.  The bytecode keeps its
 -- debug information, so errors and tracebacks name the same files and lines.
 -- Anything that fails (no home, a read-only cache, a damaged file) falls
--- back to the source.  It is Lua, not Python: the numpy import that a
--- script's first require starts holds Python's lock, and each call into
--- Python waited for it (require 'nn': 30-65 ms instead of 15-25).
+-- back to the source.  It is Lua, not Python: the numpy import th makes in
+-- the background holds Python's lock, and each call into Python waited for
+-- it (require 'nn': 30-65 ms instead of 15-25).
 --    local load = loadfile(thisfile)()   -- load(path): chunk, or nil, error
 local ffi = require 'ffi'
 pcall(ffi.cdef, 'int mkdir(const char *, unsigned int); int getpid(void);')

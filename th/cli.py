@@ -140,39 +140,26 @@ def session(script=None, script_args=()):
     return runtime
 
 
-# seconds a script runs before th starts importing numpy for it: scripts
-# done sooner (most of the tests, `th -e ''`) never pay the import's CPU time
-PRELOAD_AFTER = 0.05
-
-# Lua: calls `now` at the first require of a module not loaded yet (a
-# searcher run before package.path's, finding nothing; it stays in the list:
-# require is going through it)
-_ON_FIRST_REQUIRE = r"""
-function(now)
-   table.insert(package.loaders, 2, function()
-      if now then
-         local f = now
-         now = nil
-         f()
-      end
-   end)
-end
-"""
+# seconds a script runs before th starts importing numpy for it, in a helper
+# thread: scripts done sooner (most of the tests, `th -e ''`, short programs)
+# never pay the import's 0.07 s of CPU, and a program's first steps do not
+# share the machine with it (its first operation that needs numpy starts it
+# sooner).  It started at the first `require` too until the twenty-second
+# session: the programs of scripts/bench/programs.py took 0.84-1.0x as long
+# without that (an MLP with optim.sgd 150 -> 130 ms; a recurrent net, 287 ->
+# 255, never needs numpy), and from 0.05 to 0.3 s 0.95-1.0x.
+PRELOAD_AFTER = 0.3
 
 
-def preload(runtime):
+def preload():
     """Import numpy and the numpy-based families of operations in a helper
-    thread (th.ops.preload) once the script has run PRELOAD_AFTER seconds, or
-    at once when it loads a library (`require 'nn'`: a long program, whose
-    first training steps would otherwise share the machine with the import's
-    0.07 s of CPU)."""
+    thread (th.ops.preload) once the script has run PRELOAD_AFTER seconds."""
     import threading
 
     from th import ops
     timer = threading.Timer(PRELOAD_AFTER, ops.preload)
     timer.daemon = True
     timer.start()
-    runtime.lua.eval(_ON_FIRST_REQUIRE)(ops.preload)
 
 
 def report(message):
@@ -242,7 +229,7 @@ def _main(argv):
     # Ctrl-C: a Lua error `interrupted` where the script is; a second one quits
     from th.interrupt import Interrupter
     interrupter = Interrupter(runtime.lua, quit_after=2)
-    preload(runtime)
+    preload()
 
     steps = [("module", lib) for lib in libs] + [("string", s) for s in statements]
     if script == "-":

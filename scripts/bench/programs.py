@@ -3,7 +3,9 @@
     python scripts/bench/programs.py [--runs 5] [TH_A [TH_B]]
 
 Runs each scripts/bench/programs/*.lua (short Torch7 programs: a training
-loop with nn and optim, a convnet with Adam, tensor code) --runs times under
+loop with nn and optim, a convnet with Adam, a recurrent net of module
+clones with rmsprop, data prepared in Lua loops then a model saved, loaded
+and scored, tensor code) --runs times under
 each command, alternating, from a directory where both find nn, optim,
 moses, xlua and sys (links into the third-party tree, $TH_THIRDPARTY or
 ../shared/thirdparty: the original's own LUA_PATH reads ./?/init.lua), checks
