@@ -14,9 +14,9 @@ stops a compiled loop over tensor operations, where no hook runs.  A compiled
 loop that calls no tensor code and never leaves its trace cannot be reached:
 pressing Ctrl-C `quit_after` times then quits th, where trepl hung.
 """
+import _signal as signal   # (signal.py's enums cost 1.5 ms of th's start-up)
 import ctypes
 import os
-import signal
 import sys
 import threading
 
