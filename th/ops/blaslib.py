@@ -12,8 +12,9 @@ sort after `require 'nn'` 3 -> 10-30 ms).  So the `th` command has
 OPENBLAS_NUM_THREADS=1 in the environment until numpy is imported (set
 before any thread runs, removed after: unsetenv frees nothing a concurrent
 getenv could be reading), as "1 (th)": OpenBLAS reads the number, a th
-started meanwhile by the script knows it is not the user's.  numpy's OpenBLAS keeps its one thread (th keeps
-it to one anyway: th/ops/threads.py); the system's, the one Torch7 used, gets
+started meanwhile by the script knows it is not the user's.  numpy's
+OpenBLAS keeps its one thread (th keeps it to one anyway: th/ops/threads.py);
+the system's, the one Torch7 used, gets
 the count it takes by itself (its products' last bits depend on it) at th's
 first call it could share among threads (th/lua/torch/maths/cblas.lua):
 before that call, the count changes nothing but the workers' waiting."""
@@ -26,7 +27,7 @@ THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS
 ONE_THREAD = "1 (th)"
 _ONE_THREAD = []          # [True] while th's OPENBLAS_NUM_THREADS=1 is in the environment
 _ENVIRONMENT = threading.Lock()   # held while a library loads, or the variable goes
-_SYSTEM = {}              # the system's OpenBLAS once loaded: name, library, whether on one thread by th
+_SYSTEM = {}              # the system's OpenBLAS once loaded: its name, whether on th's one thread
 
 
 def one_thread_until_numpy():
