@@ -9,6 +9,7 @@ uncaught Lua error prints `th: file:line: message` and a traceback on stderr,
 and the exit status is 1.  Arguments and messages are bytes, as Lua strings
 are (th/luabytes.py).
 """
+import gc
 import os
 import sys
 
@@ -220,6 +221,7 @@ def _main(argv):
         return 1
 
     from th.runtime import LuaJITUnavailable
+    freeze_imports()
     try:
         runtime = session(script, script_args)
     except LuaJITUnavailable as exc:
@@ -255,6 +257,18 @@ def _main(argv):
     return 0
 
 
+def freeze_imports():
+    """The collection at the command's end (command) is what closes the Lua
+    state, which lives in a reference cycle.  The modules imported before the
+    state is made live as long as the process: set aside (gc.freeze), that
+    collection no longer goes over them (0.6 ms of every start)."""
+    try:
+        import lupa.luajit21  # noqa: F401  (most of those objects are its imports')
+    except ImportError:
+        return   # (session says so)
+    gc.freeze()
+
+
 def command():
     """The `th` console script: main(), then the end of the process without
     Python's teardown of its modules (7-10 ms of `th -e ''`'s 60-75).  The Lua
@@ -263,7 +277,6 @@ def command():
     gnuplot drawing finished), then Python's and C's output buffers are
     flushed; a failed flush exits 120, as Python does."""
     import ctypes
-    import gc
 
     status = main()
     gc.collect()   # (the runtime lives in a reference cycle: this closes its Lua state)
