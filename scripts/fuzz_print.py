@@ -2,27 +2,29 @@
 
 Each case prints something, under both commands, and the text must agree
 byte for byte: `print(t)`, `tostring(t)` and `io.write(tostring(t))` of
-tensors of every type, 0 to 4 dimensions (empty tensors, size-1 dimensions,
-wide matrices cut into "Columns a to b" blocks, the "(i,j,.,.) = " slices of
-3-D and 4-D tensors), values of every magnitude (1e-12 to 1e12, tiny and huge
-together, common scale lines such as "1e-05 *", integers exact in double,
--0, nan, inf, -inf, ties at the 4th decimal), views that are not contiguous
-(transposed, narrowed, selected, expanded, unfolded); storages of every
-type, sizes and strides (LongStorage); numbers by print, tostring,
-io.write and a file's write, and by `..` (whose differences, lupa's
-LuaJIT's own rounding that th cannot reach, are counted apart as known and
-shown last, as are math.ceil's -0 where the original's interpreter gave 0); string.format of numbers by %g %f %e %d %s %5.2f and other
-flags and widths, huge, tiny, nan, inf and -0 included; Long values past
-2^53, the default tensor type Float;
-tables holding tensors and storages (trepl's pretty print), print of several
-values at once.  Values come from formulas (no random generator).
+tensors of every type (Half too), 0 to 5 dimensions (empty tensors, size-1
+dimensions, wide matrices cut into "Columns a to b" blocks, the
+"(i,j,.,.) = " slices of 3-D and 4-D tensors), values of every magnitude
+(1e-12 to 1e12, tiny and huge together, common scale lines such as
+"1e-05 *", integers exact in double, -0, nan, inf, -inf, ties at the 4th
+decimal, numbers a little past halfway, values about a power of ten), views
+that are not contiguous (transposed, narrowed, selected, expanded,
+unfolded); storages of every type, sizes and strides (LongStorage); numbers
+by print, tostring, io.write and a file's write, and by `..` (whose
+differences, lupa's LuaJIT's own rounding that th cannot reach, are counted
+apart as known and shown last, as are math.ceil's -0 where the original's
+interpreter gave 0); string.format of numbers (and numeric strings) by %g
+%f %e %d %s %5.2f %a and other flags, widths and precisions, huge, tiny,
+nan, inf and -0 included; Long values past 2^53, the default tensor type
+Float; tables holding tensors and storages (trepl's pretty print), print of
+several values at once.  Values come from formulas (no random generator).
 
 A case's output is captured by pointing io.output at a temporary file (the
 `print` of th, like the original's trepl print, writes through io.write), and
 printed escaped on one line; the cases that differ are shown line by line.
 Uses fuzz_diff.py's runner (batches, a crash or hang resumes after the case).
 
-    python scripts/fuzz_print.py --calls 3000 --seed 1 \\
+    python scripts/fuzz_print.py --calls 8000 --seed 1 \\
         --th .venv/bin/th --ref /opt/torch7-ref/bin/th [--show 20]
 """
 import difflib
@@ -100,6 +102,15 @@ def tie4(rng):
     return base + rng.choice([0.00005, -0.00005, 0.000049, 0.000051, 0.00004999999, 0.00005000001])
 
 
+def neartie(rng, digits=None, lo=-320, hi=300):
+    """a literal a little past halfway: digits, a 5, zeros, another digit (the
+    numbers lupa's LuaJIT can take for ties)"""
+    n = digits or rng.randint(1, 14)
+    mant = str(rng.randint(10 ** (n - 1), 10 ** n - 1)) + "5" + "0" * rng.randint(1, 16 - n) + str(rng.randint(1, 9))
+    sign = "-" if rng.random() < 0.3 else ""
+    return f"{sign}{mant[0]}.{mant[1:]}e{rng.randint(lo, hi)}"
+
+
 def family(rng, T):
     """a list of values (Lua literals) of one of the families"""
     n = rng.choice([1, 2, 3, 4, 5, 7, 12])
@@ -117,7 +128,7 @@ def family(rng, T):
             vals = [0] * n
         return [lit(v) for v in vals]
     kind = rng.choice(["int", "bigint", "frac", "tie", "scale", "mix", "tiny", "huge", "special",
-                       "zero", "wide", "e10", "exact", "edge", "edge"])
+                       "zero", "wide", "e10", "exact", "edge", "edge", "neartie"])
     if kind == "int":
         vals = [rng.randint(-1000, 1000) for _ in range(n)]
     elif kind == "bigint":
@@ -146,6 +157,9 @@ def family(rng, T):
         vals = [rng.choice([1, -1]) * rng.choice([9.99995, 0.999995, 99999.5, 9999.95, 0.0999995, 1e-5,
                                                   9.99994, 1e5, 1e-4, 0.1, 1e6, 1e4])
                 for _ in range(n)]
+    elif kind == "neartie":   # 5 significant digits kept by %11.4e, 4 decimals by %N.4f
+        e = rng.choice([(-320, 300), (-12, 12), (-3, 3)])
+        vals = [neartie(rng, rng.choice([5, 5, 4, 3, 6]), *e) for _ in range(n)]
     elif kind == "edge":   # about a power of ten: where the widths and scales change
         vals = []
         for _ in range(n):
@@ -245,6 +259,8 @@ def number(rng):
                                      "2^63", "-2^63", "2^-1074", "2.2250738585072014e-308",
                                      "1.7976931348623157e308", "0.1 + 0.2", "1/3", "2/3", "2^-21", "1e15",
                                      "1e16", "1e14", "123456789012345", "0.03125", "2.5", "-2.5", "0.5"])
+    if c < 0.22:
+        return neartie(rng)
     if c < 0.3:
         return lit(rng.randint(-10 ** 6, 10 ** 6))
     if c < 0.4:
