@@ -34,3 +34,17 @@ def test_format_errors_are_the_raw_ones(th):
         "false\tbad argument #1 to '?' (string expected, got no value)\t",
         "false\tinvalid option '%.100' to 'format'\t",
     ]
+
+
+def test_near_ties_and_subnormals_round_as_the_original():
+    """Numbers a little past halfway (a 5, then zeros, then other digits),
+    subnormal numbers and %.0g: lupa's LuaJIT took some for ties (rounded to
+    even), the original rounded them by their exact value (found by
+    scripts/fuzz_print.py; tests/fixtures/number_near_ties.expected)."""
+    proc = run_th([os.path.join(FIXTURES, "number_near_ties.lua")])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with open(os.path.join(FIXTURES, "number_near_ties.expected")) as f:
+        expected = f.read().splitlines()
+    out = proc.stdout.splitlines()
+    assert len(out) == len(expected)
+    assert [(e, o) for e, o in zip(expected, out) if e != o] == []

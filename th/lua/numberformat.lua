@@ -1,26 +1,31 @@
 -- string.format and tostring formatting numbers as Torch7's LuaJIT
 -- (2.1.0-beta3) did, so that printed tensors and numbers match the original
--- digit for digit.  Two differences of lupa's LuaJIT are corrected:
+-- digit for digit.  Torch7's LuaJIT rounded every conversion from the
+-- number's exact decimal value, an exact tie away from zero.  lupa's LuaJIT
+-- differs:
 --  * a number exactly halfway between two outputs (%.4f of 0.03125, %.0f of
---    2.5, tostring(2^-21)) rounded away from zero in Torch7 (0.0313, 3) and
---    rounds to even in lupa's (0.0312, 2);
+--    2.5, tostring(2^-21)) rounds to even in lupa's (0.0312, 2), away from
+--    zero in Torch7 (0.0313, 3);
+--  * a number only close to halfway is taken for a tie, and rounded to even,
+--    now and then: %.4e of 9.61485e-131 (...4850000000000000270e-131) gives
+--    9.6148e-131 in lupa's, 9.6149e-131 in Torch7, tostring of
+--    1.0262330365724503e+91 ...724e+91 for ...725e+91; %.0g of 8.5e-36 8e-36;
 --  * %f of a number below about 1e-152 prints garbage digits in lupa's
 --    (Torch7 printed 0.000000).
--- Every other call goes straight to the raw functions; only a tie or a tiny
--- %f argument is formatted here, from its exact decimal digits.
+-- lupa's digits themselves are right (its %.30e matches the exact value to
+-- the last digit), and it errs only when the digit after the last one kept
+-- is a 5.  So a conversion (%e, %f, %g, tostring) goes to the raw function
+-- unless that digit is a 5 (found by double arithmetic when it clearly is
+-- not, else by a raw %e with one digit more); then it is formatted here from
+-- lupa's digits 20 places past the rounding position, rounded here, and when
+-- those cannot tell (5000... or 4999...), by an exact tie test or from the
+-- exact decimal digits (big integer arithmetic).
 -- io.write and a file's write are wrapped too.  Not covered: a number turned
 -- into a string by `..` (LuaJIT's VM does it without calling tostring).
 local rawformat, rawtostring = string.format, tostring
 local type, tonumber, unpack, select = type, tonumber, unpack, select
 local floor, fmod, log10, abs, huge = math.floor, math.fmod, math.log10, math.abs, math.huge
 local sub, find, rep, concat = string.sub, string.find, string.rep, table.concat
-
--- the exponent of a's leading decimal digit (a > 0, finite)
-local function exponent10(a)
-   local e = floor(log10(a))
-   if 10 ^ e > a then e = e - 1 elseif 10 ^ (e + 1) <= a then e = e + 1 end
-   return e
-end
 
 -- whether a (> 0, finite) lies exactly halfway between two numbers of d
 -- decimals (d < 0: between multiples of 10^-d).  a*10^d = j + 1/2 holds
@@ -37,23 +42,100 @@ local function tie(a, d)
    return fmod(a, 10 ^ m) == 5 * 10 ^ (m - 1)
 end
 
--- the decimal digits (no leading zeros) and point position p (value =
--- 0.digits * 10^p) of a rounded at d decimals, an exact tie, away from zero
-local function roundaway(a, d)
-   local s = rawformat('%.' .. (d >= 0 and d + 1 or 0) .. 'f', a)   -- exact: a has at most d+1 decimals
-   local int, frac = s:match('^(%d+)%.?(%d*)$')
-   local digits, p = int .. frac, #int
-   local lead = #digits:match('^0*')
-   digits, p = sub(digits, lead + 1), p - lead
-   local kept = sub(digits, 1, p + d)
-   -- add one unit in the last kept place
-   local i = #kept
-   while i > 0 and sub(kept, i, i) == '9' do i = i - 1 end
-   if i == 0 then
-      return '1' .. rep('0', #kept), p + 1
+-- the exact decimal digits of a (> 0, finite) and point position p (a =
+-- 0.digits * 10^p): a = m * 2^q, m an integer below 2^53, is m * 2^q or
+-- m * 5^-q * 10^q, multiplied out in limbs of 7 digits (least significant
+-- first)
+local function exactdigits(a)
+   local f, ex = math.frexp(a)
+   local m, q = f * 2 ^ 53, ex - 53
+   local limbs = {m % 1e7, floor(m / 1e7) % 1e7, floor(m / 1e14)}
+   local base, step, k = q >= 0 and 2 or 5, q >= 0 and 23 or 10, q >= 0 and q or -q
+   while k > 0 do
+      local f = base ^ (k >= step and step or k)
+      k = k - step
+      local carry = 0
+      for i = 1, #limbs do
+         local x = limbs[i] * f + carry
+         limbs[i] = x % 1e7
+         carry = floor(x / 1e7)
+      end
+      while carry > 0 do
+         limbs[#limbs + 1] = carry % 1e7
+         carry = floor(carry / 1e7)
+      end
    end
+   while #limbs > 1 and limbs[#limbs] == 0 do limbs[#limbs] = nil end
+   local parts = {rawformat('%d', limbs[#limbs])}
+   for i = #limbs - 1, 1, -1 do parts[#parts + 1] = rawformat('%07d', limbs[i]) end
+   local digits = concat(parts):gsub('0+$', '')
+   return digits, #concat(parts) + (q < 0 and q or 0)
+end
+
+-- lupa's first k significant digits of a (> 0, finite), rounded by it, and
+-- point position p (a = 0.digits * 10^p)
+local EFORMATS = {}
+for k = 1, 100 do EFORMATS[k] = '%.' .. (k - 1) .. 'e' end
+local function rawdigits(a, k)
+   local s = rawformat(EFORMATS[k], a)
+   if k == 1 then return sub(s, 1, 1), tonumber(sub(s, 3)) + 1 end
+   return sub(s, 1, 1) .. sub(s, 3, k + 1), tonumber(sub(s, k + 3)) + 1
+end
+
+-- the digits/p of a (> 0, finite) kept by a conversion, rounded as Torch7
+-- did: digits/p are a's first digits, count(p) how many are kept (<= 0: a
+-- unit 10^(p - count) and up; '' when a rounds to 0)
+local function rounded(a, count, digits, p)
+   local n = count(p)
+   if n < 0 then return '', p end
+   local kept, tail = sub(digits, 1, n), sub(digits, n + 1)
+   local up
+   local first = tail:byte(1)
+   if (first == 53 or first == 52) and (find(tail, '^50*$') or find(tail, '^49*$')) then
+      if tie(a, n - p) then
+         up = true
+      else
+         local exact, ep = exactdigits(a)
+         if ep ~= p then return rounded(a, count, exact, ep) end
+         up = (exact:byte(n + 1) or 0) >= 53   -- '5' and more
+      end
+   else
+      up = (tail:byte(1) or 0) >= 53
+   end
+   if not up then return kept, p end
+   local i = #kept
+   while i > 0 and kept:byte(i) == 57 do i = i - 1 end   -- '9'
+   if i == 0 then return '1' .. rep('0', #kept), p + 1 end
    return sub(kept, 1, i - 1) .. string.char(kept:byte(i) + 1) .. rep('0', #kept - i), p
 end
+
+-- the digits/p of a (> 0, finite) kept by a conversion keeping count(p)
+-- digits, at most n + 1 of them: lupa's 20 digits past them, or the exact
+-- ones when lupa's would be more than 100
+local EXTRA = 20
+local function digitsfor(a, n, count)
+   local k = (n > 0 and n or 0) + 1 + EXTRA
+   local digits, p
+   if k > 100 then
+      digits, p = exactdigits(a)
+   else
+      digits, p = rawdigits(a, k)
+   end
+   return rounded(a, count, digits, p)
+end
+
+local FIXEDCOUNTS, COUNTS = {}, {}
+local function fixedcount(prec)
+   local f = FIXEDCOUNTS[prec]
+   if not f then f = function(p) return p + prec end; FIXEDCOUNTS[prec] = f end
+   return f
+end
+local function count(n)
+   local f = COUNTS[n]
+   if not f then f = function() return n end; COUNTS[n] = f end
+   return f
+end
+local COUNT14 = count(14)
 
 -- digits/p written with n decimals, and as d.ddd with n decimals and exponent
 local function fixed(digits, p, n, alt)
@@ -77,23 +159,20 @@ local function stripzeros(s)
    return mant .. exp
 end
 
--- the digits of a (> 0) as a conversion prec/conv/alt would write them,
--- rounded away from zero; nil when a is not an exact tie for it
-local function tiedigits(a, conv, prec, alt)
+-- the text of a (> 0, finite) by a conversion e, E, f, F, g or G, its
+-- precision and '#' flag
+local function converted(a, conv, prec, alt)
    if conv == 'f' or conv == 'F' then
-      if not tie(a, prec) or prec + 1 > 99 then return nil end
-      local digits, p = roundaway(a, prec)
+      -- (log10's exponent can be one short: one digit more)
+      local digits, p = digitsfor(a, floor(log10(a)) + 2 + prec, fixedcount(prec))
       return fixed(digits, p, prec, alt)
    end
-   local e = exponent10(a)
    if conv == 'e' or conv == 'E' then
-      if not tie(a, prec - e) or prec - e + 1 > 99 then return nil end
-      local digits, p = roundaway(a, prec - e)
+      local digits, p = digitsfor(a, prec + 1, count(prec + 1))
       return scientific(digits, p, prec, alt, conv)
    end
    local P = prec == 0 and 1 or prec   -- g, G
-   if not tie(a, P - 1 - e) or P - e > 99 then return nil end
-   local digits, p = roundaway(a, P - 1 - e)
+   local digits, p = digitsfor(a, P, count(P))
    local x = p - 1
    local s
    if x < P and x >= -4 then
@@ -104,10 +183,38 @@ local function tiedigits(a, conv, prec, alt)
    return alt and s or stripzeros(s)
 end
 
+-- whether lupa's conversion of a (> 0, finite) keeping n significant
+-- digits (count(p) of them, n an estimate no smaller) may be wrong: when the
+-- next digit is 5 (the only place it errs) or a %f rounds a at or above its
+-- first digit (where a tiny a's digits are garbage).  One raw %e with one
+-- digit more: its rounding there can make digit n + 1 a 5 (a false alarm)
+-- but not hide a 5 followed by 0, the only tail lupa's gets wrong.
+local function suspect(a, n, count)
+   local k = (n > 0 and n or 0) + 1
+   if k > 100 then return true end
+   local s = rawformat(EFORMATS[k], a)
+   local epos = k == 1 and 2 or k + 2
+   local m = count(tonumber(sub(s, epos + 1)) + 1)
+   if m < 1 then return true end
+   return s:byte(m + 2) == 53   -- digit m + 1 (after the point at 2) is '5'
+end
+
+-- whether y (>= 0, a number scaled to keep its integer part) is clear of
+-- a 5 after its last kept digit, by double arithmetic (the bounds leave room
+-- for y's rounding errors): the common case, without formatting anything
+local function clear(y)
+   if y >= 1e12 then return false end
+   local next = (y - floor(y)) * 10
+   return next < 4.9 or next > 6.1
+end
+
 local function tostringnumber(v)
    if v ~= v or v == huge or v == -huge or v == 0 then return nil end
-   local s = tiedigits(abs(v), 'g', 14, false)
-   return s and (v < 0 and '-' .. s or s)
+   local a = abs(v)
+   if a < 1e14 and a == floor(a) then return nil end   -- 14 digits or fewer
+   if not suspect(a, 14, COUNT14) then return nil end
+   local s = converted(a, 'g', 14, false)
+   return v < 0 and '-' .. s or s
 end
 
 local function numbertostring(v)
@@ -141,7 +248,7 @@ local function parse(fmt)
          pos = s + 2
       else
          local _, e, flags, width, prec, conv = find(fmt, '^([-+ #0]*)(%d*)%.?(%d*)(.)', s + 1)
-         if not e then return false end
+         if not e or #width > 2 or #prec > 2 then return false end   -- the raw one's error
          arg = arg + 1
          if find('fFeEgGsq', conv, 1, true) then
             local dot = find(sub(fmt, s, e), '.', 1, true)
@@ -173,13 +280,21 @@ local function replacement(v, c)
    end
    if type(v) == 'string' then v = tonumber(v) end
    if type(v) ~= 'number' or v ~= v or v == huge or v == -huge or v == 0 then return nil end
-   local a = abs(v)
-   if a < 1e-100 and (conv == 'f' or conv == 'F') then
-      return v < 0 and -0.0 or 0.0, false   -- rounds to 0 at any precision Lua allows
+   local a, prec = abs(v), c[6]
+   if conv == 'f' or conv == 'F' then
+      if a >= 1e-100 and prec <= 22 and clear(a * 10 ^ prec) then return nil end
+      -- (log10's exponent can be one short: one digit more)
+      if not suspect(a, floor(log10(a)) + 2 + prec, fixedcount(prec)) then return nil end
+   else
+      local n = prec + ((conv == 'e' or conv == 'E') and 1 or prec == 0 and 1 or 0)
+      if n <= 12 and a >= 1e-290 and a < 1e290 then
+         local y = a * 10 ^ (n - 1 - floor(log10(a)))
+         if y > 10 ^ (n - 1) * (1 + 1e-9) and y < 10 ^ n * (1 - 1e-9) and clear(y) then return nil end
+      end
+      if not suspect(a, n, count(n)) then return nil end
    end
    local flags = c[4]
-   local digits = tiedigits(a, conv, c[6], find(flags, '#', 1, true) ~= nil)
-   return digits and pad(digits, v < 0, flags, c[5]), true
+   return pad(converted(a, conv, prec, find(flags, '#', 1, true) ~= nil), v < 0, flags, c[5]), true
 end
 
 local function format(...)
