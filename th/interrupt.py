@@ -15,10 +15,10 @@ loop that calls no tensor code and never leaves its trace cannot be reached:
 pressing Ctrl-C `quit_after` times then quits th, where trepl hung.
 """
 import _signal as signal   # (signal.py's enums cost 1.5 ms of th's start-up)
+import _thread             # (threading's import, 0.8 ms)
 import ctypes
 import os
 import sys
-import threading
 
 _MASKCOUNT = 8     # LUA_MASKCOUNT: with a count of 1, the hook runs at the next instruction
 
@@ -56,7 +56,7 @@ class _Watcher:
     def __init__(self, lib, state, hook, flag, quit_after):
         self.lib, self.state, self.hook, self.quit_after = lib, state, hook, quit_after
         self.flag = ctypes.c_int32.from_address(flag)
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
         self.running = False
         self.presses = 0
         self.read, self.write = os.pipe()
@@ -103,13 +103,14 @@ class Interrupter:
         hook = lib.lua_gethook(state)
         self._watcher = _Watcher(lib, state, hook, int(flag), quit_after)
         self._watcher.start(False)
-        threading.Thread(target=self._watcher.loop, name="th-interrupt", daemon=True).start()
+        _thread.start_new_thread(self._watcher.loop, ())
 
     def run(self, call):
-        if threading.current_thread() is not threading.main_thread():
-            return call()                 # signals reach the main thread only
+        try:
+            handler = signal.signal(signal.SIGINT, lambda signum, frame: None)
+        except ValueError:                # signals reach the main thread only
+            return call()
         self._arm()
-        handler = signal.signal(signal.SIGINT, lambda signum, frame: None)
         wakeup = signal.set_wakeup_fd(self._watcher.write, warn_on_full_buffer=False)
         self._watcher.start(True)
         try:

@@ -18,15 +18,15 @@ the system's, the one Torch7 used, gets
 the count it takes by itself (its products' last bits depend on it) at th's
 first call it could share among threads (th/lua/torch/maths/cblas.lua):
 before that call, the count changes nothing but the workers' waiting."""
+import _thread
 import os
-import threading
 
 from th.ops import export
 
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 ONE_THREAD = "1 (th)"
 _ONE_THREAD = []          # [True] while th's OPENBLAS_NUM_THREADS=1 is in the environment
-_ENVIRONMENT = threading.Lock()   # held while a library loads, or the variable goes
+_ENVIRONMENT = _thread.allocate_lock()   # held while a library loads, or the variable goes
 _SYSTEM = {}              # the system's OpenBLAS once loaded: its name, whether on th's one thread
 
 
