@@ -200,19 +200,28 @@ local function suspect(a, n, count)
 end
 
 -- whether y (>= 0, a number scaled to keep its integer part) is clear of
--- a 5 after its last kept digit, by double arithmetic (the bounds leave room
--- for y's rounding errors): the common case, without formatting anything
+-- a 5 after its last kept digit, by double arithmetic: the common case,
+-- without formatting anything.  (The bounds leave room for y's rounding
+-- errors, below 5e-16 y: 1e14 keeps tostring's 14 digits in.)
 local function clear(y)
-   if y >= 1e12 then return false end
-   local next = (y - floor(y)) * 10
-   return next < 4.9 or next > 6.1
+   if y >= 1e14 then return false end
+   local f, err = y - floor(y), 5e-16 * y
+   return f < 0.49 - err or f > 0.61 + err
+end
+
+-- whether a conversion of a (> 0, finite) to n significant digits is clear
+-- of a 5 after them (log10's exponent can be one off: then not)
+local function clearsignificant(a, n)
+   if a < 1e-290 or a >= 1e290 then return false end
+   local y = a * 10 ^ (n - 1 - floor(log10(a)))
+   return y > 10 ^ (n - 1) * (1 + 1e-9) and y < 10 ^ n * (1 - 1e-9) and clear(y)
 end
 
 local function tostringnumber(v)
    if v ~= v or v == huge or v == -huge or v == 0 then return nil end
    local a = abs(v)
    if a < 1e14 and a == floor(a) then return nil end   -- 14 digits or fewer
-   if not suspect(a, 14, COUNT14) then return nil end
+   if clearsignificant(a, 14) or not suspect(a, 14, COUNT14) then return nil end
    local s = converted(a, 'g', 14, false)
    return v < 0 and '-' .. s or s
 end
@@ -287,11 +296,7 @@ local function replacement(v, c)
       if not suspect(a, floor(log10(a)) + 2 + prec, fixedcount(prec)) then return nil end
    else
       local n = prec + ((conv == 'e' or conv == 'E') and 1 or prec == 0 and 1 or 0)
-      if n <= 12 and a >= 1e-290 and a < 1e290 then
-         local y = a * 10 ^ (n - 1 - floor(log10(a)))
-         if y > 10 ^ (n - 1) * (1 + 1e-9) and y < 10 ^ n * (1 - 1e-9) and clear(y) then return nil end
-      end
-      if not suspect(a, n, count(n)) then return nil end
+      if clearsignificant(a, n) or not suspect(a, n, count(n)) then return nil end
    end
    local flags = c[4]
    return pad(converted(a, conv, prec, find(flags, '#', 1, true) ~= nil), v < 0, flags, c[5]), true
