@@ -124,15 +124,19 @@ local function digitsfor(a, n, count)
    return rounded(a, count, digits, p)
 end
 
+-- (the closures are made apart: a function that makes one closes its
+-- upvalues on return, which LuaJIT's traces do not compile)
+local function plus(prec) return function(p) return p + prec end end
+local function constant(n) return function() return n end end
 local FIXEDCOUNTS, COUNTS = {}, {}
 local function fixedcount(prec)
    local f = FIXEDCOUNTS[prec]
-   if not f then f = function(p) return p + prec end; FIXEDCOUNTS[prec] = f end
+   if not f then f = plus(prec); FIXEDCOUNTS[prec] = f end
    return f
 end
 local function count(n)
    local f = COUNTS[n]
-   if not f then f = function() return n end; COUNTS[n] = f end
+   if not f then f = constant(n); COUNTS[n] = f end
    return f
 end
 local COUNT14 = count(14)
@@ -302,17 +306,35 @@ local function replacement(v, c)
    return pad(converted(a, conv, prec, find(flags, '#', 1, true) ~= nil), v < 0, flags, c[5]), true
 end
 
-local function format(...)
+-- the k-th of four arguments (nil beyond)
+local function pick(k, a1, a2, a3, a4)
+   if k == 1 then return a1 elseif k == 2 then return a2 elseif k == 3 then return a3 elseif k == 4 then return a4 end
+   return nil
+end
+
+-- the raw string.format of fmt and n - 1 of the four arguments after it (n
+-- counts fmt: `string.format()` keeps its "no value")
+local function rawcall(n, fmt, a1, a2, a3, a4)
+   if n <= 2 then
+      if n == 2 then return rawformat(fmt, a1) end
+      if n == 1 then return rawformat(fmt) end
+      return rawformat()
+   end
+   if n == 3 then return rawformat(fmt, a1, a2) end
+   if n == 4 then return rawformat(fmt, a1, a2, a3) end
+   return rawformat(fmt, a1, a2, a3, a4)
+end
+
+-- string.format of any number of arguments: those beyond four in a table
+local function formatmany(...)
    local fmt = ...
    local list = type(fmt) == 'string' and specsof(fmt)
    if not list then return rawformat(...) end
-   local args, n, pieces, last
+   local args, n, pieces, last = {select(2, ...)}, select('#', ...) - 1, {}, 1
    for i = 1, #list do
       local c = list[i]
-      local v = select(c[1] + 1, ...)
-      local new, whole = replacement(v, c)
+      local new, whole = replacement(args[c[1]], c)
       if new ~= nil then
-         if not args then args, n, pieces, last = {select(2, ...)}, select('#', ...) - 1, {}, 1 end
          args[c[1]] = new
          if whole then   -- the conversion becomes a plain %s
             pieces[#pieces + 1] = sub(fmt, last, c[2] - 1)
@@ -321,9 +343,39 @@ local function format(...)
          end
       end
    end
-   if not args then return rawformat(...) end
    pieces[#pieces + 1] = sub(fmt, last)
    return rawformat(concat(pieces), unpack(args, 1, n))
+end
+
+-- string.format: its usual calls, four arguments or fewer after the format,
+-- taken as fixed ones.  (A vararg function passing its `...` on whole is not
+-- compiled once a trace starts inside it: every format had run interpreted.)
+local function format(...)
+   local n = select('#', ...)
+   if n > 5 then return formatmany(...) end
+   local fmt, a1, a2, a3, a4 = ...
+   local list = type(fmt) == 'string' and specsof(fmt)
+   if not list then return rawcall(n, fmt, a1, a2, a3, a4) end
+   local pieces, last
+   for i = 1, #list do
+      local c = list[i]
+      local k = c[1]
+      local new, whole = replacement(pick(k, a1, a2, a3, a4), c)
+      if new ~= nil then
+         if k == 1 then a1 = new elseif k == 2 then a2 = new elseif k == 3 then a3 = new else a4 = new end
+         if whole then   -- the conversion becomes a plain %s
+            pieces, last = pieces or {}, last or 1
+            pieces[#pieces + 1] = sub(fmt, last, c[2] - 1)
+            pieces[#pieces + 1] = '%s'
+            last = c[3] + 1
+         end
+      end
+   end
+   if pieces then
+      pieces[#pieces + 1] = sub(fmt, last)
+      fmt = concat(pieces)
+   end
+   return rawcall(n, fmt, a1, a2, a3, a4)
 end
 
 -- io.write and file:write as the raw ones, with numbers written by tostring
