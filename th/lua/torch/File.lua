@@ -346,7 +346,8 @@ function File.seek(self, pos)
       fail("bad argument #2 to 'seek' (position has to be greater than 0!)")
    end
    if not F.io.seek(F, floor(pos) - 1) then
-      flagerror(F, 'unable to seek to position %d', floor(pos) - 1)
+      -- (the original's MemoryFile said "at position", its DiskFile "to position")
+      flagerror(F, F.st and 'unable to seek at position %d' or 'unable to seek to position %d', floor(pos) - 1)
    end
    return self
 end
@@ -423,6 +424,22 @@ local function define(name, parent, constructor)
       if F and F.io.isopen(F) then F.io.close(F) end
    end
    return mt
+end
+
+-- tostring(file): as the original printed them, e.g.
+--   torch.DiskFile on <a.t7> [status: open -- mode r ]
+--   torch.MemoryFile [status: closed -- mode: rw]
+function File.__tostring__(self)
+   local F = files[self]
+   if not F then return torch.typename(self) or 'torch.File' end
+   local name = torch.typename(self)
+   local mode = (F.readable and 'r' or ' ') .. (F.writable and 'w' or ' ')
+   local status = F.io.isopen(F) and 'open' or 'closed'
+   if name == 'torch.DiskFile' then
+      return ('%s on <%s> [status: %s -- mode %s]'):format(name, F.name, status, mode)
+   end
+   local on = F.name and (' on <%s>'):format(F.name) or ''
+   return ('%s%s [status: %s -- mode: %s]'):format(name, on, status, mode)
 end
 
 local filemt = define('torch.File')
