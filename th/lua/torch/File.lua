@@ -143,7 +143,31 @@ end
 -- element transfers
 ---------------------------------------------------------------------------
 
-local LONG = types.Long
+local LONG, FLOAT, DOUBLE = types.Long, types.Float, types.Double
+
+-- A negative NaN with a large payload (a double's high word from 0xfff90000,
+-- a float's bits that convert to one, any negative signalling float NaN
+-- among them once quieted: the garbage of an uninitialised tensor the
+-- original saved, say) is no number to LuaJIT, which reads it through the
+-- FFI as a tagged value: nil, or a crash.  The negative NaNs read from a
+-- file become the default NaN (0xffc00000, 0xfff8000000000000: what 0/0
+-- gives), as the original's lua_pushnumber made every NaN it pushed; their
+-- sign stays.  Little-endian hosts (the high word second).
+local u32p = ffi.typeof('uint32_t *')
+local function canonicalnans(T, ptr, n)
+   local u = ffi.cast(u32p, ptr)
+   if T == FLOAT then
+      for i = 0, n - 1 do
+         if u[i] > 0xff800000 then u[i] = 0xffc00000 end
+      end
+   else
+      for i = 1, 2 * n - 1, 2 do
+         if u[i] >= 0xfff80000 and (u[i] > 0xfff80000 or u[i - 1] ~= 0) then
+            u[i], u[i - 1] = 0xfff80000, 0
+         end
+      end
+   end
+end
 
 -- reads of more bytes than this first ask how many the file still holds (asking
 -- costs a seek, which drops a DiskFile's read buffer)
@@ -174,6 +198,7 @@ local function readinto(F, T, ptr, n, fname)
    end
    local nread = F.io.readbin(F, ptr, T.size, n)
    if not F.native and T.size > 1 then swapbytes(ptr, T.size, nread) end
+   if (T == FLOAT or T == DOUBLE) and ffi.abi('le') then canonicalnans(T, ptr, nread) end
    return nread
 end
 
