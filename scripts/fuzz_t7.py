@@ -158,8 +158,16 @@ function digest(root)
       if torch.isStorage(x) then
          local r, id = seen(x)
          if r then return r end
-         local vals = {}
-         for i = 1, x:size() do vals[i] = num(x[i]) end
+         local vals, n = {}, x:size()
+         for i = 1, math.min(n, 100) do vals[i] = num(x[i]) end
+         if n > 100 then   -- the rest as a hash of their printed values
+            local h = 0
+            for i = 101, n do
+               local v = num(x[i])
+               for j = 1, #v do h = (h * 31 + v:byte(j)) % 2147483647 end
+            end
+            vals[#vals + 1] = '..' .. n .. ':' .. h
+         end
          return 'S#' .. id .. ':' .. torch.type(x) .. '[' .. table.concat(vals, ' ') .. ']'
       elseif torch.isTensor(x) then
          local r, id = seen(x)
@@ -227,10 +235,17 @@ FORMATS = {
 }
 -- whether a table reaches itself (torch.save unreferenced would recurse forever)
 local function cyclic(x, onpath)
-   if type(x) ~= 'table' then return false end
+   if type(x) ~= 'table' and type(x) ~= 'function' then return false end
    if onpath[x] then return true end
    onpath[x] = true
-   for k, v in pairs(x) do
+   if type(x) == 'function' then
+      for i = 1, math.huge do
+         local name, v = debug.getupvalue(x, i)
+         if not name then break end
+         if cyclic(v, onpath) then return true end
+      end
+   end
+   for k, v in pairs(type(x) == 'table' and x or {}) do
       if cyclic(k, onpath) or cyclic(v, onpath) then return true end
    end
    onpath[x] = nil
@@ -273,7 +288,7 @@ function RAWW(k, kind, ops)
    if not ok then out[#out + 1] = 'ERR{' .. clean(e) .. '}' end
    if kind ~= 'disk' then spit(path, f:storage():string()) end
    f:close()
-   return table.concat(out, ' ')
+   return table.concat(out, ' ;; ')
 end
 function RAWR(k, kind, ops)
    local path = DIR .. '/' .. k .. '.raw'
@@ -285,7 +300,7 @@ function RAWR(k, kind, ops)
    local ok, e = pcall(ops, f, out)
    if not ok then out[#out + 1] = 'ERR{' .. clean(e) .. '}' end
    f:close()
-   return table.concat(out, ' ')
+   return table.concat(out, ' ;; ')
 end
 function rd(out, f, g)
    local ok, v = pcall(g)
@@ -365,7 +380,7 @@ class Gen:
 
     def tensor(self, T=None):
         rng = self.rng
-        T = T or rng.choice(TYPES)
+        T = T or rng.choice(TYPES + ["Half"] if rng.random() < 0.1 else TYPES)
         seed = rng.randint(1, 50)
         r = rng.random()
         if self.tensors and r < 0.45:
@@ -383,7 +398,7 @@ class Gen:
             # a view of an empty or 1-d tensor may not exist: fall back to the base
             return self.var(f"(function() local b = {base}; if b:dim() < 1 or b:nElement() < 4 then return b end "
                             f"local ok, v = pcall(function() return {view} end) "
-                            f"return ok and v or b end)()", self.tensors)
+                            f"return ok and torch.isTensor(v) and v or b end)()", self.tensors)
         if r < 0.5:
             return self.var(f"torch.{T}Tensor()", self.tensors)
         if self.storages and r < 0.6:
@@ -391,6 +406,9 @@ class Gen:
             return self.var(f"(function() local s = {st}; local T = torch.typename(s):match('torch%.(.*)Storage') "
                             f"if T == 'Half' or s:size() < 3 then return torch.{T}Tensor() end "
                             f"return torch[T .. 'Tensor'](s, 2, s:size() - 2) end)()", self.tensors)
+        if rng.random() < 0.03:   # past the bulk sizes (ascii blocks of 4096 numbers, 64 KB reads)
+            n = rng.choice([4097, 9000, 70000])
+            return self.var(f"fillT(torch.{T}Tensor({n}), '{T}', {seed})", self.tensors)
         dims = rng.choice([0, 1, 1, 2, 2, 3, 4])
         sizes = [rng.choice([1, 2, 3, 4, 1, 2, 3, 0] if rng.random() < 0.1 else [1, 2, 3, 4]) for _ in range(dims)]
         if dims == 0:
@@ -419,6 +437,9 @@ class Gen:
         def made(src):
             return f"loadstring({lua_string(src.encode())}, '=fz')()"
         r = rng.random()
+        if r < 0.15 and self.tables:   # a closure over a table of the graph
+            src = lua_string(b"local t = ... return function(x) return t end")
+            return self.var(f"loadstring({src}, '=fz')({rng.choice(self.tables)})", self.others)
         if r < 0.3:
             return self.var(made("return function(x) return x * 2 + 1 end"), self.others)
         if r < 0.6:
@@ -473,15 +494,15 @@ class Gen:
             self.lines.append(f"{v}[{self.key()}] = {self.value(depth + 1)}")
         return v
 
-    def table(self, depth):
+    def table(self, depth, least=0):
         rng = self.rng
         v = self.var("{}", self.tables)
         r = rng.random()
         if r < 0.35:   # a sequence
-            for i in range(rng.randint(0, 5)):
+            for i in range(rng.randint(least, 5)):
                 self.lines.append(f"{v}[{i + 1}] = {self.value(depth + 1)}")
         else:
-            n = rng.randint(0, 5)
+            n = rng.randint(least, 5)
             if n > 1:
                 self.hashed = True
             for _ in range(n):
@@ -519,7 +540,7 @@ class Gen:
         return self.table(depth)
 
     def build(self):
-        root = self.value() if self.rng.random() < 0.25 else self.table(0)
+        root = self.value() if self.rng.random() < 0.2 else self.table(0, least=2)
         for _ in range(self.rng.choice([0, 0, 1, 2])):   # cycles
             if len(self.tables) > 0:
                 a, b = self.rng.choice(self.tables), self.rng.choice(self.tables)
@@ -568,19 +589,27 @@ def raw_case(rng):
             else:
                 last_read = f"f:read{T}({len(vals) + rng.randint(1, 3)})"   # more than there is
         elif c < 0.7:
-            s = bytes(rng.choice(b"abc xyz019;:-") for _ in range(rng.randint(0, 8)))
+            s = bytes(rng.choice(b"abc xyz019;:-") for _ in range(rng.choice([0, 1, 3, 8, 1500])))
             w.append(f"f:writeString({lua_string(s + bytes([10]))})")
             last_read = "f:readString('*l')"
         elif c < 0.75:
             s = bytes(rng.randrange(256) for _ in range(rng.randint(1, 6)))
             w.append(f"f:writeString({lua_string(s)})")
             last_read = f"(function() local c = f:readChar({len(s)}); return c:string() end)()"
-        elif c < 0.8:
+        elif c < 0.77:
             b = rng.choice(["true", "false"])
             w.append(f"f:writeBool({b})")
             last_read = "f:readBool()"
+        elif c < 0.8:
+            o = rng.choice(["{1, 'a', {x = 2}}", "'xyz'", "-0.5", "torch.IntTensor({{1, 2}, {3, 4}}):t()", "true",
+                            "string.rep('ab\\n', 700)", "torch.ByteStorage({10, 32})"])
+            w.append(f"f:writeObject({o})")
+            last_read = "f:readObject()"
         elif c < 0.88:
-            sw = rng.choice(["f:noAutoSpacing()", "f:autoSpacing()", "f:binary()", "f:ascii()"])
+            sw = rng.choice(["f:noAutoSpacing()", "f:autoSpacing()", "f:binary()", "f:ascii()", "f:longSize(4)",
+                             "f:longSize(8)", "f:longSize(0)"]
+                            + (["f:bigEndianEncoding()", "f:littleEndianEncoding()", "f:nativeEndianEncoding()"]
+                               if wk == rk == "disk" else []))
             w.append(sw)
             r.append(sw)
             continue
@@ -654,9 +683,9 @@ def compare(cases, start, wref, wth, rr, rt, tr, tt, dref, dth):
         checks = [("build", wref.get(k), wth.get(k)), ("ref->th", rr.get(k), rt.get(k)),
                   ("th->ref", rr.get(k), tr.get(k)), ("th->th", rr.get(k), tt.get(k))]
         for what, want, have in checks:
-            if want and have and "CORRUPTED" in want.split():   # compare what came before
-                n = want.split().index("CORRUPTED")
-                want, have = " ".join(want.split()[:n]), " ".join(have.split()[:n])
+            if want and have and "CORRUPTED" in want.split(" ;; "):   # compare what came before
+                n = want.split(" ;; ").index("CORRUPTED")
+                want, have = " ;; ".join(want.split(" ;; ")[:n]), " ;; ".join(have.split(" ;; ")[:n])
             if norm(want) != norm(have):
                 # only the formats (or raw steps) that differ
                 a, b = (want or "missing").split(" || "), (have or "missing").split(" || ")
@@ -714,7 +743,7 @@ def main():
     print(f"cases: {len(cases)} (raw {sum(c['kind'] == 'raw' for c in cases)})  differences: {len(diffs)}  "
           f"crashes/hangs: {len(crashes)}  {kinds}\n{stats}")
     for what, k, c, want, have in crashes[:args.show] + diffs[:args.show]:
-        print(f"--- {what} {k}: {c['text'][:1500]}\n  ref: {(want or 'missing')[:1500]}\n  th:  {(have or 'missing')[:1500]}")
+        print(f"--- {what} {k}: {c['text'][:1500]}\n  ref: {(want or 'missing')[-1500:]}\n  th:  {(have or 'missing')[-1500:]}")
 
 
 if __name__ == "__main__":
