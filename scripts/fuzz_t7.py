@@ -7,11 +7,12 @@ RNG involved):
 * objects: numbers (integers, huge, tiny, denormal, nan, inf, -0), strings
   (empty, binary bytes, newlines, long), booleans, nested tables with number,
   string and boolean keys (and one table key), shared references and cycles,
-  tensors of the seven types with 0-4 dimensions (sizes 0-4), views sharing
+  tensors of the seven types and Half with 0-4 dimensions (sizes 0-4; a few
+  past 4096 elements and 64 KB, the bulk paths), views sharing
   one storage (narrow, select, transpose, unfold, expand, explicit strides and
   offsets, a tensor smaller than its storage), storages, HalfStorages,
   torch.class objects (fields only, a custom write/read, a subclass),
-  closures (shared upvalues) and nn modules (Linear, Sequential, Spatial
+  closures (shared upvalues, or holding the graph's tables) and nn modules (Linear, Sequential, Spatial
   convolution, after a forward pass or not).  The writer prints a digest of
   the object and saves it as torch.save binary (.bin) and ascii (.asc),
   torch.save unreferenced (.nrf, acyclic cases), torch.serialize binary and
@@ -19,10 +20,11 @@ RNG involved):
   second time a back-reference: .mem/.mea).  Every third case, the readers
   also load the .bin, .asc and .mem files cut short at six places.
 * raw: a DiskFile or MemoryFile written in ascii or binary by a random
-  sequence of writeX(number), writeX(storage), writeString, writeBool, mode
-  switches (ascii/binary/autoSpacing/noAutoSpacing) and read back by the
-  matching reads (readX(), readX(n), readX(storage), readString('*l'),
-  readChar(n)), the position after each step, seeks back and rereads,
+  sequence of writeX(number), writeX(storage), writeString, writeBool,
+  writeObject, mode switches (ascii/binary/autoSpacing/noAutoSpacing,
+  longSize, byte order between DiskFiles) and read back by the matching
+  reads (readX(), readX(n), readX(storage), readString('*l'), readChar(n),
+  readObject), the position after each step, seeks back and rereads,
   quiet/pedantic reads past the end (error or 0 and hasError), and
   readString('*a') at the end; the reader is a DiskFile or a MemoryFile.
 
@@ -42,6 +44,7 @@ reads both sides' files.  Differences reported:
              for cases without hashed table keys, whose order is LuaJIT's)
 Errors compare as "ERR" whatever their message (the messages are shown).
 Uses fuzz_diff.py's runner (batches, resuming after a crash).
+FUZZ_T7_DUMP=n prints what the first n cases gave; FUZZ_T7_NN=0 leaves nn out.
 
     LUA_PATH='/work/shared/thirdparty/?.lua;/work/shared/thirdparty/?/init.lua;/work/shared/thirdparty/moses/?.lua;;' \\
     nice -n 10 python scripts/fuzz_t7.py --calls 1000 --seed 1 --th .venv/bin/th --ref /opt/torch7-ref/bin/th
