@@ -143,7 +143,31 @@ end
 -- element transfers
 ---------------------------------------------------------------------------
 
-local LONG = types.Long
+local LONG, FLOAT, DOUBLE = types.Long, types.Float, types.Double
+
+-- A negative NaN with a large payload (a double's high word from 0xfff90000,
+-- a float's bits that convert to one, any negative signalling float NaN
+-- among them once quieted: the garbage of an uninitialised tensor the
+-- original saved, say) is no number to LuaJIT, which reads it through the
+-- FFI as a tagged value: nil, or a crash.  The negative NaNs read from a
+-- file become the default NaN (0xffc00000, 0xfff8000000000000: what 0/0
+-- gives), as the original's lua_pushnumber made every NaN it pushed; their
+-- sign stays.  Little-endian hosts (the high word second).
+local u32p = ffi.typeof('uint32_t *')
+local function canonicalnans(T, ptr, n)
+   local u = ffi.cast(u32p, ptr)
+   if T == FLOAT then
+      for i = 0, n - 1 do
+         if u[i] > 0xff800000 then u[i] = 0xffc00000 end
+      end
+   else
+      for i = 1, 2 * n - 1, 2 do
+         if u[i] >= 0xfff80000 and (u[i] > 0xfff80000 or u[i - 1] ~= 0) then
+            u[i], u[i - 1] = 0xfff80000, 0
+         end
+      end
+   end
+end
 
 -- reads of more bytes than this first ask how many the file still holds (asking
 -- costs a seek, which drops a DiskFile's read buffer)
@@ -174,6 +198,7 @@ local function readinto(F, T, ptr, n, fname)
    end
    local nread = F.io.readbin(F, ptr, T.size, n)
    if not F.native and T.size > 1 then swapbytes(ptr, T.size, nread) end
+   if (T == FLOAT or T == DOUBLE) and ffi.abi('le') then canonicalnans(T, ptr, nread) end
    return nread
 end
 
@@ -346,7 +371,8 @@ function File.seek(self, pos)
       fail("bad argument #2 to 'seek' (position has to be greater than 0!)")
    end
    if not F.io.seek(F, floor(pos) - 1) then
-      flagerror(F, 'unable to seek to position %d', floor(pos) - 1)
+      -- (the original's MemoryFile said "at position", its DiskFile "to position")
+      flagerror(F, F.st and 'unable to seek at position %d' or 'unable to seek to position %d', floor(pos) - 1)
    end
    return self
 end
@@ -423,6 +449,22 @@ local function define(name, parent, constructor)
       if F and F.io.isopen(F) then F.io.close(F) end
    end
    return mt
+end
+
+-- tostring(file): as the original printed them, e.g.
+--   torch.DiskFile on <a.t7> [status: open -- mode r ]
+--   torch.MemoryFile [status: closed -- mode: rw]
+function File.__tostring__(self)
+   local F = files[self]
+   if not F then return torch.typename(self) or 'torch.File' end
+   local name = torch.typename(self)
+   local mode = (F.readable and 'r' or ' ') .. (F.writable and 'w' or ' ')
+   local status = F.io.isopen(F) and 'open' or 'closed'
+   if name == 'torch.DiskFile' then
+      return ('%s on <%s> [status: %s -- mode %s]'):format(name, F.name, status, mode)
+   end
+   local on = F.name and (' on <%s>'):format(F.name) or ''
+   return ('%s%s [status: %s -- mode: %s]'):format(name, on, status, mode)
 end
 
 local filemt = define('torch.File')

@@ -66,19 +66,17 @@ function mem.writebin(F, ptr, size, n)
    return mem.writebytes(F, ptr, size * n) / size
 end
 
--- separators between ascii tokens
+-- the characters that bound an ascii number's token: a space or a newline
+-- (not a tab, ':' or ';', which the original's scan took as part of a token)
 local function issep(c)
-   return c == 32 or c == 10 or c == 58 or c == 59   -- ' ' '\n' ':' ';'
-end
-
-local function skipspaces(F, p)
-   while F.pos < F.size and issep(p[F.pos]) do F.pos = F.pos + 1 end
+   return c == 32 or c == 10
 end
 
 local consumed = ffi.new('int[1]')
 
 -- ascii: bytes are raw; a number is scanned from its token (bounded by the
--- next separator, as strnextspace did); auto-spacing skips separators after
+-- next space or newline); after a read, successful or not, auto-spacing
+-- skips one newline, as THMemoryFile did (not the spaces, nor a second one)
 function mem.readascii(F, T, ptr, n)
    local s = buffer(F)
    local p = ffi.cast(charptr, s.ptr)
@@ -103,7 +101,7 @@ function mem.readascii(F, T, ptr, n)
          nread = i + 1
       end
    end
-   if F.autospacing then skipspaces(F, p) end
+   if F.autospacing and F.pos < F.size and p[F.pos] == 10 then F.pos = F.pos + 1 end
    return nread
 end
 

@@ -284,9 +284,11 @@ function File.readObject(self)
       local known = b.read[index]
       if known ~= nil and not force then return known end
       if tag == TYPE_TABLE then
+         -- (the count read before the table is known by its index, as the
+         -- original did: a read that fails there leaves no empty table behind)
+         local n = self:readInt()
          local object = {}
          if not force then b.read[index] = object end
-         local n = self:readInt()
          for _ = 1, n do
             local k = self:readObject()
             local v = self:readObject()
