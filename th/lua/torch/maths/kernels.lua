@@ -297,13 +297,6 @@ kernels.flat = flat
 -- does not let it)
 local strided = require 'torch.maths.strided'
 local STRIDED = 65536
-for kind, depths in pairs(strided.kinds) do
-   for _, k in ipairs(depths) do
-      templates[k.name] = k.text
-      kinds[#kinds + 1] = k.name
-      kindid[k.name] = #kinds
-   end
-end
 local function walkable(d, r)
    return d == nil or typeid[d.T] and apart(d, r)
 end
@@ -322,7 +315,7 @@ local function stridedrun(kind, op, expr, count, r, x, y, z, e1, e2)
    end
    if not strided.steady(depth) then return false end
    strided.bounds(count, r, x, y, z)
-   local k = strided.kinds[kind][depth]
+   local k = strided.kind(kind, depth, kernels.template)
    local f = loop(k.name, op, expr, r.T, x and x.T, y and y.T)
    return true, k.call(f, origin(r), x and origin(x), y and origin(y), z and origin(z), e1, e2)
 end
@@ -343,10 +336,10 @@ function kernels.halves(kind, op, expr, r, x, y, c, d)
       local s = strided.steps[k]
       for j = 1, depth do s[j] = 2 * s[j] end
    end
-   local f = loop(strided.kinds[kind][depth].name, op, expr, types.Long)
+   local k = strided.kind(kind, depth, kernels.template)
+   local f = loop(k.name, op, expr, types.Long)
    local recast = kernels.recast
-   strided.kinds[kind][depth].call(f, recast(int32p, origin(r)), recast(int32p, origin(x)),
-                                   y and recast(int32p, origin(y)), nil, c, d)
+   k.call(f, recast(int32p, origin(r)), recast(int32p, origin(x)), y and recast(int32p, origin(y)), nil, c, d)
    return true
 end
 

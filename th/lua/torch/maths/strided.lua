@@ -208,19 +208,21 @@ return function(f, p1, p2, p3, p4, e1, e2)
 end]]):format(concat(a, ', '))
 end
 
--- strided.kinds[kind][depth] = {name =, text =, call =}: the template's
--- name and text (for kernels.template) and its call
-strided.kinds = {}
-for kind, spec in pairs(KINDS) do
-   strided.kinds[kind] = {}
-   for depth = 1, DEPTH do
-      local count = #spec[1]
-      strided.kinds[kind][depth] = {
-         name = ('strided%s%d'):format(kind, depth),
-         text = looptext(spec[1], depth, spec[2], spec[3], spec[4]),
-         call = assert(loadstring(calltext(count, depth), '=(th strided call)'))(steps, sizes),
-      }
+-- strided.kind(kind, depth, register) -> {name =, call =}: the loop's
+-- template name, register(name, text) done (kernels.template), and its call;
+-- made at the first use of each (all 36 at start-up took 0.5 ms)
+local made = {}
+for kind in pairs(KINDS) do made[kind] = {} end
+function strided.kind(kind, depth, register)
+   local k = made[kind][depth]
+   if not k then
+      local spec = KINDS[kind]
+      k = {name = ('strided%s%d'):format(kind, depth),
+           call = assert(loadstring(calltext(#spec[1], depth), '=(th strided call)'))(steps, sizes)}
+      register(k.name, looptext(spec[1], depth, spec[2], spec[3], spec[4]))
+      made[kind][depth] = k
    end
+   return k
 end
 
 -- steady(depth) -> whether the first operand's innermost step, the step of
