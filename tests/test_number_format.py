@@ -8,15 +8,19 @@ from conftest import run_th
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
 
-def test_format_tostring_and_tensor_printing_match_the_original():
-    proc = run_th([os.path.join(FIXTURES, "number_format.lua")])
+def differences_from_the_original(fixture):
+    """(expected, th's) line pairs that differ, running fixtures/<fixture>.lua"""
+    proc = run_th([os.path.join(FIXTURES, fixture + ".lua")])
     assert proc.returncode == 0, proc.stderr[-2000:]
-    with open(os.path.join(FIXTURES, "number_format.expected")) as f:
+    with open(os.path.join(FIXTURES, fixture + ".expected")) as f:
         expected = f.read().splitlines()
     out = proc.stdout.splitlines()
     assert len(out) == len(expected)
-    wrong = [(e, o) for e, o in zip(expected, out) if e != o]
-    assert wrong == []
+    return [(e, o) for e, o in zip(expected, out) if e != o]
+
+
+def test_format_tostring_and_tensor_printing_match_the_original():
+    assert differences_from_the_original("number_format") == []
 
 
 def test_format_errors_are_the_raw_ones(th):
@@ -41,10 +45,4 @@ def test_near_ties_and_subnormals_round_as_the_original():
     subnormal numbers and %.0g: lupa's LuaJIT took some for ties (rounded to
     even), the original rounded them by their exact value (found by
     scripts/fuzz_print.py; tests/fixtures/number_near_ties.expected)."""
-    proc = run_th([os.path.join(FIXTURES, "number_near_ties.lua")])
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    with open(os.path.join(FIXTURES, "number_near_ties.expected")) as f:
-        expected = f.read().splitlines()
-    out = proc.stdout.splitlines()
-    assert len(out) == len(expected)
-    assert [(e, o) for e, o in zip(expected, out) if e != o] == []
+    assert differences_from_the_original("number_near_ties") == []

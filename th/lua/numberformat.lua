@@ -325,6 +325,14 @@ local function rawcall(n, fmt, a1, a2, a3, a4)
    return rawformat(fmt, a1, a2, a3, a4)
 end
 
+-- conversion c of fmt made a plain %s: the text from last up to it, then
+-- %s, added to pieces -> where the text goes on
+local function plain(pieces, last, fmt, c)
+   pieces[#pieces + 1] = sub(fmt, last, c[2] - 1)
+   pieces[#pieces + 1] = '%s'
+   return c[3] + 1
+end
+
 -- string.format of any number of arguments: those beyond four in a table
 local function formatmany(...)
    local fmt = ...
@@ -336,11 +344,7 @@ local function formatmany(...)
       local new, whole = replacement(args[c[1]], c)
       if new ~= nil then
          args[c[1]] = new
-         if whole then   -- the conversion becomes a plain %s
-            pieces[#pieces + 1] = sub(fmt, last, c[2] - 1)
-            pieces[#pieces + 1] = '%s'
-            last = c[3] + 1
-         end
+         if whole then last = plain(pieces, last, fmt, c) end
       end
    end
    pieces[#pieces + 1] = sub(fmt, last)
@@ -363,11 +367,9 @@ local function format(...)
       local new, whole = replacement(pick(k, a1, a2, a3, a4), c)
       if new ~= nil then
          if k == 1 then a1 = new elseif k == 2 then a2 = new elseif k == 3 then a3 = new else a4 = new end
-         if whole then   -- the conversion becomes a plain %s
-            pieces, last = pieces or {}, last or 1
-            pieces[#pieces + 1] = sub(fmt, last, c[2] - 1)
-            pieces[#pieces + 1] = '%s'
-            last = c[3] + 1
+         if whole then
+            pieces = pieces or {}
+            last = plain(pieces, last or 1, fmt, c)
          end
       end
    end
