@@ -40,3 +40,46 @@ def test_from_numpy_converts_other_types(runtime):
     assert runtime.eval("function(x) return x:type(), x[1], x[2] end")(t) == ("torch.ByteTensor", 1, 0)
     t = runtime.from_numpy(np.arange(6, dtype=np.int64).reshape(2, 3).T)
     assert runtime.eval("function(x) return x:type(), x[{1, 2}] end")(t) == ("torch.LongTensor", 3)
+
+
+class _Spy:
+    """A LuaRuntime whose table_from records the names of the dicts it is given."""
+
+    def __init__(self, lua, names):
+        self._lua, self._names = lua, names
+
+    def table_from(self, *args, **kwargs):
+        for arg in args:
+            if isinstance(arg, dict):
+                self._names.extend(arg)
+        return self._lua.table_from(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._lua, name)
+
+
+def test_each_numpy_family_function_reaches_lua_once():
+    """lupa finds an object it wrapped before in its weak table of wrappers,
+    whose slots a collection can leave to another object's wrapper (luaL_ref
+    on a weak table): handed the families' functions again at each new
+    family, th's table of operations once got an ndarray for index_fill
+    (scripts/fuzz_views.py, seed 17).  Each function now reaches Lua once, and
+    each entry of the table is the family's own function."""
+    from th import ops
+    rt = th.Runtime()
+    names = []
+    rt.lua = _Spy(rt.lua, names)
+    got = rt.execute("""
+        local ops = require 'th.native.ops'
+        local function fill()   -- (selection: a LongTensor's view)
+            local x = torch.LongTensor(7, 6, 4):fill(1):transpose(3, 2):transpose(2, 1):sub(2, 3, 1, 6, 1, 6)
+            x:maskedFill(torch.ByteTensor(2, 6, 6):fill(1), 3)
+        end
+        fill()
+        local _ = torch.rand(200000):sort()                                         -- sorting
+        torch.DoubleTensor(63, 65):t():copy(torch.CharTensor(4095):fill(1))         -- copies
+        fill()
+        return ops""")
+    assert len(names) > 20 and len(names) == len(set(names))
+    for name in ("masked_fill", "copy"):
+        assert got[name] is ops.EXPORTS[name]

@@ -61,17 +61,25 @@ class Runtime:
         boot = self.lua.eval(_BOOT)
         # numpy and each numpy-based family are imported when Lua first asks
         # for one of its functions
+        light = dict(ops.load_light())
+        self._handed = set(light)   # the exports Lua has (see _load_ops)
         boot(searchpath.lua_path(LUA_DIR), searchpath.lua_cpath(), LUA_DIR, BYTECODE, NATIVE_DIR,
              lambda _: (self.lua.table_from(_memory_functions()), True),
-             self.lua.table_from(ops.load_light()), self._load_ops)
+             self.lua.table_from(light), self._load_ops)
         self.globals = self.lua.globals()
 
     def _load_ops(self, fname):
-        """The numpy-based families' exports once fname's family is loaded,
-        and whether every family is"""
+        """The numpy-based families' exports Lua does not have yet, once
+        fname's family is loaded, and whether every family is.  Each function
+        goes to Lua once: lupa looks an object it has wrapped before up in its
+        table of wrappers, whose slots a collection can leave to another
+        object's wrapper (a weak table used with luaL_ref), and th's table of
+        operations then got an ndarray where index_fill had been."""
         from th import ops
         exports, complete = ops.load_for(fname)
-        return self.lua.table_from(exports), complete
+        new = {name: f for name, f in list(exports.items()) if name not in self._handed}
+        self._handed.update(new)
+        return self.lua.table_from(new), complete
 
     def execute(self, code):
         """Run a chunk of Lua code; returns what it returns."""
