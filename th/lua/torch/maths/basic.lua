@@ -183,6 +183,10 @@ local function elementwise(T, fname, op, res, x, y)
    if dividing[op] then checkdivisor(T, fname, xd, y, yd) end
    local r
    res, r = result(T, res, xd, true)
+   -- (TH's integer cremainder moved a remainder of the wrong sign by the
+   -- divisor after writing it, reading the divisor from the result: into
+   -- the divisor itself, it left C's remainder, fmod's)
+   if op == 'remainder' and r == yd and T.integer then op = 'fmod' end
    local k = fast[op]
    if (op == 'max' or op == 'min')
       and minmax.map(op, r, xd, yd or y, MINMAXFROM, kernels.limit(k[yd and 2 or 1], T)) then

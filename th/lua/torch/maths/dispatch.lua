@@ -17,6 +17,7 @@ local tnew = require 'table.new'
 
 local TD, fail = internal.tensors, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
+local samesize = internal.samesize
 local offsets, resize, poll = internal.offsets, internal.resize, internal.poll
 local type, select, tonumber, concat, unpack = type, select, tonumber, table.concat, unpack
 
@@ -448,7 +449,9 @@ local function elementorder(impl, copyfirst, inplace)
    return function(T, sig, res, a, b, c, d, e)
       if res ~= nil then
          local r = TD[res]
-         if r and r.nd > 0 and r.st ~= nil and repeats(r)
+         -- (a result of other sizes than the first operand is resized,
+         -- contiguous: impl's paths)
+         if r and r.nd > 0 and r.st ~= nil and repeats(r) and samesize(r, TD[a] or TD[b] or r)
             and (res ~= a and (copyfirst or onstorage(r, a)) or inplace and res == a
                  or onstorage(r, b) or onstorage(r, c)
                  or onstorage(r, d) or onstorage(r, e)) then
