@@ -404,6 +404,16 @@ local function onstorage(r, v)
    return d ~= nil and d.st ~= nil and rawequal(d.st, r.st)
 end
 
+-- every tensor argument has as many elements as r (else impl's errors)
+local function counted(r, a, b, c, d, e)
+   local n = nelement(r)
+   for _, v in ipairs{a, b, c, d, e} do
+      local vd = TD[v]
+      if vd and nelement(vd) ~= n then return false end
+   end
+   return true
+end
+
 -- impl's call, element by element in row-major order on one-element views
 -- of the result and of each operand (of as many elements), each reading
 -- memory as the writes before it left it: TH's element loop, whose updates
@@ -454,7 +464,8 @@ local function elementorder(impl, copyfirst, inplace)
          if r and r.nd > 0 and r.st ~= nil and repeats(r) and samesize(r, TD[a] or TD[b] or r)
             and (res ~= a and (copyfirst or onstorage(r, a)) or inplace and res == a
                  or onstorage(r, b) or onstorage(r, c)
-                 or onstorage(r, d) or onstorage(r, e)) then
+                 or onstorage(r, d) or onstorage(r, e))
+            and counted(r, a, b, c, d, e) then
             checkbounds(r)
             return ordered(impl, T, sig, res, r, copyfirst, a, b, c, d, e)
          end
