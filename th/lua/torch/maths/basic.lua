@@ -384,7 +384,6 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          if sig == 'tntt' then v, t1, t2 = cast(T, a), b, c end
          local xd, d1, d2 = TD[x], TD[t1], TD[t2]
          dispatch.samecount3(name, xd, d1, d2)
-         if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
          res, r = result(T, res, xd, true)
          if r ~= xd and r.st ~= nil and (rawequal(r.st, d1.st) or rawequal(r.st, d2.st)) then
@@ -393,6 +392,8 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
             internal.copy(r, xd)
             xd = r
          end
+         -- (after that copy: an integer divisor it zeroed killed the original)
+         if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          if kernels.map3(fastaddc[name], r, xd, d1, d2, v) then return res end
          if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, T == types.Float and floataddc[name] or f, v)
