@@ -113,6 +113,13 @@ def test_findings_of_the_differential_fuzz():
     assert out == expected
 
 
+def test_findings_of_the_views_fuzz():
+    # scripts/fuzz_views.py against the original (maths on views, into given
+    # results): addcmul/addcdiv into t1 or t2, gather into a longer result
+    out, expected = fixture("parity_views")
+    assert out == expected
+
+
 def test_integer_division_remainder_shifts_and_cpow_edges():
     # fmod/remainder/div by INT_MIN, INT_MAX, negatives and fractions (cast to
     # the type), in-range shifts (rshift is logical) and cpow overflow, in the

@@ -545,18 +545,20 @@ def _matmul(a, b, out=None):
 
 
 def _run(x):
-    """How many of x's elements, in order, come evenly spaced: the trailing
-    dimensions that continue one another's spacing."""
-    n, step = 1, None
-    for size, stride in zip(reversed(x.shape), reversed(x.strides)):
-        if size == 1:
-            continue
-        if step is None:
-            n, step = size, stride
-        elif stride == step * n:
-            n *= size
-        else:
+    """How many of x's elements, in order, TH's TH_TENSOR_APPLY2 took as one
+    evenly spaced section: all of a contiguous tensor (size-1 dimensions
+    skipped); else the last dimension and those before it that continue its
+    spacing, a size-1 dimension included (whose stride then counts: a 3x4x1
+    view of strides 2, 6, 1 goes element by element)."""
+    if x.ndim == 0:
+        return 1
+    if x.flags.c_contiguous:
+        return x.size
+    n = x.shape[-1]
+    for i in range(x.ndim - 2, -1, -1):
+        if x.strides[i] != x.strides[i + 1] * x.shape[i + 1]:
             break
+        n *= x.shape[i]
     return n
 
 

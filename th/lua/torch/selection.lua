@@ -448,14 +448,21 @@ local function gather(self, a, b, c)
       fail("bad argument #3 to 'gather' (Index tensor must have same dimensions as input tensor)")
    end
    checkothers(written, src, idx, dim)
-   -- a result keeps its shape and strides: it must have the index's sizes
-   -- (Torch7 also took one longer or shorter along dim, and wrote past the end
-   -- of a shorter one)
-   if out and not internal.samesize(TD[out], idx) then
-      fail("bad argument #1 to 'gather' (the result should have the index's sizes)")
+   -- a result keeps its shape and strides: it must have the index's sizes,
+   -- or be longer along dim (as in Torch7, which fills its first slices; it
+   -- also took a shorter one, and wrote past its end)
+   local res = out and TD[out]
+   if out and not internal.samesize(res, idx) then
+      if res.sz[dim] < idx.sz[dim] then
+         fail("bad argument #1 to 'gather' (the result should have the index's sizes)")
+      end
+      local sz, str = {}, {}
+      for k = 1, res.nd do sz[k], str[k] = res.sz[k], res.str[k] end
+      sz[dim] = idx.sz[dim]
+      res = {T = res.T, st = res.st, off = res.off, nd = res.nd, sz = sz, str = str, nv = false}
    end
    out = out or newtensor(src.T, idx.sz, idx.nd, true)   -- (raw: every element is written)
-   local res = TD[out]
+   res = res or TD[out]
    -- (an index the result shares memory with is read from a copy: checked, it stays so)
    src, idx = unaliased(res, src), unaliased(res, idx)
    resize(res, idx.sz, idx.nd)

@@ -183,6 +183,10 @@ local function elementwise(T, fname, op, res, x, y)
    if dividing[op] then checkdivisor(T, fname, xd, y, yd) end
    local r
    res, r = result(T, res, xd, true)
+   -- (TH's integer cremainder moved a remainder of the wrong sign by the
+   -- divisor after writing it, reading the divisor from the result: into
+   -- the divisor itself, it left C's remainder, fmod's)
+   if op == 'remainder' and r == yd and T.integer then op = 'fmod' end
    local k = fast[op]
    if (op == 'max' or op == 'min')
       and minmax.map(op, r, xd, yd or y, MINMAXFROM, kernels.limit(k[yd and 2 or 1], T)) then
@@ -208,6 +212,7 @@ end
 
 local function binary(name, op, variants, only)
    dispatch.define{
+      elementwise = true,
       name = name, inplace = true, variants = variants, only = only,
       impl = function(T, _, res, x, y) return elementwise(T, name, op, res, x, y) end,
    }
@@ -243,6 +248,7 @@ end
 for _, op in ipairs{'bitand', 'bitor', 'bitxor'} do
    for name, variants in pairs{[op] = {'tn'}, ['c' .. op] = {'tt'}} do
       dispatch.define{
+         elementwise = true,
          name = name, inplace = true, variants = variants, only = integer,
          impl = function(T, _, res, x, y) return bitwise(T, name, op, res, x, y) end,
       }
@@ -252,6 +258,7 @@ end
 -- bit shifts; Float and Double tensors are multiplied or divided by 2^n, as in Torch7
 local function shift(name, op, variants)
    dispatch.define{
+      elementwise = true,
       name = name, inplace = true, variants = variants,
       impl = function(T, _, res, x, y)
          if T.integer then return bitwise(T, name, op, res, x, y) end
@@ -300,6 +307,7 @@ end
 
 -- add([res,] x, value), add([res,] x, y), add([res,] x, value, y)
 dispatch.define{
+   elementwise = true,
    name = 'add', inplace = true, variants = {'tn', 'tt', 'tnt'},
    impl = function(T, sig, res, x, a, b)
       if sig == 'tnt' then return axpy(T, 'add', res, x, a, b) end
@@ -310,6 +318,7 @@ dispatch.define{
 
 -- csub([res,] x, value), csub([res,] x, y), csub([res,] x, value, y): x - value * y
 dispatch.define{
+   elementwise = true,
    name = 'csub', inplace = true, variants = {'tn', 'tt', 'tnt'},
    impl = function(T, sig, res, x, a, b)
       if sig == 'tnt' then return axpy(T, 'csub', res, x, -cast(T, a), b) end
@@ -328,6 +337,7 @@ local clamplow = op('clamplow', CLAMPLIMIT, alltypes('x < c and c or x', 'x < c 
 local clamphigh = op('clamphigh', CLAMPLIMIT, alltypes('x > c and c or x', 'x > c and c or x'))
 
 dispatch.define{
+   elementwise = true,
    name = 'clamp', inplace = true, variants = {'tnn'},
    impl = function(T, _, res, x, lo, hi)
       local xd = TD[x]
@@ -367,15 +377,23 @@ local fastaddc = {addcmul = split(op('addcmul', math.huge, {Double = 'x + c * y 
 -- addcmul/addcdiv([res,] x [, value], t1, t2): x + value * t1 .* t2 (or ./ t2)
 for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
    dispatch.define{
+      elementwise = 'copyfirst',
       name = name, inplace = true, variants = {'ttt', 'tntt'},
       impl = function(T, sig, res, x, a, b, c)
          local v, t1, t2 = 1, a, b
          if sig == 'tntt' then v, t1, t2 = cast(T, a), b, c end
          local xd, d1, d2 = TD[x], TD[t1], TD[t2]
          dispatch.samecount3(name, xd, d1, d2)
-         if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          local r
          res, r = result(T, res, xd, true)
+         if r ~= xd and r.st ~= nil and (rawequal(r.st, d1.st) or rawequal(r.st, d2.st)) then
+            -- (TH copies x into the result first, then adds in place: a
+            -- result that is t1 or t2 gives x + v * x .* t2 and the like)
+            internal.copy(r, xd)
+            xd = r
+         end
+         -- (after that copy: an integer divisor it zeroed killed the original)
+         if name == 'addcdiv' then checkdivisor(T, name, xd, nil, d2) end
          if kernels.map3(fastaddc[name], r, xd, d1, d2, v) then return res end
          if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, T == types.Float and floataddc[name] or f, v)
@@ -393,6 +411,7 @@ local fastlerp = split(op('lerp', math.huge, {Double = 'x + c * (y - x)', Float 
 
 -- lerp([res,] a, b, weight): a + weight * (b - a); numbers give a number
 dispatch.define{
+   elementwise = 'inplace',
    name = 'lerp', inplace = true, variants = {'ttn'}, only = dispatch.floating,
    impl = function(T, _, res, a, b, w)
       local ad, bd = TD[a], TD[b]

@@ -88,6 +88,7 @@ end
 
 for name, f in pairs(comparisons) do
    dispatch.define{
+      elementwise = true,
       name = name, variants = {'tn', 'tt'}, res = 'Bt',
       impl = function(T, sig, res, a, b)
          local ad = TD[a]

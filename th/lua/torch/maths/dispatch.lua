@@ -17,6 +17,7 @@ local tnew = require 'table.new'
 
 local TD, fail = internal.tensors, internal.fail
 local nelement, iscontiguous, checkbounds = internal.nelement, internal.iscontiguous, internal.checkbounds
+local samesize = internal.samesize
 local offsets, resize, poll = internal.offsets, internal.resize, internal.poll
 local type, select, tonumber, concat, unpack = type, select, tonumber, table.concat, unpack
 
@@ -376,8 +377,108 @@ end
 -- torch[name] and the methods are stubs that generate them, put them in their
 -- places and call them (a stub kept elsewhere goes on calling them).
 dispatch.defined = {}     -- the names define checks itself
+---------------------------------------------------------------------------
+-- results whose elements share memory (expanded, stride 0), in TH's order
+---------------------------------------------------------------------------
+
+-- some dimension of d has stride 0 and more than one index (no loop up to
+-- four dimensions: an inner loop would abort the trace of the caller's loop)
+local function repeats(d)
+   local nd, str, sz = d.nd, d.str, d.sz
+   if str[1] == 0 and sz[1] > 1 then return true end
+   if nd == 1 then return false end
+   if str[2] == 0 and sz[2] > 1 then return true end
+   if nd == 2 then return false end
+   if str[3] == 0 and sz[3] > 1 then return true end
+   if nd == 3 then return false end
+   if str[4] == 0 and sz[4] > 1 then return true end
+   for i = 5, nd do
+      if str[i] == 0 and sz[i] > 1 then return true end
+   end
+   return false
+end
+
+-- a tensor argument on r's storage (r itself too)
+local function onstorage(r, v)
+   local d = TD[v]
+   return d ~= nil and d.st ~= nil and rawequal(d.st, r.st)
+end
+
+-- every tensor argument has as many elements as r (else impl's errors)
+local function counted(r, a, b, c, d, e)
+   local n = nelement(r)
+   for _, v in ipairs{a, b, c, d, e} do
+      local vd = TD[v]
+      if vd and nelement(vd) ~= n then return false end
+   end
+   return true
+end
+
+-- impl's call, element by element in row-major order on one-element views
+-- of the result and of each operand (of as many elements), each reading
+-- memory as the writes before it left it: TH's element loop, whose updates
+-- of an expanded result that is also an operand build on each other (numpy's
+-- and the strided kernels' passes would not).  With copyfirst (addcmul,
+-- addcdiv) x is copied into the result first, as TH did, which then adds in
+-- place.
+local function ordered(impl, T, sig, res, r, copyfirst, ...)
+   local args = {...}
+   local m = select('#', ...)
+   if copyfirst and args[1] ~= res then
+      internal.copy(r, TD[args[1]])
+      args[1] = res
+   end
+   local n = nelement(r)
+   local wrap = internal.wraptensor
+   local ro = offsets(r)
+   local views = {}   -- for each tensor argument: its offsets and data
+   for i = 1, m do
+      local d = TD[args[i]]
+      if d and d ~= r and nelement(d) == n then views[i] = {offsets(d), d} end
+   end
+   local one, unit = {1}, {1}
+   local call = {}
+   for k = 1, n do
+      local rk = wrap(r.T, r.st, ro[k], 1, one, unit)
+      for i = 1, m do
+         local v = views[i]
+         if args[i] == res then call[i] = rk
+         elseif v then call[i] = wrap(v[2].T, v[2].st, v[1][k], 1, one, unit)
+         else call[i] = args[i] end
+      end
+      impl(T, sig, rk, unpack(call, 1, m))
+   end
+   return res
+end
+
+-- spec.elementwise: impl in TH's element order when its result repeats
+-- elements and is written over its operands, or copies x first
+-- ('copyfirst'); x updated in place alone adds up in impl's own paths
+-- (numpy's accumulation, the LuaJIT loops), except with 'inplace'
+local function elementorder(impl, copyfirst, inplace)
+   return function(T, sig, res, a, b, c, d, e)
+      if res ~= nil then
+         local r = TD[res]
+         -- (a result of other sizes than the first operand is resized,
+         -- contiguous: impl's paths)
+         if r and r.nd > 0 and r.st ~= nil and repeats(r) and samesize(r, TD[a] or TD[b] or r)
+            and (res ~= a and (copyfirst or onstorage(r, a)) or inplace and res == a
+                 or onstorage(r, b) or onstorage(r, c)
+                 or onstorage(r, d) or onstorage(r, e))
+            and counted(r, a, b, c, d, e) then
+            checkbounds(r)
+            return ordered(impl, T, sig, res, r, copyfirst, a, b, c, d, e)
+         end
+      end
+      return impl(T, sig, res, a, b, c, d, e)
+   end
+end
+
 function dispatch.define(spec)
    local name = spec.name
+   if spec.elementwise then
+      spec.impl = elementorder(spec.impl, spec.elementwise == 'copyfirst', spec.elementwise == 'inplace')
+   end
    dispatch.defined[name] = true
    spec.forms, spec.reschars = compile(spec), letters(spec.res or 't')
    local S, stubs = nil, {}

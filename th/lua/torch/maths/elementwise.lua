@@ -143,6 +143,7 @@ local function hasabs(T) return not T.integer or T == types.Int or T == types.Lo
 
 for name, f in pairs(functions) do
    dispatch.define{
+      elementwise = 'inplace',   -- (a Double's vector paths apply f once to an expanded x)
       name = name, inplace = true, variants = {'t'},
       only = name == 'abs' and hasabs or not alltypes[name] and dispatch.floating or nil,
       impl = function(T, _, res, x)
@@ -156,7 +157,7 @@ for name, f in pairs(functions) do
          -- (a LongTensor's beyond 2^53 not in doubles: numpy's int64 abs wraps as TH's)
          if nelement(xd) <= SMALL and not (T == types.Long and name == 'abs') or T == types.Float or LIBM[name] then
             loop1(r, xd, T == types.Float and floatfunctions[name] or f)
-         else
+         elseif nelement(xd) > 0 then   -- (an empty LongTensor's abs: no numpy view)
             pycall(py.math_unary, name, ndview(r), ndview(xd))
          end
          return res
@@ -197,6 +198,7 @@ end
 
 -- pow(x, n): elements to the power n; pow(n, x): n to the power of the elements
 dispatch.define{
+   elementwise = true,
    name = 'pow', inplace = true, variants = {'tn', 'nt'}, only = dispatch.floating,
    impl = function(T, sig, res, a, b)
       local x, n = a, b
@@ -221,6 +223,7 @@ dispatch.define{
 }
 
 dispatch.define{
+   elementwise = true,
    name = 'atan2', inplace = true, variants = {'tt'}, only = dispatch.floating,
    impl = function(T, _, res, x, y)
       local xd, yd = TD[x], TD[y]
