@@ -1,4 +1,7 @@
 """th as a Python library: run Lua, exchange tensors with numpy."""
+import subprocess
+import sys
+
 import numpy as np
 
 import th
@@ -42,9 +45,15 @@ def test_from_numpy_converts_other_types(runtime):
     assert runtime.eval("function(x) return x:type(), x[{1, 2}] end")(t) == ("torch.LongTensor", 3)
 
 
-class _Spy:
-    """A LuaRuntime whose table_from records the names of the dicts it is given."""
+# run in a fresh process: where the families are imported already, Lua gets
+# them all at its start and none is handed later
+_HANDED_ONCE = r'''
+import th
+from th import ops
 
+
+class Spy:
+    """a LuaRuntime whose table_from records the names of the dicts it is given"""
     def __init__(self, lua, names):
         self._lua, self._names = lua, names
 
@@ -58,6 +67,24 @@ class _Spy:
         return getattr(self._lua, name)
 
 
+rt = th.Runtime()
+names = []
+rt.lua = Spy(rt.lua, names)
+got = rt.execute("""
+    local ops = require 'th.native.ops'
+    local function fill()   -- (selection: a LongTensor's view)
+        local x = torch.LongTensor(7, 6, 4):fill(1):transpose(3, 2):transpose(2, 1):sub(2, 3, 1, 6, 1, 6)
+        x:maskedFill(torch.ByteTensor(2, 6, 6):fill(1), 3)
+    end
+    fill()
+    local _ = torch.rand(200000):sort()                                         -- sorting
+    torch.DoubleTensor(63, 65):t():copy(torch.CharTensor(4095):fill(1))         -- copies
+    fill()
+    return ops""")
+print(len(names), len(set(names)), all(got[n] is ops.EXPORTS[n] for n in ("masked_fill", "copy")))
+'''
+
+
 def test_each_numpy_family_function_reaches_lua_once():
     """lupa finds an object it wrapped before in its weak table of wrappers,
     whose slots a collection can leave to another object's wrapper (luaL_ref
@@ -65,21 +92,7 @@ def test_each_numpy_family_function_reaches_lua_once():
     family, th's table of operations once got an ndarray for index_fill
     (scripts/fuzz_views.py, seed 17).  Each function now reaches Lua once, and
     each entry of the table is the family's own function."""
-    from th import ops
-    rt = th.Runtime()
-    names = []
-    rt.lua = _Spy(rt.lua, names)
-    got = rt.execute("""
-        local ops = require 'th.native.ops'
-        local function fill()   -- (selection: a LongTensor's view)
-            local x = torch.LongTensor(7, 6, 4):fill(1):transpose(3, 2):transpose(2, 1):sub(2, 3, 1, 6, 1, 6)
-            x:maskedFill(torch.ByteTensor(2, 6, 6):fill(1), 3)
-        end
-        fill()
-        local _ = torch.rand(200000):sort()                                         -- sorting
-        torch.DoubleTensor(63, 65):t():copy(torch.CharTensor(4095):fill(1))         -- copies
-        fill()
-        return ops""")
-    assert len(names) > 20 and len(names) == len(set(names))
-    for name in ("masked_fill", "copy"):
-        assert got[name] is ops.EXPORTS[name]
+    out = subprocess.run([sys.executable, "-c", _HANDED_ONCE], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    handed, distinct, own = out.stdout.split()
+    assert int(handed) > 20 and handed == distinct and own == "True"
