@@ -134,7 +134,11 @@ def dense_block(p, D):
     """modules taking N x D to N x H -> (list of Lua module expressions, H)"""
     rng = p.rng
     H = rng.randint(2, 7)
-    mods = [f"nn.Linear({D}, {H})", activation(rng)]
+    mods = [pick(rng, f"nn.Linear({D}, {H})", f"nn.Linear({D}, {H})", f"nn.Linear({D}, {H}):noBias()"),
+            activation(rng)]
+    if rng.random() < 0.15:
+        mods.append(pick(rng, f"nn.PReLU({H})", f"nn.CMul({H})", f"nn.Add({H})", "nn.Normalize(2)",
+                         "nn.MulConstant(0.7)", f"nn.Euclidean({H}, {H})", "nn.SoftSign()"))
     if rng.random() < 0.25:
         mods.append(f"nn.Dropout({pick(rng, 0.2, 0.5)})")
     if rng.random() < 0.2:
@@ -205,9 +209,19 @@ def image_trunk(p, C, H, W):
     k = rng.randint(1, 4)
     kw = rng.randint(1, 3)
     pad = rng.randint(0, kw // 2 + 0)
-    conv = pick(rng, "nn.SpatialConvolution", "nn.SpatialConvolutionMM")
-    mods = [f"{conv}({C}, {k}, {kw}, {kw}, 1, 1, {pad}, {pad})", activation(rng)]
-    h, w = H + 2 * pad - kw + 1, W + 2 * pad - kw + 1
+    conv = pick(rng, "nn.SpatialConvolution", "nn.SpatialConvolutionMM", "nn.SpatialConvolution",
+                "nn.SpatialFullConvolution", "nn.SpatialDilatedConvolution")
+    if conv == "nn.SpatialDilatedConvolution" and min(H, W) + 2 * pad < 2 * (kw - 1) + 1:
+        conv = "nn.SpatialConvolution"
+    if conv == "nn.SpatialFullConvolution":
+        mods = [f"{conv}({C}, {k}, {kw}, {kw}, 1, 1, {pad}, {pad})", activation(rng)]
+        h, w = H - 2 * pad + kw - 1, W - 2 * pad + kw - 1
+    elif conv == "nn.SpatialDilatedConvolution":
+        mods = [f"{conv}({C}, {k}, {kw}, {kw}, 1, 1, {pad}, {pad}, 2, 2)", activation(rng)]
+        h, w = H + 2 * pad - 2 * (kw - 1), W + 2 * pad - 2 * (kw - 1)
+    else:
+        mods = [f"{conv}({C}, {k}, {kw}, {kw}, 1, 1, {pad}, {pad})", activation(rng)]
+        h, w = H + 2 * pad - kw + 1, W + 2 * pad - kw + 1
     if rng.random() < 0.5 and h >= 2 and w >= 2:
         mods.append(pick(rng, "nn.SpatialMaxPooling(2, 2, 2, 2)", "nn.SpatialAveragePooling(2, 2, 2, 2)"))
         h, w = (h - 2) // 2 + 1, (w - 2) // 2 + 1
@@ -215,6 +229,10 @@ def image_trunk(p, C, H, W):
         mods.append(f"nn.SpatialBatchNormalization({k})")
     if rng.random() < 0.15:
         mods.append(f"nn.SpatialDropout({pick(rng, 0.2, 0.5)})")
+    if rng.random() < 0.2 and h >= 2 and w >= 2:   # a second convolution, stride 2
+        k2 = rng.randint(1, 3)
+        mods += [f"nn.SpatialConvolution({k}, {k2}, 2, 2, 2, 2)", activation(rng)]
+        k, h, w = k2, (h - 2) // 2 + 1, (w - 2) // 2 + 1
     F = k * h * w
     mods.append(pick(rng, f"nn.View({F}):setNumInputDims(3)", f"nn.View(-1, {F})", f"nn.Reshape({F}, true)"))
     p.emit(f"local {v} = nn.Sequential()" + "".join(f":add({m})" for m in mods))
@@ -335,7 +353,16 @@ def case(rng, k, bits=False):
         emit("torch.setdefaulttensortype('torch.FloatTensor')")
     N = rng.randint(2, 6)
     graph2 = False
-    if rng.random() < 0.35:
+    seq = False
+    if rng.random() < 0.12:   # words: LookupTable, TemporalConvolution, pooling over time
+        V, E, L = rng.randint(3, 8), rng.randint(2, 4), rng.randint(3, 6)
+        k, kw = rng.randint(1, 4), rng.randint(1, 3)
+        trunk = p.name("m")
+        pool = pick(rng, "nn.Max(2)", "nn.Mean(2)", "nn.Sum(2)")
+        p.emit(f"local {trunk} = nn.Sequential():add(nn.LookupTable({V}, {E})):add(nn.TemporalConvolution({E}, {k}, {kw}))"
+               f":add({activation(rng)}):add({pool})")
+        F, shape, seq = k, None, (V, L)
+    elif rng.random() < 0.4:
         C, H, W = rng.randint(1, 2), rng.randint(3, 6), rng.randint(3, 6)
         shape = [C, H, W]
         trunk, F = image_trunk(p, C, H, W)
@@ -344,6 +371,16 @@ def case(rng, k, bits=False):
         shape = [D]
         trunk, F = vector_trunk(p, D)
         graph2 = rng.random() < 0.12
+        if not graph2 and rng.random() < 0.1:   # a gModule of two inputs: x is a table
+            D2, H = rng.randint(1, 4), rng.randint(2, 4)
+            g = p.name("m")
+            p.emit(f"local in1, in2 = nn.Identity()(), nn.Identity()()")
+            p.emit(f"local t1 = {trunk}(in1)")
+            p.emit(f"local t2 = {activation(rng)}(nn.Linear({D2}, {F})(in2))")
+            join = pick(rng, "nn.CAddTable()", "nn.CMulTable()", "nn.JoinTable(2)")
+            p.emit(f"local {g} = nn.gModule({{in1, in2}}, {{{join}({{t1, t2}})}})")
+            trunk, F = g, (2 * F if "Join" in join else F)
+            shape = (shape, [D2])
     hmod, crit, target = head(p, F, N)
     if graph2:   # an nngraph with two outputs and a ParallelCriterion
         emit("local gin = nn.Identity()()")
@@ -357,13 +394,18 @@ def case(rng, k, bits=False):
         emit(f"local model = nn.Sequential():add({trunk}):add({hmod})")
         emit(f"local crit = {crit}")
         emit(f"local y = {target}")
-    emit(f"local x = {data(p, N, shape)}")
+    if seq:
+        emit(f"local x = torch.LongTensor({N}, {seq[1]}):random(1, {seq[0]})")
+    elif isinstance(shape, tuple):
+        emit(f"local x = {{{data(p, N, shape[0])}, {data(p, N, shape[1])}}}")
+    else:
+        emit(f"local x = {data(p, N, shape)}")
     if typing == "float_default":
         emit("y = nn.utils.recursiveType(y, 'torch.FloatTensor')")
     elif typing == "float":
-        emit("model:float(); crit:float(); x = x:float(); y = nn.utils.recursiveType(y, 'torch.FloatTensor')")
+        emit("model:float(); crit:float(); x = nn.utils.recursiveType(x, 'torch.FloatTensor'); y = nn.utils.recursiveType(y, 'torch.FloatTensor')")
     elif typing == "type":
-        emit("model:type('torch.FloatTensor'); crit:type('torch.FloatTensor'); x = x:type('torch.FloatTensor')"
+        emit("model:type('torch.FloatTensor'); crit:type('torch.FloatTensor'); x = nn.utils.recursiveType(x, 'torch.FloatTensor')"
              "; y = nn.utils.recursiveType(y, 'torch.FloatTensor')")
     emit("local params, grads = model:getParameters()")
     emit("P('init', params)")
@@ -438,7 +480,7 @@ def event(p, typing):
         to = pick(rng, "float", "double")
         T = "torch.FloatTensor" if to == "float" else "torch.DoubleTensor"
         how = pick(rng, f":{to}()", f":type('{T}')")
-        emit(f"model{how}; crit:type('{T}'); x = x:type('{T}'); y = nn.utils.recursiveType(y, '{T}'); "
+        emit(f"model{how}; crit:type('{T}'); x = nn.utils.recursiveType(x, '{T}'); y = nn.utils.recursiveType(y, '{T}'); "
              f"params, grads = model:getParameters(); state = {{}}; config = config; P('ty', params)")
 
 
@@ -502,7 +544,7 @@ def main():
         finally:
             os.chdir(here)
     errors = sum(1 for m in mismatches if m[2].endswith("error") and m[3].endswith("error"))
-    print(f"programs: {len(calls)}  original crashes/hangs: {len(ref_failures)} {sorted(ref_failures)[:10]}  "
+    print(f"programs: {len(calls)}  original crashes/hangs: {len(ref_failures)} {sorted(ref_failures.items())[:10]}  "
           f"th crashes/hangs: {len(th_failures)}  mismatches: {len(mismatches)}")
     for k, status in sorted(th_failures.items()):
         print(f"  th {status} at {k}")
