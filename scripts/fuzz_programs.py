@@ -1,36 +1,51 @@
 """Differential fuzz of whole small training programs: th against the original.
 
 Each case is a generated Torch7 program as users wrote them: a random small
-model (Sequential, Concat, ConcatTable + CAddTable/JoinTable, Parallel,
-weights shared by `clone('weight', 'bias', ...)`, an nngraph gModule with one
-or two outputs; Linear, SpatialConvolution(MM) on tiny images, max/average
-pooling, ReLU/Tanh/Sigmoid/ELU/LeakyReLU, Dropout, (Spatial)BatchNormalization,
-View/Reshape), Double or Float (by `:float()`, `:type()` or the default tensor
-type), a criterion matching the output (ClassNLL, CrossEntropy, MultiMargin,
+model (Sequential, Concat, ConcatTable + CAddTable/CMulTable/JoinTable,
+Parallel, weights shared by `clone('weight', 'bias', ...)` or `share`, an
+nngraph gModule with one or two inputs and one or two outputs; Linear (or
+Linear:noBias) then PReLU/CMul/Add/Normalize/Euclidean sometimes,
+SpatialConvolution(MM), dilated, transposed and strided convolutions on tiny
+images, max/average pooling, LookupTable + TemporalConvolution + pooling over
+time on word indices, ReLU/Tanh/Sigmoid/ELU/LeakyReLU/HardTanh/SoftPlus,
+Dropout and SpatialDropout, (Spatial)BatchNormalization, View/Reshape), Double
+or Float (by `:float()`, `:type()` or the default tensor type), a criterion
+matching the output (ClassNLL with weights or not, CrossEntropy, MultiMargin,
 MSE, SmoothL1, Abs, BCE, Margin, SoftMargin, MultiLabelSoftMargin,
 ParallelCriterion for two outputs), deterministic data (formulas, or
 torch.manualSeed then rand/randn), and 3-20 training steps with an optim
 algorithm and a random config (sgd with momentum/nesterov/dampening/
 weightDecay/learningRateDecay, adam, adamax, adagrad, adadelta, rmsprop,
-nag, asgd, rprop, lbfgs, cg), or by hand (zeroGradParameters, backward,
-updateParameters; or updateGradInput then accGradParameters with a scale).
-Between steps, at random: evaluate() outputs, getParameters() again,
-clearState, clone(), torch.save/torch.load (binary or ascii) or
+nag, asgd, rprop, lbfgs with or without lswolfe, cg), or by hand
+(zeroGradParameters, backward, updateParameters; or updateGradInput then
+accGradParameters with a scale).  Between steps, at random: evaluate()
+outputs, getParameters() again, clearState, clone(), torch.save/torch.load
+(binary or ascii, the model alone or with the optim state) or
 serialize/deserialize, :float()/:double()/:type() of the whole model (then
 the optim state starts again).  The program prints digests: each step's
 loss, the parameters' and gradients' sums, absolute sums, norms and a few
-elements, optim state fields, evaluate-mode outputs; all at 5 significant
-digits, and with --bits also an exact (%a) weighted sum of every element.
-Programs run in batches by fuzz_diff.py's runner (crashes and hangs
-resumed); a program that fails prints what it digested before and `error`.
+elements, optim state fields (not the original's uninitialised buffers:
+lbfgs's dir_bufs/stp_bufs/ro, cg's df3, asgd's tmp), evaluate-mode outputs
+of the model and of its clone, an optim.ConfusionMatrix of the classes; all
+at 5 significant digits, and with --bits also %a of numbers and an exact
+weighted sum of every element of tensors.  Programs run in batches by
+fuzz_diff.py's runner (crashes and hangs resumed; optim.cg's line search
+never ends on some programs, in both); a program that fails prints what it
+digested before and `error`.  OpenBLAS is pinned to the tests' Haswell
+kernels (tests/conftest.py), so that a finding's bits are its fixture's.
 
 nn comes from LUA_PATH for th (the third-party tree, with moses); the
 original finds its installed nn, and optim/nngraph/graph by its ./?/init.lua:
 the script runs both from a temporary folder of links into that tree.
 
     LUA_PATH='/work/shared/thirdparty/?.lua;/work/shared/thirdparty/?/init.lua;/work/shared/thirdparty/moses/?.lua;;' \\
-    python scripts/fuzz_programs.py --calls 300 --seed 1 [--bits] [--batch 25] \\
-        --th .venv/bin/th --ref /opt/torch7-ref/bin/th [--print-case K]
+    python scripts/fuzz_programs.py --calls 500 --seed 1 [--bits] [--timeout 20] \\
+        --th .venv/bin/th --ref /opt/torch7-ref/bin/th
+
+    --print-case K   prints program K as a script to run alone (from a folder
+                     where the original finds optim and nngraph)
+    FUZZ_PROGRAMS_ERRORS=1 ...   runs th alone and lists the programs that
+                     fail, with their error (to keep the generator valid)
 """
 import os
 import random
@@ -414,6 +429,9 @@ def case(rng, k, bits=False):
     method = rng.choice(OPTIMS)
     style = "optim" if rng.random() < 0.75 else pick(rng, "manual", "acc")
     emit(f"local config = {optim_config(rng, method)}")
+    if method == "sgd" and rng.random() < 0.15:   # a learning rate (weight decay) per parameter
+        emit(f"config.{pick(rng, 'learningRates', 'weightDecays')} = "
+             "torch.linspace(0.5, 1.5, params:nElement()):typeAs(params)")
     emit("local state = " + pick(rng, "config", "{}"))
     emit("local function feval(w)\n"
          "   if w ~= params then params:copy(w) end\n"
@@ -543,14 +561,12 @@ def main():
                                                                 args.timeout, PROG_PRELUDE)
         finally:
             os.chdir(here)
-    errors = sum(1 for m in mismatches if m[2].endswith("error") and m[3].endswith("error"))
     print(f"programs: {len(calls)}  original crashes/hangs: {len(ref_failures)} {sorted(ref_failures.items())[:10]}  "
           f"th crashes/hangs: {len(th_failures)}  mismatches: {len(mismatches)}")
     for k, status in sorted(th_failures.items()):
         print(f"  th {status} at {k}")
     for k, body, want, have in mismatches[:args.show]:
         print(f"--- {k}: {first_difference(want, have)}")
-    del errors
 
 
 if __name__ == "__main__":
