@@ -1,6 +1,9 @@
 -- Sigmoid: output = 1 / (1 + exp(-input)); gradInput = gradOutput * (1 - output) * output
 -- Contiguous tensors loop in LuaJIT (the output: thnn.shared, large ones
--- shared with helper threads).
+-- shared with helper threads); the gradient's strided ones through
+-- contiguous copies: THNN's product is in double, gradOutput first (tensor
+-- operations rounded each factor: a Sigmoid after a Concat's narrow, found
+-- by scripts/fuzz_programs.py).
 local checks = require 'thnn.checks'
 local shared = require 'thnn.shared'
 local data = checks.data
@@ -32,6 +35,10 @@ function K.Sigmoid_updateGradInput(state, input, gradOutput, gradInput, output)
          local s = y[i]
          gi[i] = g[i] * (1 - s) * s
       end
+   elseif gradOutput:nElement() == output:nElement() and output:type() == gradOutput:type() then
+      local result = gradInput:isContiguous() and gradInput or output.new()
+      K.Sigmoid_updateGradInput(state, input, gradOutput:contiguous(), result, output:contiguous())
+      if result ~= gradInput then gradInput:copy(result) end
    else
       gradInput:fill(1):add(-1, output):cmul(output):cmul(gradOutput)
    end

@@ -16,7 +16,7 @@ end
 function K.SpatialDilatedConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, gradColumns,
                                                      kW, kH, dW, dH, padW, padH, dilW, dilH)
    -- (gradColumns: nn's finput, the forward's columns, as in THNN overwritten)
-   C.backward(input, gradOutput, gradInput, weight, gradColumns, geom(kW, kH, dW, dH, padW, padH, dilW, dilH))
+   C.backward(input, gradOutput, gradInput, weight, gradColumns, geom(kW, kH, dW, dH, padW, padH, dilW, dilH), true)
 end
 
 function K.SpatialDilatedConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, columns, ones,

@@ -100,12 +100,12 @@ local matrix = S.matrix
 
 -- r = beta r + alpha a b for each image n (r, a, b advancing by rstep,
 -- astep, bstep elements); false when BLAS does not take them
-local function products(N, r, rstep, beta, alpha, a, astep, b, bstep)
+local function products(N, r, rstep, beta, alpha, a, astep, b, bstep, rowfirst)
    if not cblas.usable(r, a, b) then return false end
    local r0, a0, b0 = r.off, a.off, b.off
    for n = 0, N - 1 do
       r.off, a.off, b.off = r0 + n * rstep, a0 + n * astep, b0 + n * bstep
-      if not cblas.product('addmm', r, beta, alpha, a, b) then return false end
+      if not cblas.product('addmm', r, beta, alpha, a, b, rowfirst) then return false end
    end
    return true
 end
@@ -184,7 +184,7 @@ for n = a, b - 1 do
    end
    if gemm then gemm$CALL end
 end
-]], product = function(O, K, P) return O, K, P, P, 1, K, 1, P, 1, 'y', 'p3', 'c', 1, 1 end},
+]], product = function(O, K, P, rowfirst) return O, K, P, P, 1, K, 1, P, 1, 'y', 'p3', 'c', 1, 1, rowfirst end},
    -- fold: the columns weight^T x the O planes, added back into the zeroed
    -- image, then the bias added to its C planes; p0 = the image, p1 = its
    -- columns, p2 = the planes, a0: the bias's address (0: none)
@@ -202,7 +202,7 @@ for n = a, b - 1 do
       end
    end
 end
-]], product = function(O, K, P) return K, O, P, P, 1, 1, K, P, 1, 'c', 'p3', 'g', 1, 0 end},
+]], product = function(O, K, P, rowfirst) return K, O, P, P, 1, 1, K, P, 1, 'c', 'p3', 'g', 1, 0, rowfirst end},
    -- the columns alone (a weight gradient's, whose products add up in
    -- order); p0 = the image, p1 = cols
    columns = {loop = 'im2col', text = [[
@@ -215,9 +215,9 @@ end
 local IMAGES_SHARED = 2^20
 
 local imageloops = {}
-local function imageloop(kind, C, H, W, oH, oW, O, K, P, g)
+local function imageloop(kind, C, H, W, oH, oW, O, K, P, g, rowfirst)
    local kH, kW, sH, sW, pH, pW, dH, dW = I.geometry(g)
-   local key = table.concat({kind, C, H, W, oH, oW, O, K, P, kH, kW, sH, sW, pH, pW, dH, dW}, ',')
+   local key = table.concat({kind, C, H, W, oH, oW, O, K, P, kH, kW, sH, sW, pH, pW, dH, dW, tostring(rowfirst)}, ',')
    local L = imageloops[key]
    if L then return L end
    local sizes = {KP = K * P, CHW = C * H * W, C = C, H = H, W = W, OH = oH, OW = oW, KH = kH, KW = kW,
@@ -225,7 +225,7 @@ local function imageloop(kind, C, H, W, oH, oW, O, K, P, g)
    local images, body, prelude = IMAGES[kind], {}, {}
    for ctype, T in pairs{float = types.Float, double = types.Double} do
       local gemmtype, call
-      if images.product then gemmtype, _, call = cblas.gemmcall(T, images.product(O, K, P)) end
+      if images.product then gemmtype, _, call = cblas.gemmcall(T, images.product(O, K, P, rowfirst)) end
       sizes.CALL = call or ''
       body[ctype] = images.text:gsub('%$(%w+)', sizes)
       prelude[ctype] = ('local %s = (function()\n%s\nend)()\nlocal GEMM = ffi.typeof(%q)')
@@ -238,9 +238,9 @@ local function imageloop(kind, C, H, W, oH, oW, O, K, P, g)
 end
 
 -- the address of gemm for the loop of this kind on these tensors (0: numpy's product)
-local function gemmaddress(kind, r, a, b, O, K, P)
+local function gemmaddress(kind, r, a, b, O, K, P, rowfirst)
    if not cblas.usable(TD[r], TD[a], TD[b]) then return 0 end
-   return select(2, cblas.gemmcall(TD[r].T, IMAGES[kind].product(O, K, P))) or 0
+   return select(2, cblas.gemmcall(TD[r].T, IMAGES[kind].product(O, K, P, rowfirst))) or 0
 end
 
 local function address(t)
@@ -250,19 +250,21 @@ end
 -- The loops run on contiguous tensors: the N images x (N x C x H x W), their
 -- columns cols (made N x K x P), the planes y (N x O x P), the weight w
 -- (O x K) and the bias b (nil: none).
+-- (rowfirst: the products' results handed row-major whatever their sizes,
+-- as the dilated and transposed convolutions called gemm; rowfirst in cblas)
 -- unfold: y = w x the columns of x, plus b
-local function unfold(x, cols, y, w, b, g, C, H, W, oH, oW, N, O, K, P)
-   local gemm = gemmaddress('unfold', y, w, cols, O, K, P)
-   shared.run(imageloop('unfold', C, H, W, oH, oW, O, K, P, g), checks.ctype(x), N, N * O * K * P, x:data(),
+local function unfold(x, cols, y, w, b, g, C, H, W, oH, oW, N, O, K, P, rowfirst)
+   local gemm = gemmaddress('unfold', y, w, cols, O, K, P, rowfirst)
+   shared.run(imageloop('unfold', C, H, W, oH, oW, O, K, P, g, rowfirst), checks.ctype(x), N, N * O * K * P, x:data(),
               cols:data(), y:data(), w:data(), address(b), gemm)
    if gemm == 0 then call(py.nn_cols_forward, nd(y), nd(w), nd(cols)) end
 end
 
 -- fold: x = the columns w^T x y folded into images, plus b
-local function fold(x, cols, y, w, b, g, C, H, W, oH, oW, N, O, K, P)
-   local gemm = gemmaddress('fold', cols, w, y, O, K, P)
+local function fold(x, cols, y, w, b, g, C, H, W, oH, oW, N, O, K, P, rowfirst)
+   local gemm = gemmaddress('fold', cols, w, y, O, K, P, rowfirst)
    if gemm == 0 then call(py.nn_cols_backward, nd(cols), nd(w), nd(y)) end
-   shared.run(imageloop('fold', C, H, W, oH, oW, O, K, P, g), checks.ctype(x), N, N * O * K * P, x:data(),
+   shared.run(imageloop('fold', C, H, W, oH, oW, O, K, P, g, rowfirst), checks.ctype(x), N, N * O * K * P, x:data(),
               cols:data(), y:data(), w:data(), address(b), gemm)
 end
 
@@ -272,20 +274,20 @@ local function columns(x, cols, g, C, H, W, oH, oW, N, K, P)
               cols:data())
 end
 
-local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch)
+local function forward2d(input, output, weight, bias, cols, g, nin, osz, batch, direct)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    local x = dense(input, true)
    resizecolumns(cols, batch, N, K, P)
    local out, w = dense(output), dense(weight, true)
-   unfold(x, cols, out, w, bias and dense(bias, true), g, C, H, W, oH, oW, N, S.size(w, 1), K, P)
+   unfold(x, cols, out, w, bias and dense(bias, true), g, C, H, W, oH, oW, N, S.size(w, 1), K, P, direct)
    if out ~= output then output:copy(out) end
 end
 
-local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, osz, batch)
+local function backward2d(input, gradOutput, gradInput, weight, gcols, g, nin, osz, batch, direct)
    local C, H, W, oH, oW, N, K, P = imagegeom(input, g, nin, osz, batch)
    resizecolumns(gcols, batch, N, K, P)
    local w, gout, gin = dense(weight, true), dense(gradOutput, true), dense(gradInput)
-   fold(gin, gcols, gout, w, nil, g, C, H, W, oH, oW, N, S.size(w, 1), K, P)
+   fold(gin, gcols, gout, w, nil, g, C, H, W, oH, oW, N, S.size(w, 1), K, P, direct)
    if gin ~= gradInput then gradInput:copy(gin) end
 end
 
@@ -325,8 +327,10 @@ end
 local function weightgrads(gw, gb, a, gout, cols, N, M, K, P, O, H, W, scale, ones)
    local float = torch.type(gout) == 'torch.FloatTensor'
    if float then scale = f32(scale) end
+   -- (a dilated or transposed convolution's gemm called directly: its
+   -- result row-major, whatever its sizes; SpatialConvolutionMM's by addmm)
    if gw and not products(N, matrix(R, gw, M, K, K, 1), 0, 1, scale, matrix(A, a, M, P, P, 1), M * P,
-                          matrix(B, cols, P, K, 1, P), K * P) then
+                          matrix(B, cols, P, K, 1, P), K * P, ones ~= nil) then
       call(py.nn_cols_accgrad, nd(gw), nd(cols), nd(a), scale)
    end
    if gb and not (ones and biasgemv(gb, gout, fillones(ones, H, W), N, O, H * W, scale)) then
@@ -437,7 +441,7 @@ function C.forward(input, output, weight, bias, cols, g, ones)
    S.resize(output, sizes)
    if #g.k == 2 then
       if ones then fillones(ones, osz[1], osz[2]) end
-      return forward2d(input, output, weight, bias, cols or input.new(), g, nin, osz, batch)
+      return forward2d(input, output, weight, bias, cols or input.new(), g, nin, osz, batch, ones ~= nil)
    end
    if ones then fillones(ones, osz[2], osz[3], osz[1]) end
    if not forward3d(input, output, weight, bias, cols, g, nin, osz, batch) then
@@ -446,13 +450,14 @@ function C.forward(input, output, weight, bias, cols, g, ones)
    end
 end
 
-function C.backward(input, gradOutput, gradInput, weight, gcols, g)
+-- (direct: a dilated convolution's, which called gemm directly)
+function C.backward(input, gradOutput, gradInput, weight, gcols, g, direct)
    checkdirect(weight, g)
    local nout, nin = planes(weight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
    S.resizeas(gradInput, input)
    if #g.k == 2 then
-      return backward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, nin, osz, batch)
+      return backward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, nin, osz, batch, direct)
    end
    if not backward3d(gradOutput, gradInput, weight, gcols, g, nin, osz, batch) then
       resizecols(gcols, batch, nin * prod(g.k), osz)
@@ -560,7 +565,7 @@ local function fullforward2d(input, output, weight, bias, cols, g, sizes, batch)
    local C, oH, oW, H, W, N, K, P, nin = fullgeom(input, weight, g, sizes, batch)
    resizecolumns(cols, batch, N, K, P)
    local out, x, w = dense(output), dense(input, true), dense(weight, true)
-   fold(out, cols, x, w, bias and dense(bias, true), g, C, oH, oW, H, W, N, nin, K, P)
+   fold(out, cols, x, w, bias and dense(bias, true), g, C, oH, oW, H, W, N, nin, K, P, true)
    if out ~= output then output:copy(out) end
 end
 
@@ -568,7 +573,7 @@ local function fullbackward2d(input, gradOutput, gradInput, weight, gcols, g, si
    local C, oH, oW, H, W, N, K, P, nin = fullgeom(input, weight, g, sizes, batch)
    resizecolumns(gcols, batch, N, K, P)
    local gout, w, gin = dense(gradOutput, true), dense(weight, true), dense(gradInput)
-   unfold(gout, gcols, gin, w, nil, g, C, oH, oW, H, W, N, nin, K, P)
+   unfold(gout, gcols, gin, w, nil, g, C, oH, oW, H, W, N, nin, K, P, true)
    if gin ~= gradInput then gradInput:copy(gin) end
 end
 
@@ -585,8 +590,9 @@ end
 
 -- A 3D transposed convolution image by image, as THNN ran it: the columns
 -- (cols, THNN's finput: nOut*kT*kH*kW x the input's T*H*W places, made and
--- folded in numpy) and the library's products through torch's mm and addmm,
--- whose layouts give the bits: the forward folds weight^T x the image's
+-- folded in numpy) and the library's products called as THNN called gemm
+-- (its results row-major whatever their sizes: torch's mm and addmm handed a
+-- column or a row the other way, last bits found by the programs fuzz): the forward folds weight^T x the image's
 -- planes and adds the bias; gradInput is weight x the columns of
 -- gradOutput; gradWeight adds scale * the input's planes x those columns^T.
 -- -> the images N, the input planes I, K, P, the grid's sizes
@@ -613,8 +619,11 @@ local function fullforward3d(input, output, weight, bias, cols, g, batch)
    local b = bias and dense(bias, true)
    columnsbuffer(cols, K, P)
    for n = 1, N do
-      local o = image(out, batch, n)
-      cols:mm(wt, image(x, batch, n):view(I, P))
+      local o, xn = image(out, batch, n), image(x, batch, n):view(I, P)
+      if not products(1, matrix(R, cols, K, P, P, 1), 0, 0, 1, matrix(A, wt, K, I, 1, K), 0,
+                      matrix(B, xn, I, P, P, 1), 0, true) then
+         cols:mm(wt, xn)
+      end
       call(py.nn_columns_fold, nd(o), nd(cols), geo, iT, iH, iW)
       if b then o:add(b:view(-1, 1, 1, 1):expandAs(o)) end
    end
@@ -627,7 +636,11 @@ local function fullbackward3d(input, gradOutput, gradInput, weight, cols, g, bat
    columnsbuffer(cols, K, P)
    for n = 1, N do
       call(py.nn_columns, nd(cols), nd(image(gout, batch, n)), geo, iT, iH, iW)
-      image(gin, batch, n):view(I, P):mm(w, cols)
+      local gn = image(gin, batch, n):view(I, P)
+      if not products(1, matrix(R, gn, I, P, P, 1), 0, 0, 1, matrix(A, w, I, K, K, 1), 0,
+                      matrix(B, cols, K, P, P, 1), 0, true) then
+         gn:mm(w, cols)
+      end
    end
    if gin ~= gradInput then gradInput:copy(gin) end
 end
@@ -636,10 +649,15 @@ local function fullaccgrad3d(input, gradOutput, gradWeight, cols, g, batch, scal
    local N, I, K, P, iT, iH, iW = fullgeom3d(input, gradWeight, batch)
    local x, gout, gw, geo = dense(input, true), dense(gradOutput, true), dense(gradWeight, true), flat(g)
    local w = gw:view(I, K)
+   local alpha = torch.type(gw) == 'torch.FloatTensor' and f32(scale) or scale
    columnsbuffer(cols, K, P)
    for n = 1, N do
       call(py.nn_columns, nd(cols), nd(image(gout, batch, n)), geo, iT, iH, iW)
-      w:addmm(scale, image(x, batch, n):view(I, P), cols:t())
+      local xn = image(x, batch, n):view(I, P)
+      if not products(1, matrix(R, w, I, K, K, 1), 0, 1, alpha, matrix(A, xn, I, P, P, 1), 0,
+                      matrix(B, cols, P, K, 1, P), 0, true) then
+         w:addmm(scale, xn, cols:t())
+      end
    end
    if gw ~= gradWeight then gradWeight:copy(gw) end
 end

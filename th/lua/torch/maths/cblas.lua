@@ -183,7 +183,14 @@ local function operandlayout(rows, cols, s1, s2)
    if t then return t, ld end
    return colmajor(rows, cols, s1, s2)
 end
-local function resultlayout(rows, cols, s1, s2)
+-- (rowfirst: the result row-major when both fit, a row or column of unit
+-- stride, as THNN's convolutions handed theirs to gemm directly: C the
+-- transposed result, column-major)
+local function resultlayout(rows, cols, s1, s2, rowfirst)
+   if rowfirst then
+      local t, ld = rowmajor(rows, cols, s1, s2)
+      if t then return t, ld end
+   end
    local t, ld = colmajor(rows, cols, s1, s2)
    if t then return t, ld end
    return rowmajor(rows, cols, s1, s2)
@@ -212,8 +219,8 @@ end
 -- these strides: whether a and b swap places (a column-major result: r^T =
 -- b^T a^T), then gemm's arguments but the pointers and scalars; nil when
 -- the result is one TH copied, and at (bt) nil when TH copied a (b)
-local function gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
-   local rt, ldr = resultlayout(m, n, rs1, rs2)
+local function gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2, rowfirst)
+   local rt, ldr = resultlayout(m, n, rs1, rs2, rowfirst)
    if not rt then return nil end
    local swap = rt == TRANS
    if swap then m, n, as1, as2, bs1, bs2 = n, m, bs2, bs1, as2, as1 end
@@ -226,8 +233,8 @@ end
 -- at pointers rp, ap, bp; r must already hold what beta scales.  A matrix
 -- TH copied is copied as TH did (a result column-major, then copied back;
 -- an operand row-major).  -> true when done
-local function gemmat(T, beta, alpha, m, k, n, rp, ap, bp, rs1, rs2, as1, as2, bs1, bs2)
-   local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
+local function gemmat(T, beta, alpha, m, k, n, rp, ap, bp, rs1, rs2, as1, as2, bs1, bs2, rowfirst)
+   local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2, rowfirst)
    if swap == nil then
       local c = colcopy(T, m, n, rp, rs1, rs2)
       gemmat(T, beta, alpha, m, k, n, c, ap, bp, 1, m, as1, as2, bs1, bs2)
@@ -259,9 +266,9 @@ end
 -- product('addmm', ...) makes for m x k by k x n matrices of these strides,
 -- over the texts r, a, b (pointers), alpha and beta; nil when BLAS does not
 -- take them
-function cblas.gemmcall(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, r, a, b, alpha, beta)
+function cblas.gemmcall(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, r, a, b, alpha, beta, rowfirst)
    if not fns[T] or not load() then return nil end
-   local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2)
+   local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2, rowfirst)
    if swap == nil or not at or not bt then return nil end
    widen()
    if swap then a, b = b, a end
@@ -365,10 +372,12 @@ local function thgemv(T, m, k, alpha, ap, s1, s2, xp, ix, beta, yp, iy)
    end
 end
 
--- product(name, r, beta, alpha, a, b) -> true when done: r = beta r + alpha
--- (a b) for mv, mm, bmm, ger and their accumulating forms, addbmm summing the
--- batch (r already holds M; beta 0 ignores what r holds, as BLAS does)
-function cblas.product(name, r, beta, alpha, a, b)
+-- product(name, r, beta, alpha, a, b [, rowfirst]) -> true when done: r =
+-- beta r + alpha (a b) for mv, mm, bmm, ger and their accumulating forms,
+-- addbmm summing the batch (r already holds M; beta 0 ignores what r holds,
+-- as BLAS does); rowfirst: mm's result of one row or column handed as
+-- THNN's direct gemm calls handed theirs (resultlayout)
+function cblas.product(name, r, beta, alpha, a, b, rowfirst)
    if not usable(r, a, b) then return false end
    pollnow()
    checkbounds(r); checkbounds(a); checkbounds(b)
@@ -416,7 +425,7 @@ function cblas.product(name, r, beta, alpha, a, b)
       if m == 0 or k == 0 or n == 0 then return false end
       if owncount and m * k * n > SHARED.gemm then widen() end
       return gemmat(T, beta, alpha, m, k, n, ptr(r), ptr(a), ptr(b), r.str[1], r.str[2], a.str[1], a.str[2],
-                    b.str[1], b.str[2])
+                    b.str[1], b.str[2], rowfirst)
    end
    -- bmm, baddbmm, addbmm: one gemm per matrix of the batch, at pointers
    -- moved along it (no view made: a bmm of 32 small matrices made 12 KB
