@@ -240,7 +240,8 @@ end
 -- the address of gemm for the loop of this kind on these tensors (0: numpy's product)
 local function gemmaddress(kind, r, a, b, O, K, P, rowfirst)
    if not cblas.usable(TD[r], TD[a], TD[b]) then return 0 end
-   return select(2, cblas.gemmcall(TD[r].T, IMAGES[kind].product(O, K, P, rowfirst))) or 0
+   local m, k, n, rs1, rs2, as1, as2, bs1, bs2 = IMAGES[kind].product(O, K, P)
+   return cblas.gemmaddress(TD[r].T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, rowfirst) or 0
 end
 
 local function address(t)

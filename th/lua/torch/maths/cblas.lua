@@ -267,10 +267,8 @@ end
 -- over the texts r, a, b (pointers), alpha and beta; nil when BLAS does not
 -- take them
 function cblas.gemmcall(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, r, a, b, alpha, beta, rowfirst)
-   if not fns[T] or not load() then return nil end
+   if not cblas.gemmaddress(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, rowfirst) then return nil end
    local swap, at, bt, gm, gn, gk, lda, ldb, ldr = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2, rowfirst)
-   if swap == nil or not at or not bt then return nil end
-   widen()
    if swap then a, b = b, a end
    local element, int = T == types.Float and 'float' or 'double', cblas.ints == 32 and 'int' or 'int64_t'
    local ctype = ('void (*)(int, int, int, INT, INT, INT, E, const E *, INT, const E *, INT, E, E *, INT)')
@@ -278,6 +276,16 @@ function cblas.gemmcall(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, r, a, b, alpha
    local call = ('(%d, %d, %d, %d, %d, %d, %s, %s, %d, %s, %d, %s, %s, %d)')
                 :format(ROW, at, bt, gm, gn, gk, alpha, a, lda, b, ldb, beta, r, ldr)
    return ctype, tonumber(ffi.cast('intptr_t', fns[T].gemm)), call
+end
+
+-- the address of gemm for that product (nil as gemmcall), the threads widened
+-- for it: what a loop made by gemmcall's text is run with on each call
+function cblas.gemmaddress(T, m, k, n, rs1, rs2, as1, as2, bs1, bs2, rowfirst)
+   if not fns[T] or not load() then return nil end
+   local swap, at, bt = gemmplan(m, k, n, rs1, rs2, as1, as2, bs1, bs2, rowfirst)
+   if swap == nil or not at or not bt then return nil end
+   widen()
+   return tonumber(ffi.cast('intptr_t', fns[T].gemm))
 end
 
 -- the m rows of n elements (ldr apart) of a row-major matrix at rp zeroed
