@@ -11,7 +11,10 @@ moses, xlua and sys (links into the third-party tree, $TH_THIRDPARTY or
 ../shared/thirdparty: the original's own LUA_PATH reads ./?/init.lua), checks
 that both printed the same, and prints the median wall time of each and the
 ratio A/B: start-up, `require`, the JIT's warm-up and the work itself, as a
-user waits for them.
+user waits for them.  With --jit, each program runs under jitcost.lua instead
+and the table gives, per command, the median of the main thread's CPU time,
+of the part of it LuaJIT spent recording and compiling traces, and of the
+IR instructions compiled.
 """
 import argparse
 import glob
@@ -51,10 +54,11 @@ def main():
     p.add_argument("th_a", nargs="?", default=own_th())
     p.add_argument("th_b", nargs="?", default=REFERENCE)
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--jit", action="store_true", help="LuaJIT's compiling costs instead of wall times")
     a = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="th-programs-") as cwd:
         link_libraries(cwd)
-        compare(a.th_a, a.th_b, a.runs, cwd)
+        (compare_jit if a.jit else compare)(a.th_a, a.th_b, a.runs, cwd)
 
 
 def compare(th_a, th_b, runs, cwd):
@@ -69,6 +73,29 @@ def compare(th_a, th_b, runs, cwd):
         ta, tb = statistics.median(times[th_a]), statistics.median(times[th_b])
         same = "" if outputs[th_a] == outputs[th_b] else "  (printed otherwise)"
         print(f"{os.path.basename(program)[:-4]:<16} {ta * 1e3:9.1f} {tb * 1e3:9.1f} {ta / tb:6.2f}{same}")
+
+
+def jitcost(th, program, cwd):
+    """(cpu ms, compiling ms, IR instructions) of one run under jitcost.lua"""
+    proc = subprocess.run(th.split() + [os.path.join(HERE, "jitcost.lua"), program],
+                          capture_output=True, text=True, cwd=cwd)
+    line = [x for x in proc.stderr.splitlines() if x.startswith("JIT ")][-1]
+    _, _, _, instructions, compiling, cpu = line.split()
+    return float(cpu), float(compiling), int(instructions)
+
+
+def compare_jit(th_a, th_b, runs, cwd):
+    print(f"{'program':<16} {'A cpu':>7} {'compile':>8} {'IR':>7}   {'B cpu':>7} {'compile':>8} {'IR':>7}  (ms)")
+    for program in sorted(glob.glob(os.path.join(HERE, "programs", "*.lua"))):
+        figures = {th_a: [], th_b: []}
+        for _ in range(runs):
+            for th in (th_a, th_b):
+                figures[th].append(jitcost(th, program, cwd))
+        cells = []
+        for th in (th_a, th_b):
+            cpu, compiling, ir = (statistics.median(f[i] for f in figures[th]) for i in range(3))
+            cells.append(f"{cpu:7.0f} {compiling:8.1f} {ir:7.0f}")
+        print(f"{os.path.basename(program)[:-4]:<16} " + "   ".join(cells))
 
 
 if __name__ == "__main__":
