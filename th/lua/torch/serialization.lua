@@ -335,8 +335,8 @@ local function readtensor(self, file)
    if nd < 0 then
       fail('corrupted file: tensor of %d dimensions', nd)
    end
-   local sz = file:readLong(nd):totable()
-   local str = file:readLong(nd):totable()
+   local sz = kinds.readlongs(file, nd)
+   local str = kinds.readlongs(file, nd)
    local off = file:readLong() - 1
    local storage = file:readObject()
    local st = storage ~= nil and SD[storage]
