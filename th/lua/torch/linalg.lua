@@ -383,9 +383,15 @@ end
 
 -- gelsintob(b, x, rows, n, k) -> b holding gels's solution x, given b as its
 -- result: as the original, b resized to n x k (a matrix of that size keeps its
--- layout), or for a 1-D b the first n rows of a column-major rows x k
+-- layout); its first n rows when it is rows x k with strides 1 and k (the
+-- original's test of a column-major b compared its column stride with its
+-- column count: a square column-major b passes); for a 1-D b the first n
+-- rows of a column-major rows x k
 local function gelsintob(b, x, rows, n, k)
    if b:dim() == 1 then return b:set(b:resize(k, rows):t():narrow(1, 1, n)):copy(x) end
+   if b:size(1) == rows and b:stride(1) == 1 and b:stride(2) == k then
+      return b:set(b:narrow(1, 1, n)):copy(x)
+   end
    return b:resize(n, k):copy(x)
 end
 
