@@ -11,7 +11,13 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local lapack = require 'torch.maths.lapack'
 
-local TD, fail, py, pycall = internal.tensors, internal.fail, internal.py, internal.pycall
+local TD, py, pycall = internal.tensors, internal.py, internal.pycall
+
+-- fail(fmt, ...): the original's errors came from its C (argument checks,
+-- LAPACK's status), which gave them no position
+local function fail(fmt, ...)
+   error(select('#', ...) > 0 and fmt:format(...) or fmt, 0)
+end
 local checkbounds = internal.checkbounds
 local istensor, ndview, resize, iscontiguous = internal.istensor, internal.ndview, internal.resize, internal.iscontiguous
 local select, type, min, max, unpack = select, type, math.min, math.max, unpack
@@ -20,41 +26,28 @@ local select, type, min, max, unpack = select, type, math.min, math.max, unpack
 -- arguments and results
 ---------------------------------------------------------------------------
 
--- args(fname, nres, nin, ...) -> results (array), inputs (array), options...
--- The leading tensors are either the nin inputs or nres results then the inputs.
--- (select rather than a table of the arguments and unpack, which the JIT does not compile)
-local function args(fname, nres, nin, ...)
-   local n = 0
-   while istensor((select(n + 1, ...))) do n = n + 1 end
-   local results, inputs = {}, {}
-   if n == nres + nin then
-      for i = 1, nres do results[i] = (select(i, ...)) end
-   elseif n ~= nin then
-      fail("bad arguments to '%s' (%d tensors expected, optionally after %d result tensors; got %d)",
-           fname, nin, nres, n)
-   end
-   for i = 1, nin do inputs[i] = (select(n - nin + i, ...)) end
-   return results, inputs, select(n + 1, ...)
-end
-
--- matrix(fname, t, argn, what) -> the data of a Float or Double 2-D tensor
-local function matrix(fname, t, argn, what, allowvector)
+-- matrix(fname, t, argn, what [, allowvector [, terse]]) -> the data of a
+-- Float or Double 2-D tensor.  The original worded its checks two ways: the
+-- systems' (gesv...) with the sizes, the one-matrix functions' (potrf...) tersely.
+local function matrix(fname, t, argn, what, allowvector, terse)
    local d = TD[t]
    if d.T ~= types.Double and d.T ~= types.Float then
-      fail("bad argument #%d to '%s' (%s: torch.DoubleTensor or torch.FloatTensor expected, got %s)",
-           argn, fname, what, d.T.tensorname)
+      fail("bad argument #%d to '?' (%s: torch.DoubleTensor or torch.FloatTensor expected, got %s)",
+           argn, what, d.T.tensorname)
    end
    if d.nd ~= 2 and not (allowvector and d.nd == 1) then
-      fail("bad argument #%d to '%s' (%s should have %s dimensions, but has %d)",
-           argn, fname, what, allowvector and '1 or 2' or '2', d.nd)
+      if terse then fail("bad argument #%d to '?' (%s should be 2 dimensional)", argn, what) end
+      fail("bad argument #%d to '?' (%s should have %s dimensions, but has %d)",
+           argn, what, allowvector and '1 or 2' or '2', d.nd)
    end
    return d
 end
 
-local function squarematrix(fname, t, argn, what)
-   local d = matrix(fname, t, argn, what)
+local function squarematrix(fname, t, argn, what, terse)
+   local d = matrix(fname, t, argn, what, false, terse)
    if d.sz[1] ~= d.sz[2] then
-      fail("bad argument #%d to '%s' (%s should be square, but is %dx%d)", argn, fname, what, d.sz[1], d.sz[2])
+      if terse then fail("bad argument #%d to '?' (%s should be square)", argn, what) end
+      fail("bad argument #%d to '?' (%s should be square, but is %dx%d)", argn, what, d.sz[1], d.sz[2])
    end
    return d
 end
@@ -62,45 +55,104 @@ end
 -- system(fname, b, a, square): checks B (a vector or a matrix) and A (square if
 -- asked) have as many rows -> the data of A, B's number of columns
 local function system(fname, b, a, square)
+   -- (in the original's order: A's dimensions, B's, A square)
+   matrix(fname, a, 2, 'A')
    local bd = matrix(fname, b, 1, 'B', true)
    local ad = (square and squarematrix or matrix)(fname, a, 2, 'A')
    if ad.sz[1] ~= bd.sz[1] then
-      fail("bad argument #2 to '%s' (A,B size incompatible - A has %d rows, B has %d)", fname, ad.sz[1], bd.sz[1])
+      fail("bad argument #2 to '?' (A,B size incompatible - A has %d rows, B has %d)", ad.sz[1], bd.sz[1])
    end
    return ad, bd.nd == 2 and bd.sz[2] or 1
 end
 
 -- the string options of the LAPACK functions (and pstrf's tolerance), with their defaults
+local NONE = {}
 local UPLO, TRANS, DIAG = {'U or L', U = true, L = true, default = 'U'}, {'N or T', N = true, T = true, default = 'N'},
                           {'N or U', N = true, U = true, default = 'N'}
 local JOBZ, SVDJOB = {'N or V', N = true, V = true, default = 'N'}, {'S or A', S = true, A = true, default = 'S'}
 local SIDE, TOL = {'L or R', L = true, R = true, default = 'L'}, {'a number', number = true, default = -1}
 
-local function allows(spec, v)
-   if type(v) == 'number' then return spec.number end
-   return type(v) == 'string' and spec[v]
+-- an option's value, or nil when v is none of spec's: as the original's
+-- bindings, a string by its first letter ('Upper' is 'U'), a tolerance a
+-- number or a numeric string
+local function allowed(spec, v)
+   if spec.number then return tonumber(v) end
+   return type(v) == 'string' and spec[v:sub(1, 1)] and v:sub(1, 1) or nil
 end
 
--- options(fname, argn, specs, ...) -> the options in the order of specs.  As in
--- Torch7 an argument goes to the next option whose values include it, so that
--- trtrs(b, a, 'T') is a transposed system (with the default uplo).
-local function options(fname, argn, specs, ...)
-   local out, k = {}, 1
+-- invalid(fname, ...): the original's "invalid arguments" error for this call
+-- (its bindings checked the options' values, and the count of arguments)
+local function invalid(fname, ...)
+   local T = types.Double
    for i = 1, select('#', ...) do
       local v = select(i, ...)
-      if v ~= nil then
-         while specs[k] and not allows(specs[k], v) do k = k + 1 end
-         if not specs[k] then
-            fail("bad argument #%d to '%s' (one of %s expected, got %s)", argn + i - 1, fname,
-                 specs[math.min(i, #specs)][1], tostring(v))
-         end
-         out[k], k = v, k + 1
+      if istensor(v) then T = TD[v].T break end
+   end
+   require('torch.maths.dispatch').argerror(fname, T, 'torch', ...)
+end
+
+-- options(fname, specs, first, ...) -> the options after the tensors (from
+-- argument first on) in the order of specs, defaults for those not given.  As
+-- in Torch7 an argument goes to the next option whose values include it, so
+-- that trtrs(b, a, 'T') is a transposed system (with the default uplo).
+local function options(fname, specs, first, ...)
+   local out, k = {}, 1
+   for i = first, select('#', ...) do
+      local v = select(i, ...)
+      local value
+      while specs[k] do
+         value = allowed(specs[k], v)
+         if value ~= nil then break end
+         k = k + 1
       end
+      if value == nil then invalid(fname, ...) end
+      out[k], k = value, k + 1
    end
    for j = 1, #specs do
       if out[j] == nil then out[j] = specs[j].default end
    end
    return unpack(out, 1, #specs)
+end
+
+-- origin[copy] = the input tensor args() copied (one that is also a result)
+local origin = setmetatable({}, {__mode = 'k'})
+
+local function isinput(t, inputs)
+   for _, x in ipairs(inputs) do
+      if rawequal(t, x) or rawequal(t, origin[x]) then return true end
+   end
+   return false
+end
+
+-- args(fname, nres, nin, specs, ...) -> results (array), inputs (array), the
+-- options (specs: their kinds).  The leading tensors are either the nin inputs
+-- or nres results then the inputs.
+-- (select rather than a table of the arguments and unpack, which the JIT does not compile)
+local function args(fname, nres, nin, specs, ...)
+   local n = 0
+   while istensor((select(n + 1, ...))) do n = n + 1 end
+   local results, inputs = {}, {}
+   if n == nres + nin then
+      for i = 1, nres do results[i] = (select(i, ...)) end
+   elseif n ~= nin then
+      invalid(fname, ...)
+   end
+   for i = 1, nin do
+      local x = select(n - nin + i, ...)
+      -- an input that is also a result is read from a copy: as in TH its
+      -- values are the operand, read before the results are resized or relaid
+      -- (svd(a, s, v, a), gesv(b, a, b, a) with a 1-D b)
+      if isinput(x, results) then
+         local c = x:clone()
+         origin[c], x = x, c
+      end
+      inputs[i] = x
+   end
+   if #specs == 0 then
+      if select('#', ...) > n then invalid(fname, ...) end
+      return results, inputs
+   end
+   return results, inputs, options(fname, specs, n + 1, ...)
 end
 
 -- result(res, T, inputs) -> res, or a new tensor of type T; its type must be T
@@ -112,14 +164,17 @@ local function result(fname, res, T)
    return res
 end
 
-local function isinput(t, inputs)
-   for _, x in ipairs(inputs) do if rawequal(t, x) then return true end end
-   return false
-end
-
 local function transposeview(d)
    d.sz[1], d.sz[2] = d.sz[2], d.sz[1]
    d.str[1], d.str[2] = d.str[2], d.str[1]
+end
+
+-- freshen(d, nrows, ncols): d (ncols x nrows, not contiguous: a view given
+-- as a result of the transposed shape) made a contiguous ncols x nrows on its
+-- storage, as the original made it (else it would stay of the wrong shape)
+local function freshen(d, nrows, ncols)
+   resize(d, {nrows * ncols}, 1)
+   resize(d, {ncols, nrows}, 2)
 end
 
 -- colmajor: a nrows x ncols result laid out as TH's LAPACK wrappers leave it
@@ -130,7 +185,23 @@ local function colmajor(fname, res, T, nrows, ncols, inputs)
       return res
    end
    resize(d, {ncols, nrows}, 2)
+   if not iscontiguous(d) and nrows ~= ncols then freshen(d, nrows, ncols) end
    if iscontiguous(d) then transposeview(d) end
+   return res
+end
+
+-- relaid: the layout the original gave svd's u and eig's v: resized to
+-- ncols x nrows (a result of that size keeps its strides), then transposed
+-- when it is a row-major contiguous matrix, strictly: a 1x1 view, or a
+-- narrowed or transposed one of the size, keeps its strides
+local function relaid(fname, res, T, nrows, ncols)
+   res = result(fname, res, T)
+   local d = TD[res]
+   resize(d, {ncols, nrows}, 2)
+   -- (and a result given ncols x nrows is transposed: the original left it so,
+   -- its u of the transposed shape)
+   if d.sz[1] ~= nrows and not iscontiguous(d) then freshen(d, nrows, ncols) end
+   if d.str[2] == 1 and d.str[1] == d.sz[2] or d.sz[1] ~= nrows then transposeview(d) end
    return res
 end
 
@@ -264,7 +335,7 @@ end
 
 -- gesv([resb, resa,] b, a) -> x, lu: solves a x = b
 function torch.gesv(...)
-   local res, inp = args('gesv', 2, 2, ...)
+   local res, inp = args('gesv', 2, 2, NONE, ...)
    local b, a = inp[1], inp[2]
    local ad, k = system('gesv', b, a, true)
    local n = ad.sz[1]
@@ -288,10 +359,9 @@ end
 
 -- trtrs([resb, resa,] b, a [, uplo [, trans [, diag]]]) -> x, a: a triangular system
 function torch.trtrs(...)
-   local res, inp, uplo, trans, diag = args('trtrs', 2, 2, ...)
+   local res, inp, uplo, trans, diag = args('trtrs', 2, 2, {UPLO, TRANS, DIAG}, ...)
    local b, a = inp[1], inp[2]
    local ad, k = system('trtrs', b, a, true)
-   uplo, trans, diag = options('trtrs', 3, {UPLO, TRANS, DIAG}, uplo, trans, diag)
    local n = ad.sz[1]
    local x = colmajor('trtrs', res[1], ad.T, n, k, inp)
    local ar = colmajor('trtrs', res[2], ad.T, n, n, inp)
@@ -311,24 +381,36 @@ function torch.trtrs(...)
    return x, ar
 end
 
+-- gelsintob(b, x, rows, n, k) -> b holding gels's solution x, given b as its
+-- result: as the original, b resized to n x k (a matrix of that size keeps its
+-- layout); its first n rows when it is rows x k with strides 1 and k (the
+-- original's test of a column-major b compared its column stride with its
+-- column count: a square column-major b passes); for a 1-D b the first n
+-- rows of a column-major rows x k
+local function gelsintob(b, x, rows, n, k)
+   if b:dim() == 1 then return b:set(b:resize(k, rows):t():narrow(1, 1, n)):copy(x) end
+   if b:size(1) == rows and b:stride(1) == 1 and b:stride(2) == k then
+      return b:set(b:narrow(1, 1, n)):copy(x)
+   end
+   return b:resize(n, k):copy(x)
+end
+
 -- gels([resb, resa,] b, a) -> x (n x k): least squares, or the minimum norm solution
 function torch.gels(...)
-   local res, inp = args('gels', 2, 2, ...)
+   local res, inp = args('gels', 2, 2, NONE, ...)
    local b, a = inp[1], inp[2]
    local ad, k = system('gels', b, a, false)
    local m, n = ad.sz[1], ad.sz[2]
-   -- gels(b, a, b, a) works in place: the inputs are read before the results change shape
-   for _, r in ipairs(res) do
-      if rawequal(r, b) then b = b:clone() end
-      if rawequal(r, a) then a = a:clone() end
-   end
-   -- as TH: the solution is the first n rows of a max(m, n) x k column-major buffer
-   local x = colmajor('gels', res[1], ad.T, max(m, n), k, {})
+   -- as TH: the solution is the first n rows of a max(m, n) x k column-major
+   -- buffer; b given as the result is that solution, resized to n x k
+   local intob = res[1] and isinput(res[1], {b}) and gelsintob
+   local x = colmajor('gels', not intob and res[1] or nil, ad.T, max(m, n), k, {})
    local ar = colmajor('gels', res[2], ad.T, m, n, inp)
    local L, T, xd = lapack.routines(ad.T), ad.T, TD[x]
    if not L then
       xd.sz[1] = n
       run('gels', py.gels, nd(x), nd(ar), nd(b), nd(a))
+      if intob then return intob(res[1], x, max(m, n), n, k), ar end
       return x, ar
    end
    local ard, bd, rows = TD[ar], TD[b], max(m, n)
@@ -348,6 +430,7 @@ function torch.gels(...)
    check(info, 'gels', 'Lapack Error in %s : The %d-th diagonal element of the triangular factor of A is zero')
    if wx then copyout(xd, px, ldx, n, k) end
    if wa then copyout(ard, pa, lda, m, n) end
+   if intob then return intob(res[1], x, max(m, n), n, k), ar end
    return x, ar
 end
 
@@ -357,9 +440,8 @@ end
 
 -- potrf([res,] a [, uplo]) -> the Cholesky factor (upper: a = u' u; lower: a = l l')
 function torch.potrf(...)
-   local res, inp, uplo = args('potrf', 1, 1, ...)
-   local ad = squarematrix('potrf', inp[1], 1, 'A')
-   uplo = options('potrf', 2, {UPLO}, uplo)
+   local res, inp, uplo = args('potrf', 1, 1, {UPLO}, ...)
+   local ad = squarematrix('potrf', inp[1], 1, 'A', true)
    local n = ad.sz[1]
    local r = colmajor('potrf', res[1], ad.T, n, n, inp)
    local L, T = lapack.routines(ad.T), ad.T
@@ -379,9 +461,8 @@ end
 
 -- pstrf([res, piv,] a [, uplo [, tol]]) -> the pivoted Cholesky factor, the pivots (IntTensor)
 function torch.pstrf(...)
-   local res, inp, uplo, tol = args('pstrf', 2, 1, ...)
-   local ad = squarematrix('pstrf', inp[1], 1, 'A')
-   uplo, tol = options('pstrf', 2, {UPLO, TOL}, uplo, tol)
+   local res, inp, uplo, tol = args('pstrf', 2, 1, {UPLO, TOL}, ...)
+   local ad = squarematrix('pstrf', inp[1], 1, 'A', true)
    local n = ad.sz[1]
    local r = colmajor('pstrf', res[1], ad.T, n, n, inp)
    local piv = vector('pstrf', res[2], types.Int, n)
@@ -404,10 +485,9 @@ end
 
 -- potrs([res,] b, chol [, uplo]) -> x solving a x = b from a's Cholesky factor
 function torch.potrs(...)
-   local res, inp, uplo = args('potrs', 1, 2, ...)
+   local res, inp, uplo = args('potrs', 1, 2, {UPLO}, ...)
    local b, c = inp[1], inp[2]
    local cd, k = system('potrs', b, c, true)
-   uplo = options('potrs', 3, {UPLO}, uplo)
    local x = colmajor('potrs', res[1], cd.T, cd.sz[1], k, inp)
    local L, T, n = lapack.routines(cd.T), cd.T, cd.sz[1]
    if not L then
@@ -426,9 +506,8 @@ end
 
 -- potri([res,] chol [, uplo]) -> the inverse of a from its Cholesky factor
 function torch.potri(...)
-   local res, inp, uplo = args('potri', 1, 1, ...)
-   local cd = squarematrix('potri', inp[1], 1, 'A')
-   uplo = options('potri', 2, {UPLO}, uplo)
+   local res, inp, uplo = args('potri', 1, 1, {UPLO}, ...)
+   local cd = squarematrix('potri', inp[1], 1, 'A', true)
    local r = colmajor('potri', res[1], cd.T, cd.sz[1], cd.sz[1], inp)
    local L, T, n = lapack.routines(cd.T), cd.T, cd.sz[1]
    if not L then
@@ -451,9 +530,8 @@ end
 
 -- symeig([rese, resv,] a [, jobz [, uplo]]) -> eigenvalues (ascending), eigenvectors
 function torch.symeig(...)
-   local res, inp, jobz, uplo = args('symeig', 2, 1, ...)
-   local ad = squarematrix('symeig', inp[1], 1, 'A')
-   jobz, uplo = options('symeig', 2, {JOBZ, UPLO}, jobz, uplo)
+   local res, inp, jobz, uplo = args('symeig', 2, 1, {JOBZ, UPLO}, ...)
+   local ad = squarematrix('symeig', inp[1], 1, 'A', true)
    local n = ad.sz[1]
    local e = vector('symeig', res[1], ad.T, n)
    local v = colmajor('symeig', res[2], ad.T, n, n, inp)
@@ -478,14 +556,13 @@ end
 
 -- eig([rese, resv,] a [, jobvr]) -> eigenvalues (n x 2, row-major: real, imaginary), right eigenvectors
 function torch.eig(...)
-   local res, inp, jobvr = args('eig', 2, 1, ...)
-   local ad = squarematrix('eig', inp[1], 1, 'A')
-   jobvr = options('eig', 2, {JOBZ}, jobvr)
+   local res, inp, jobvr = args('eig', 2, 1, {JOBZ}, ...)
+   local ad = squarematrix('eig', inp[1], 1, 'A', true)
    local n = ad.sz[1]
    local e = result('eig', res[1], ad.T)
    resize(TD[e], {n, 2}, 2)
    local v = result('eig', res[2], ad.T)
-   if jobvr == 'V' then v = colmajor('eig', v, ad.T, n, n, inp) end
+   if jobvr == 'V' then v = relaid('eig', v, ad.T, n, n) end
    local L, T = lapack.routines(ad.T), ad.T
    if not L then
       run('eig', py.eig, nd(e), jobvr == 'V' and nd(v) or nil, nd(inp[1]), jobvr)
@@ -511,12 +588,11 @@ end
 
 -- svd([resu, ress, resv,] a [, 'S' or 'A']) -> u, s, v with a = u diag(s) v'
 function torch.svd(...)
-   local res, inp, job = args('svd', 3, 1, ...)
-   local ad = matrix('svd', inp[1], 1, 'A')
-   job = options('svd', 2, {SVDJOB}, job)
+   local res, inp, job = args('svd', 3, 1, {SVDJOB}, ...)
+   local ad = matrix('svd', inp[1], 1, 'A', false, true)
    local m, n = ad.sz[1], ad.sz[2]
    local k = min(m, n)
-   local u = colmajor('svd', res[1], ad.T, m, job == 'A' and m or k, inp)
+   local u = relaid('svd', res[1], ad.T, m, job == 'A' and m or k)
    local s = vector('svd', res[2], ad.T, k)
    -- v: n x n, or n x k for 'S', row-major: LAPACK's v' column-major in its memory
    local v = result('svd', res[3], ad.T)
@@ -549,8 +625,8 @@ end
 
 -- inverse([res,] a)
 function torch.inverse(...)
-   local res, inp = args('inverse', 1, 1, ...)
-   local ad = squarematrix('inverse', inp[1], 1, 'A')
+   local res, inp = args('inverse', 1, 1, NONE, ...)
+   local ad = squarematrix('inverse', inp[1], 1, 'A', true)
    local r = colmajor('inverse', res[1], ad.T, ad.sz[1], ad.sz[1], inp)
    local L, T, n = lapack.routines(ad.T), ad.T, ad.sz[1]
    if not L then
@@ -577,8 +653,8 @@ end
 
 -- qr([q, r,] a) -> q (m x k, orthonormal columns), r (k x n, upper triangular)
 function torch.qr(...)
-   local res, inp = args('qr', 2, 1, ...)
-   local ad = matrix('qr', inp[1], 1, 'A')
+   local res, inp = args('qr', 2, 1, NONE, ...)
+   local ad = matrix('qr', inp[1], 1, 'A', false, true)
    local m, n = ad.sz[1], ad.sz[2]
    local k = min(m, n)
    local q = colmajor('qr', res[1], ad.T, m, n, {})
@@ -616,8 +692,8 @@ end
 
 -- geqrf([a, tau,] a) -> the packed QR factorisation and the reflectors' scales
 function torch.geqrf(...)
-   local res, inp = args('geqrf', 2, 1, ...)
-   local ad = matrix('geqrf', inp[1], 1, 'A')
+   local res, inp = args('geqrf', 2, 1, NONE, ...)
+   local ad = matrix('geqrf', inp[1], 1, 'A', false, true)
    local m, n = ad.sz[1], ad.sz[2]
    local r = colmajor('geqrf', res[1], ad.T, m, n, inp)
    local tau = vector('geqrf', res[2], ad.T, min(m, n))
@@ -643,17 +719,17 @@ end
 local function checktau(fname, tau, argn, T)
    local d = TD[tau]
    if d.T ~= T or d.nd ~= 1 then
-      fail("bad argument #%d to '%s' (tau: a 1-D %s expected)", argn, fname, T.tensorname)
+      fail("bad argument #%d to '?' (tau: a 1-D %s expected)", argn, T.tensorname)
    end
 end
 
 -- orgqr([res,] a, tau) -> Q from geqrf's output
 function torch.orgqr(...)
-   local res, inp = args('orgqr', 1, 2, ...)
-   local ad = matrix('orgqr', inp[1], 1, 'A')
+   local res, inp = args('orgqr', 1, 2, NONE, ...)
+   local ad = matrix('orgqr', inp[1], 1, 'A', false, true)
    checktau('orgqr', inp[2], 2, ad.T)
    if TD[inp[2]].sz[1] > min(ad.sz[1], ad.sz[2]) then
-      fail("bad argument #2 to 'orgqr' (tau has more elements than A has columns or rows)")
+      fail("bad argument #2 to '?' (tau has more elements than A has columns or rows)")
    end
    local r = colmajor('orgqr', res[1], ad.T, ad.sz[1], ad.sz[2], inp)
    local L, T, m, n, k = lapack.routines(ad.T), ad.T, ad.sz[1], ad.sz[2], TD[inp[2]].sz[1]
@@ -676,18 +752,17 @@ end
 
 -- ormqr([res,] a, tau, c [, side [, trans]]) -> Q c, Q' c, c Q or c Q'
 function torch.ormqr(...)
-   local res, inp, side, trans = args('ormqr', 1, 3, ...)
-   local ad = matrix('ormqr', inp[1], 1, 'A')
+   local res, inp, side, trans = args('ormqr', 1, 3, {SIDE, TRANS}, ...)
+   local ad = matrix('ormqr', inp[1], 1, 'A', false, true)
    checktau('ormqr', inp[2], 2, ad.T)
    local cd = matrix('ormqr', inp[3], 3, 'C')
-   if cd.T ~= ad.T then fail("bad argument #3 to 'ormqr' (C should be a %s)", ad.T.tensorname) end
-   side, trans = options('ormqr', 4, {SIDE, TRANS}, side, trans)
+   if cd.T ~= ad.T then fail("bad argument #3 to '?' (C should be a %s)", ad.T.tensorname) end
    local needed = side == 'L' and cd.sz[1] or cd.sz[2]
    if TD[inp[2]].sz[1] > ad.sz[2] then
-      fail("bad argument #2 to 'ormqr' (tau has more elements than A has columns)")
+      fail("bad argument #2 to '?' (tau has more elements than A has columns)")
    end
    if ad.sz[1] ~= needed or TD[inp[2]].sz[1] > needed then
-      fail("bad argument #3 to 'ormqr' (C has %d %s, Q is %dx%d)", needed, side == 'L' and 'rows' or 'columns',
+      fail("bad argument #3 to '?' (C has %d %s, Q is %dx%d)", needed, side == 'L' and 'rows' or 'columns',
            ad.sz[1], ad.sz[1])
    end
    local r = colmajor('ormqr', res[1], ad.T, cd.sz[1], cd.sz[2], inp)
