@@ -250,6 +250,9 @@ def test_ctrl_z_suspends(tmp_path):
     line(child, "print('resumed')")
     child.expect(b"resumed")
     line(child, "exit")
+    # (the shell's prompt first: typed ahead while th still read the
+    # terminal, the shell's exit went to th, on a busy machine)
+    child.expect_exact(b"$ ")
     child.sendline("exit")
     child.expect(pexpect.EOF)
 
