@@ -249,7 +249,7 @@ def conv_case(rng, big_ok):
     args = f"{x}, {kk}" + (f", {opt}" if opt else "")
     # conv3's sums over input planes read a kernel that is a view wrongly in
     # the original (its values differ from those of the kernel's clone)
-    if form == "mv" and base == 3 and "):" in c.lines[-1]:
+    if len(xs) == base + 1 and len(ks) == base + 2 and base == 3 and "):" in c.lines[-1]:
         c.lines.insert(0, "--[[mv3-kernel-view]]")
     how = rng.choice(["torch", "torch", "method", "into", "into_method"])
     if how == "torch":

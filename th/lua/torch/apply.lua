@@ -120,13 +120,12 @@ local function storer(T, ffipath)
    return store
 end
 
--- (the C loop checked f; a table or userdata with __call does as well; with
--- no element to give it, any f does).  Its message is luaL_argerror's: self
+-- (the C loop checked f: a function, not a table with __call; with no
+-- element to give it, any f does).  Its message is luaL_argerror's: self
 -- counts as #1 but a method call (x:apply(3)) takes it off and names the
 -- method; a call that has no name (a tail call) is '?'
 local function checkfunction(f, argn)
-   local mt = type(f) ~= 'function' and debug.getmetatable(f)
-   if mt ~= false and not (mt and mt.__call) then
+   if type(f) ~= 'function' then
       local call = debug.getinfo(2, 'n')
       local name = call and call.name
       if not name then error(("bad argument #%d to '?' (function expected, got %s)"):format(argn, type(f)), 0) end
