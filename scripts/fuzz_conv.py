@@ -17,7 +17,7 @@ values each function sees in order; functions returning nil, numbers
 (fractional, out of the type's range), booleans, numeric and other strings;
 errors raised inside the function part way (the message and what was
 modified); map and map2 with operands of other types, shapes and numbers of
-elements; nested applies; empty tensors; the value returned (self).
+elements, or self transposed; nested applies; empty tensors; the value returned (self).
 
 Each case prints a digest (type, sizes, strides, values at 6 significant
 digits, two sums) and, after '||', the same values exactly ('%a'): a case
@@ -356,6 +356,8 @@ def apply_case(rng):
         y = c.operand(ys, T=yT) if ys else c.name("y")
         if not ys:
             c.lines.append(f"local {y} = torch.{yT}Tensor()")
+        if len(S) >= 2 and rng.random() < 0.15:     # an operand that is self seen otherwise
+            c.lines.append(f"local {y} = {x}:transpose(1, {len(S)})")
         ret2 = ret.replace("v", "(v + w)") if "v" in ret and rng.random() < 0.5 else ret
         if what == "map":
             f = f"function(v, w) seen[#seen + 1] = v; seen[#seen + 1] = w {err}{ret2} end"

@@ -59,11 +59,37 @@ local function zeros(n)
    return t
 end
 
+-- offsets(d) -> the storage offsets of d's elements in row-major order
+local function offsets(d)
+   local list, n, idx, pos = {}, nelement(d), zeros(d.nd), d.off
+   for k = 1, n do
+      list[k] = pos
+      for j = d.nd, 1, -1 do
+         idx[j] = idx[j] + 1
+         pos = pos + d.str[j]
+         if idx[j] < d.sz[j] then break end
+         pos = pos - idx[j] * d.str[j]
+         idx[j] = 0
+      end
+   end
+   return list
+end
+
+-- walked(d, ...) -> whether an operand of other sizes than d is not contiguous:
+-- TH walked each tensor in its own row-major order, reading what the loop had
+-- written already (x:map(x:t(), f)), which offsets() lists
+local function walked(d, ...)
+   for i = 1, select('#', ...) do
+      local e = select(i, ...)
+      if not internal.samesize(d, e) and not iscontiguous(e) then return true end
+   end
+   return false
+end
+
 -- alike(d, e) -> e's elements seen with d's sizes (row-major order kept): e itself
--- when the sizes agree, else a contiguous layout (of a copy if e is not contiguous)
+-- when the sizes agree, else a contiguous layout (e contiguous: see walked())
 local function alike(d, e)
    if internal.samesize(d, e) then return e end
-   if not iscontiguous(e) then e = TD[internal.clone(e)] end
    local str, step = {}, 1
    for i = d.nd, 1, -1 do
       str[i] = step
@@ -222,6 +248,14 @@ local function map(self, t, func)
    end
    checkfunction(func, 3)
    local store = CSTORE[d.T]
+   if walked(d, e) then
+      local od, oe = offsets(d), offsets(e)
+      for k = 1, n do
+         local i = od[k]
+         store(p, i, func(tonumber(p[i]), tonumber(q[oe[k]])))
+      end
+      return self
+   end
    e = alike(d, e)
    q = e.st.ptr
    local sz, nd, strs = merged(d, {d.str, e.str})
@@ -255,6 +289,14 @@ local function map2(self, t1, t2, func)
    end
    checkfunction(func, 4)
    local store = CSTORE[d.T]
+   if walked(d, e, g) then
+      local od, oe, og = offsets(d), offsets(e), offsets(g)
+      for k = 1, n do
+         local i = od[k]
+         store(p, i, func(tonumber(p[i]), tonumber(q[oe[k]]), tonumber(s[og[k]])))
+      end
+      return self
+   end
    e, g = alike(d, e), alike(d, g)
    q, s = e.st.ptr, g.st.ptr
    local sz, nd, strs = merged(d, {d.str, e.str, g.str})
