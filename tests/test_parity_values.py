@@ -120,6 +120,14 @@ def test_findings_of_the_views_fuzz():
     assert out == expected
 
 
+def test_findings_of_the_conv_fuzz():
+    # scripts/fuzz_conv.py against the original: conv2/xcorr2/conv3/xcorr3's
+    # options, argument errors and results written into views; apply, map and
+    # map2 through the original's FFI loop (contiguous) and C loop (views)
+    out, expected = fixture("parity_conv_apply")
+    assert out == expected
+
+
 def test_integer_division_remainder_shifts_and_cpow_edges():
     # fmod/remainder/div by INT_MIN, INT_MAX, negatives and fractions (cast to
     # the type), in-range shifts (rshift is logical) and cpow overflow, in the

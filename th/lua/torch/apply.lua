@@ -59,11 +59,37 @@ local function zeros(n)
    return t
 end
 
+-- offsets(d) -> the storage offsets of d's elements in row-major order
+local function offsets(d)
+   local list, n, idx, pos = {}, nelement(d), zeros(d.nd), d.off
+   for k = 1, n do
+      list[k] = pos
+      for j = d.nd, 1, -1 do
+         idx[j] = idx[j] + 1
+         pos = pos + d.str[j]
+         if idx[j] < d.sz[j] then break end
+         pos = pos - idx[j] * d.str[j]
+         idx[j] = 0
+      end
+   end
+   return list
+end
+
+-- walked(d, ...) -> whether an operand of other sizes than d is not contiguous:
+-- TH walked each tensor in its own row-major order, reading what the loop had
+-- written already (x:map(x:t(), f)), which offsets() lists
+local function walked(d, ...)
+   for i = 1, select('#', ...) do
+      local e = select(i, ...)
+      if not internal.samesize(d, e) and not iscontiguous(e) then return true end
+   end
+   return false
+end
+
 -- alike(d, e) -> e's elements seen with d's sizes (row-major order kept): e itself
--- when the sizes agree, else a contiguous layout (of a copy if e is not contiguous)
+-- when the sizes agree, else a contiguous layout (e contiguous: see walked())
 local function alike(d, e)
    if internal.samesize(d, e) then return e end
-   if not iscontiguous(e) then e = TD[internal.clone(e)] end
    local str, step = {}, 1
    for i = d.nd, 1, -1 do
       str[i] = step
@@ -72,65 +98,125 @@ local function alike(d, e)
    return {st = e.st, off = e.off, str = str}
 end
 
--- (the original called f: a table or userdata with __call does as well;
--- with no element to give it, any f does)
-local function checkfunction(f, argn, fname)
-   local mt = type(f) ~= 'function' and debug.getmetatable(f)
-   if mt ~= false and not (mt and mt.__call) then
-      fail("bad argument #%d to '%s' (function expected, got %s)", argn, fname, type(f))
+-- Torch7 ran apply, map and map2 two ways, which th keeps apart because
+-- they differ on what the function may return and on their errors:
+-- * every tensor contiguous (an empty one is): a LuaJIT FFI loop.  nil and false
+--   keep the element, true is 1, a number is stored as the FFI converted it
+--   (as TH's C cast), anything else (a numeric string too) is "cannot convert
+--   'string' to 'double'"; a count mismatch is "size mismatch", a value that
+--   cannot be called fails at its call.
+-- * else its C loop: nil keeps the element, a number or numeric string is
+--   stored, anything else is "given function should return a number or nil";
+--   a count mismatch is TH's "inconsistent tensor size" and the function is
+--   checked as argument #2, #3 or #4 (self counted) of '?'.
+local CTYPE = {Double = 'double', Float = 'float', Long = 'int64_t', Int = 'int', Short = 'short',
+               Char = 'char', Byte = 'unsigned char', Half = 'half'}
+local ccast, raise = internal.ccast, internal.raise
+
+-- storer(T, ffipath) -> store(p, i, r): what the user's function returned goes
+-- to p[i] (one function per type and way, which LuaJIT inlines into each loop)
+local function storer(T, ffipath)
+   local integer, what = T.integer, CTYPE[T.name]
+   local store
+   if ffipath then
+      store = function(p, i, r)
+         if not r then return end
+         local tr = type(r)
+         if tr == 'boolean' then r = 1
+         elseif tr == 'cdata' then p[i] = r return
+         elseif tr ~= 'number' then raise(("cannot convert '%s' to '%s'"):format(tr, what)) end
+         if integer then r = ccast(T, r) end
+         p[i] = r
+      end
+   else
+      store = function(p, i, r)
+         if r == nil then return end
+         if type(r) ~= 'number' then
+            r = type(r) == 'string' and tonumber(r)
+            if not r then raise('given function should return a number or nil') end
+         end
+         if integer then r = ccast(T, r) end
+         p[i] = r
+      end
+   end
+   return store
+end
+-- (made once for every type: a lookup at each call cost small tensors 50 ns)
+local FFISTORE, CSTORE = {}, {}
+local types = require 'torch.types'
+for i = 1, types.all do      -- (Half too: th's HalfTensor has apply, Torch7's had none)
+   FFISTORE[types[i]], CSTORE[types[i]] = storer(types[i], true), storer(types[i], false)
+end
+
+-- (the C loop checked f: a function, not a table with __call; with no
+-- element to give it, any f does).  Its message is luaL_argerror's: self
+-- counts as #1 but a method call (x:apply(3)) takes it off and names the
+-- method; a call that has no name (a tail call) is '?'
+local function checkfunction(f, argn)
+   if type(f) ~= 'function' then
+      local call = debug.getinfo(2, 'n')
+      local name = call and call.name
+      if not name then error(("bad argument #%d to '?' (function expected, got %s)"):format(argn, type(f)), 0) end
+      if call.namewhat == 'method' then argn = argn - 1 end
+      raise(("bad argument #%d to '%s' (function expected, got %s)"):format(argn, name, type(f)))
    end
 end
 
--- store(p, i, r): what the user's function returned goes to p[i] if it is a
--- number (a numeric string counts, as lua_isnumber let it through); nil keeps
--- p[i].  LuaJIT inlines it into each element loop.
-local function store(p, i, r)
-   if r == nil then return end
-   if type(r) ~= 'number' then
-      r = type(r) == 'string' and tonumber(r)
-      if not r then fail('given function should return a number or nil') end
-   end
-   p[i] = r
-end
-
--- an operand of map/map2: a tensor of self's type (Torch7 checked it as such)
-local function checkoperand(d, v, argn, fname)
-   local e = checktensor(v, argn, fname)
+-- an operand of map/map2: a tensor of self's type (both named 'map' in Torch7)
+local function checkoperand(d, v, argn)
+   local e = TD[v]
+   if not e then raise(("bad argument #%d to 'map' (tensor expected)"):format(argn)) end
    if e.T ~= d.T then
-      fail("bad argument #%d to '%s' (%s expected, got %s)", argn, fname, d.T.tensorname, e.T.tensorname)
+      raise(("bad argument #%d to 'map' (%s expected, got %s)"):format(argn, d.T.tensorname, e.T.tensorname))
    end
    return e
 end
 
--- the tensors of map/map2: same number of elements, in bounds -> their element count
-local function checkoperands(fname, d, ...)
-   local n = nelement(d)
+-- ffiway(...) -> whether Torch7 took its FFI loop: every tensor contiguous
+local function ffiway(...)
    for i = 1, select('#', ...) do
-      local e = select(i, ...)
-      if nelement(e) ~= n then
-         fail("bad argument #%d to '%s' (%d elements, expected %d as self)", i, fname, nelement(e), n)
+      if not iscontiguous((select(i, ...))) then return false end
+   end
+   return true
+end
+
+-- the tensors of map/map2: the same number of elements (the message of
+-- Torch7's way), in bounds -> their element count
+local function checkoperands(ffipath, d, e, g)
+   local n, bs = nelement(d), internal.bracketsizes
+   if nelement(e) ~= n or g and nelement(g) ~= n then
+      if ffipath then raise('size mismatch') end
+      if g then
+         raise(('inconsistent tensor size, expected tensor %s, src1 %s and src2 %s to have the same number of '
+                .. 'elements, but got %d, %d and %d elements respectively')
+               :format(bs(d), bs(e), bs(g), n, nelement(e), nelement(g)))
       end
+      raise(('inconsistent tensor size, expected tensor %s and src %s to have the same number of elements, '
+             .. 'but got %d and %d elements respectively'):format(bs(d), bs(e), n, nelement(e)))
    end
    if n > 0 then
-      checkbounds(d)
-      for i = 1, select('#', ...) do checkbounds((select(i, ...))) end
+      checkbounds(d); checkbounds(e)
+      if g then checkbounds(g) end
    end
    return n
 end
 
--- apply(f): self[i] = f(self[i]) for every element (kept when f returns nil)
-local function apply(self, f)
+-- apply(func): self[i] = func(self[i]) for every element (kept when func returns nil)
+local function apply(self, func)
    local d = TD[self] or internal.badself(self)
-   local n = checkoperands('apply', d)
+   local n = nelement(d)
    if n == 0 then return self end
-   checkfunction(f, 1, 'apply')
+   checkbounds(d)
    local p = d.st.ptr
    if iscontiguous(d) then
+      local store = FFISTORE[d.T]
       for i = d.off, d.off + n - 1 do
-         store(p, i, f(tonumber(p[i])))
+         store(p, i, func(tonumber(p[i])))
       end
       return self
    end
+   checkfunction(func, 2)
+   local store = CSTORE[d.T]
    local sz, nd, strs = merged(d, {d.str})
    local last, s1 = sz[nd], strs[1][nd]
    local counter, bases = zeros(nd), {d.off}
@@ -138,24 +224,35 @@ local function apply(self, f)
       local b1 = bases[1]
       for k = 0, last - 1 do
          local i = b1 + k * s1
-         store(p, i, f(tonumber(p[i])))
+         store(p, i, func(tonumber(p[i])))
       end
    until not nextrow(counter, sz, nd, strs, bases)
    return self
 end
 
--- map(t, f): self[i] = f(self[i], t[i]); the sizes may differ, the counts match
-local function map(self, t, f)
+-- map(t, func): self[i] = func(self[i], t[i]); the sizes may differ, the counts match
+local function map(self, t, func)
    local d = TD[self] or internal.badself(self)
-   local e = checkoperand(d, t, 1, 'map')
-   local n = checkoperands('map', d, e)
+   local e = checkoperand(d, t, 1)
+   local ffipath = ffiway(d, e)
+   local n = checkoperands(ffipath, d, e)
    if n == 0 then return self end
-   checkfunction(f, 2, 'map')
    local p, q = d.st.ptr, e.st.ptr
-   if iscontiguous(d) and iscontiguous(e) then
+   if ffipath then
+      local store = FFISTORE[d.T]
       local shift = e.off - d.off
       for i = d.off, d.off + n - 1 do
-         store(p, i, f(tonumber(p[i]), tonumber(q[i + shift])))
+         store(p, i, func(tonumber(p[i]), tonumber(q[i + shift])))
+      end
+      return self
+   end
+   checkfunction(func, 3)
+   local store = CSTORE[d.T]
+   if walked(d, e) then
+      local od, oe = offsets(d), offsets(e)
+      for k = 1, n do
+         local i = od[k]
+         store(p, i, func(tonumber(p[i]), tonumber(q[oe[k]])))
       end
       return self
    end
@@ -168,24 +265,35 @@ local function map(self, t, f)
       local b1, b2 = bases[1], bases[2]
       for k = 0, last - 1 do
          local i = b1 + k * s1
-         store(p, i, f(tonumber(p[i]), tonumber(q[b2 + k * s2])))
+         store(p, i, func(tonumber(p[i]), tonumber(q[b2 + k * s2])))
       end
    until not nextrow(counter, sz, nd, strs, bases)
    return self
 end
 
--- map2(t1, t2, f): self[i] = f(self[i], t1[i], t2[i])
-local function map2(self, t1, t2, f)
+-- map2(t1, t2, func): self[i] = func(self[i], t1[i], t2[i])
+local function map2(self, t1, t2, func)
    local d = TD[self] or internal.badself(self)
-   local e, g = checkoperand(d, t1, 1, 'map2'), checkoperand(d, t2, 2, 'map2')
-   local n = checkoperands('map2', d, e, g)
+   local e, g = checkoperand(d, t1, 1), checkoperand(d, t2, 2)
+   local ffipath = ffiway(d, e, g)
+   local n = checkoperands(ffipath, d, e, g)
    if n == 0 then return self end
-   checkfunction(f, 3, 'map2')
    local p, q, s = d.st.ptr, e.st.ptr, g.st.ptr
-   if iscontiguous(d) and iscontiguous(e) and iscontiguous(g) then
+   if ffipath then
+      local store = FFISTORE[d.T]
       local shift1, shift2 = e.off - d.off, g.off - d.off
       for i = d.off, d.off + n - 1 do
-         store(p, i, f(tonumber(p[i]), tonumber(q[i + shift1]), tonumber(s[i + shift2])))
+         store(p, i, func(tonumber(p[i]), tonumber(q[i + shift1]), tonumber(s[i + shift2])))
+      end
+      return self
+   end
+   checkfunction(func, 4)
+   local store = CSTORE[d.T]
+   if walked(d, e, g) then
+      local od, oe, og = offsets(d), offsets(e), offsets(g)
+      for k = 1, n do
+         local i = od[k]
+         store(p, i, func(tonumber(p[i]), tonumber(q[oe[k]]), tonumber(s[og[k]])))
       end
       return self
    end
@@ -198,7 +306,7 @@ local function map2(self, t1, t2, f)
       local b1, b2, b3 = bases[1], bases[2], bases[3]
       for k = 0, last - 1 do
          local i = b1 + k * s1
-         store(p, i, f(tonumber(p[i]), tonumber(q[b2 + k * s2]), tonumber(s[b3 + k * s3])))
+         store(p, i, func(tonumber(p[i]), tonumber(q[b2 + k * s2]), tonumber(s[b3 + k * s3])))
       end
    until not nextrow(counter, sz, nd, strs, bases)
    return self

@@ -9,6 +9,7 @@
 local torch = require 'torch'
 local internal = require 'torch.internal'
 local planes = require 'torch.convplanes'
+local dispatch = require 'torch.maths.dispatch'
 
 local fail, py, pycall = internal.fail, internal.py, internal.pycall
 local istensor, checktensor, ndview, resize = internal.istensor, internal.checktensor, internal.ndview, internal.resize
@@ -26,58 +27,96 @@ local function aswritten(r)
    return {T = r.T, st = r.st, off = r.off, nd = r.nd, sz = r.sz, str = str}
 end
 
--- the output size along dimension dimn of an input of m by a kernel of kk
-local function outsize(fname, m, kk, dimn, full)
+-- Torch7's errors: a call that fits none of its signatures (ranks 2D/2D,
+-- 3D/3D, 3D/4D for conv2, one more for conv3; an option string starting with
+-- 'V' or 'F') is "invalid arguments"; TH's own checks name the form
+-- (conv2Dmul, conv2Dcmul, conv2Dmv...) and are argument #2 of '?' (torch.conv2
+-- passed the call on in a tail call), or of the method as luaL_argerror
+-- numbered it: #1 of a method call (x:conv2(k)), #2 of '?' for a tail call
+local function invalid(fname, T, ismethod, ...)
+   dispatch.argerror(fname, T, ismethod and 'method' or 'torch', ...)
+end
+local function thcheck(ismethod, msg)
+   -- (levels: 1 thcheck, 2 conv, 3 the method, as its caller called it)
+   local call = ismethod and debug.getinfo(3, 'n')
+   if not (call and call.name) then error(("bad argument #2 to '?' (%s)"):format(msg), 0) end
+   internal.raise(("bad argument #%d to '%s' (%s)"):format(call.namewhat == 'method' and 1 or 2, call.name, msg))
+end
+
+-- the output size of an input of m by a kernel of kk
+local function outsize(m, kk, full)
    if full then return m + kk - 1 end
-   if m < kk then
-      fail("bad argument #2 to '%s' (input image is smaller than kernel: %d < %d in dimension %d)",
-           fname, m, kk, dimn)
-   end
    return m - kk + 1
 end
 
--- the output sizes of planes (base dimensions) of size xs by kernels of size ks
+-- the output sizes of planes (base dimensions) of size xs by kernels of size ks,
+-- or nil when a valid one's input is smaller than its kernel
 -- (no loop over the two or three: LuaJIT blacklisted that short loop, then
 -- the whole function, after which every call ran interpreted)
-local function outsizes(fname, x, k, xoff, koff, base, full)
+local function outsizes(x, k, xoff, koff, base, full)
    local xs, ks = x.sz, k.sz
-   local sizes = {outsize(fname, xs[xoff + 1], ks[koff + 1], xoff + 1, full),
-                  outsize(fname, xs[xoff + 2], ks[koff + 2], xoff + 2, full)}
-   if base == 3 then sizes[3] = outsize(fname, xs[xoff + 3], ks[koff + 3], xoff + 3, full) end
+   if not full and (xs[xoff + 1] < ks[koff + 1] or xs[xoff + 2] < ks[koff + 2]
+                    or base == 3 and xs[xoff + 3] < ks[koff + 3]) then
+      return nil
+   end
+   local sizes = {outsize(xs[xoff + 1], ks[koff + 1], full), outsize(xs[xoff + 2], ks[koff + 2], full)}
+   if base == 3 then sizes[3] = outsize(xs[xoff + 3], ks[koff + 3], full) end
    return sizes
+end
+
+local FORMS = {'mul', 'cmul', 'mv'}
+
+local function compute(r, x, k, full, flip, base, pyname)
+   if not planes.apply(r, x, k, full, flip, base) then
+      pycall(py[pyname], ndview(r), ndview(x), ndview(k), full, flip)
+   end
+end
+
+-- a result that is not contiguous, of one input by one kernel or plane i by
+-- kernel i: TH zeroed it through its strides, then added the output into its
+-- memory as if it were contiguous (elements beside the view that this
+-- reaches keep their values plus the output's); conv2's sums over input
+-- planes (output o of plane i by kernel [o][i]) it wrote as if contiguous
+-- (aswritten), not zeroing the view
+local function intoview(res, sizes, x, k, full, flip, base, pyname)
+   res:zero()
+   local out = newtensor(x.T, sizes, #sizes, true, true)
+   compute(TD[out], x, k, full, flip, base, pyname)
+   local flat = res.new(res:storage(), res:storageOffset(), torch.LongStorage(sizes))
+   flat:add(out)
+   return res
 end
 
 local function define(fname, base, flip)
    local pyname = base == 2 and 'conv2' or 'conv3'
-   torch[fname] = function(a, b, c, d)
+   local function conv(ismethod, ...)
+      local a, b, c, d = ...
       local res
       if istensor(c) then res, a, b, c = a, b, c, d end
       local x, k = checktensor(a, 1, fname), checktensor(b, 2, fname)
-      if c ~= nil and c ~= 'V' and c ~= 'F' then
-         fail("bad argument #3 to '%s' ('V' or 'F' expected, got %s)", fname, tostring(c))
+      local full = type(c) == 'string' and c:sub(1, 1) == 'F'
+      if c ~= nil and not (type(c) == 'string' and (full or c:sub(1, 1) == 'V')) then
+         invalid(fname, x.T, ismethod, ...)
       end
-      local full = c == 'F'
       if x.T ~= k.T then
          fail("bad argument #2 to '%s' (kernel should be a %s, got %s)", fname, x.T.tensorname, k.T.tensorname)
       end
-      local lead            -- the output's leading size (nil for the single form)
+      local lead, form      -- the output's leading size (nil for the single form)
       if x.nd == base and k.nd == base then
-         lead = nil
+         form = 1
       elseif x.nd == base + 1 and k.nd == base + 1 then
-         if x.sz[1] ~= k.sz[1] then
-            fail("bad argument #2 to '%s' (%d input slices but %d kernels)", fname, x.sz[1], k.sz[1])
-         end
-         lead = x.sz[1]
+         if x.sz[1] ~= k.sz[1] then thcheck(ismethod, 'invalid number of input/kernel planes') end
+         lead, form = x.sz[1], 2
       elseif x.nd == base + 1 and k.nd == base + 2 then
-         if x.sz[1] ~= k.sz[2] then
-            fail("bad argument #2 to '%s' (%d input planes but kernels for %d)", fname, x.sz[1], k.sz[2])
-         end
-         lead = k.sz[1]
+         if x.sz[1] ~= k.sz[2] then thcheck(ismethod, 'invalid number of input planes') end
+         lead, form = k.sz[1], 3
       else
-         fail("bad arguments to '%s' (input and kernel dimensions %dD, %dD: expected %dD and %dD, %dD and %dD, or %dD and %dD)",
-              fname, x.nd, k.nd, base, base, base + 1, base + 1, base + 1, base + 2)
+         invalid(fname, x.T, ismethod, ...)
       end
-      local sizes = outsizes(fname, x, k, x.nd - base, k.nd - base, base, full)
+      local sizes = outsizes(x, k, x.nd - base, k.nd - base, base, full)
+      if not sizes then
+         thcheck(ismethod, ('conv%dD%s : Input image is smaller than kernel'):format(base, FORMS[form]))
+      end
       if lead then table.insert(sizes, 1, lead) end
       local r
       if res then
@@ -86,17 +125,21 @@ local function define(fname, base, flip)
             fail("bad argument #1 to '%s' (result should be a %s, got %s)", fname, x.T.tensorname, r.T.tensorname)
          end
          resize(r, sizes, #sizes)
-         r = aswritten(r)
+         local flat = aswritten(r)
+         if flat ~= r and (form < 3 or base == 3) then return intoview(res, sizes, x, k, full, flip, base, pyname) end
+         r = flat
       else            -- a new result, every element of which is written
          res = newtensor(x.T, sizes, #sizes, true, true)
          r = TD[res]
       end
-      if not planes.apply(r, x, k, full, flip, base) then
-         pycall(py[pyname], ndview(r), ndview(x), ndview(k), full, flip)
-      end
+      compute(r, x, k, full, flip, base, pyname)
       return res
    end
-   internal.method(fname, function(self, ...) return torch[fname](self, ...) end)
+   torch[fname] = function(...) return conv(false, ...) end
+   internal.method(fname, function(...)
+      local res = conv(true, ...)   -- (not a tail call: thcheck reads how the method was called)
+      return res
+   end)
 end
 
 define('conv2', 2, true)

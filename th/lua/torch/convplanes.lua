@@ -143,8 +143,8 @@ local function getger(T)
    return f
 end
 
--- Geometry of one call (reused tables, no allocation per call):
--- G.d, G.h, G.w: an input plane (volume; d = 1 for planes); G.kd, G.kh, G.kw
+-- Geometry of one call (reused tables, no allocation per call): G.base 2 or
+-- 3 (conv2 or conv3); G.d, G.h, G.w: an input plane (volume; d = 1 for planes); G.kd, G.kh, G.kw
 -- and strides G.ks0, G.ks1, G.ks2: a kernel; G.od, G.oh, G.ow: an output.
 -- OFFS[t], KOFFS[t]: the input offset and kernel offset of the t-th product
 -- of a fused sum, in the order the original added them; LO[t], HI[t]: the
@@ -414,7 +414,7 @@ end
 function scatter.layout() return G.d * G.oh * G.ow, G.ow, 0, G.oh * G.ow end
 function scatter.run(T, src, size, n, kp, kstep, flip, u, isfinite)
    local h, w, kd, kh, kw, oh, ow = G.h, G.w, G.kd, G.kh, G.kw, G.oh, G.ow
-   local isfused, m = G.d == 1 and w >= 4, G.od * oh * ow
+   local isfused, m = G.base == 2 and w >= 4, G.od * oh * ow     -- (3-D is rounded, one plane deep too)
    local acc = buffer(T, 'acc', m)
    ffi.fill(acc, m * T.size)
    if isfinite and not isfused then
@@ -611,7 +611,7 @@ function planes.apply(r, x, k, isfull, flip, base)
    if rawequal(r.st, x.st) or rawequal(r.st, k.st) then xt = internal.clone(x); x = TD[xt] end
    if rawequal(r.st, k.st) or not internal.iscontiguous(k) then kt = internal.clone(k); k = TD[kt] end
    local xn, kn, rn = x.nd, k.nd, r.nd
-   G.d, G.h, G.w = base == 3 and x.sz[xn - 2] or 1, x.sz[xn - 1], x.sz[xn]
+   G.base, G.d, G.h, G.w = base, base == 3 and x.sz[xn - 2] or 1, x.sz[xn - 1], x.sz[xn]
    G.kd, G.kh, G.kw = base == 3 and k.sz[kn - 2] or 1, k.sz[kn - 1], k.sz[kn]
    G.ks0, G.ks1, G.ks2 = G.kh * G.kw, G.kw, 1
    G.od, G.oh, G.ow = base == 3 and r.sz[rn - 2] or 1, r.sz[rn - 1], r.sz[rn]

@@ -181,6 +181,12 @@ end
 
 local fail = internal.fail
 
+-- raise(msg): an error at the user's line, its text as given (no renaming of
+-- the function or renumbering of the argument as fail's callform does)
+function internal.raise(msg)
+   error(msg, userlevel())
+end
+
 local function checked(ok, ...)
    if ok then return ... end
    fail(tostring((...)))
