@@ -109,6 +109,7 @@ end
 --   stored, anything else is "given function should return a number or nil";
 --   a count mismatch is TH's "inconsistent tensor size" and the function is
 --   checked as argument #2, #3 or #4 (self counted) of '?'.
+local ffi = require 'ffi'
 local CTYPE = {Double = 'double', Float = 'float', Long = 'int64_t', Int = 'int', Short = 'short',
                Char = 'char', Byte = 'unsigned char', Half = 'half'}
 local ccast, raise = internal.ccast, internal.raise
@@ -116,14 +117,22 @@ local ccast, raise = internal.ccast, internal.raise
 -- storer(T, ffipath) -> store(p, i, r): what the user's function returned goes
 -- to p[i] (one function per type and way, which LuaJIT inlines into each loop)
 local function storer(T, ffipath)
-   local integer, what = T.integer, CTYPE[T.name]
+   local integer, what, long = T.integer, CTYPE[T.name], T.name == 'Long'
    local store
    if ffipath then
       store = function(p, i, r)
          if not r then return end
          local tr = type(r)
          if tr == 'boolean' then r = 1
-         elseif tr == 'cdata' then p[i] = r return
+         elseif tr == 'cdata' then
+            -- (a 64-bit integer stored through another type's pointer is
+            -- miscompiled by lupa's LuaJIT once hot: as a number)
+            if long then p[i] = r return end
+            local v = tonumber(r)
+            if v == nil then
+               raise(("cannot convert '%s' to '%s'"):format(tostring(ffi.typeof(r)):match('^ctype<(.*)>$'), what))
+            end
+            r = v
          elseif tr ~= 'number' then raise(("cannot convert '%s' to '%s'"):format(tr, what)) end
          if integer then r = ccast(T, r) end
          p[i] = r
