@@ -146,12 +146,12 @@ local function isstorage(v)
 end
 
 -- checksize(n, argn, fname [, given]): a size, a number (as luaL_checklong
--- read it: "no value" when the call gave none) that is not negative (Torch7
--- asked its allocator for it and died: "invalid memory size")
+-- read it: "no value" when the call gave none) that is not negative (Torch7's
+-- allocator refused it, in TH's words)
 local function checksize(n, argn, fname, given)
    n = internal.toint(type(n) == 'number' and n or internal.checknumber(n, argn, fname, given), argn, fname)
    if n < 0 then
-      fail("bad argument #%d to '%s' (non-negative size expected, got %d)", argn, fname, n)
+      fail('$ Torch: invalid memory size -- maybe an overflow?')
    end
    return n   -- (a fraction cut, as a C long)
 end
@@ -220,7 +220,11 @@ local function construct(T, a, b, c)
       if c and c < n then n = c end
       return wrap(T, arr, ptr, n)
    end
-   fail("bad argument #1 to '%s' (number, table, storage or filename expected, got %s)", T.storagename, ta)
+   -- (luaT's words: a tensor by its class, anything else wanted a size)
+   if torch.isTensor(a) then
+      fail("bad argument #1 to '%s' (%s expected, got %s)", T.storagename, T.storagename, torch.type(a))
+   end
+   fail("bad argument #1 to '%s' (number expected, got %s)", T.storagename, ta)
 end
 
 function Storage.size(self)

@@ -390,7 +390,7 @@ local function longstoragesizes(fname, a, b)
       if not islongstorage(b) then fail("bad argument to '%s' (torch.LongStorage expected for strides)", fname) end
       local m
       strides, m = storagearray(b)
-      if m ~= n then fail("bad argument to '%s' (provided stride and size are inconsistent)", fname) end
+      if m ~= n then fail("bad argument #4 to '%s' (provided stride and size are inconsistent)", fname) end
    end
    return sizes, n, strides
 end
@@ -408,8 +408,11 @@ local function readsizestrides(fname, a, ...)
       n = n + 1
       sizes[n] = args[i]
       strides[n] = args[i + 1] or -1
-      if type(sizes[n]) ~= 'number' or type(strides[n]) ~= 'number' then
-         fail("bad argument #%d to '%s' (number expected)", i, fname)
+      -- (numbered after the storage and offset)
+      if type(sizes[n]) ~= 'number' then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i + 2, fname, type(sizes[n]))
+      elseif type(strides[n]) ~= 'number' then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i + 3, fname, type(strides[n]))
       end
       sizes[n], strides[n] = toint(sizes[n], i + 2, fname), toint(strides[n], i + 3, fname)
    end
@@ -455,7 +458,7 @@ local function setfrom(d, fname, a, ...)
    elseif istensor(a) then
       local o = TD[a]
       if o.T ~= T then
-         fail("bad argument #1 to '%s' (%s expected, got %s)", fname, T.tensorname, o.T.tensorname)
+         fail("bad argument #1 to '%s' (expecting number or %s or %s)", fname, T.tensorname, T.storagename)
       end
       d.st, d.off, d.nd, d.sz, d.str = o.st, o.off, o.nd, copyarray(o.sz, o.nd), copyarray(o.str, o.nd)
    elseif isstorage(a) and (SD[a].T == T) then
@@ -473,8 +476,8 @@ local function setfrom(d, fname, a, ...)
          if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, fname) end
       end
       setmeta(d, nil, 0, sizes, n, nil)
-   else
-      fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got %s)", fname, torch.type(a))
+   else   -- (Torch7's words)
+      fail("bad argument #1 to '%s' (expecting number or %s or %s)", fname, T.tensorname, T.storagename)
    end
 end
 

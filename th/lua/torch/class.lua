@@ -296,23 +296,25 @@ local function isproxy(obj)
    return internal.tensors[obj] ~= nil or internal.storages[obj] ~= nil
 end
 
+-- envarg(n, fname, what, v): the argument error of luaL_checktype, named
+-- as the caller called the function ('?' from C or a tail call)
+local function envarg(n, fname, what, v)
+   local info = debug.getinfo(2, 'n')
+   error(("bad argument #%d to '%s' (%s expected, got %s)"):format(
+      n, info and info.name and fname or '?', what, type(v)), 3)
+end
+
 function torch.getenv(obj)
    local t = type(obj)
-   if t ~= 'function' and t ~= 'userdata' then
-      error("bad argument #1 to 'getenv' (function or userdata expected)", 2)
-   end
+   if t ~= 'function' and t ~= 'userdata' then envarg(1, 'getenv', 'function or userdata', obj) end
    if isproxy(obj) then return userenvs[obj] or _G end
    return debug.getfenv(obj)
 end
 
 function torch.setenv(obj, env)
    local t = type(obj)
-   if t ~= 'function' and t ~= 'userdata' then
-      error("bad argument #1 to 'setenv' (function or userdata expected)", 2)
-   end
-   if type(env) ~= 'table' then
-      error("bad argument #2 to 'setenv' (table expected)", 2)
-   end
+   if t ~= 'function' and t ~= 'userdata' then envarg(1, 'setenv', 'function or userdata', obj) end
+   if type(env) ~= 'table' then envarg(2, 'setenv', 'table', env) end
    if isproxy(obj) then
       userenvs[obj] = env
    else
