@@ -26,6 +26,7 @@ hang resumes after the case).
 """
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -50,7 +51,7 @@ local function plain(s) return (s:gsub('%p', '%%%0')) end
 local function clean(s)
    s = s:gsub('[^%s]*%.lua:%d+: ', ''):gsub(' at /%S+:%d+', ''):gsub('%[string "[^"]*"%]:%d+: ', '')
    s = s:gsub(plain(D), '<D>'):gsub(plain(SCRIPT), '<script>'):gsub(plain(CWD), '<cwd>')
-   s = s:gsub('started on [^%]]*%]', 'started on <date>]')
+   s = s:gsub('started on [^%]]*%]', 'started on <date>]'):gsub('(%a+): 0x%x+', '%1: ADDR')
    s = s:gsub('%d%d%d%d%-%d%d%-%d%d', '<day>'):gsub('%d%d:%d%d:%d%d', '<time>')
    return s
 end
@@ -184,7 +185,7 @@ def cmdline(rng, i):
     for _ in range(rng.randint(1, 6)):
         k = rng.random()
         if k < 0.2:
-            body.append(f"cmd:text({pick(rng, '', q('Some text'), q(''), q('Options:'), '5')})")
+            body.append(f"cmd:text({pick(rng, '', q('Some text'), q(''), q('Options:'))})")
         elif k < 0.8:
             name = rng.choice(OPTNAMES)
             d = rng.choice(DEFAULTS)
@@ -226,7 +227,7 @@ def cmdline(rng, i):
         if k < 0.35:
             prefix = pick(rng, q("run"), q(""), "nil", "5")
             ign = "{" + ", ".join(f"[{q(n.lstrip('-'))}] = true" for n, _ in rng.sample(opts, min(len(opts), rng.randint(0, 2)))) + "}"
-            ign = pick(rng, ign, ign, "nil", "{}")
+            ign = pick(rng, ign, ign, "{}")   # (nil: an index error in the original)
             # string() prints what it leaves out, in pairs order
             body.append("do local s = io.output() local f = io.tmpfile() io.output(f) "
                         f"local ok, r = pcall(cmd.string, cmd, {prefix}, p, {ign}) io.output(s) f:seek('set') "
@@ -241,8 +242,11 @@ def cmdline(rng, i):
             fmt = pick(rng, "", ", '%F %T'", ", '%H'")
             time = pick(rng, "", f"cmd:addTime({pick(rng, q('tag'), 'nil')}{fmt}) ")
             silent = pick(rng, "", "cmd:silent() ")
-            body.append(f"do local name = D .. '/log{i}' {time}cmd:log(name, {pick(rng, 'p', '{a = 1}', 'nil')}) "
-                        f"{silent}print('after', 1) io.write(readfile(name) or 'nofile', '\\n') end")
+            # (the parameters are printed in pairs order: the lines sorted)
+            body.append(f"do local name = D .. '/log{i}' local s = io.output() local f = io.tmpfile() io.output(f) "
+                        f"{time}cmd:log(name, {pick(rng, 'p', '{a = 1}', 'nil')}) {silent}print('after', 1) "
+                        "io.output(s) f:seek('set') io.write(sortlines(f:read('*a')), '\\n') "
+                        "io.write(sortlines(readfile(name) or 'nofile'), '\\n') end")
         else:
             body.append(f"out(cmd:parse({argt}))")
     return " ".join(body)
@@ -253,6 +257,9 @@ def cmdline(rng, i):
 PATHSTRS = ["''", "'a'", "'a/'", "'/b'", "'.'", "'..'", "'a//b'", "'/'", "'x.lua'", "'a/b.c.d'", "'a/.b'",
             "'.bashrc'", "'a/b/'", "'//'", "'a/../b'", "'x.tar.gz'", "'dir/x.'", "5", "nil", "true", "{}",
             "'a b/c d.e'", "'/a/b'", "'~'"]
+
+
+WRITABLE = ["''", "5", "nil", "true", "{}", "'.'", "R .. '/x//y/'", "R .. '/f/g'", "R .. '/sub/'", "R"]
 
 
 def pathcall(rng):
@@ -301,14 +308,14 @@ def paths_case(rng, i):
                 "try(function() return paths.is_win(), paths.is_mac(), type(paths.uname()) end)",
                 "try(function() return paths.cwd() end)",
                 "try(function() return type(paths.home), paths.dirp(paths.home) end)",
-                "try(function() return paths.dirp(paths.execdir()) end)",
                 "try(function() return paths.findprogram('ls') ~= nil, paths.findprogram('nosuchprog_zz') end)",
                 "try(function() local n = paths.tmpname() return type(n), paths.filep(n) end)",
                 "try(function() return paths.thisfile() end)",
                 "try(function() return paths.thisfile('x.lua') end)",
                 f"try(paths.dofile, {pick(rng, q('nosuch_zz.lua'), '5', 'nil')})",
-                f"try(paths.require, {pick(rng, q('nosuch_zz'), '5', 'nil')})",
-                f"try(paths.{pick(rng, 'filep', 'dirp', 'mkdir', 'rmdir', 'dir', 'files')}, {rng.choice(PATHSTRS[-8:])})",
+                f"try(paths.{pick(rng, 'filep', 'dirp', 'dir', 'files')}, {rng.choice(PATHSTRS)})",
+                # (writes only inside R, or to names that cannot be made)
+                f"try(paths.{pick(rng, 'mkdir', 'rmdir', 'mkdir')}, {rng.choice(WRITABLE)})",
                 "try(function() return paths.filep(R), paths.dirp(R), paths.filep(R .. '/f'), paths.dirp(R .. '/f') end)",
                 "try(paths.findprogram)",
                 "try(paths.concat, R, 'a', 'b')",
@@ -470,7 +477,7 @@ def storage(rng, i):
                 f"try(function() return torch.{T2}Storage():copy(s) end)",
                 f"try(function() return s:copy(filled(torch.{T2}Storage(#s))) end)",
                 "try(function() return s == s, s.clone and 'clone' end)",
-                f"try(function() return torch.{T}Tensor(s, {pick(rng, 1, 2)}, torch.LongStorage({{{pick(rng, 1, 2, 0)}}})) end)",
+                f"try(function() if #s >= 3 then return torch.{T}Tensor(s, {pick(rng, 1, 2)}, torch.LongStorage({{{pick(rng, 1, 2, 0)}}})) end end)",
             ]))
     return " ".join(body)
 
@@ -487,7 +494,7 @@ def tensor_ctor(rng, T):
     if k < 0.55:
         return f"torch.{T}Tensor({pick(rng, '{1, 2, 3}', '{}', '{{1, 2}, {3, 4}}', '{{1}, {2}}', '{{{1, 2}}}', '{{1, 2}, {3}}', '{1, {2}}', '{-1.5, 300}', '{' + q('a') + '}')})"
     if k < 0.75:
-        off = rng.choice([1, 2, 3, 0, 7])
+        off = rng.choice([1, 2, 0])   # (views within the storage: past its end the original read garbage)
         sizes = rng.choice(["{2}", "{2, 2}", "{3}", "{1, 3}", "{0}", "{2, 3}"])
         strides = rng.choice(["", "", ", {1}", ", {1, 2}", ", {0, 1}", ", {2, 1}", ", {3, 1}"])
         ls = pick(rng, True, False)
@@ -496,10 +503,10 @@ def tensor_ctor(rng, T):
             st = f", torch.LongStorage({strides[2:]})" if strides else ""
         else:
             sz, st = sizes[1:-1], ""
-        return f"torch.{T}Tensor(torch.{T}Storage({{1, 2, 3, 4, 5, 6}}), {off}, {sz}{st})"
+        return f"torch.{T}Tensor(torch.{T}Storage({{1, 2, 3, 4, 5, 6, 7, 8}}), {off}, {sz}{st})"
     if k < 0.85:
         return f"torch.{T}Tensor(torch.{rng.choice(TYPES)}Tensor(2, 2):fill(3))"
-    return f"torch.{T}Tensor({pick(rng, '-1', q('x'), 'true', '2, -1', '2.5', 'torch.LongStorage({2, -2})')})"
+    return f"torch.{T}Tensor({pick(rng, q('x'), 'true', '{}, 2', 'torch.IntStorage(2)', 'nil')})"
 
 
 def tensor_core(rng, i):
@@ -526,7 +533,7 @@ def tensor_core(rng, i):
                 f"try(function() return t:isSameSizeAs(torch.{T2}Tensor({pick(rng, '2', '2, 2', '', '0', '1, 3')})) end)",
                 "try(function() return t:isSetTo(t), t:isSetTo(t:clone()) end)",
                 "try(function() local u = torch.Tensor():typeAs(t):set(t) return u:isSetTo(t), u end)",
-                f"try(function() return t:set(filled(torch.{T}Storage({pick(rng, 4, 6, 0)})), {pick(rng, 1, 2, 5)}, torch.LongStorage({{{pick(rng, '2', '2, 2', '0', '3')}}})) end)",
+                f"try(function() return t:set(filled(torch.{T}Storage(6)), {pick(rng, 1, 2, 0)}, torch.LongStorage({{{pick(rng, '2', '2, 2', '0', '3')}}})) end)",
                 "try(function() return t:set() end)",
                 f"try(function() return t:set(filled(torch.{T2}Tensor(2))) end)",
                 "try(function() return t == t, t == t:clone() end)",
@@ -540,7 +547,7 @@ def tensor_core(rng, i):
                 f"try(function() return filled(t:resizeAs(torch.{rng.choice(TYPES)}Tensor({sizes}))) end)",
                 "try(function() return t:zero() end)",
                 f"try(function() return t:fill({rng.choice(STVALS[:18])}) end)",
-                f"try(function() return filled(t:resize({pick(rng, '2, -1', q('2'), '2.7', 'nil, 2')})) end)",
+                f"try(function() return filled(t:resize({pick(rng, q('2'), '2.7', 'nil, 2', '{}')})) end)",
                 "try(function() return t:clone() end)", "try(function() return t:contiguous() end)",
             ]))
         elif k < 0.85:
@@ -548,7 +555,6 @@ def tensor_core(rng, i):
             body.append(rng.choice([
                 f"try(function() return t:type('torch.{T2}Tensor') end)",
                 "try(function() return t:type() end)",
-                f"try(function() return t:type({pick(rng, q('nosuch'), q('torch.DoubleStorage'), '5')}) end)",
                 f"try(function() return t:typeAs(torch.{T2}Tensor()) end)",
                 f"try(function() return t:{T2.lower()}() end)",
 
@@ -596,16 +602,50 @@ CATEGORIES = {"cmdline": cmdline, "paths": paths_case, "utility": utility, "stor
 WEIGHTS = {"cmdline": 3, "paths": 2, "utility": 3, "storage": 3, "tensor_core": 3, "timer": 1}
 
 
+# Differences known and kept (README, "Where th differs from Torch7 on
+# purpose"): (name, the original's line, th's line), regular expressions
+# matched against a case's first differing lines
+KNOWN = [
+    ("luaT named every bad self 'boolean'", r"torch\.Timer expected, got boolean", r"torch\.Timer expected, got "),
+    ("Torch7 stored a non-numeric string as 0", r"^(?!.*err)", r"number expected, got string"),
+    ("isTypeOf without a type: an index error in Torch7", r"attempt to index a nil value", r"type must be provided"),
+    ("th's torch.class objects are tables, Torch7's Timer a userdata", r"^\[\"table\"\]", r"userdata expected, got table"),
+    ("C-level API th has not (torch.test, metatype, updateerrorhandlers...)", r"^\[\"(function|table)\"\]$", r"^\[\"nil\"\]$"),
+]
+
+
+def first_difference(want, have):
+    w, h = want.split("\\n"), have.split("\\n")
+    pairs = list(zip(w + [""] * (len(h) - len(w)), h + [""] * (len(w) - len(h))))
+    return [(a, b) for a, b in pairs if a != b]
+
+
+def known(want, have):
+    a, b = first_difference(want, have)[0]
+    for name, ref, mine in KNOWN:
+        if re.search(ref, a) and re.search(mine, b):
+            return name
+    return None
+
+
 def show_differences(calls, mismatches, th_failures, ref_failures, show):
-    """fuzz_diff's report, each mismatch shown by its differing lines"""
+    """fuzz_diff's report, each mismatch shown by its differing lines, the
+    known ones counted apart"""
     report(calls, [], th_failures, ref_failures, 0)
-    print(f"mismatches: {len(mismatches)}")
-    for k, body, want, have in mismatches[:show]:
-        w, h = want.split("\\n"), have.split("\\n")
+    counts, new = {}, []
+    for m in mismatches:
+        name = known(m[2], m[3])
+        if name:
+            counts[name] = counts.get(name, 0) + 1
+        else:
+            new.append(m)
+    print(f"mismatches: {len(new)} (and {sum(counts.values())} known)")
+    for name, n in sorted(counts.items()):
+        print(f"  known: {n} x {name}")
+    for k, body, want, have in new[:show]:
         print(f"--- {k}: {body}")
-        for a, b in zip(w + [""] * (len(h) - len(w)), h + [""] * (len(w) - len(h))):
-            if a != b:
-                print(f"  ref: {a[:400]}\n  th:  {b[:400]}")
+        for a, b in first_difference(want, have):
+            print(f"  ref: {a[:400]}\n  th:  {b[:400]}")
 
 
 def main():
@@ -617,6 +657,7 @@ def main():
         del argv[at:at + 2]
     sys.argv[1:] = argv
     args = arguments(2000)
+    args.th, args.ref = (os.path.abspath(p) if os.sep in p else p for p in (args.th, args.ref))
     rng = random.Random(args.seed)
     names = [n for n in CATEGORIES if not only or n in only]
     weights = [WEIGHTS[n] for n in names]
@@ -625,10 +666,13 @@ def main():
         name = rng.choices(names, weights)[0]
         calls.append(f"--[[{name}]] " + CATEGORIES[name](rng, k))
     base = tempfile.mkdtemp(prefix="fuzz_api_")
+    here = os.getcwd()
+    os.chdir(base)   # (both run here: what a case makes in cwd goes with it)
     try:
         prelude = f"BASE = {q(base)}\n" + PRELUDE
         show_differences(calls, *differences(calls, args.th, args.ref, args.batch, args.timeout, prelude), args.show)
     finally:
+        os.chdir(here)
         shutil.rmtree(base, ignore_errors=True)
 
 

@@ -234,9 +234,13 @@ function os.exit(...)
    return exit(...)
 end
 
--- tmpname() -> the name of a new empty temporary file
+-- tmpname() -> a new name for a temporary file, /tmp/luatmXXXXXX, which does
+-- not exist yet, as the original's (os.tmpname's file is made and removed to
+-- find it)
 function paths.tmpname()
-   local name = os.tmpname()
+   local made = os.tmpname()
+   remove(made)
+   local name = made:gsub('lua_(%w+)$', 'luatm%1')
    insert(tmpnames, name)
    return name
 end

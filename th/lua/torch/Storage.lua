@@ -206,7 +206,9 @@ local function construct(T, a, b, c)
       end
       n = internal.toint(n, 3, T.storagename)
       local arr, ptr = memory.window(T, src.arr, offset - 1, n)
-      return wrap(T, arr, ptr, n)
+      local view = wrap(T, arr, ptr, n)
+      rawset(SD[view], 'fixed', true)
+      return view
    elseif ta == 'string' then
       local ok, arr, ptr, n = pcall(memory.fromfile, T, a, b and true or false)
       if not ok then
@@ -240,7 +242,10 @@ end
 -- part can never make an FFI access outside memory (its views then fail with
 -- an error, where Torch7 read freed memory).  resizedata(s, n) does it to
 -- storage data s
+-- A view of another storage (Storage(s, offset, size)) is not resizable, as
+-- in TH.
 local function resizedata(s, n)
+   if rawget(s, 'fixed') then fail('Trying to resize storage that is not resizable') end
    if n > s.n and (s.n == 0 or s.buf and rawget(s, 'ptr') == nil) then
       -- nothing to keep but zeros (an empty tensor made a result, a buffer
       -- never used): a new buffer, zeroed when first used
@@ -365,11 +370,15 @@ local function newindex(self, key, v)
    local s = SD[self]
    local k = type(key) ~= 'table' and elementindex(key)
    if not k then fail('the class %s cannot be indexed', s.T.storagename) end
-   local x = internal.elementvalue(s.T, v)   -- a numeric string is a number, as in Torch7
-   if x == nil then
+   -- a numeric string is a number, as in Torch7; what is no number is an error
+   -- before the index is checked, but for a string given to an integer type
+   -- (Torch7 stored 0 there, after checking the index)
+   local x = internal.elementvalue(s.T, v)
+   if x == nil and (type(v) ~= 'string' or not s.T.integer) then
       fail("bad argument #3 to '?' (number expected, got %s)", type(v))
    end
    if k < 1 or k > s.n then fail("bad argument #2 to '?' (out of bounds)") end
+   if x == nil then fail("bad argument #3 to '?' (number expected, got string)") end
    s.ptr[k - 1] = x
 end
 

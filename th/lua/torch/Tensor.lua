@@ -438,8 +438,8 @@ local function setfromstorage(d, fname, storage, offset, ...)
       return
    end
    offset = toint(offset, 2, fname)
+   local sizes, n, strides = readsizestrides(fname, ...)   -- (checked before the offset, as in TH)
    if offset < 1 then fail('Tensor: invalid storage offset') end   -- TH's message
-   local sizes, n, strides = readsizestrides(fname, ...)
    for i = 1, strides and n or 0 do
       if strides[i] < 0 and strides[i] ~= -1 then
          fail("bad argument to '%s' (negative stride)", fname)
@@ -493,7 +493,7 @@ local function construct(T, ...)
    end
    if a == nil then
       if select('#', ...) > 0 then   -- torch.Tensor(nil): Torch7 took no nil
-         fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got nil)", T.tensorname)
+         fail("bad argument #1 to '%s' (expecting number or %s or %s)", T.tensorname, T.tensorname, T.storagename)
       end
       -- (x.new(), nn's habit: returned before the arguments are passed on,
       -- which LuaJIT does not compile, and the caller's trace with it)

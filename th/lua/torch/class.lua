@@ -232,7 +232,12 @@ end
 
 -- getmetatable(name) -> the class metatable, or nothing at all
 function torch.getmetatable(name)
-   local mt = registry[name]
+   if type(name) ~= 'string' and type(name) ~= 'number' then   -- (luaL_checkstring's error)
+      local info = debug.getinfo(1, 'n')
+      error(("bad argument #1 to '%s' (string expected, got %s)"):format(
+         info and info.name and 'getmetatable' or '?', type(name)), 2)
+   end
+   local mt = registry[tostring(name)]
    if mt then return mt end
 end
 
