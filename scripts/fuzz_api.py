@@ -40,6 +40,13 @@ local stdout, capture = io.stdout, io.tmpfile()
 local P = print
 local SCRIPT = debug.getinfo(1, 'S').source:sub(2)
 local CWD = paths.cwd()
+-- what goes to stderr goes into the case's output too (CmdLine's errors)
+local methods, STDERR = getmetatable(io.stderr).__index, io.stderr
+local realwrite = methods.write
+methods.write = function(f, ...)
+   if f == STDERR then return realwrite(capture, ...) end
+   return realwrite(f, ...)
+end
 -- os.exit inside a case (help, CmdLine's errors) ends the case, not the run
 os.exit = function(c) error('os.exit(' .. tostring(c) .. ')', 0) end
 D = os.tmpname()
@@ -171,10 +178,12 @@ def pick(rng, *choices):
 # ---------------------------------------------------------------- CmdLine
 
 OPTNAMES = ["-a", "-lr", "-seed", "-b", "-name", "-x_y", "-n2", "--long", "-v", "c"]
-DEFAULTS = ["0", "1", "-2", "3.5", "-0.25", "1e10", "''", "'abc'", "'a b'", "'-x'", "'5'", "true", "false",
-            "nil", "{}", "0/0"]
+DEFAULTS = ["0", "1", "-2", "3.5", "-0.25", "1e10", "''", "'abc'", "'a b'", "'-x'", "'5'", "true", "false"]
+BADDEFAULTS = ["nil", "{}", "0/0", "print"]
 VALUES = ["3", "-1", "-2.5", "1e3", "abc", "", "true", "false", "0x10", " 4 ", "nan", "inf", "-", "--", "1,2",
           "x=y", "-0", "07"]
+NUMVALUES = ["3", "-1", "-2.5", "1e3", "0x10", "-0", "07", "0.125", "-1e-3", " 4 ", "1e400"]
+POSVALUES = ["data.t7", "x", "3", "-1", "", "a b", "-", "--", "-zz"]
 
 
 def cmdline(rng, i):
@@ -188,34 +197,42 @@ def cmdline(rng, i):
             body.append(f"cmd:text({pick(rng, '', q('Some text'), q(''), q('Options:'))})")
         elif k < 0.8:
             name = rng.choice(OPTNAMES)
-            d = rng.choice(DEFAULTS)
+            d = rng.choice(DEFAULTS) if rng.random() < 0.95 else rng.choice(BADDEFAULTS)
             help_ = pick(rng, q("the " + name.strip("-")), q(""), "nil", q("a\nb"))
-            extra = pick(rng, "", "", "", "", ", 'number'", ", 'string'", ", 'boolean'")
+            extra = "" if rng.random() < 0.9 else pick(rng, ", 'number'", ", 'string'", ", 'boolean'", ", 'table'")
             body.append(f"cmd:option({q(name)}, {d}, {help_}{extra})")
             opts.append((name, d))
         elif k < 0.95:
             name = pick(rng, "-input", "-out", "-n", "in", "-a")
-            body.append(f"cmd:argument({q(name)}, {pick(rng, q('the ' + name.strip('-')), q(''), 'nil')}"
-                        f"{pick(rng, '', '', ', ' + q('number'))})")
+            kind = "" if rng.random() < 0.9 else pick(rng, ", 'number'", ", 'string'")
+            body.append(f"cmd:argument({q(name)}, {pick(rng, q('the ' + name.strip('-')), q(''), 'nil')}{kind})")
             args.append(name)
         else:
             body.append("cmd:silent()")
-    # an argument list
+    # an argument list: the positional arguments mostly all there, in order,
+    # options between them, now and then an unknown word or a request for help
+    words = []
+    for _ in range(rng.randint(0, 4)):
+        if not opts:
+            break
+        name, d = rng.choice(opts)
+        words.append([name])
+        if d not in ("true", "false") or rng.random() < 0.2:
+            if rng.random() < 0.95:
+                numeric = d not in ("true", "false") and not d.startswith("'") and rng.random() < 0.8
+                words[-1].append(rng.choice(NUMVALUES if numeric else VALUES))
     toks = []
-    for _ in range(rng.randint(0, 6)):
-        k = rng.random()
-        if k < 0.5 and opts:
-            name, d = rng.choice(opts)
-            toks.append(name)
-            if d not in ("true", "false") or rng.random() < 0.2:
-                if rng.random() < 0.9:
-                    toks.append(rng.choice(VALUES))
-        elif k < 0.75:
-            toks.append(rng.choice(VALUES + ["data.t7", "x"]))
-        elif k < 0.85:
-            toks.append(rng.choice(["-zz", "--zz", "-", "-a", "-input"]))
+    positional = [rng.choice(POSVALUES) for _ in args if rng.random() < 0.9]
+    while words or positional:
+        if positional and (not words or rng.random() < 0.4):
+            toks.append(positional.pop(0))
         else:
-            toks.append(rng.choice(["-h", "--help", "-help"]))
+            toks.extend(words.pop(0))
+    k = rng.random()
+    if k < 0.05:
+        toks.insert(rng.randint(0, len(toks)), rng.choice(["-zz", "--zz", "-", "-input", "x"]))
+    elif k < 0.09:
+        toks.insert(rng.randint(0, len(toks)), rng.choice(["-h", "--help", "-help"]))
     argt = "{" + ", ".join(q(t) for t in toks)
     if rng.random() < 0.8:
         argt += (", " if toks else "") + "[0] = 'prog.lua'"
@@ -506,7 +523,7 @@ def tensor_ctor(rng, T):
         return f"torch.{T}Tensor(torch.{T}Storage({{1, 2, 3, 4, 5, 6, 7, 8}}), {off}, {sz}{st})"
     if k < 0.85:
         return f"torch.{T}Tensor(torch.{rng.choice(TYPES)}Tensor(2, 2):fill(3))"
-    return f"torch.{T}Tensor({pick(rng, q('x'), 'true', '{}, 2', 'torch.IntStorage(2)', 'nil')})"
+    return f"torch.{T}Tensor({pick(rng, q('x'), 'true', '{}, 2', 'filled(torch.IntStorage(2))', 'nil')})"
 
 
 def tensor_core(rng, i):
@@ -533,7 +550,7 @@ def tensor_core(rng, i):
                 f"try(function() return t:isSameSizeAs(torch.{T2}Tensor({pick(rng, '2', '2, 2', '', '0', '1, 3')})) end)",
                 "try(function() return t:isSetTo(t), t:isSetTo(t:clone()) end)",
                 "try(function() local u = torch.Tensor():typeAs(t):set(t) return u:isSetTo(t), u end)",
-                f"try(function() return t:set(filled(torch.{T}Storage(6)), {pick(rng, 1, 2, 0)}, torch.LongStorage({{{pick(rng, '2', '2, 2', '0', '3')}}})) end)",
+                f"try(function() return t:set(filled(torch.{T}Storage(6)), {pick(rng, 1, 2)}, torch.LongStorage({{{pick(rng, '2', '2, 2', '0', '3')}}})) end)",
                 "try(function() return t:set() end)",
                 f"try(function() return t:set(filled(torch.{T2}Tensor(2))) end)",
                 "try(function() return t == t, t == t:clone() end)",
@@ -571,7 +588,7 @@ def tensor_core(rng, i):
                 "try(function() return t:storage() and t:storage():size() end)",
                 "try(function() return t:narrow(1, 1, 1) end)",
                 "try(function() return t:select(1, 1) end)",
-                "try(function() return torch.Tensor(t:storage()) end)",
+                "try(function() return filled(torch.Tensor(t:storage())) end)",
             ]))
     return " ".join(body)
 

@@ -112,10 +112,7 @@ end
 function CmdLine:__readArgument__(params, arg, i, n)
    local value = arg[i]
    local argument = self.arguments[n]
-   if not argument then
-      if type(value) == 'string' and value:match('^%-') and not tonumber(value) then
-         self:error('unknown option ' .. value)
-      end
+   if not argument then   -- (an unknown option too, in the original's words)
       self:error('invalid argument: ' .. tostring(value))
    end
    if argument.type and type(value) ~= argument.type then

@@ -264,7 +264,9 @@ end
 
 function Storage.resize(self, ...)
    local n = ...
-   resizedata(SD[self] or internal.badself(self, 'torch.*Storage'), checksize(n, 1, 'resize', select('#', ...)))
+   local s = SD[self] or internal.badself(self, 'torch.*Storage')
+   if rawget(s, 'fixed') then fail('Trying to resize storage that is not resizable') end   -- (before the size)
+   resizedata(s, checksize(n, 1, 'resize', select('#', ...)))
    return self
 end
 

@@ -996,13 +996,18 @@ function Tensor.set(self, ...)
    return self
 end
 
--- resize keeps the strides when the sizes do not change (as TH does)
+-- resize keeps the strides when the sizes do not change (as TH does: the
+-- sizes up to the first 0, which ends the dimensions)
 -- resize(d, sizes, n [, raw]): raw, a new storage (d had none) is not
 -- zeroed: the caller writes every element
 local function resize(d, sizes, n, raw)
-   local same = d.nd == n
+   local kept = n
+   for i = 1, n do
+      if sizes[i] == 0 then kept = i - 1 break end
+   end
+   local same = d.nd == kept
    if same then
-      for i = 1, n do
+      for i = 1, kept do
          if sizes[i] ~= d.sz[i] then same = false break end
       end
    end
