@@ -204,6 +204,8 @@ def cmdline(rng, i):
             opts.append((name, d))
         elif k < 0.95:
             name = pick(rng, "-input", "-out", "-n", "in", "-a")
+            if name in args:   # (an argument declared twice broke the original's string())
+                continue
             kind = "" if rng.random() < 0.9 else pick(rng, ", 'number'", ", 'string'")
             body.append(f"cmd:argument({q(name)}, {pick(rng, q('the ' + name.strip('-')), q(''), 'nil')}{kind})")
             args.append(name)
@@ -276,7 +278,7 @@ PATHSTRS = ["''", "'a'", "'a/'", "'/b'", "'.'", "'..'", "'a//b'", "'/'", "'x.lua
             "'a b/c d.e'", "'/a/b'", "'~'"]
 
 
-WRITABLE = ["''", "5", "nil", "true", "{}", "'.'", "R .. '/x//y/'", "R .. '/f/g'", "R .. '/sub/'", "R"]
+WRITABLE = ["''", "nil", "true", "{}", "'.'", "R .. '/x//y/'", "R .. '/f/g'", "R .. '/sub/'", "R"]
 
 
 def pathcall(rng):
@@ -490,7 +492,7 @@ def storage(rng, i):
             T2 = rng.choice(TYPES)
             body.append(rng.choice([
                 f"try(function() return s:{T2.lower()}() end)",
-                f"try(function() return torch.{T2}Tensor(s) end)",
+                f"try(function() return filled(torch.{T2}Tensor(s)) end)",
                 f"try(function() return torch.{T2}Storage():copy(s) end)",
                 f"try(function() return s:copy(filled(torch.{T2}Storage(#s))) end)",
                 "try(function() return s == s, s.clone and 'clone' end)",

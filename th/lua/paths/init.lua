@@ -181,9 +181,7 @@ function paths.rmdir(...)
 end
 
 -- rmall(s, 'yes') -> true, or nil, message, the path that could not be removed
--- (no path at all: nil alone, as the original did)
 function paths.rmall(s, yes)
-   if s == nil then return nil end
    if yes ~= 'yes' then
       return nil, "missing second argument ('yes')"
    end
