@@ -203,7 +203,7 @@ def cmdline(rng, i):
             body.append(f"cmd:option({q(name)}, {d}, {help_}{extra})")
             opts.append((name, d))
         elif k < 0.95:
-            name = pick(rng, "-input", "-out", "-n", "in", "-a")
+            name = pick(rng, "-input", "-out", "-n", "in")   # (an option's name broke the original's string())
             if name in args:   # (an argument declared twice broke the original's string())
                 continue
             kind = "" if rng.random() < 0.9 else pick(rng, ", 'number'", ", 'string'")
@@ -332,7 +332,9 @@ def paths_case(rng, i):
                 "try(function() return paths.thisfile() end)",
                 "try(function() return paths.thisfile('x.lua') end)",
                 f"try(paths.dofile, {pick(rng, q('nosuch_zz.lua'), '5', 'nil')})",
-                f"try(paths.{pick(rng, 'filep', 'dirp', 'dir', 'files')}, {rng.choice(PATHSTRS)})",
+                f"try(paths.{pick(rng, 'filep', 'dirp')}, {rng.choice(PATHSTRS)})",
+                # (listings only of R's folders: elsewhere they are the machine's, unsorted)
+                f"try(paths.{pick(rng, 'dir', 'files')}, {pick(rng, 'nil', '5', '{}', 'true')})",
                 # (writes only inside R, or to names that cannot be made)
                 f"try(paths.{pick(rng, 'mkdir', 'rmdir', 'mkdir')}, {rng.choice(WRITABLE)})",
                 "try(function() return paths.filep(R), paths.dirp(R), paths.filep(R .. '/f'), paths.dirp(R .. '/f') end)",
@@ -484,7 +486,11 @@ def storage(rng, i):
                                     "try(function() return tostring(s) end)", "print(s)",
                                     "try(function() return s:string() end)", "try(function() return s:type() end)",
                                     "try(function() return s.isSharedWith and 'has' end)",
-                                    "try(function() return torch.typename(s), torch.isStorage(s) end)"]))
+                                    "try(function() return torch.typename(s), torch.isStorage(s) end)",
+                                    "try(function() return s:elementSize() end)",
+                                    f"try(function() return s:string({pick(rng, q('hello'), q(''), '5', '{}')}) end)",
+                                    "try(function() return tostring(s:string()) end)",
+                                    f"try(function() return torch.{T}Storage({pick(rng, 2, 3)}):copy(s) end)"]))
         elif k < 0.9:
             off, sz = rng.choice([(1, 1), (2, 2), (1, "#s"), (0, 1), (2, 10), ("#s", 1), (3, 0), (2, -1)])
             body.append(f"try(function() local v = torch.{T}Storage(s, {off}, {sz}) v[1] = 9 return v, s end)")
@@ -545,6 +551,11 @@ def tensor_core(rng, i):
                 "try(function() return t:storage() end)", "try(function() return t:isSize(t:size()) end)",
                 "try(function() return t:size():totable() end)",
                 "try(function() return tostring(t) end)",
+                f"try(function() return t:isSize(torch.LongStorage({{{pick(rng, '', '2', '2, 2', '1, 3', '0')}}})) end)",
+                f"try(function() return t:size({pick(rng, '1.5', '1.9', '-1', 'nil', '{}')}) end)",
+                f"try(function() return torch.{rng.choice(TYPES)}Tensor(t:size():totable()) end)",
+                "try(function() return t:nElement(), t.numel and t:numel() end)",
+                "try(function() return torch.{T}Tensor(t:size()):dim(), torch.{T}Tensor(t:size(), t:stride()):nElement() end)".replace("{T}", T),
             ]))
         elif k < 0.45:
             T2 = rng.choice(TYPES)
@@ -651,6 +662,8 @@ def show_differences(calls, mismatches, th_failures, ref_failures, show):
     """fuzz_diff's report, each mismatch shown by its differing lines, the
     known ones counted apart"""
     report(calls, [], th_failures, ref_failures, 0)
+    for k, status in sorted(ref_failures.items()):
+        print(f"  original {status} at {k}: {calls[k][:600]}")
     counts, new = {}, []
     for m in mismatches:
         name = known(m[2], m[3])

@@ -265,7 +265,10 @@ end
 function Storage.resize(self, ...)
    local n = ...
    local s = SD[self] or internal.badself(self, 'torch.*Storage')
-   if rawget(s, 'fixed') then fail('Trying to resize storage that is not resizable') end   -- (before the size)
+   if rawget(s, 'fixed') then   -- (after the size's type, before its sign)
+      internal.toint(type(n) == 'number' and n or internal.checknumber(n, 1, 'resize', select('#', ...)), 1, 'resize')
+      fail('Trying to resize storage that is not resizable')
+   end
    resizedata(s, checksize(n, 1, 'resize', select('#', ...)))
    return self
 end

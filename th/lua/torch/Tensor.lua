@@ -426,6 +426,25 @@ local function wholestorage(n)
    return 1, {n}, {1}
 end
 
+-- keepstrides(d, sizes, n, strides) -> d's strides when the sizes (up to the
+-- first 0) and any strides given (not -1) are d's own: TH's resize then left
+-- the tensor's strides as they were, a set() of the same sizes too
+local function keepstrides(d, sizes, n, strides)
+   local kept = n
+   for i = 1, n do
+      if sizes[i] == 0 then kept = i - 1 break end
+   end
+   if kept ~= d.nd then return strides end
+   for i = 1, kept do
+      if sizes[i] ~= d.sz[i] or (strides and strides[i] ~= -1 and strides[i] ~= d.str[i]) then
+         return strides
+      end
+   end
+   local same = {}
+   for i = 1, n do same[i] = d.str[i] or -1 end
+   return same
+end
+
 -- set(d, storage, offset, ...) as the constructor and :set() read their arguments
 local function setfromstorage(d, fname, storage, offset, ...)
    local st = SD[storage]
@@ -445,7 +464,7 @@ local function setfromstorage(d, fname, storage, offset, ...)
          fail("bad argument to '%s' (negative stride)", fname)
       end
    end
-   setmeta(d, st, offset - 1, sizes, n, strides)
+   setmeta(d, st, offset - 1, sizes, n, keepstrides(d, sizes, n, strides))
 end
 
 -- setfrom(d, fname, a, ...): what the constructor and :set() share, as TH read
