@@ -325,12 +325,9 @@ end
 -- as in Torch7)
 local function bytestring(self, str)
    local s = SD[self]
-   if str == nil then
-      return ffi.string(s.ptr, s.n)
-   end
    if type(str) == 'number' then str = tostring(str) end   -- lua_isstring took numbers
-   if type(str) ~= 'string' then
-      fail("bad argument #1 to 'string' (string expected, got %s)", type(str))
+   if type(str) ~= 'string' then   -- (anything else reads, as in Torch7)
+      return ffi.string(s.ptr, s.n)
    end
    Storage.resize(self, #str)
    ffi.fill(raw(s.ptr), #str * s.T.size)

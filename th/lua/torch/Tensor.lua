@@ -382,12 +382,13 @@ local function fromtable(T, tbl)
    return t
 end
 
--- sizes (a LongStorage) and optional strides (another one) -> sizes, n, strides
-local function longstoragesizes(fname, a, b)
+-- sizes (a LongStorage) and optional strides (another one, argument argn) ->
+-- sizes, n, strides
+local function longstoragesizes(fname, a, b, argn)
    local sizes, n = storagearray(a)
    local strides
    if b ~= nil then
-      if not islongstorage(b) then fail("bad argument to '%s' (torch.LongStorage expected for strides)", fname) end
+      if not islongstorage(b) then fail("bad argument #%d to '%s' (torch.LongStorage expected)", argn, fname) end
       local m
       strides, m = storagearray(b)
       if m ~= n then fail("bad argument #4 to '%s' (provided stride and size are inconsistent)", fname) end
@@ -398,7 +399,7 @@ end
 -- (storage, offset, sizes [, strides]) or (storage, offset, sz1, st1, sz2, st2, ...)
 local function readsizestrides(fname, a, ...)
    if islongstorage(a) then
-      return longstoragesizes(fname, a, (...))
+      return longstoragesizes(fname, a, (...), 4)
    end
    local args = {a, ...}
    local nargs = select('#', ...) + 1
@@ -487,7 +488,7 @@ local function setfrom(d, fname, a, ...)
          setfromstorage(d, fname, a, ...)
       end
    elseif islongstorage(a) then
-      local sizes, n, strides = longstoragesizes(fname, a, (...))
+      local sizes, n, strides = longstoragesizes(fname, a, (...), 2)
       setmeta(d, nil, 0, sizes, n, strides)
    elseif type(a) == 'number' then
       local sizes, n = readsizes(fname, a, ...)
@@ -1068,6 +1069,10 @@ function Tensor.resize(self, ...)
    if n <= 4 then
       local s1, s2, s3, s4 = ...
       if type(s1) == 'number' and hassizes(d, n, nil, s1, s2, s3, s4) then return self end
+   end
+   local sizes, strides = ...
+   if strides ~= nil and islongstorage(sizes) and not islongstorage(strides) then
+      fail("bad argument #2 to 'resize' (torch.LongStorage expected)")
    end
    resize(d, readsizes('resize', ...))
    return self
