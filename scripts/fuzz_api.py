@@ -115,10 +115,11 @@ function filled(x)
    if torch.isStorage(s) then for i = 1, s:size() do s[i] = i % 7 end end
    return x
 end
--- sorted(s): the lines of s sorted (output in pairs order)
+-- sortlines(s): the lines of s sorted (output in pairs order), dates and
+-- the like made placeholders first
 function sortlines(s)
    local t = {}
-   for line in (s .. '\n'):gmatch('(.-)\n') do t[#t + 1] = line end
+   for line in (s .. '\n'):gmatch('(.-)\n') do t[#t + 1] = clean(line) end
    table.sort(t)
    return table.concat(t, '\n')
 end
@@ -507,7 +508,8 @@ def storage(rng, i):
             T2 = rng.choice(TYPES)
             body.append(rng.choice([
                 f"try(function() return s:{T2.lower()}() end)",
-                f"try(function() return filled(torch.{T2}Tensor(s)) end)",
+                # (sizes from a LongStorage's values: kept small)
+                f"try(function() if torch.type(s) ~= 'torch.LongStorage' then return filled(torch.{T2}Tensor(s)) end end)",
                 f"try(function() return torch.{T2}Storage():copy(s) end)",
                 f"try(function() return s:copy(filled(torch.{T2}Storage(#s))) end)",
                 "try(function() return s == s, s.clone and 'clone' end)",
