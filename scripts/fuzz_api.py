@@ -370,11 +370,12 @@ def utility(rng, i):
     if k < 0.35:
         n = f"fz{i}"
         parent = pick(rng, None, None, "P", "Q")
-        lines = [f"local P = torch.class('{n}.P') function P:__init(a) self.a = a or 'pa' end "
+        # (the class's constructor is its module table's field: fz1.C(...))
+        lines = [f"{n} = {{}} local P = torch.class('{n}.P') function P:__init(a) self.a = a or 'pa' end "
                  f"function P:who() return 'P' end function P:pm() return self.a end",
                  f"local Q, Qp = torch.class('{n}.Q', '{n}.P') out(Qp == P) function Q:who() return 'Q' end"]
         parent_arg = f", '{n}.{parent}'" if parent else ""
-        lines.append(f"local C, Cp = torch.class('{n}.C'{parent_arg}) out(Cp ~= nil)")
+        lines.append(f"local C, Cp = torch.class('{n}.C'{parent_arg}) local K = {n}.C out(Cp ~= nil)")
         for _ in range(rng.randint(0, 4)):
             lines.append(rng.choice([
                 "function C:__init(x, y) self.x = x self.y = y end",
@@ -389,28 +390,31 @@ def utility(rng, i):
             ]))
         for _ in range(rng.randint(1, 6)):
             lines.append(rng.choice([
-                "local o = C(1, 2) out(torch.type(o), torch.typename(o), o.x, o.y, o.c)",
+                "local o = K(1, 2) out(torch.type(o), torch.typename(o), o.x, o.y, o.c)",
                 "local o = C.new(3) out(torch.type(o), o.x)",
-                "local o = C() out(tostring(o):gsub('0x%x+', 'ADDR'))",
-                "local o = C(5) out(o.magic, o.nosuch, o.who and o:who())",
-                "local o = C(5) try(function() return #o end)",
-                "local o = C(5) try(function() return o + o end)",
-                "local o = C(5) try(function() return o(9) end)",
-                "local o, o2 = C(5), C(6) out(o == o2, rawequal(o, o2))",
-                f"local o = C(1) out(torch.isTypeOf(o, '{n}.C'), torch.isTypeOf(o, '{n}.P'), torch.isTypeOf(o, '{n}.Q'), "
+                "local o = K() out(tostring(o):gsub('0x%x+', 'ADDR'))",
+                "local o = K(5) out(o.magic, o.nosuch, o.who and o:who())",
+                "local o = K(5) try(function() return #o end)",
+                "local o = K(5) try(function() return o + o end)",
+                "local o = K(5) try(function() return o(9) end)",
+                "local o, o2 = K(5), K(6) out(o == o2, rawequal(o, o2))",
+                f"local o = K(1) out(torch.isTypeOf(o, '{n}.C'), torch.isTypeOf(o, '{n}.P'), torch.isTypeOf(o, '{n}.Q'), "
                 f"torch.isTypeOf(o, C), torch.isTypeOf(o, P), torch.isTypeOf(o, 'fz'), torch.isTypeOf(o, '{n}'))",
                 f"out(torch.getmetatable('{n}.C') == C, type(torch.getmetatable('{n}.C')))",
-                "local o = C(1) out(o.pm and o:pm(), getmetatable(o) == C)",
+                "local o = K(1) out(o.pm and o:pm(), getmetatable(o) == C)",
                 f"local f = torch.factory('{n}.C') local o = f() out(torch.type(o), o.x)",
-                "local o = C(2) try(torch.setmetatable, {z = 1}, torch.typename(o)) ",
+                "local o = K(2) try(torch.setmetatable, {z = 1}, torch.typename(o)) ",
                 f"local t = torch.setmetatable({{x = 8}}, '{n}.C') out(torch.type(t), t.x, t.who and t:who())",
                 "try(torch.class, nil)", "try(torch.class, 5)",
                 f"try(torch.class, '{n}.Z', 'nosuch.Parent')",
                 f"local Z = torch.class('{n}.Y', 'torch.DoubleTensor') out(type(Z))",
-                "local o = C(1) out(torch.isTensor(o), torch.isStorage(o))",
-                f"local o = C(1) out(torch.typename(o), torch.typename(C), torch.type(C))",
-                "local o = C(1) try(torch.getenv, o) ",
-                "local o = C(1) local ok = pcall(torch.setenv, o, {zz = 1}) out(ok, o.zz)",
+                "local o = K(1) out(torch.isTensor(o), torch.isStorage(o))",
+                # (trepl's print of an object: one field, as pairs' order is the VM's)
+                f"print({n}.P(7))", f"print({{{n}.P()}})", f"print({n}.Q('q'), 1)",
+                "local o = K(3) print(o)",
+                f"local o = K(1) out(torch.typename(o), torch.typename(C), torch.type(C))",
+                "local o = K(1) try(torch.getenv, o) ",
+                "local o = K(1) local ok = pcall(torch.setenv, o, {zz = 1}) out(ok, o.zz)",
             ]))
         return " ".join(lines)
     if k < 0.55:
@@ -652,8 +656,10 @@ WEIGHTS = {"cmdline": 3, "paths": 2, "utility": 3, "storage": 3, "tensor_core": 
 KNOWN = [
     ("luaT named every bad self 'boolean'", r"torch\.Timer expected, got boolean", r"torch\.Timer expected, got "),
     ("Torch7 stored a non-numeric string as 0", r"^(?!.*err)", r"number expected, got string"),
-    ("isTypeOf without a type: an index error in Torch7", r"attempt to index a nil value", r"type must be provided"),
+    ("isTypeOf given no type, or a metatable: an index error in Torch7", r"attempt to index a nil value", r"type must be provided"),
     ("th's torch.class objects are tables, Torch7's Timer a userdata", r"^\[\"table\"\]", r"userdata expected, got table"),
+    ("a class whose parent is a tensor type (in Torch7 made, but no method could be added)",
+     r"^\[\"table\"\]$", r"calling '__newindex' on bad self"),
     ("C-level API th has not (torch.test, metatype, updateerrorhandlers...)", r"^\[\"(function|table)\"\]$", r"^\[\"nil\"\]$"),
 ]
 

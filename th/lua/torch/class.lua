@@ -241,10 +241,21 @@ function torch.getmetatable(name)
    if mt then return mt end
 end
 
+-- setmetatable(t, name): t gets the class's metatable; what it returns is
+-- the name, as luaT's did (its stack's top)
 function torch.setmetatable(obj, name)
-   local mt = registry[name]
-   if not mt then error('unknown class ' .. tostring(name), 2) end
-   return setmetatable(obj, mt)
+   local info = debug.getinfo(1, 'n')
+   local fname = info and info.name and 'setmetatable' or '?'
+   if type(obj) ~= 'table' then
+      error(("bad argument #1 to '%s' (table expected, got %s)"):format(fname, type(obj)), 2)
+   end
+   if type(name) ~= 'string' and type(name) ~= 'number' then
+      error(("bad argument #2 to '%s' (string expected, got %s)"):format(fname, type(name)), 2)
+   end
+   local mt = registry[tostring(name)]
+   if not mt then error('unknown typename ' .. tostring(name) .. '\n', 2) end
+   setmetatable(obj, mt)
+   return tostring(name)
 end
 
 function torch.getconstructortable(name)
