@@ -809,3 +809,10 @@ def test_special_values_through_every_path():
     # for NaN and -0 for -0 (numpy's sign), where TH gave 0
     out, expected = fixture("parity_special_values")
     assert out == expected
+
+
+def test_api_fuzz_findings():
+    # scripts/fuzz_api.py's findings in CmdLine, paths, the utilities,
+    # storages, tensor metadata and Timer (tests/fixtures/api_fuzz_found.lua)
+    out, expected = fixture("api_fuzz_found")
+    assert out == expected

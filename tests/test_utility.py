@@ -94,9 +94,10 @@ def test_isequal_and_pointer(runtime):
 def test_setmetatable_and_constructor_table(runtime):
     code = """local P = torch.class('Pt3')
               function P:norm2() return self.x * self.x end
-              local p = torch.setmetatable({x = 3}, 'Pt3')
-              return p:norm2(), torch.getconstructortable('Pt3') == Pt3, torch.version(p)"""
-    assert lua(runtime, code) == (9, True, 1)
+              local p = {x = 3}
+              local r = torch.setmetatable(p, 'Pt3')   -- (the name, as the original returned)
+              return p:norm2(), torch.getconstructortable('Pt3') == Pt3, torch.version(p), r"""
+    assert lua(runtime, code) == (9, True, 1, 'Pt3')
 
 
 def test_getenv_setenv(runtime):

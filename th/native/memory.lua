@@ -199,7 +199,10 @@ local function take(T, bytes, zeroed, lazy, retried)
       local p = zeroed and C.calloc(bytes + ALIGN, 1) or C.malloc(bytes + ALIGN)
       if p == nil then
          busy = false
-         if retried == 'failed' then error(('not enough memory for %d bytes'):format(bytes), 0) end
+         if retried == 'failed' then   -- (TH's words)
+            error(('$ Torch: not enough memory: you tried to allocate %dGB. Buy new RAM!'):format(
+               math.floor(bytes / 2^30)), 0)
+         end
          collect()
          return take(T, bytes, zeroed, lazy, 'failed')
       end

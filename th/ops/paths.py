@@ -33,8 +33,9 @@ def paths_list(path):
 
 @export
 def paths_mkdir(path):
+    """mkdir -p, as the original did, but a path that exists is an error"""
     try:
-        os.mkdir(path, 0o777)
+        os.makedirs(path, 0o777)
     except OSError as exc:
         return _failure(path, exc)
     return True

@@ -13,84 +13,90 @@ local type, tostring, error, select = type, tostring, error, select
 local insert, concat = table.insert, table.concat
 local getinfo, remove, getenv = debug.getinfo, os.remove, os.getenv
 
--- luaL_checkstring: a string or a number, else "bad argument #n to 'name'"
-local function checkstring(v, n, fname)
+-- arg(n, fname, ...) -> argument n of the call as luaL_checkstring took it:
+-- a string (a number as a string), else "bad argument #n to 'name'" with the
+-- name the caller called it by ('?' from C or a tail call, as luaL_argerror
+-- worded it) and "no value" past the arguments given
+local function arg(n, fname, ...)
+   local v = select(n, ...)
    local t = type(v)
    if t == 'string' then return v end
    if t == 'number' then return tostring(v) end
-   error(("bad argument #%d to '%s' (string expected, got %s)"):format(n, fname, t), 3)
+   if n > select('#', ...) then t = 'no value' end
+   local info = getinfo(2, 'n')
+   local name = info and info.name and fname or '?'
+   error(("bad argument #%d to '%s' (string expected, got %s)"):format(n, name, t), 3)
 end
 
--- the components of a path name, without empty ones and '.'
-local function components(s, into)
+-- normalise(s) -> the absolute path s (starting with '/') without '.', '..'
+-- and empty components
+local function normalise(s)
+   local parts = {}
    for part in s:gmatch('[^/]+') do
       if part == '..' then
-         into[#into] = nil
+         parts[#parts] = nil
       elseif part ~= '.' then
-         insert(into, part)
+         insert(parts, part)
       end
-   end
-   return into
-end
-
--- concat(...) -> the absolute, normalised path of the names joined in turn (an
--- absolute name restarts from the root; the first relative one starts at cwd)
-function paths.concat(...)
-   local n = select('#', ...)
-   local parts = {}
-   local absolute = false
-   for i = 1, n do
-      local s = checkstring(select(i, ...), i, 'concat')
-      if s:sub(1, 1) == '/' then
-         parts, absolute = {}, true
-      end
-      components(s, parts)
-   end
-   if not absolute then
-      parts = components(concat(parts, '/'), components(paths.cwd(), {}))
    end
    return '/' .. concat(parts, '/')
 end
 
--- dirname('/a/b/c.txt') -> '/a/b'; dirname('c.txt') -> '.'
-function paths.dirname(s)
-   s = checkstring(s, 1, 'dirname')
-   local dir = s:match('^(.*[^/])/+[^/]+/*$')
-   if dir then return dir end
-   return s:sub(1, 1) == '/' and '/' or '.'
+-- concat(...) -> the absolute, normalised path of the names joined in turn (an
+-- absolute name restarts from the root; a relative start is taken from cwd)
+function paths.concat(...)
+   local path = nil
+   for i = 1, select('#', ...) do
+      local s = arg(i, 'concat', ...)
+      if s:sub(1, 1) == '/' or path == nil or path == '' then
+         path = s
+      elseif s ~= '' then
+         path = path .. '/' .. s
+      end
+   end
+   path = path or ''
+   if path:sub(1, 1) ~= '/' then path = paths.cwd() .. '/' .. path end
+   return normalise(path)
 end
 
--- basename(path [, suffix]) -> the last component, without '.suffix' if given
-function paths.basename(s, suffix)
-   s = checkstring(s, 1, 'basename')
-   local trimmed = s:gsub('/+$', '')
-   if trimmed == '' then
-      return s:sub(1, 1) == '/' and '/' or ''
-   end
-   local base = trimmed:match('([^/]*)$')
-   if suffix ~= nil then
-      suffix = checkstring(suffix, 2, 'basename'):gsub('^%.', '')
-      local stem = base:sub(1, #base - #suffix - 1)
-      if suffix ~= '' and stem ~= '' and base:sub(-#suffix - 1) == '.' .. suffix then
-         base = stem
+-- dirname('/a/b/c.txt') -> '/a/b'; dirname('c.txt') -> '.'.  Trailing slashes
+-- go, then the last component and one slash before it ('a//b' -> 'a/'); a
+-- name of slashes alone is its own dirname.
+function paths.dirname(...)
+   local s = arg(1, 'dirname', ...)
+   if s:match('^/+$') then return s end
+   local dir = s:gsub('/+$', ''):gsub('[^/]*$', ''):gsub('/$', '')
+   if dir == '' then return s:sub(1, 1) == '/' and '/' or '.' end
+   return dir
+end
+
+-- basename(path [, suffix]) -> the last component ('' for '/'), without
+-- '.suffix' if given (a hidden file's whole name too: '.b' less 'b' is '')
+function paths.basename(...)
+   local s = arg(1, 'basename', ...)
+   local base = s:gsub('/+$', ''):match('([^/]*)$')
+   if select('#', ...) >= 2 and select(2, ...) ~= nil then
+      local suffix = arg(2, 'basename', ...):gsub('^%.', '')
+      if suffix ~= '' and base:sub(-#suffix - 1) == '.' .. suffix then
+         base = base:sub(1, #base - #suffix - 1)
       end
    end
    return base
 end
 
--- extname('a/b.tar.gz') -> 'gz'; nothing at all without an extension
-function paths.extname(s)
-   s = checkstring(s, 1, 'extname')
-   local ext = s:match('%.([^./]*)$')
+-- extname('a/b.tar.gz') -> 'gz': what follows the last '.' of the whole name
+-- (slashes included: './a' -> '/a'); nothing at all without a '.'
+function paths.extname(...)
+   local ext = arg(1, 'extname', ...):match('%.([^.]*)$')
    if ext then return ext end
 end
 
-function paths.filep(s)
-   return os_.paths_kind(checkstring(s, 1, 'filep')) == 'file'
+function paths.filep(...)
+   return os_.paths_kind(arg(1, 'filep', ...)) == 'file'
 end
 
-function paths.dirp(s)
-   return os_.paths_kind(checkstring(s, 1, 'dirp')) == 'dir'
+function paths.dirp(...)
+   return os_.paths_kind(arg(1, 'dirp', ...)) == 'dir'
 end
 
 function paths.cwd()
@@ -117,8 +123,8 @@ function paths.is_mac()
 end
 
 -- dir(dname) -> {entries, '.' and '..' included} or nil
-function paths.dir(dname)
-   local list = os_.paths_list(checkstring(dname, 1, 'dir'))
+function paths.dir(...)
+   local list = os_.paths_list(arg(1, 'dir', ...))
    if list == nil then return nil end
    local entries = {}
    for name in list:gmatch('[^%z]+') do
@@ -135,7 +141,7 @@ function paths.files(dname, include)
       local pattern = include
       include = function(name) return name:find(pattern) end
    elseif include ~= nil and type(include) ~= 'function' then
-      error("Expecting optional arg 'include' to be function or string. Got : " .. type(include), 2)
+      error("Expecting optional arg 2 to be function or string. Got : " .. type(include), 2)
    end
    local i = 0
    return function()
@@ -163,19 +169,19 @@ function paths.iterfiles(dname)
    end)
 end
 
--- mkdir(s) -> true, or nil, message, errno
-function paths.mkdir(s)
-   return os_.paths_mkdir(checkstring(s, 1, 'mkdir'))
+-- mkdir(s) -> true, or nil, message, errno (the missing parents are made
+-- too; s existing already is an error)
+function paths.mkdir(...)
+   return os_.paths_mkdir(arg(1, 'mkdir', ...))
 end
 
 -- rmdir(s) -> true, or nil, message, errno (the directory must be empty)
-function paths.rmdir(s)
-   return os_.paths_rmdir(checkstring(s, 1, 'rmdir'))
+function paths.rmdir(...)
+   return os_.paths_rmdir(arg(1, 'rmdir', ...))
 end
 
 -- rmall(s, 'yes') -> true, or nil, message, the path that could not be removed
 function paths.rmall(s, yes)
-   s = checkstring(s, 1, 'rmall')
    if yes ~= 'yes' then
       return nil, "missing second argument ('yes')"
    end
@@ -195,9 +201,14 @@ function paths.rmall(s, yes)
 end
 
 -- findprogram(name, ...) -> the full path of the first program found in PATH
+-- (the names up to the first nil; a name that is no string fails as the
+-- original's paths.concat(dir, name) did)
 function paths.findprogram(...)
-   for i = 1, select('#', ...) do
-      local found = os_.paths_which(checkstring(select(i, ...), i, 'findprogram'))
+   for _, name in ipairs{...} do
+      if type(name) ~= 'string' and type(name) ~= 'number' then
+         error(("bad argument #2 to 'concat' (string expected, got %s)"):format(type(name)), 2)
+      end
+      local found = os_.paths_which(tostring(name))
       if found then return found end
    end
    return nil   -- one value, as the original printed it
@@ -221,21 +232,26 @@ function os.exit(...)
    return exit(...)
 end
 
--- tmpname() -> the name of a new empty temporary file
+-- tmpname() -> a new name for a temporary file, /tmp/luatmXXXXXX, which does
+-- not exist yet, as the original's (os.tmpname's file is made and removed to
+-- find it)
 function paths.tmpname()
-   local name = os.tmpname()
+   local made = os.tmpname()
+   remove(made)
+   local name = made:gsub('lua_(%w+)$', 'luatm%1')
    insert(tmpnames, name)
    return name
 end
 
 -- thisfile([name] [, depth]) -> the file of the function `depth` levels up
--- (the caller by default), or `name` next to it
+-- (the caller by default), or `name` next to it.  A caller that is no file
+-- gives its source as it is ('=[C]'), and a name next to it is in cwd.
 function paths.thisfile(name, depth)
    local info = getinfo(depth or 2, 'S')
-   local file = info and info.source:match('^@(.*)$')
-   if file then file = paths.concat(file) end
+   local file = info and info.source
+   if file and file:sub(1, 1) == '@' then file = paths.concat(file:sub(2)) end
    if type(name) == 'string' then
-      return file and paths.concat(paths.dirname(file), name) or name
+      return paths.concat(file and paths.dirname(file) or '.', name)
    end
    return file
 end
@@ -243,19 +259,16 @@ end
 -- dofile(name [, depth]): runs the file `name` found next to the caller's file
 function paths.dofile(name, depth)
    local here = paths.thisfile(nil, 1 + (depth or 2))
-   if here then
-      name = paths.concat(paths.dirname(here), name)
-   end
-   return dofile(name)
+   return dofile(paths.concat(here and paths.dirname(here) or '.', name))
 end
 
 -- require(libname): loads the C library libname (liblibname.so) from package.cpath
-function paths.require(libname)
-   libname = checkstring(libname, 1, 'require')
-   local file = package.searchpath(libname, package.cpath)
-      or package.searchpath('lib' .. libname, package.cpath)
+function paths.require(...)
+   local libname = arg(1, 'require', ...)
+   local file, tried = package.searchpath(libname, package.cpath)
+   file = file or package.searchpath('lib' .. libname, package.cpath)
    if not file then
-      error('paths.require: could not find library ' .. libname .. ' in package.cpath', 2)
+      error("module '" .. libname .. "' not found" .. tried, 2)
    end
    local open, err = package.loadlib(file, 'luaopen_' .. libname:gsub('%.', '_'))
    if not open then

@@ -112,10 +112,7 @@ end
 function CmdLine:__readArgument__(params, arg, i, n)
    local value = arg[i]
    local argument = self.arguments[n]
-   if not argument then
-      if type(value) == 'string' and value:match('^%-') and not tonumber(value) then
-         self:error('unknown option ' .. value)
-      end
+   if not argument then   -- (an unknown option too, in the original's words)
       self:error('invalid argument: ' .. tostring(value))
    end
    if argument.type and type(value) ~= argument.type then
@@ -215,7 +212,8 @@ end
 local screenprint
 
 -- log(file, params): file is a name or an open file; from now on print also
--- writes its arguments, separated by spaces, as a line of that file
+-- writes a line of that file: the date (addTime) and each argument, every one
+-- followed by a space, as the original wrote them
 function CmdLine:log(file, params)
    local f = file
    if iotype(file) ~= 'file' then
@@ -231,14 +229,13 @@ function CmdLine:log(file, params)
       if not cmd.silentio then
          screenprint(...)
       end
-      local words = {}
-      for i = 1, select('#', ...) do
-         words[i] = tostring((select(i, ...)))
-      end
       if cmd.dateformat then
-         f:write(date(cmd.dateformat))
+         f:write(date(cmd.dateformat), ' ')
       end
-      f:write(concat(words, ' '), '\n')
+      for i = 1, select('#', ...) do
+         f:write(tostring((select(i, ...))), ' ')
+      end
+      f:write('\n')
       f:flush()
    end
    print('[program started on ' .. date() .. ']')

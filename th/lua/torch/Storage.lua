@@ -146,12 +146,12 @@ local function isstorage(v)
 end
 
 -- checksize(n, argn, fname [, given]): a size, a number (as luaL_checklong
--- read it: "no value" when the call gave none) that is not negative (Torch7
--- asked its allocator for it and died: "invalid memory size")
+-- read it: "no value" when the call gave none) that is not negative (Torch7's
+-- allocator refused it, in TH's words)
 local function checksize(n, argn, fname, given)
    n = internal.toint(type(n) == 'number' and n or internal.checknumber(n, argn, fname, given), argn, fname)
    if n < 0 then
-      fail("bad argument #%d to '%s' (non-negative size expected, got %d)", argn, fname, n)
+      fail('$ Torch: invalid memory size -- maybe an overflow?')
    end
    return n   -- (a fraction cut, as a C long)
 end
@@ -206,7 +206,9 @@ local function construct(T, a, b, c)
       end
       n = internal.toint(n, 3, T.storagename)
       local arr, ptr = memory.window(T, src.arr, offset - 1, n)
-      return wrap(T, arr, ptr, n)
+      local view = wrap(T, arr, ptr, n)
+      rawset(SD[view], 'fixed', true)
+      return view
    elseif ta == 'string' then
       local ok, arr, ptr, n = pcall(memory.fromfile, T, a, b and true or false)
       if not ok then
@@ -220,7 +222,11 @@ local function construct(T, a, b, c)
       if c and c < n then n = c end
       return wrap(T, arr, ptr, n)
    end
-   fail("bad argument #1 to '%s' (number, table, storage or filename expected, got %s)", T.storagename, ta)
+   -- (luaT's words: a tensor by its class, anything else wanted a size)
+   if torch.isTensor(a) then
+      fail("bad argument #1 to '%s' (%s expected, got %s)", T.storagename, T.storagename, torch.type(a))
+   end
+   fail("bad argument #1 to '%s' (number expected, got %s)", T.storagename, ta)
 end
 
 function Storage.size(self)
@@ -236,7 +242,10 @@ end
 -- part can never make an FFI access outside memory (its views then fail with
 -- an error, where Torch7 read freed memory).  resizedata(s, n) does it to
 -- storage data s
+-- A view of another storage (Storage(s, offset, size)) is not resizable, as
+-- in TH.
 local function resizedata(s, n)
+   if rawget(s, 'fixed') then fail('Trying to resize storage that is not resizable') end
    if n > s.n and (s.n == 0 or s.buf and rawget(s, 'ptr') == nil) then
       -- nothing to keep but zeros (an empty tensor made a result, a buffer
       -- never used): a new buffer, zeroed when first used
@@ -255,7 +264,12 @@ end
 
 function Storage.resize(self, ...)
    local n = ...
-   resizedata(SD[self] or internal.badself(self, 'torch.*Storage'), checksize(n, 1, 'resize', select('#', ...)))
+   local s = SD[self] or internal.badself(self, 'torch.*Storage')
+   if rawget(s, 'fixed') then   -- (after the size's type, before its sign)
+      internal.toint(type(n) == 'number' and n or internal.checknumber(n, 1, 'resize', select('#', ...)), 1, 'resize')
+      fail('Trying to resize storage that is not resizable')
+   end
+   resizedata(s, checksize(n, 1, 'resize', select('#', ...)))
    return self
 end
 
@@ -311,12 +325,9 @@ end
 -- as in Torch7)
 local function bytestring(self, str)
    local s = SD[self]
-   if str == nil then
-      return ffi.string(s.ptr, s.n)
-   end
    if type(str) == 'number' then str = tostring(str) end   -- lua_isstring took numbers
-   if type(str) ~= 'string' then
-      fail("bad argument #1 to 'string' (string expected, got %s)", type(str))
+   if type(str) ~= 'string' then   -- (anything else reads, as in Torch7)
+      return ffi.string(s.ptr, s.n)
    end
    Storage.resize(self, #str)
    ffi.fill(raw(s.ptr), #str * s.T.size)
@@ -361,11 +372,15 @@ local function newindex(self, key, v)
    local s = SD[self]
    local k = type(key) ~= 'table' and elementindex(key)
    if not k then fail('the class %s cannot be indexed', s.T.storagename) end
-   local x = internal.elementvalue(s.T, v)   -- a numeric string is a number, as in Torch7
-   if x == nil then
+   -- a numeric string is a number, as in Torch7; what is no number is an error
+   -- before the index is checked, but for a string given to an integer type
+   -- (Torch7 stored 0 there, after checking the index)
+   local x = internal.elementvalue(s.T, v)
+   if x == nil and (type(v) ~= 'string' or not s.T.integer) then
       fail("bad argument #3 to '?' (number expected, got %s)", type(v))
    end
    if k < 1 or k > s.n then fail("bad argument #2 to '?' (out of bounds)") end
+   if x == nil then fail("bad argument #3 to '?' (number expected, got string)") end
    s.ptr[k - 1] = x
 end
 

@@ -382,15 +382,16 @@ local function fromtable(T, tbl)
    return t
 end
 
--- sizes (a LongStorage) and optional strides (another one) -> sizes, n, strides
-local function longstoragesizes(fname, a, b)
+-- sizes (a LongStorage) and optional strides (another one, argument argn) ->
+-- sizes, n, strides
+local function longstoragesizes(fname, a, b, argn)
    local sizes, n = storagearray(a)
    local strides
    if b ~= nil then
-      if not islongstorage(b) then fail("bad argument to '%s' (torch.LongStorage expected for strides)", fname) end
+      if not islongstorage(b) then fail("bad argument #%d to '%s' (torch.LongStorage expected)", argn, fname) end
       local m
       strides, m = storagearray(b)
-      if m ~= n then fail("bad argument to '%s' (provided stride and size are inconsistent)", fname) end
+      if m ~= n then fail("bad argument #4 to '%s' (provided stride and size are inconsistent)", fname) end
    end
    return sizes, n, strides
 end
@@ -398,7 +399,7 @@ end
 -- (storage, offset, sizes [, strides]) or (storage, offset, sz1, st1, sz2, st2, ...)
 local function readsizestrides(fname, a, ...)
    if islongstorage(a) then
-      return longstoragesizes(fname, a, (...))
+      return longstoragesizes(fname, a, (...), 4)
    end
    local args = {a, ...}
    local nargs = select('#', ...) + 1
@@ -408,8 +409,11 @@ local function readsizestrides(fname, a, ...)
       n = n + 1
       sizes[n] = args[i]
       strides[n] = args[i + 1] or -1
-      if type(sizes[n]) ~= 'number' or type(strides[n]) ~= 'number' then
-         fail("bad argument #%d to '%s' (number expected)", i, fname)
+      -- (numbered after the storage and offset)
+      if type(sizes[n]) ~= 'number' then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i + 2, fname, type(sizes[n]))
+      elseif type(strides[n]) ~= 'number' then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i + 3, fname, type(strides[n]))
       end
       sizes[n], strides[n] = toint(sizes[n], i + 2, fname), toint(strides[n], i + 3, fname)
    end
@@ -421,6 +425,25 @@ end
 local function wholestorage(n)
    if n == 0 then return 0, {}, {} end
    return 1, {n}, {1}
+end
+
+-- keepstrides(d, sizes, n, strides) -> d's strides when the sizes (up to the
+-- first 0) and any strides given (not -1) are d's own: TH's resize then left
+-- the tensor's strides as they were, a set() of the same sizes too
+local function keepstrides(d, sizes, n, strides)
+   local kept = n
+   for i = 1, n do
+      if sizes[i] == 0 then kept = i - 1 break end
+   end
+   if kept ~= d.nd then return strides end
+   for i = 1, kept do
+      if sizes[i] ~= d.sz[i] or (strides and strides[i] ~= -1 and strides[i] ~= d.str[i]) then
+         return strides
+      end
+   end
+   local same = {}
+   for i = 1, n do same[i] = d.str[i] or -1 end
+   return same
 end
 
 -- set(d, storage, offset, ...) as the constructor and :set() read their arguments
@@ -435,14 +458,14 @@ local function setfromstorage(d, fname, storage, offset, ...)
       return
    end
    offset = toint(offset, 2, fname)
+   local sizes, n, strides = readsizestrides(fname, ...)   -- (checked before the offset, as in TH)
    if offset < 1 then fail('Tensor: invalid storage offset') end   -- TH's message
-   local sizes, n, strides = readsizestrides(fname, ...)
    for i = 1, strides and n or 0 do
       if strides[i] < 0 and strides[i] ~= -1 then
          fail("bad argument to '%s' (negative stride)", fname)
       end
    end
-   setmeta(d, st, offset - 1, sizes, n, strides)
+   setmeta(d, st, offset - 1, sizes, n, keepstrides(d, sizes, n, strides))
 end
 
 -- setfrom(d, fname, a, ...): what the constructor and :set() share, as TH read
@@ -455,7 +478,7 @@ local function setfrom(d, fname, a, ...)
    elseif istensor(a) then
       local o = TD[a]
       if o.T ~= T then
-         fail("bad argument #1 to '%s' (%s expected, got %s)", fname, T.tensorname, o.T.tensorname)
+         fail("bad argument #1 to '%s' (expecting number or %s or %s)", fname, T.tensorname, T.storagename)
       end
       d.st, d.off, d.nd, d.sz, d.str = o.st, o.off, o.nd, copyarray(o.sz, o.nd), copyarray(o.str, o.nd)
    elseif isstorage(a) and (SD[a].T == T) then
@@ -465,7 +488,7 @@ local function setfrom(d, fname, a, ...)
          setfromstorage(d, fname, a, ...)
       end
    elseif islongstorage(a) then
-      local sizes, n, strides = longstoragesizes(fname, a, (...))
+      local sizes, n, strides = longstoragesizes(fname, a, (...), 2)
       setmeta(d, nil, 0, sizes, n, strides)
    elseif type(a) == 'number' then
       local sizes, n = readsizes(fname, a, ...)
@@ -473,8 +496,8 @@ local function setfrom(d, fname, a, ...)
          if sizes[i] < 0 then fail("bad argument #%d to '%s' (negative size)", i, fname) end
       end
       setmeta(d, nil, 0, sizes, n, nil)
-   else
-      fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got %s)", fname, torch.type(a))
+   else   -- (Torch7's words)
+      fail("bad argument #1 to '%s' (expecting number or %s or %s)", fname, T.tensorname, T.storagename)
    end
 end
 
@@ -490,7 +513,7 @@ local function construct(T, ...)
    end
    if a == nil then
       if select('#', ...) > 0 then   -- torch.Tensor(nil): Torch7 took no nil
-         fail("bad argument #1 to '%s' (sizes, table, storage or tensor expected, got nil)", T.tensorname)
+         fail("bad argument #1 to '%s' (expecting number or %s or %s)", T.tensorname, T.tensorname, T.storagename)
       end
       -- (x.new(), nn's habit: returned before the arguments are passed on,
       -- which LuaJIT does not compile, and the caller's trace with it)
@@ -993,13 +1016,18 @@ function Tensor.set(self, ...)
    return self
 end
 
--- resize keeps the strides when the sizes do not change (as TH does)
+-- resize keeps the strides when the sizes do not change (as TH does: the
+-- sizes up to the first 0, which ends the dimensions)
 -- resize(d, sizes, n [, raw]): raw, a new storage (d had none) is not
 -- zeroed: the caller writes every element
 local function resize(d, sizes, n, raw)
-   local same = d.nd == n
+   local kept = n
+   for i = 1, n do
+      if sizes[i] == 0 then kept = i - 1 break end
+   end
+   local same = d.nd == kept
    if same then
-      for i = 1, n do
+      for i = 1, kept do
          if sizes[i] ~= d.sz[i] then same = false break end
       end
    end
@@ -1041,6 +1069,10 @@ function Tensor.resize(self, ...)
    if n <= 4 then
       local s1, s2, s3, s4 = ...
       if type(s1) == 'number' and hassizes(d, n, nil, s1, s2, s3, s4) then return self end
+   end
+   local sizes, strides = ...
+   if strides ~= nil and islongstorage(sizes) and not islongstorage(strides) then
+      fail("bad argument #2 to 'resize' (torch.LongStorage expected)")
    end
    resize(d, readsizes('resize', ...))
    return self

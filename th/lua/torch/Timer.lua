@@ -32,6 +32,18 @@ if ffi.os == 'Linux' then
    end
 end
 
+-- check(self): a Timer method called on what is no Timer is the argument
+-- error luaT_checkudata gave, named as the method was called
+local function check(self)
+   if torch.isTypeOf(self, 'torch.Timer') then return end
+   local info = debug.getinfo(2, 'n')
+   local what = ('(torch.Timer expected, got %s)'):format(torch.type(self))
+   if info and info.namewhat == 'method' then
+      error(("calling '%s' on bad self %s"):format(info.name, what), 3)
+   end
+   error(("bad argument #1 to '%s' %s"):format(info and info.name or '?', what), 3)
+end
+
 function Timer:__init()
    self.__running = true
    self.__total = {0, 0, 0}                -- real, user, sys accumulated while running
@@ -50,12 +62,14 @@ local function elapsed(self)
 end
 
 function Timer:reset()
+   check(self)
    self.__total = {0, 0, 0}
    self.__start = {clock()}
    return self
 end
 
 function Timer:stop()
+   check(self)
    if self.__running then
       self.__total = {elapsed(self)}
       self.__running = false
@@ -64,6 +78,7 @@ function Timer:stop()
 end
 
 function Timer:resume()
+   check(self)
    if not self.__running then
       self.__start = {clock()}
       self.__running = true
@@ -73,6 +88,7 @@ end
 
 -- time() -> {real = s, user = s, sys = s}
 function Timer:time()
+   check(self)
    local real, user, sys = elapsed(self)
    return {real = real, user = user, sys = sys}
 end

@@ -232,14 +232,30 @@ end
 
 -- getmetatable(name) -> the class metatable, or nothing at all
 function torch.getmetatable(name)
-   local mt = registry[name]
+   if type(name) ~= 'string' and type(name) ~= 'number' then   -- (luaL_checkstring's error)
+      local info = debug.getinfo(1, 'n')
+      error(("bad argument #1 to '%s' (string expected, got %s)"):format(
+         info and info.name and 'getmetatable' or '?', type(name)), 2)
+   end
+   local mt = registry[tostring(name)]
    if mt then return mt end
 end
 
+-- setmetatable(t, name): t gets the class's metatable; what it returns is
+-- the name, as luaT's did (its stack's top)
 function torch.setmetatable(obj, name)
-   local mt = registry[name]
-   if not mt then error('unknown class ' .. tostring(name), 2) end
-   return setmetatable(obj, mt)
+   local info = debug.getinfo(1, 'n')
+   local fname = info and info.name and 'setmetatable' or '?'
+   if type(obj) ~= 'table' then
+      error(("bad argument #1 to '%s' (table expected, got %s)"):format(fname, type(obj)), 2)
+   end
+   if type(name) ~= 'string' and type(name) ~= 'number' then
+      error(("bad argument #2 to '%s' (string expected, got %s)"):format(fname, type(name)), 2)
+   end
+   local mt = registry[tostring(name)]
+   if not mt then error('unknown typename ' .. tostring(name) .. '\n', 2) end
+   setmetatable(obj, mt)
+   return tostring(name)
 end
 
 function torch.getconstructortable(name)
@@ -296,23 +312,25 @@ local function isproxy(obj)
    return internal.tensors[obj] ~= nil or internal.storages[obj] ~= nil
 end
 
+-- envarg(n, fname, what, v): the argument error of luaL_checktype, named
+-- as the caller called the function ('?' from C or a tail call)
+local function envarg(n, fname, what, v)
+   local info = debug.getinfo(2, 'n')
+   error(("bad argument #%d to '%s' (%s expected, got %s)"):format(
+      n, info and info.name and fname or '?', what, type(v)), 3)
+end
+
 function torch.getenv(obj)
    local t = type(obj)
-   if t ~= 'function' and t ~= 'userdata' then
-      error("bad argument #1 to 'getenv' (function or userdata expected)", 2)
-   end
+   if t ~= 'function' and t ~= 'userdata' then envarg(1, 'getenv', 'function or userdata', obj) end
    if isproxy(obj) then return userenvs[obj] or _G end
    return debug.getfenv(obj)
 end
 
 function torch.setenv(obj, env)
    local t = type(obj)
-   if t ~= 'function' and t ~= 'userdata' then
-      error("bad argument #1 to 'setenv' (function or userdata expected)", 2)
-   end
-   if type(env) ~= 'table' then
-      error("bad argument #2 to 'setenv' (table expected)", 2)
-   end
+   if t ~= 'function' and t ~= 'userdata' then envarg(1, 'setenv', 'function or userdata', obj) end
+   if type(env) ~= 'table' then envarg(2, 'setenv', 'table', env) end
    if isproxy(obj) then
       userenvs[obj] = env
    else

@@ -376,7 +376,7 @@ internal.method('random', tensorrandom)
 local function tensorform(name, first, ...)
    local gd, t = generator(first, ...)
    local method = t[name]
-   if not method then fail("'%s' is not defined for %s", name, torch.type(t)) end
+   if not method then fail("%s does not implement the torch.%s() function", torch.type(t), name) end
    if isgenerator(first) then return method(t, first, select(2, ...)) end
    return method(t, ...)
 end
@@ -444,7 +444,7 @@ local function sizedfill(fname, name, a, b)
       res = res or torch.Tensor()
       local d = TD[res]
       if not floattypes[d.T.name] then
-         fail("'%s' is not defined for %s", fname, d.T.tensorname)
+         fail("%s does not implement the torch.%s() function", d.T.tensorname, fname)
       end
       internal.resize(d, internal.readsizes(fname, select(3, generatorresult(...))))
       fill(gd, d, name, a, b)
@@ -561,7 +561,7 @@ local function multinomial(...)
    end
    local pd = checktensor(prob, 1, 'multinomial')
    if not floattypes[pd.T.name] then
-      fail("'multinomial' is not defined for %s", pd.T.tensorname)
+      fail("%s does not implement the torch.multinomial() function", pd.T.tensorname)
    end
    if pd.nd ~= 1 and pd.nd ~= 2 then
       fail("bad argument #1 to 'multinomial' (vector or matrix expected, got %dD)", pd.nd)
@@ -593,7 +593,7 @@ end
 function torch.multinomial(...)
    local _, first = generator(...)
    if istensor(first) and not floattypes[TD[first].T.name] then
-      fail("'multinomial' is not defined for %s (call p.multinomial(res, p, n) with a result)", TD[first].T.tensorname)
+      fail("%s does not implement the torch.multinomial() function", TD[first].T.tensorname)
    end
    return multinomial(...)
 end
