@@ -305,6 +305,19 @@ def report(calls, mismatches, th_failures, ref_failures, show):
         print(f"--- {k}: {body}\n  ref: {want[:300]}\n  th:  {have[:300]}")
 
 
+def unexplained(mismatches, known):
+    """The mismatches no (name, test(body, want, have)) of known explains;
+    those it does are printed as known, by name"""
+    left = []
+    for m in mismatches:
+        name = next((name for name, test in known if test(m[1], m[2], m[3])), None)
+        if name:
+            print(f"known ({name}): {m[0]}")
+        else:
+            left.append(m)
+    return left
+
+
 def arguments(calls=10000):
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=calls)

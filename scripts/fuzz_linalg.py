@@ -27,7 +27,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences  # noqa: E402
+from fuzz_diff import arguments, differences, unexplained  # noqa: E402
 
 PRELUDE = r"""
 io.stdout:setvbuf('line')   -- the original may die on a case: keep what came before
@@ -404,13 +404,7 @@ def main():
         print(f"  original {status} at {k}: {calls[k]}")
     for k, status in sorted(th_failures.items()):
         print(f"  th {status} at {k}: {calls[k]}")
-    left = []
-    for m in mismatches:
-        known = next((name for name, test in KNOWN if test(m[1], m[2], m[3])), None)
-        if known:
-            print(f"known ({known}): {m[0]}")
-        else:
-            left.append(m)
+    left = unexplained(mismatches, KNOWN)
     print(f"left: {len(left)}")
     for k, body, want, have in left[:args.show]:
         w, h = first_difference(want, have)

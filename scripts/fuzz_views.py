@@ -35,7 +35,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences, report  # noqa: E402
+from fuzz_diff import arguments, differences, report, unexplained  # noqa: E402
 
 PRELUDE = r"""
 io.stdout:setvbuf('line')   -- the original may die on a case: keep what came before
@@ -778,14 +778,7 @@ def main():
     calls = [case(rng, k, big_ok) for k in range(args.calls)]
     mismatches, th_failures, ref_failures = differences(calls, args.th, args.ref, args.batch, args.timeout,
                                                         PRELUDE)
-    left = []
-    for m in mismatches:
-        known = next((name for name, test in KNOWN if test(m[1], m[2], m[3])), None)
-        if known:
-            print(f"known ({known}): {m[0]}")
-        else:
-            left.append(m)
-    report(calls, left, th_failures, ref_failures, args.show)
+    report(calls, unexplained(mismatches, KNOWN), th_failures, ref_failures, args.show)
 
 
 if __name__ == "__main__":
