@@ -280,6 +280,10 @@ for name, rows in pairs{histc = false, bhistc = true} do
       hi = hi == nil and 0 or number(hi, i + 3, name)
       if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
       if rows and xd.nd ~= 2 then fail("bad argument #%d to 'bhistc' (2D tensor expected, got %dD)", i, xd.nd) end
+      -- (the data's range of no data: TH's min of an empty tensor failed)
+      if not rows and lo == hi and nelement(xd) == 0 then
+         fail("bad argument #1 to 'histc' (tensor must have one dimension)")
+      end
       -- (a histogram counted in LuaJIT over a vector or the elements of a
       -- contiguous tensor, another one's contiguous copy: the order of the
       -- elements makes no difference)
