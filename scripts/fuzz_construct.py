@@ -316,7 +316,7 @@ def histc(rng, T):
         args.append(bins)
         if rng.random() < 0.7:
             args += [lo, hi]
-    return vary(rng, T if T in FLOATS or rng.random() < 0.5 else T, "histc", args, None, x)
+    return vary(rng, T, rng.choice(["histc", "histc", "histc", "bhistc"]), args, None, x)
 
 
 def reshape(rng, T):

@@ -279,7 +279,11 @@ for name, rows in pairs{histc = false, bhistc = true} do
       lo = lo == nil and 0 or number(lo, i + 2, name)
       hi = hi == nil and 0 or number(hi, i + 3, name)
       if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
-      if rows and xd.nd ~= 2 then fail("bad argument #%d to 'bhistc' (2D tensor expected, got %dD)", i, xd.nd) end
+      -- (TH's words: its check of the size of dimension 2 first, then of the rank)
+      if rows and xd.nd < 2 then fail("bad argument #2 to 'bhistc' (invalid dimension 2)") end
+      if rows and xd.nd > 2 then
+         fail("bad argument #2 to 'bhistc' (invalid dimension %d, the input must be a 2d tensor)", xd.nd)
+      end
       -- (the data's range of no data: TH's min of an empty tensor failed)
       if not rows and lo == hi and nelement(xd) == 0 then
          fail("bad argument #1 to 'histc' (tensor must have one dimension)")
