@@ -140,6 +140,9 @@ for name, log in pairs{linspace = false, logspace = true} do
       n = n == nil and 100 or toint(number(n, i + 2, name), i + 2, name)
       if n < 1 or (n == 1 and a ~= b) then fail("bad argument #3 to '%s' (invalid number of points)", name) end
       res = vector(T, res, n)
+      -- (TH set its one point with set1d: a result of one element kept in
+      -- more dimensions failed)
+      if n == 1 and TD[res].nd ~= 1 then fail("bad argument #1 to '%s' (tensor must have one dimension)", name) end
       local point, power = points[T.name], powers[T.name]
       if T == types.Float then a, b = f32(a), f32(b) end   -- the binding read floats
       local r = TD[res]
