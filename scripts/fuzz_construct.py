@@ -239,6 +239,12 @@ def range_(rng, T):
     elif k < 0.1:
         a, b, step = rng.choice(["0", "1"]), rng.choice(["0.9999999999", "1.0000000001", "3.0000001"]), "1"
     args = [a, b] if rng.random() < 0.3 else [a, b, step]
+    if rng.random() < 0.15:
+        # a result of as many elements in other sizes (range of integers)
+        lo, n = rng.randint(-3, 3), rng.choice([1, 2, 3, 4, 6])
+        up = rng.choice([True, False])
+        return (f"return torch.range({same_count(rng, T, n)}, {lo}, {lo + n - 1 if up else lo - n + 1}, "
+                f"{1 if up else -1})")
     if rng.random() < 0.3:
         args = [f"torch.{T}Tensor()"] + args
         return f"return torch.range({', '.join(args)})"
@@ -253,7 +259,21 @@ def spaces(rng, T):
     n = rng.choice(["0", "1", "2", "3", "5", "10", "-1", "2.5", "100", "1000"])
     args = [a, b] if rng.random() < 0.1 else [a, b, n]
     Tr = T if rng.random() < 0.6 else rng.choice(FLOATS)
+    if len(args) == 3 and n.isdigit() and int(n) in (1, 2, 3, 10, 100) and rng.random() < 0.3:
+        # a result holding n elements in other sizes, a view too (kept as it is)
+        return f"return torch.{f}({same_count(rng, Tr, int(n))}, {', '.join(args)})"
     return vary(rng, Tr, f, args)
+
+
+def same_count(rng, T, n):
+    """a given result of n elements in more dimensions, maybe a view"""
+    S = rng.choice([[1, n], [n, 1], [1, 1, n]] + ([[2, n // 2], [n // 2, 2]] if n % 2 == 0 else []))
+    k = rng.random()
+    if k < 0.5:
+        return f"given({mk(rng, T, S)})"
+    if k < 0.75 and len(S) == 2:
+        return f"given({mk(rng, T, S[::-1])}:t())"
+    return f"given({mk(rng, T, S[:-1] + [S[-1] + 2])}:narrow({len(S)}, 2, {S[-1]}))"
 
 
 def eye(rng, T):
@@ -307,6 +327,8 @@ def trace(rng, T):
 
 
 def histc(rng, T):
+    if rng.random() < 0.75:
+        T = rng.choice(FLOATS)   # (the integer types have none: an error)
     S = bigger(rng, shape(rng, 1, 6))
     x = operand(rng, T, S, rng.choice(KINDS))
     bins = rng.choice(["", "1", "2", "3", "5", "10", "0", "-1", "2.5"])
@@ -435,18 +457,23 @@ def transpose(rng, T):
 
 def slicing(rng, T):
     S = shape(rng, 1, 5)
-    x = mk(rng, T, S)
+    x = operand(rng, T, S)
     nd = len(S)
     d = rng.choice([str(v) for v in range(1, nd + 1)] * 3 + ["0", str(nd + 1), "-1"])
     i = rng.choice(["1", "2", "3", "0", "-1", "5", "6", "1.5"])
     n = rng.choice(["1", "2", "3", "0", "-1", "4", "6"])
+    if rng.random() < 0.6 and d.isdigit() and 1 <= int(d) <= nd:
+        # within the dimension, its last index too
+        z = S[int(d) - 1]
+        i = str(rng.randint(1, z))
+        n = str(rng.randint(1, z - int(i) + 1))
     f = rng.choice(["narrow", "select", "sub", "unfold"])
     if f == "narrow":
         return rng.choice([f"return {x}:narrow({d}, {i}, {n})", f"return torch.narrow({x}, {d}, {i}, {n})"])
     if f == "select":
         return rng.choice([f"return {x}:select({d}, {i})", f"return torch.select({x}, {d}, {i})"])
     if f == "sub":
-        args = [rng.choice(["1", "2", "-1", "-2", "0", "3", "5", "6"]) for _ in range(2 * rng.randint(1, nd))]
+        args = [rng.choice(["1", "2", "-1", "-2", "1", "2", "-1", "0", "3", "5", "6"]) for _ in range(2 * rng.randint(1, nd))]
         return f"return {x}:sub({', '.join(args)})"
     return rng.choice([f"return {x}:unfold({d}, {n}, {rng.choice(['1', '2', '3', '0'])})",
                        f"return torch.unfold({x}, {d}, {n}, {rng.choice(['1', '2'])})"])
