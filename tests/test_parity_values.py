@@ -816,3 +816,13 @@ def test_api_fuzz_findings():
     # storages, tensor metadata and Timer (tests/fixtures/api_fuzz_found.lua)
     out, expected = fixture("api_fuzz_found")
     assert out == expected
+
+
+def test_findings_of_the_construct_fuzz():
+    # scripts/fuzz_construct.py against the original: range, linspace, eye,
+    # tril/triu, diag and cat's checks numbered and worded as TH's; NaN bounds
+    # and steps of range; cat of empty tensors alone into a given result;
+    # view's -1 checked before the storage, negative sizes; split and chunk
+    # failing as Torch7's Lua did
+    out, expected = fixture("parity_construct")
+    assert out == expected

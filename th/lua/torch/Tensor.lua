@@ -840,20 +840,20 @@ end
 
 local function viewsizes(self, sizes, n)
    local d = TD[self] or internal.badself(self)
-   if not d.st then   -- (Torch7's view set the result to a storage it did not have)
-      fail("bad argument #1 to 'set' (expecting number or %s or %s)", d.T.tensorname, d.T.storagename)
-   end
    local total = nelement(d)
-   infersizes(sizes, n, total)
+   infersizes(sizes, n, total)   -- (its errors first, then set's, as in Torch7)
+   if not d.st then   -- (Torch7's view, a Lua function, set the result to a storage it did not have)
+      internal.raise(("bad argument #1 to 'set' (expecting number or %s or %s)"):format(d.T.tensorname, d.T.storagename))
+   end
    if not iscontiguous(d) then
       fail('expecting a contiguous tensor')
    end
-   local known = n > 0 and 1 or 0
+   local known, negative = n > 0 and 1 or 0, false
    for i = 1, n do
-      if sizes[i] < 0 then fail("bad argument to 'view' (negative size)") end
+      negative = negative or sizes[i] < 0
       known = known * sizes[i]
    end
-   if known ~= total then
+   if negative or known ~= total then
       fail('Wrong size for view. Input size: %s. Output size: %s', internal.sizestring(d), concat(sizes, 'x', 1, n))
    end
    local t = empty(d.T)

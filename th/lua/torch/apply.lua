@@ -329,6 +329,15 @@ internal.method('map2', map2)
 -- split, chunk
 ---------------------------------------------------------------------------
 
+-- the dimension split and chunk cut along: Torch7's were Lua, whose
+-- tensor:size(dim) gave the error of a dimension out of range
+local function sizedim(d, dim, fname)
+   if type(dim) == 'number' and (dim < 1 or dim >= d.nd + 1) then
+      internal.raise(("bad argument #1 to 'size' (dimension %d out of range of %dD tensor)"):format(dim, d.nd))
+   end
+   return checkdim(d, dim, 3, fname)
+end
+
 -- split([result,] tensor, size [, dim]): narrows of size `size` (the last may be shorter)
 local function split(result, tensor, size, dim)
    if type(result) ~= 'table' then
@@ -337,11 +346,13 @@ local function split(result, tensor, size, dim)
       for k in pairs(result) do result[k] = nil end
    end
    local d = checktensor(tensor, 1, 'split')
-   dim = checkdim(d, dim or 1, 3, 'split')
+   dim = sizedim(d, dim or 1, 'split')
    -- a fractional size steps as Torch7's loop did (narrow cuts each start and size)
-   if type(size) ~= 'number' or size < 1 then
-      fail("bad argument #2 to 'split' (positive size expected, got %s)", type(size) == 'number' and size or torch.type(size))
+   if type(size) ~= 'number' then
+      fail("bad argument #2 to 'split' (positive size expected, got %s)", torch.type(size))
    end
+   -- (Torch7's split narrowed by that size: narrow's error)
+   if not (size >= 1) then internal.raise("bad argument #3 to 'narrow' (out of range)") end
    local start, total = 1, d.sz[dim]
    while start <= total do
       local n = min(size, total - start + 1)
@@ -357,10 +368,11 @@ local function chunk(result, tensor, n, dim)
       result, tensor, n, dim = {}, result, tensor, n
    end
    local d = checktensor(tensor, 1, 'chunk')
-   dim = checkdim(d, dim or 1, 3, 'chunk')
-   if type(n) ~= 'number' or not (n >= 0) then
+   dim = sizedim(d, dim or 1, 'chunk')
+   if type(n) ~= 'number' or n ~= n then
       fail("bad argument #2 to 'chunk' (positive number of chunks expected, got %s)", type(n) == 'number' and n or torch.type(n))
    end
+   if n < 0 then internal.raise("bad argument #3 to 'narrow' (out of range)") end   -- (as split's)
    -- Torch7's ceil(size / n): fewer than one chunk (or 0, an infinite size) is one piece
    local size = ceil(d.sz[dim] / n)
    return split(result, tensor, size < d.sz[dim] and size or max(d.sz[dim], 1), dim)

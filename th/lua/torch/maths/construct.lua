@@ -90,9 +90,10 @@ install('range', function(T, ...)
    if T.integer then   -- TH took the bounds and the step as integers (its accreal, a long)
       a, b, step = toint(a, i, 'range'), toint(b, i + 1, 'range'), toint(step, i + 2, 'range')
    end
-   if step == 0 then fail("bad argument #%d to 'range' (step must be non-zero)", i + 2) end
-   if (b - a) / step < 0 then
-      fail("bad arguments to 'range' (upper bound and larger bound incoherent with step sign)")
+   -- (TH's checks and their numbers, a result given or not; NaN fails both)
+   if not (step > 0 or step < 0) then fail("bad argument #3 to 'range' (step must be a non-null number)") end
+   if not (step > 0 and b >= a or step < 0 and b <= a) then
+      fail("bad argument #2 to 'range' (upper bound and larger bound incoherent with step sign)")
    end
    local n = floor((b - a) / step) + 1
    res = vector(T, res, n)
@@ -137,8 +138,11 @@ for name, log in pairs{linspace = false, logspace = true} do
       local a, b, n = select(i, ...)
       a, b = number(a, i, name), number(b, i + 1, name)
       n = n == nil and 100 or toint(number(n, i + 2, name), i + 2, name)
-      if n < 1 or (n == 1 and a ~= b) then fail("bad argument #%d to '%s' (invalid number of points)", i + 2, name) end
+      if n < 1 or (n == 1 and a ~= b) then fail("bad argument #3 to '%s' (invalid number of points)", name) end
       res = vector(T, res, n)
+      -- (TH set its one point with set1d: a result of one element kept in
+      -- more dimensions failed)
+      if n == 1 and TD[res].nd ~= 1 then fail("bad argument #1 to '%s' (tensor must have one dimension)", name) end
       local point, power = points[T.name], powers[T.name]
       if T == types.Float then a, b = f32(a), f32(b) end   -- the binding read floats
       local r = TD[res]
@@ -163,7 +167,7 @@ install('eye', function(T, ...)
    local n, m = select(i, ...)
    n = toint(number(n, i, 'eye'), i, 'eye')
    m = m == nil and 0 or toint(number(m, i + 1, 'eye'), i + 1, 'eye')
-   if n <= 0 then fail("bad argument #%d to 'eye' (invalid size)", i) end
+   if n <= 0 then fail("bad argument #1 to 'eye' (invalid argument)") end
    if m <= 0 then m = n end        -- as TH did: eye(n, 0) is eye(n)
    res = Tensor.fill(resultsized(T, res, {n, m}, 2), 0)
    local d = TD[res]
@@ -207,7 +211,7 @@ install('diag', function(T, ...)
    elseif xd.nd == 2 then
       -- a diagonal beyond the matrix is an error, as in Torch7
       off, n, step = diagonal(xd, k)
-      if n <= 0 then fail("bad argument #%d to 'diag' (diagonal %d out of range)", i + 1, k) end
+      if n <= 0 then fail("bad argument #2 to 'diag' (diagonal %d out of range)", k) end
       res, r = resultsized(T, res, {n}, 1)
       checkbounds(xd)
       checkbounds(r)
@@ -215,7 +219,7 @@ install('diag', function(T, ...)
       loops[T].copy(r.st.ptr + r.off, r.str[1], xd.st.ptr + off, step, n)
       return res
    end
-   fail("bad argument #%d to 'diag' (matrix or a vector expected)", i)
+   fail("bad argument #1 to 'diag' (matrix or a vector expected)")
 end)
 
 -- triangle(r, x, k, upper) -> true when done: r (of x's sizes, rows of
@@ -256,7 +260,7 @@ for name, upper in pairs{tril = false, triu = true} do
       if res and not TD[select(i, ...)] then res, i = nil, 1 end
       local x, k = select(i, ...)
       local xd = internal.checktensor(x, i, name)
-      if xd.nd ~= 2 then fail("bad argument #%d to '%s' (expected a matrix)", i, name) end
+      if xd.nd ~= 2 then fail("bad argument #1 to '%s' (expected a matrix)", name) end
       k = k == nil and 0 or toint(number(k, i + 1, name), i + 1, name)
       local r
       res, r = dispatch.result(T, res, xd)
@@ -278,7 +282,15 @@ for name, rows in pairs{histc = false, bhistc = true} do
       lo = lo == nil and 0 or number(lo, i + 2, name)
       hi = hi == nil and 0 or number(hi, i + 3, name)
       if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
-      if rows and xd.nd ~= 2 then fail("bad argument #%d to 'bhistc' (2D tensor expected, got %dD)", i, xd.nd) end
+      -- (TH's words: its check of the size of dimension 2 first, then of the rank)
+      if rows and xd.nd < 2 then fail("bad argument #2 to 'bhistc' (invalid dimension 2)") end
+      if rows and xd.nd > 2 then
+         fail("bad argument #2 to 'bhistc' (invalid dimension %d, the input must be a 2d tensor)", xd.nd)
+      end
+      -- (the data's range of no data: TH's min of an empty tensor failed)
+      if not rows and lo == hi and nelement(xd) == 0 then
+         fail("bad argument #1 to 'histc' (tensor must have one dimension)")
+      end
       -- (a histogram counted in LuaJIT over a vector or the elements of a
       -- contiguous tensor, another one's contiguous copy: the order of the
       -- elements makes no difference)
@@ -374,8 +386,8 @@ local function cat(T, a1, a2, a3, a4)
    if #list == 0 then fail("bad argument to 'cat' (a table of tensors expected, got an empty table)") end
    local parts, maxnd = {}, 0
    for k, t in ipairs(list) do
-      local d = internal.checktensor(t, k, 'cat')
-      if d.T ~= T then fail("bad argument #%d to 'cat' (%s expected, got %s)", k, T.tensorname, d.T.tensorname) end
+      local d = TD[t]
+      if not d or d.T ~= T then fail('expected %s in tensor array', T.tensorname:match('%a+$')) end
       if d.nd > 0 then
          parts[#parts + 1] = d
          maxnd = max(maxnd, d.nd)
@@ -383,12 +395,12 @@ local function cat(T, a1, a2, a3, a4)
    end
    if dim == nil or dim == -1 then dim = max(maxnd, 1) end
    dim = internal.toint(number(dim, 3, 'cat'), 3, 'cat')
-   -- Torch7 made a result of dim dimensions (and hung or crashed on huge ones)
-   if dim < 1 or dim > MAXDIM then
-      fail("bad argument #3 to 'cat' (dimension %d out of range 1..%d)", dim, MAXDIM)
-   end
+   -- Torch7 made a result of dim dimensions (and hung or crashed on huge
+   -- ones); its check was #4, a result given or not
+   if dim < 1 then fail("bad argument #4 to 'cat' (invalid dimension %d)", dim) end
+   if dim > MAXDIM then fail("bad argument #4 to 'cat' (dimension %d out of range 1..%d)", dim, MAXDIM) end
    if #parts == 0 then
-      if res then Tensor.set(res) return res end
+      if res then return res end   -- (as Torch7: nothing to write, res as it was)
       return internal.emptytensor(T)
    end
    local nd = max(maxnd, dim)
@@ -397,7 +409,7 @@ local function cat(T, a1, a2, a3, a4)
    for _, d in ipairs(parts) do
       for k = 1, nd do
          if k ~= dim and (d.sz[k] or 1) ~= sizes[k] then
-            fail("inconsistent tensor sizes in 'cat': dimension %d is %d and %d", k, sizes[k], d.sz[k] or 1)
+            fail('inconsistent tensor sizes')
          end
       end
       total = total + (d.sz[dim] or 1)

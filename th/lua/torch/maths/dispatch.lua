@@ -87,6 +87,7 @@ local function typename(v)
    local tn = torch.typename(v)
    if tn then return (tn:match('[^.]*$')) end
    local t = type(v)
+   if t == 'string' and tonumber(v) then return 'number' end   -- (listed as lua_isnumber saw it)
    return luatypes[t] and t or '???'
 end
 
