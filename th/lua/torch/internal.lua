@@ -124,8 +124,10 @@ end
 -- any of them, had no position and its argument errors no name.  (th's
 -- front ends reach the function by tail calls too: any call but a method
 -- call is taken for torch.sum's, x.sum(x, 2) as well.)
+-- (random.lua's distributions were such wrapped maths too: torch.random
+-- passed the call on to the C function in a tail call)
 local function mathsource(source)
-   return source:match('[/\\]torch[/\\]maths[/\\]') ~= nil
+   return source:match('[/\\]torch[/\\]maths[/\\]') ~= nil or source:match('[/\\]torch[/\\]random%.lua$') ~= nil
 end
 local function mathform(msg, call, fromc)
    if call.namewhat == 'metamethod' then return msg, fromc end   -- (x * 'a': named after the operator)

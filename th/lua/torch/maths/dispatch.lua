@@ -87,6 +87,8 @@ local function typename(v)
    local tn = torch.typename(v)
    if tn then return (tn:match('[^.]*$')) end
    local t = type(v)
+   -- (a numeric string was a number to the bindings, and in their list)
+   if t == 'string' and tonumber(v) then return 'number' end
    return luatypes[t] and t or '???'
 end
 
