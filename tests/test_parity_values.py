@@ -816,3 +816,12 @@ def test_api_fuzz_findings():
     # storages, tensor metadata and Timer (tests/fixtures/api_fuzz_found.lua)
     out, expected = fixture("api_fuzz_found")
     assert out == expected
+
+
+def test_random_fuzz_findings():
+    # scripts/fuzz_random.py's findings in the seeds, states and
+    # distributions: argument errors and their wording, numeric strings,
+    # parameters of empty and Float tensors, bernoulli's and multinomial's
+    # edges, random's bounds as C longs (tests/fixtures/random_fuzz_found.lua)
+    out, expected = fixture("random_fuzz_found")
+    assert out == expected

@@ -459,10 +459,11 @@ for name, f in pairs(draw) do
       local gd, a, b = generator(...)
       if istensor(a) then return tensorform(name, ...) end
       -- (the number form went through the default tensor type's binding,
-      -- which the integer types had not for the float distributions)
+      -- which the integer types had not for the float distributions: an
+      -- error without a position, as that dispatch raised it)
       local T = ctortype[torch.Tensor]
       if T and realparams[name] and not floattypes[T.name] then
-         raise(("%s does not implement the torch.%s() function"):format(T.tensorname, name))
+         fail("%s does not implement the torch.%s() function", T.tensorname, name)
       end
       a, b = readparams(name, a, b)
       return f(gd.g, a, b)
