@@ -660,8 +660,10 @@ end
 -- LongTensor result first it fails, and p.multinomial(res, p, n) is the way
 function torch.multinomial(...)
    local _, first = generator(...)
-   if istensor(first) and not floattypes[TD[first].T.name] then
-      raise(("%s does not implement the torch.multinomial() function"):format(TD[first].T.tensorname))
+   -- (no tensor first: the default type's, as the original's dispatch)
+   local T = istensor(first) and TD[first].T or ctortype[torch.Tensor]
+   if T and not floattypes[T.name] then
+      raise(("%s does not implement the torch.multinomial() function"):format(T.tensorname))
    end
    return multinomial(...)
 end
