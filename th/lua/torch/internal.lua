@@ -133,6 +133,12 @@ local function mathform(msg, call, fromc)
    if call.namewhat == 'metamethod' then return msg, fromc end   -- (x * 'a': named after the operator)
    local method = call.namewhat == 'method' and not fromc
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
+   -- (a random method called as a field, p.multinomial(res, p, n), was the
+   -- C function itself: its message as a function's, at the caller's line)
+   if call.namewhat == 'field' and not fromc and call.source:match('random%.lua$')
+      and ismethod(call.func, call.name) and torch[call.name] ~= call.func then
+      return msg, false
+   end
    if not n then return msg, not method end
    if not method then return ("bad argument #%s to '?'%s"):format(n, rest), true end
    if n == '1' then return ("calling '%s' on bad self%s"):format(name, rest), false end

@@ -431,8 +431,9 @@ local function tensorform(name, first, ...)
    local gd, t = generator(first, ...)
    local method = t[name]
    if not method then raise(("%s does not implement the torch.%s() function"):format(torch.type(t), name)) end
-   if isgenerator(first) then return method(t, first, select(2, ...)) end
-   return method(t, ...)
+   -- (not tail calls: the method's errors are then torch.f's, named '?')
+   if isgenerator(first) then return (method(t, first, select(2, ...))) end
+   return (method(t, ...))
 end
 
 function torch.random(...)
@@ -574,7 +575,10 @@ function torch.randperm(...)
    if not direct then internal.copy(d, TD[perm]) end
    return res
 end
-internal.method('randperm', torch.randperm)
+-- (a function apart from torch.randperm, whose errors are then named as
+-- torch.f's are: the field-call rule of internal.lua's mathform is the methods')
+local randperm = torch.randperm
+internal.method('randperm', function(...) return randperm(...) end)
 
 -- the categories (1-based) drawn from each row i of pd into row i of rd
 -- (ndist x nsample): a cumulative distribution in doubles, normalised by
