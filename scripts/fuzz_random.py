@@ -142,7 +142,7 @@ def shape(rng):
         return [rng.randint(1, 4) for _ in range(rng.randint(1, 3))]
     if r < 0.92:
         return [rng.choice([13, 33, 65, 70, 100, 130])]
-    return rng.choice([[700], [25, 30], [1250]])
+    return rng.choice([[700], [25, 30], [1250], [2049], [3001], [40, 77]])
 
 
 def tensor(rng, T, name="x"):
@@ -281,7 +281,7 @@ def step_bernoulli(rng, k):
 def step_multinomial(rng, k):
     P = rng.choice(FLOATS + (["Long"] if rng.random() < 0.05 else []))
     rows = rng.choice([None, None, 1, 2, 3, 0])
-    ncat = rng.choice([1, 2, 3, 4, 5, 6, 10, 30])
+    ncat = rng.choice([1, 2, 3, 4, 5, 6, 10, 30, 100])
     n = (rows or 1) * ncat
     if rng.random() < 0.8:
         vals = [rng.choice(MWEIGHTS[:7]) for _ in range(min(n, 12))]
@@ -310,7 +310,7 @@ def step_multinomial(rng, k):
 
 
 def step_randperm(rng, k):
-    n = rng.choice(["0", "1", "2", "3", "5", "10", "100", "700", "-1", "1.5", "'4'", "nil", "2.9", "0/0"])
+    n = rng.choice(["0", "1", "2", "3", "5", "10", "100", "700", "5000", "-1", "1.5", "'4'", "nil", "2.9", "0/0"])
     g = gen(rng, rng.choice([1, 2])).rstrip(", ")
     res = rng.choice(["", "", "torch.LongTensor()", "torch.LongTensor(20)", "torch.DoubleTensor(3)",
                       "torch.FloatTensor()", "torch.IntTensor()", "torch.ByteTensor()",
@@ -326,8 +326,12 @@ def step_rand(rng, k):
     r = rng.random()
     if r < 0.4:
         sizes = ", ".join(rng.choice(SIZES[:6]) for _ in range(rng.randint(1, 3)))
-    elif r < 0.6:
+    elif r < 0.55:
         sizes = "torch.LongStorage{" + ", ".join(rng.choice(SIZES[:6]) for _ in range(rng.randint(0, 3))) + "}"
+    elif r < 0.6:
+        dims = ", ".join(rng.choice(SIZES[1:5]) for _ in range(rng.randint(1, 2)))
+        sizes = rng.choice([f"{{{dims}}}", f"torch.LongTensor{{{dims}}}", f"torch.LongStorage{{{dims}}}, 2",
+                            f"torch.IntStorage{{{dims}}}"])
     else:
         sizes = ", ".join(rng.choice(SIZES) for _ in range(rng.randint(0, 3)))
     g = gen(rng, rng.choice([1, 2])).rstrip(", ")
@@ -354,6 +358,9 @@ def step_object(rng, k):
         return (f"local G3 = torch.deserialize(torch.serialize({g}{fmt}){fmt}); "
                 f"try(function() return torch.type(G3), torch.random(G3), torch.normal(G3), torch.random({g}), "
                 f"torch.initialSeed(G3) end); try(function() return state(torch.getRNGState(G3)) end)")
+    if r < 0.6:
+        return ("try(function() local G3 = torch.Generator(" + rng.choice(["5", "G1", "'x'", "nil"]) + "); "
+                "return torch.type(G3), torch.typename(G3), torch.isTypeOf(G3, 'torch.Generator'), G3 == G3 end)")
     bad = rng.choice(["{}", "'G'", "torch.FloatTensor(2)", "io.stdout", "true", "torch.LongStorage(2)"])
     call = rng.choice([f"torch.random({bad})", f"torch.random({bad}, 3)", f"torch.uniform({bad})",
                        f"torch.normal({bad}, 1)", f"torch.rand({bad}, 2)", f"torch.randperm({bad}, 3)",
