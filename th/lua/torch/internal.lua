@@ -126,6 +126,14 @@ end
 -- call is taken for torch.sum's, x.sum(x, 2) as well.)
 -- (random.lua's distributions were such wrapped maths too: torch.random
 -- passed the call on to the C function in a tail call)
+-- fieldmethod(f) -> f, marked as a method whose field call (x.random(x, 5,
+-- 2)) words its errors as the original's C function did (random.lua's:
+-- th's guards reach them by tail calls, which keep the call's name)
+internal.fieldmethods = setmetatable({}, {__mode = 'k'})
+function internal.fieldmethod(f)
+   internal.fieldmethods[f] = true
+   return f
+end
 local function mathsource(source)
    return source:match('[/\\]torch[/\\]maths[/\\]') ~= nil or source:match('[/\\]torch[/\\]random%.lua$') ~= nil
 end
@@ -135,8 +143,7 @@ local function mathform(msg, call, fromc)
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
    -- (a random method called as a field, p.multinomial(res, p, n), was the
    -- C function itself: its message as a function's, at the caller's line)
-   if call.namewhat == 'field' and not fromc and call.source:match('random%.lua$')
-      and ismethod(call.func, call.name) and torch[call.name] ~= call.func then
+   if call.namewhat == 'field' and not fromc and internal.fieldmethods[call.func] then
       return msg, false
    end
    if not n then return msg, not method end

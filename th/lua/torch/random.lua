@@ -272,7 +272,7 @@ end
 
 -- the tensor method of a distribution (float types only, except bernoulli and geometric)
 local function fillmethod(name)
-   return function(self, a, b, c)
+   return internal.fieldmethod(function(self, a, b, c)
       local gd
       gd, a, b = optionalgenerator(a, b, c)
       local d = checktensor(self, 1, name)
@@ -293,7 +293,7 @@ local function fillmethod(name)
       a, b = readparams(name, a, b, nelement(d), conv or nil)
       fill(gd, d, name, a, b)
       return self
-   end
+   end)
 end
 
 -- random([a,] b)'s bounds as TH's random1__/random2__ took them: C longs read by
@@ -420,7 +420,7 @@ for _, name in ipairs{'uniform', 'normal', 'logNormal', 'exponential', 'cauchy'}
 end
 internal.method('bernoulli', fillmethod('bernoulli'))
 internal.method('geometric', fillmethod('geometric'))
-internal.method('random', tensorrandom)
+internal.method('random', internal.fieldmethod(tensorrandom))
 
 ---------------------------------------------------------------------------
 -- torch.random, uniform, normal, ...: a number, or a tensor filled
@@ -669,8 +669,9 @@ function torch.multinomial(...)
    if T and not floattypes[T.name] then
       raise(("%s does not implement the torch.multinomial() function"):format(T.tensorname))
    end
-   return multinomial(...)
+   return (multinomial(...))     -- (no tail call: its errors are torch.multinomial's)
 end
+internal.fieldmethod(multinomial)
 for T in pairs(floattypes) do torch.getmetatable('torch.' .. T .. 'Tensor').multinomial = multinomial end
 
 return torch
