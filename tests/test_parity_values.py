@@ -826,3 +826,12 @@ def test_findings_of_the_construct_fuzz():
     # failing as Torch7's Lua did
     out, expected = fixture("parity_construct")
     assert out == expected
+
+
+def test_random_fuzz_findings():
+    # scripts/fuzz_random.py's findings in the seeds, states and
+    # distributions: argument errors and their wording, numeric strings,
+    # parameters of empty and Float tensors, bernoulli's and multinomial's
+    # edges, random's bounds as C longs (tests/fixtures/random_fuzz_found.lua)
+    out, expected = fixture("random_fuzz_found")
+    assert out == expected

@@ -286,8 +286,29 @@ torch._gen = newgenerator()
 -- the seed and state functions
 ---------------------------------------------------------------------------
 
+-- invalid(expected, ...): the original's binding error for these arguments
+-- (their types as it named them, each followed by a space)
+local function invalid(expected, ...)
+   local n = select('#', ...)
+   local names = {}
+   for i = 1, n do
+      local v = select(i, ...)
+      local name = torch.typename(v)
+      if type(v) == 'string' and tonumber(v) then name = 'number' end   -- (lua_isnumber's)
+      names[i] = (name and name:gsub('^torch%.', '') or type(v)) .. ' '
+   end
+   fail('invalid arguments: %s\nexpected arguments: %s', n == 0 and 'no arguments provided' or table.concat(names), expected)
+end
+
+-- nothing but an optional generator: the default generator's data, or the error
+local function onlygenerator(...)
+   local n = select('#', ...)
+   if n > 1 or (n == 1 and not isgenerator((...))) then invalid('[Generator]', ...) end
+   return args(...)
+end
+
 function torch.seed(...)
-   local gd = args(...)
+   local gd = onlygenerator(...)
    local lo, hi = freshseed()
    manualseed(gd.g, lo, hi)
    return seedvalue(lo, hi)
@@ -296,26 +317,31 @@ end
 function torch.manualSeed(...)
    local gd, seed = args(...)
    local v = type(seed) ~= 'table' and tonumber(seed)   -- numeric strings count, as luaL_checklong had it
-   if not v then
-      fail('invalid arguments: %s \nexpected arguments: [Generator] long', torch.type(seed))
-   end
+   if not v or select('#', ...) > (isgenerator((...)) and 2 or 1) then invalid('[Generator] long', ...) end
    manualseed(gd.g, halves(v))
 end
 
 function torch.initialSeed(...)
-   local g = args(...).g
+   local g = onlygenerator(...).g
    return seedvalue(g.seed, g.seed_hi)
+end
+
+-- ([gen,] [state]) -> the generator's data, the ByteTensor given (a new one
+-- when none is), or the binding's error
+local function stateargs(...)
+   local n, first = select('#', ...), ...
+   local skip = isgenerator(first) and 1 or 0
+   local t = select(skip + 1, ...)
+   if n > skip + 1 or (n == skip + 1 and not (istensor(t) and TD[t].T == types.Byte)) then
+      invalid('[Generator] [*ByteTensor*]', ...)
+   end
+   return args(first), t or torch.ByteTensor()
 end
 
 -- getRNGState([gen,] [state]): a ByteTensor (state, resized, when given)
 -- holding the generator's THGenerator bytes
 function torch.getRNGState(...)
-   local gd, t = args(...)
-   if t == nil then
-      t = torch.ByteTensor()
-   elseif not (istensor(t) and TD[t].T == types.Byte) then
-      fail("bad argument #1 to 'getRNGState' (torch.ByteTensor expected, got %s)", torch.type(t))
-   end
+   local gd, t = stateargs(...)
    local d = TD[t]
    internal.resize(d, {GENSIZE}, 1)
    if not internal.iscontiguous(d) then fail("bad argument #1 to 'getRNGState' (RNG state needs to be contiguous)") end
@@ -324,15 +350,13 @@ function torch.getRNGState(...)
 end
 
 function torch.setRNGState(...)
-   local gd, state = args(...)
-   local d = istensor(state) and TD[state]
-   if not d or d.T ~= types.Byte then
-      fail("bad argument #1 to 'setRNGState' (torch.ByteTensor expected, got %s)", torch.type(state))
-   end
+   local gd, state = stateargs(...)
+   local d = TD[state]
    if internal.nelement(d) ~= GENSIZE then fail("bad argument #1 to 'setRNGState' (RNG state is wrong size)") end
-   local c = state:contiguous()
-   local g = ffi.cast(genptr, c:data())
-   if g.seeded ~= 1 or g.left < 1 or g.left > N or g.next > N then
+   if not internal.iscontiguous(d) then fail("bad argument #1 to 'setRNGState' (RNG state needs to be contiguous)") end
+   local g = ffi.cast(genptr, state:data())
+   -- (next is an unsigned long: its high half counts)
+   if g.seeded ~= 1 or g.left < 1 or g.left > N or g.next > N or g.next_hi ~= 0 then
       fail("bad argument #1 to 'setRNGState' (Invalid RNG state)")
    end
    ffi.copy(gd.g, g, GENSIZE)

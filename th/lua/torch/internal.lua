@@ -124,13 +124,28 @@ end
 -- any of them, had no position and its argument errors no name.  (th's
 -- front ends reach the function by tail calls too: any call but a method
 -- call is taken for torch.sum's, x.sum(x, 2) as well.)
+-- (random.lua's distributions were such wrapped maths too: torch.random
+-- passed the call on to the C function in a tail call)
+-- fieldmethod(f) -> f, marked as a method whose field call (x.random(x, 5,
+-- 2)) words its errors as the original's C function did (random.lua's:
+-- th's guards reach them by tail calls, which keep the call's name)
+internal.fieldmethods = setmetatable({}, {__mode = 'k'})
+function internal.fieldmethod(f)
+   internal.fieldmethods[f] = true
+   return f
+end
 local function mathsource(source)
-   return source:match('[/\\]torch[/\\]maths[/\\]') ~= nil
+   return source:match('[/\\]torch[/\\]maths[/\\]') ~= nil or source:match('[/\\]torch[/\\]random%.lua$') ~= nil
 end
 local function mathform(msg, call, fromc)
    if call.namewhat == 'metamethod' then return msg, fromc end   -- (x * 'a': named after the operator)
    local method = call.namewhat == 'method' and not fromc
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
+   -- (a random method called as a field, p.multinomial(res, p, n), was the
+   -- C function itself: its message as a function's, at the caller's line)
+   if call.namewhat == 'field' and not fromc and internal.fieldmethods[call.func] then
+      return msg, false
+   end
    if not n then return msg, not method end
    if not method then return ("bad argument #%s to '?'%s"):format(n, rest), true end
    if n == '1' then return ("calling '%s' on bad self%s"):format(name, rest), false end

@@ -9,7 +9,9 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 local Generator = require 'torch.Generator'
 
-local TD, fail = internal.tensors, internal.fail
+-- (raise: messages that are not argument errors keep the caller's line, as
+-- the original's dispatch gave it)
+local TD, fail, raise = internal.tensors, internal.fail, internal.raise
 local istensor, checktensor, nelement, each = internal.istensor, internal.checktensor, internal.nelement, internal.each
 local ffi = require 'ffi'
 local kernels     -- torch.maths.kernels, loaded after this file: required on first use
@@ -102,14 +104,26 @@ local params = {
    end},
 }
 
-local function readparams(name, a, b)
+-- a parameter as luaL_checknumber read it: a number or a numeric string
+local function param(v)
+   if type(v) == 'string' then return tonumber(v) end
+   return v
+end
+
+-- readparams(name, a, b [, count [, conv]]) -> the parameters, defaults filled
+-- in, converted by conv (a FloatTensor's binding read them as floats: 1e-300
+-- is 0 there) and checked; TH checked them as each element was drawn, so that
+-- a tensor of count = 0 elements takes any
+local function readparams(name, a, b, count, conv)
    local p = params[name]
    if a == nil then a = p[1] end
    if b == nil then b = p[2] end
+   a, b = param(a), param(b)
    if type(a) ~= 'number' or (p[2] ~= nil and type(b) ~= 'number') then
       fail("bad argument to '%s' (number expected)", name)
    end
-   if p.check then p.check(a, b) end
+   if conv then a, b = conv(a), b and conv(b) end
+   if p.check and count ~= 0 then p.check(a, b) end
    return a, b
 end
 
@@ -230,20 +244,35 @@ local floattypes = {Float = true, Double = true}
 local realparams = {uniform = true, normal = true, logNormal = true, exponential = true, cauchy = true}
 
 -- bernoulli with a tensor of probabilities p: element i of d (in index
--- order) is 1 when the next uniform is at most element i of p
+-- order) is 1 when the next uniform is at most element i of p.  TH checked
+-- each probability as it came to it: the elements before one outside
+-- [0, 1] (or NaN) are drawn and written, then the error
 local function bernoullis(g, d, p)
    local pd = TD[p:contiguous()]
-   local cd = internal.iscontiguous(d) and d or scratch(d)
+   local cd = d
+   if not internal.iscontiguous(d) then
+      cd = scratch(d)
+      internal.copy(cd, d)
+   end
    internal.checkbounds(pd); internal.checkbounds(cd)
    local pp, rp = pd.st.ptr + pd.off, cd.st.ptr + cd.off
    local bernoulli = ofuniform.bernoulli
-   for i = 0, nelement(d) - 1 do rp[i] = bernoulli(uniform01(g), pp[i]) end
+   local bad
+   for i = 0, nelement(d) - 1 do
+      local q = pp[i]
+      if not (q >= 0 and q <= 1) then
+         bad = true
+         break
+      end
+      rp[i] = bernoulli(uniform01(g), q)
+   end
    if cd ~= d then internal.copy(d, cd) end
+   if bad then fail("bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)") end
 end
 
 -- the tensor method of a distribution (float types only, except bernoulli and geometric)
 local function fillmethod(name)
-   return function(self, a, b, c)
+   return internal.fieldmethod(function(self, a, b, c)
       local gd
       gd, a, b = optionalgenerator(a, b, c)
       local d = checktensor(self, 1, name)
@@ -253,35 +282,38 @@ local function fillmethod(name)
             fail("bad argument #1 to 'bernoulli' (FloatTensor or DoubleTensor of probabilities expected)")
          end
          if nelement(pd) ~= nelement(d) then
-            fail("bad argument #1 to 'bernoulli' (the probabilities have %d elements, the tensor %d)", nelement(pd), nelement(d))
-         end
-         if nelement(pd) > 0 and not (a:min() >= 0 and a:max() <= 1) then
-            fail("bad argument #1 to 'bernoulli' (must be >= 0 and <= 1)")
+            fail('inconsistent tensor size, expected self %s and p %s to have the same number of elements, '
+                 .. 'but got %d and %d elements respectively', internal.bracketsizes(d), internal.bracketsizes(pd),
+                 nelement(d), nelement(pd))
          end
          if nelement(d) > 0 then bernoullis(gd.g, d, a) end
          return self
       end
-      a, b = readparams(name, a, b)
-      if d.T == types.Float and realparams[name] then   -- the binding took them as floats
-         local f32 = require('torch.maths.kernels').f32
-         a, b = f32(a), b and f32(b)
-      end
+      local conv = d.T == types.Float and realparams[name] and require('torch.maths.kernels').f32
+      a, b = readparams(name, a, b, nelement(d), conv or nil)
       fill(gd, d, name, a, b)
       return self
-   end
+   end)
 end
 
 -- random([a,] b)'s bounds as TH's random1__/random2__ took them: C longs read by
 -- luaL_checklong (numeric strings accepted, fractions cut toward zero)
+-- a number as C's cast to a long: toward zero, and LONG_MIN for NaN and
+-- what no long holds (x86-64's conversion)
+local function clong(v)
+   if not (v >= -2^63 and v < 2^63) then return -2^63 end
+   return trunc(v)
+end
+
 local function randombounds(a, b)
    local la, lb = tonumber(a), tonumber(b)
    if la == nil or (b ~= nil and lb == nil) then fail("bad argument to 'random' (number expected)") end
-   la = trunc(la)
+   la = clong(la)
    if b == nil then
       if la <= 0 then fail("bad argument #1 to 'random' (upper bound must be strictly positive)") end
       return 1, la
    end
-   lb = trunc(lb)
+   lb = clong(lb)
    if lb < la then fail("bad argument #2 to 'random' (upper bound must be larger than lower bound)") end
    return la, lb
 end
@@ -319,6 +351,20 @@ local function zinrangeint(z, range, c, _, inv)
    return z - floor((z + 2147483648.5) * inv) * range + c
 end
 
+-- random(a, b) into a LongTensor for a from 2^52 on (or below -2^52): y %
+-- range + a in 64-bit integers, exact as C's long sum (a double would round)
+local int64 = ffi.typeof('int64_t')
+local function inrange64(y, range, a64, _, inv) return a64 + remainder(y, range, inv) end
+local function zinrange64(z, range, a64, _, inv) return inrange64(z + 2147483648, range, a64, _, inv) end
+-- the same into a float type: the unsigned sum, rounded once as C converted
+-- it, from the halves of a's two's complement (a compiled trace's uint64 to
+-- double conversion rounded some twice)
+local function inrangeu64(y, range, ahi, alo, inv)
+   local lo = alo + remainder(y, range, inv)
+   return (ahi + floor(lo / TWO32)) % TWO32 * TWO32 + lo % TWO32
+end
+local function zinrangeu64(z, range, ahi, alo, inv) return inrangeu64(z + 2147483648, range, ahi, alo, inv) end
+
 -- random([gen,] [a,] [b]) on a tensor: u32 % range + a, in C's unsigned arithmetic
 local function tensorrandom(self, a, b, c)
    local gd
@@ -343,19 +389,27 @@ local function tensorrandom(self, a, b, c)
    end
    -- (b - a first: exact for close bounds beyond 2^53, where b + 1 is not)
    local range, wrap = b - a + 1, floattypes[d.T.name] and 2^64 or 0
-   local map, c, e
-   if wrap == 0 and a > -2^52 and a < 2^52 then
-      map, c, e = zinrangeint, a + 2147483648, 0
-   else
-      map, c, e = zinrange, a, wrap
+   local map, small, c, e = zinrange, inrange, a, wrap
+   if wrap ~= 0 and not (a > -2^52 and a < 2^52) then
+      local hi = floor(a / TWO32)      -- (each step exact)
+      map, small, c, e = zinrangeu64, inrangeu64, hi % TWO32, a - hi * TWO32
+   elseif wrap == 0 and not (a > -2^52 and a < 2^52) then
+      if d.T == types.Long then
+         map, small, c, e = zinrange64, inrange64, int64(a), 0
+      else
+         -- (the types of 32 bits or fewer keep the low bits of the sum: a's
+         -- below 2^32 do)
+         a = a % TWO32
+      end
    end
+   if map == zinrange and wrap == 0 then map, c, e = zinrangeint, a + 2147483648, 0 end
    if blockfill(map, d, g, range, c, e, 1 / range) then return self end
    if n > SMALL then
       local cd = scratch(d)
       blockfill(map, cd, g, range, c, e, 1 / range)
       internal.copy(d, cd)
    else
-      eachmapped(d, inrange, g, range, a, wrap, 1 / range)
+      eachmapped(d, small, g, range, small == inrange and a or c, small == inrange and wrap or e, 1 / range)
    end
    return self
 end
@@ -366,7 +420,7 @@ for _, name in ipairs{'uniform', 'normal', 'logNormal', 'exponential', 'cauchy'}
 end
 internal.method('bernoulli', fillmethod('bernoulli'))
 internal.method('geometric', fillmethod('geometric'))
-internal.method('random', tensorrandom)
+internal.method('random', internal.fieldmethod(tensorrandom))
 
 ---------------------------------------------------------------------------
 -- torch.random, uniform, normal, ...: a number, or a tensor filled
@@ -376,9 +430,10 @@ internal.method('random', tensorrandom)
 local function tensorform(name, first, ...)
    local gd, t = generator(first, ...)
    local method = t[name]
-   if not method then fail("%s does not implement the torch.%s() function", torch.type(t), name) end
-   if isgenerator(first) then return method(t, first, select(2, ...)) end
-   return method(t, ...)
+   if not method then raise(("%s does not implement the torch.%s() function"):format(torch.type(t), name)) end
+   -- (not tail calls: the method's errors are then torch.f's, named '?')
+   if isgenerator(first) then return (method(t, first, select(2, ...))) end
+   return (method(t, ...))
 end
 
 function torch.random(...)
@@ -390,10 +445,27 @@ function torch.random(...)
    return genrand(g) % (b - a + 1) + a
 end
 
+-- the tensor type of a constructor (torch.Tensor is the default type's)
+local ctortype = setmetatable({}, {__index = function(t, ctor)
+   for i = 1, types.count do
+      if torch[types[i].name .. 'Tensor'] == ctor then
+         rawset(t, ctor, types[i])
+         return types[i]
+      end
+   end
+end})
+
 for name, f in pairs(draw) do
    torch[name] = function(...)
       local gd, a, b = generator(...)
       if istensor(a) then return tensorform(name, ...) end
+      -- (the number form went through the default tensor type's binding,
+      -- which the integer types had not for the float distributions: an
+      -- error without a position, as that dispatch raised it)
+      local T = ctortype[torch.Tensor]
+      if T and realparams[name] and not floattypes[T.name] then
+         fail("%s does not implement the torch.%s() function", T.tensorname, name)
+      end
       a, b = readparams(name, a, b)
       return f(gd.g, a, b)
    end
@@ -425,15 +497,6 @@ local function plainsize(v)
    return type(v) == 'number' and v >= 1 and v < 2^31 and v == floor(v)
 end
 
--- the tensor type of a constructor (torch.Tensor is the default type's)
-local ctortype = setmetatable({}, {__index = function(t, ctor)
-   for i = 1, types.count do
-      if torch[types[i].name .. 'Tensor'] == ctor then
-         rawset(t, ctor, types[i])
-         return types[i]
-      end
-   end
-end})
 
 -- rand/randn([gen,] [res,] sizes): torch.rand(n) and torch.rand(m, n) make
 -- their result whole, to be written (no resize of an empty tensor, no
@@ -444,7 +507,7 @@ local function sizedfill(fname, name, a, b)
       res = res or torch.Tensor()
       local d = TD[res]
       if not floattypes[d.T.name] then
-         fail("%s does not implement the torch.%s() function", d.T.tensorname, fname)
+         raise(("%s does not implement the torch.%s() function"):format(d.T.tensorname, fname))
       end
       internal.resize(d, internal.readsizes(fname, select(3, generatorresult(...))))
       fill(gd, d, name, a, b)
@@ -479,10 +542,11 @@ local drawbuf
 -- randperm([gen,] [res,] n): TH's in-place shuffle of 0..n-1, then + 1
 function torch.randperm(...)
    local gd, res, n = generatorresult(...)
+   n = param(n)
    if type(n) ~= 'number' then
       fail("bad argument #1 to 'randperm' (number expected, got %s)", type(n))
    end
-   if n < 1 then fail("bad argument #1 to 'randperm' (must be strictly positive)") end
+   if not (n >= 1) then fail("bad argument #1 to 'randperm' (must be strictly positive)") end
    n = floor(n)
    res = res or torch.Tensor()
    local d = TD[res]
@@ -511,7 +575,10 @@ function torch.randperm(...)
    if not direct then internal.copy(d, TD[perm]) end
    return res
 end
-internal.method('randperm', torch.randperm)
+-- (a function apart from torch.randperm, whose errors are then named as
+-- torch.f's are: the field-call rule of internal.lua's mathform is the methods')
+local randperm = torch.randperm
+internal.method('randperm', function(...) return randperm(...) end)
 
 -- the categories (1-based) drawn from each row i of pd into row i of rd
 -- (ndist x nsample): a cumulative distribution in doubles, normalised by
@@ -519,17 +586,17 @@ internal.method('randperm', torch.randperm)
 -- below it; without replacement the drawn category's mass leaves the
 -- distribution and the rest is renormalised -> nil, or the error's message
 local function drawcategories(g, rd, pd, ndist, nsample, replacement)
-   local ncat = pd.sz[pd.nd]
+   local last = pd.nd == 1 and 1 or 2
+   local ncat = pd.sz[last]
    local cum = ffi.new('double[?]', ncat)
    internal.checkbounds(pd); internal.checkbounds(rd)
-   local pp, ps, pstep = pd.st.ptr + pd.off, pd.nd == 2 and pd.str[1] or 0, pd.str[pd.nd]
+   local pp, ps, pstep = pd.st.ptr + pd.off, last == 2 and pd.str[1] or 0, pd.str[last]
    local rp, rs, rstep = rd.st.ptr + rd.off, rd.str[1], rd.str[2]
    for i = 0, ndist - 1 do
       local acc = 0
       for j = 0, ncat - 1 do
-         local p = pp[i * ps + j * pstep]
-         if p < 0 then return 'invalid multinomial distribution (encountering probability entry < 0)' end
-         acc = acc + p
+         -- (negative entries are taken as they are, as TH did)
+         acc = acc + pp[i * ps + j * pstep]
          cum[j] = acc
       end
       if not (acc > 0) then return 'invalid multinomial distribution (sum of probabilities <= 0)' end
@@ -537,9 +604,11 @@ local function drawcategories(g, rd, pd, ndist, nsample, replacement)
       for s = 0, nsample - 1 do
          cum[ncat - 1] = 1
          local u = uniform01(g)
-         local lo, hi = 0, ncat - 1
+         -- (over [0, ncat): for a cumulative sum that is not monotone,
+         -- with negative entries, where the search stops is TH's)
+         local lo, hi = 0, ncat
          while lo < hi do
-            local mid = floor((lo + hi) / 2)
+            local mid = lo + floor((hi - lo) / 2)
             if cum[mid] < u then lo = mid + 1 else hi = mid end
          end
          rp[i * rs + s * rstep] = lo + 1
@@ -561,17 +630,20 @@ local function multinomial(...)
    end
    local pd = checktensor(prob, 1, 'multinomial')
    if not floattypes[pd.T.name] then
-      fail("%s does not implement the torch.multinomial() function", pd.T.tensorname)
+      raise(("%s does not implement the torch.multinomial() function"):format(pd.T.tensorname))
    end
-   if pd.nd ~= 1 and pd.nd ~= 2 then
-      fail("bad argument #1 to 'multinomial' (vector or matrix expected, got %dD)", pd.nd)
+   -- (TH took a tensor of more dimensions as the matrix of its first two)
+   if pd.nd == 0 then
+      fail("bad argument #2 to 'multinomial' (dimension 1 out of range of 0D tensor)")
    end
+   nsample = param(nsample)
    if type(nsample) ~= 'number' then
       fail("bad argument #2 to 'multinomial' (number expected, got %s)", type(nsample))
    end
-   nsample = floor(nsample)
-   local ncat = pd.sz[pd.nd]
-   if nsample <= 0 then fail("bad argument #2 to 'multinomial' (cannot sample n_sample <= 0 samples)") end
+   -- a C int: cut toward zero, wrapped to 32 bits (TH's message says "< 0" of all <= 0)
+   nsample = (trunc(nsample) + 2^31) % 2^32 - 2^31
+   local ncat = pd.sz[pd.nd == 1 and 1 or 2]
+   if not (nsample > 0) then fail("bad argument #2 to 'multinomial' (cannot sample n_sample < 0 samples)") end
    if not replacement and nsample > ncat then
       fail("bad argument #2 to 'multinomial' (cannot sample n_sample > prob_dist:size(1) samples without replacement)")
    end
@@ -580,10 +652,10 @@ local function multinomial(...)
    if rd.T ~= types.Long then
       fail("bad argument #1 to 'multinomial' (torch.LongTensor expected for the result, got %s)", rd.T.tensorname)
    end
-   local ndist = pd.nd == 2 and pd.sz[1] or 1
+   local ndist = pd.nd >= 2 and pd.sz[1] or 1
    internal.resize(rd, {ndist, nsample}, 2)
    local err = drawcategories(gd.g, rd, pd, ndist, nsample, replacement)
-   if err then fail("bad argument #1 to 'multinomial' (%s)", err) end
+   if err then fail("bad argument #2 to 'multinomial' (%s)", err) end
    if pd.nd == 1 then internal.resize(rd, {nsample}, 1) end
    return res
 end
@@ -592,11 +664,14 @@ end
 -- LongTensor result first it fails, and p.multinomial(res, p, n) is the way
 function torch.multinomial(...)
    local _, first = generator(...)
-   if istensor(first) and not floattypes[TD[first].T.name] then
-      fail("%s does not implement the torch.multinomial() function", TD[first].T.tensorname)
+   -- (no tensor first: the default type's, as the original's dispatch)
+   local T = istensor(first) and TD[first].T or ctortype[torch.Tensor]
+   if T and not floattypes[T.name] then
+      raise(("%s does not implement the torch.multinomial() function"):format(T.tensorname))
    end
-   return multinomial(...)
+   return (multinomial(...))     -- (no tail call: its errors are torch.multinomial's)
 end
+internal.fieldmethod(multinomial)
 for T in pairs(floattypes) do torch.getmetatable('torch.' .. T .. 'Tensor').multinomial = multinomial end
 
 return torch
