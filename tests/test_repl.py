@@ -28,9 +28,17 @@ def feed(session, *lines):
 
 def test_expressions_print_and_locals_survive(session, capfd):
     feed(session, "local a = 20", "a + 1", "= a, nil", "a;", "return a * 2")
-    assert capfd.readouterr().out == "21\t\n20\tnil\t\n40\t\n"
+    assert capfd.readouterr().out == "21\t\n20\t\n40\t\n"
     feed(session, "_LAST", "local function twice(v) return 2 * v end", "twice(a)")
     assert capfd.readouterr().out == "40\t\n40\t\n"
+
+
+def test_values_shown_up_to_the_border(session, capfd):
+    """trepl printed `_RESULT={line}` up to its length: a nil may end the
+    values, or not (LuaJIT's border); the original printed these lines so."""
+    feed(session, "1, nil, 3", "nil, 2, nil", "1, 2, nil, 4", "1, 2, 3, nil, 5", "nil, nil", "nil",
+         "(function() return 1, nil, 3 end)()", "nil, 1", "b = 3", "b")
+    assert capfd.readouterr().out == "1\t\nnil\t2\t\n1\t2\tnil\t4\t\n1\t2\t3\t\n1\t\nnil\t1\t\n3\t\n"
 
 
 def test_multiline_chunks_and_prompts(session, capfd):

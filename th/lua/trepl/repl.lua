@@ -15,10 +15,13 @@ local getlocal, getinfo = debug.getlocal, debug.getinfo
 local insert, concat, sort, format = table.insert, table.concat, table.sort, string.format
 
 local CAPTURE = '__th_capture'
--- an expression runs as `return __th_pass(expr)`: not a tail call, so that
--- error('x') typed at the prompt still says where (stdin:1: x)
+-- an expression runs as `return __th_pass({expr})`: not a tail call, so that
+-- error('x') typed at the prompt still says where (stdin:1: x).  Its values
+-- are those up to the table's length, as trepl printed them (it built
+-- `_RESULT={expr}`): `1, nil, 3` shows 1, `nil` nothing; the same
+-- constructor gives LuaJIT's same length
 local PASS = '__th_pass'
-local function pass(...) return ... end
+local function pass(values) return unpack(values, 1, #values) end
 local MAXLOCALS = 150          -- a Lua function has at most 200 locals
 
 -- the locals of earlier chunks: names in order of declaration, and values
@@ -58,6 +61,15 @@ local function prefix()
    return 'local ' .. concat(names, ', ') .. ' = ...; ', names
 end
 
+-- expression(head, text) -> the chunk returning text's values (see PASS),
+-- or nil and the error of text as an expression list (inside the table
+-- constructor, `a = 1` would read as a field)
+local function expression(head, text)
+   local f, err = loadstring(head .. 'return ' .. text, '=stdin')
+   if not f then return nil, err end
+   return loadstring(head .. 'return ' .. PASS .. '({' .. text:gsub(';%s*$', '') .. '\n})', '=stdin')
+end
+
 local function incomplete(err)
    return err ~= nil and err:sub(-7) == "'<eof>'"
 end
@@ -74,11 +86,7 @@ local function compile(text, statements)
    end
    if text:match(';%s*$') then printing = false end
    local head, names = prefix()
-   local f = loadstring(head .. 'return ' .. PASS .. '(' .. text:gsub(';%s*$', '') .. '\n)', '=stdin')
-   local experr
-   if not f then
-      _, experr = loadstring(head .. 'return ' .. text, '=stdin')
-   end
+   local f, experr = expression(head, text)
    if f and (not statements or forced) then return f, names, printing end
    local expression = f
    local err
@@ -109,8 +117,7 @@ local function compilecell(text)
       local expr = concat(lines, '\n', i)
       if expr:match('%S') and not expr:match(';%s*$') then
          local head, cellnames = prefix()
-         local g = loadstring(head .. concat(lines, '\n', 1, i - 1) .. '\n' .. CAPTURE ..
-                              '() return ' .. PASS .. '(' .. expr .. '\n)', '=stdin')
+         local g = expression(head .. concat(lines, '\n', 1, i - 1) .. '\n' .. CAPTURE .. '() ', expr)
          if g then return g, cellnames, true end
       end
    end
