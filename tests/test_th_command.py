@@ -1,5 +1,6 @@
 """The `th` command: scripts, arguments, errors, exit status, require."""
 import os
+import re
 
 from conftest import run_th
 
@@ -117,6 +118,20 @@ def test_traceback_shows_only_the_script_frames(th):
     assert lines[0].startswith("th: ") and lines[0].endswith("script.lua:1: deep")
     assert lines[-1].strip().endswith("in main chunk")
     assert "<python>" not in r.stderr
+
+
+def test_traceback_shows_th_frames_as_the_c_functions_of_the_original(th):
+    # the original's traceback lines (its runner's frames below the main chunk left out)
+    def stack(r):    # (the fixture's script is named by its whole path)
+        return [re.sub(r"^\t\S*script\.lua", "\tscript.lua", line) for line in r.stderr.splitlines()[1:]]
+
+    r = th("local function f(x)\n  local r = x:add(torch.Tensor(3))\n  return r\nend\nf(torch.Tensor(2))\n")
+    assert stack(r) == ["stack traceback:", "\t[C]: in function 'add'", "\tscript.lua:2: in function 'f'",
+                         "\tscript.lua:5: in main chunk"]
+    r = th("torch.Tensor(3):apply(function(v) error('inside') end)\n")
+    assert stack(r) == [
+        "stack traceback:", "\t[C]: in function 'error'", "\tscript.lua:1: in function 'func'",
+        "\t[C]: in function 'apply'", "\tscript.lua:1: in main chunk"]
 
 
 def test_library_option_attached_form(tmp_path):

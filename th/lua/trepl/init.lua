@@ -116,9 +116,56 @@ function trepl.message(msg)
    return '(error object is a ' .. type(msg) .. ' value)'
 end
 
--- traceback for xpcall: the message, then the Lua stack
+-- th's own Lua sources: the directory holding trepl/
+local ours = debug.getinfo(1, 'S').source:match('^@(.*[/\\])trepl[/\\][^/\\]*$')
+
+-- asc(lines, ownsrc): each run of lines of th's frames (C frames before and
+-- between them too: th's error()) as the one line of the C function the original ran there:
+-- "[C]: in function 'add'", named as the run's outermost frame was
+local function asc(lines, ownsrc)
+   local kinds = {}
+   for i, line in ipairs(lines) do
+      local src = line:match('^\t(.-):%d+: ')
+      kinds[i] = src and ownsrc[src] and 'th' or line:match('^\t%[C%]: ') and 'C' or 'user'
+   end
+   local out, i = {}, 1
+   while i <= #lines do
+      local last = nil
+      for j = i, #lines do
+         if kinds[j] == 'user' then break end
+         if kinds[j] == 'th' then last = j end
+      end
+      if last then
+         local name = lines[last]:match(" in function ('[^']*')$")
+         out[#out + 1] = '\t[C]: ' .. (name and 'in function ' .. name or '?')
+         i = last + 1
+      else
+         out[#out + 1] = lines[i]
+         i = i + 1
+      end
+   end
+   return out
+end
+
+-- traceback for xpcall: the message, then the Lua stack, th's own frames
+-- shown as the C functions of the original
 function trepl.traceback(msg)
-   return debug.traceback(trepl.message(msg), 2)
+   local text = debug.traceback(trepl.message(msg), 2)
+   local ownsrc, level = {}, 2
+   while ours do
+      local info = debug.getinfo(level, 'S')
+      if not info then break end
+      if info.source:sub(2, #ours + 1) == ours and info.source:sub(1, 1) == '@' then
+         ownsrc[info.short_src] = true
+      end
+      level = level + 1
+   end
+   if not next(ownsrc) then return text end
+   local head, stack = text:match('^(.-\nstack traceback:\n)(.*)$')
+   if not head then return text end
+   local lines = {}
+   for line in (stack .. '\n'):gmatch('(.-)\n') do lines[#lines + 1] = line end
+   return head .. table.concat(asc(lines, ownsrc), '\n')
 end
 
 -- snapshot(): the globals th defined before user code runs (who() hides them)
