@@ -30,9 +30,9 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences, report, unexplained  # noqa: E402
+from fuzz_diff import SHARED_LUA, arguments, differences, report, unexplained  # noqa: E402
 
-PRELUDE = r"""
+PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')   -- the original may die on a case: keep what came before
 local function num(v)
    if v ~= v then return 'nan' end
@@ -40,28 +40,16 @@ local function num(v)
    return string.format('%.17g', v)
 end
 -- dig(t): type, sizes, strides, offset and values, read through the strides
--- from the storage (no tensor operation of the runtime under test)
 local function dig(t)
-   local nd = t:dim()
-   local parts = {torch.type(t), nd == 0 and 'empty' or table.concat(t:size():totable(), 'x')}
-   if nd == 0 then return table.concat(parts, ' ') end
-   parts[#parts + 1] = 's' .. table.concat(t:stride():totable(), ',')
-   parts[#parts + 1] = 'o' .. t:storageOffset()
-   local n = t:nElement()
-   local s, size, stride = t:storage(), t:size():totable(), t:stride():totable()
-   local idx, pos, sum = {}, t:storageOffset(), 0
-   for d = 1, nd do idx[d] = 1 end
-   for k = 1, n do
-      local v = s[pos]
+   local parts = {heading(t)}
+   if t:dim() == 0 then return parts[1] end
+   parts[2] = 'o' .. t:storageOffset()
+   local sum = 0
+   walk(t, function(k, v)
       if k <= 48 then parts[#parts + 1] = num(v) end
       sum = sum + v * ((k * 31) % 13 + 1)
-      local d = nd
-      while d >= 1 do
-         if idx[d] < size[d] then idx[d] = idx[d] + 1; pos = pos + stride[d]; break end
-         pos = pos - (size[d] - 1) * stride[d]; idx[d] = 1; d = d - 1
-      end
-   end
-   if n > 48 then parts[#parts + 1] = 'sum=' .. num(sum) end
+   end)
+   if t:nElement() > 48 then parts[#parts + 1] = 'sum=' .. num(sum) end
    return table.concat(parts, ' ')
 end
 local function repr(r, depth)
@@ -82,13 +70,8 @@ local function repr(r, depth)
 end
 -- mk(T, sizes, kind): a fresh contiguous tensor, its values from a formula
 function mk(T, sizes, kind)
-   local t = torch[T .. 'Tensor']()
-   if #sizes > 0 then t:resize(torch.LongStorage(sizes)) end
-   local n = t:nElement()
-   if n == 0 then return t end
-   local s = t:storage()
    local fl = T == 'Double' or T == 'Float'
-   for i = 1, n do
+   return filled(T, sizes, function(i)
       local v
       if kind == 'pos' then v = (i * 7) % 11 + 1
       elseif kind == 'frac' and fl then v = ((i * 37) % 19) * 0.25 - 2
@@ -98,9 +81,8 @@ function mk(T, sizes, kind)
          v = k == 0 and 0 / 0 or k == 3 and 1 / 0 or ((i * 37) % 19) * 0.5 - 4
       else v = (i * 7) % 11 - 5 end
       if T == 'Byte' and v < 0 then v = -v end
-      s[i] = v
-   end
-   return t
+      return v
+   end)
 end
 local function clean(m)
    m = tostring(m)

@@ -41,9 +41,9 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences  # noqa: E402
+from fuzz_diff import SHARED_LUA, arguments, differences  # noqa: E402
 
-PRELUDE = r"""
+PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')   -- the original may die on a case: keep what came before
 local function fmt(v)
    if v ~= v then return 'nan' end
@@ -53,32 +53,17 @@ local function exact(v)
    if v ~= v then return 'nan' end
    return string.format('%a', v)
 end
--- dig(t): "digest || exact digest", read element by element through the
--- strides (no tensor operation of the runtime under test)
+-- dig(t): "digest || exact digest", read element by element through the strides
 local function dig(t)
-   local nd = t:dim()
-   local head = torch.type(t) .. ' ' .. (nd == 0 and 'empty' or table.concat(t:size():totable(), 'x'))
-   if nd == 0 then return head, head end
-   head = head .. ' s' .. table.concat(t:stride():totable(), ',')
-   local n, s, pos = t:nElement(), t:storage(), t:storageOffset()
-   local size, stride = t:size():totable(), t:stride():totable()
-   local idx = {}
-   for d = 1, nd do idx[d] = 1 end
-   local a, b = {head}, {}
-   local nan, inf, sum, wsum = 0, 0, 0, 0
-   for k = 1, n do
-      local v = s[pos]
+   local a, b = {heading(t)}, {}
+   if t:dim() == 0 then return a[1], a[1] end
+   local add, totals = counter()
+   walk(t, function(k, v)
       if k <= 24 then a[#a + 1] = fmt(v); b[#b + 1] = exact(v) end
-      if v ~= v then nan = nan + 1
-      elseif v == math.huge or v == -math.huge then inf = inf + (v > 0 and 1 or 1000)
-      else sum = sum + v; wsum = wsum + v * ((k * 7919) % 97 + 1) end
-      local d = nd
-      while d >= 1 do
-         if idx[d] < size[d] then idx[d] = idx[d] + 1; pos = pos + stride[d]; break end
-         pos = pos - (size[d] - 1) * stride[d]; idx[d] = 1; d = d - 1
-      end
-   end
-   if n > 24 then
+      add(k, v)
+   end)
+   if t:nElement() > 24 then
+      local nan, inf, sum, wsum = totals()
       a[#a + 1] = string.format('nan=%d inf=%d sum=%s w=%s', nan, inf, fmt(sum), fmt(wsum))
       b[#b + 1] = exact(sum) .. ' ' .. exact(wsum)
    end
@@ -103,13 +88,8 @@ local function repr(r)
 end
 -- mk(T, sizes, kind): a fresh contiguous tensor, its values from a formula
 function mk(T, sizes, kind)
-   local t = torch[T .. 'Tensor']()
-   if #sizes > 0 then t:resize(torch.LongStorage(sizes)) end
-   local n = t:nElement()
-   if n == 0 then return t end
-   local s = t:storage()
    local fl = T == 'Double' or T == 'Float'
-   for i = 1, n do
+   return filled(T, sizes, function(i)
       local v
       if kind == 'pos' then v = (i * 7) % 11 + 1
       elseif kind == 'frac' then v = ((i * 37) % 19) * 0.25 - 2
@@ -121,9 +101,8 @@ function mk(T, sizes, kind)
       else v = (i * 7) % 11 - 5 end
       if T == 'Byte' then v = v % 256 end
       if T == 'Char' then v = (v + 128) % 256 - 128 end
-      s[i] = v
-   end
-   return t
+      return v
+   end)
 end
 -- show(i, f): the digests of every value f returned (and of the tensors it
 -- lists after them), or the error's message

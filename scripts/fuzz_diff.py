@@ -14,7 +14,11 @@ import random
 import subprocess
 import tempfile
 
-PRELUDE = r"""
+# the Lua every fuzzer's prelude starts with (walk, counter, heading, filled)
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz_prelude.lua"), encoding="utf-8") as _f:
+    SHARED_LUA = _f.read()
+
+PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')   -- the original dies of SIGFPE on some calls: keep what came before
 local function fmt(v)
    if v ~= v then return 'nan' end
@@ -44,20 +48,13 @@ local function repr(r)
 end
 -- mk(type, sizes, kind): a deterministic tensor
 function mk(T, sizes, kind)
-   local t = torch[T .. 'Tensor'](unpack(sizes))
-   local n = t:nElement()
-   if n == 0 then return t end
-   local s = t:storage()
-   for i = 1, n do
-      local v
-      if kind == 'pos' then v = (i * 7) % 11 + 1
-      elseif kind == 'frac' then v = ((i * 37) % 19) * 0.25 - 2
-      elseif kind == 'bin' then v = (i * 5) % 3 == 0 and 1 or 0
-      elseif kind == 'idx' then v = (i * 3) % 2 + 1
-      else v = (i * 7) % 11 - 5 end
-      s[i] = v
-   end
-   return t
+   return filled(T, sizes, function(i)
+      if kind == 'pos' then return (i * 7) % 11 + 1
+      elseif kind == 'frac' then return ((i * 37) % 19) * 0.25 - 2
+      elseif kind == 'bin' then return (i * 5) % 3 == 0 and 1 or 0
+      elseif kind == 'idx' then return (i * 3) % 2 + 1 end
+      return (i * 7) % 11 - 5
+   end)
 end
 function show(i, f)
    local ok, a, b = pcall(f)

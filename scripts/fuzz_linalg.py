@@ -27,9 +27,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences, unexplained  # noqa: E402
+from fuzz_diff import SHARED_LUA, arguments, differences, unexplained  # noqa: E402
 
-PRELUDE = r"""
+PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')   -- the original may die on a case: keep what came before
 local function fmt(v)
    if v ~= v then return 'nan' end
@@ -38,24 +38,11 @@ local function fmt(v)
 end
 -- dig(t): a tensor's digest, read element by element through its strides
 local function dig(t)
-   local nd = t:dim()
-   local parts = {torch.type(t), nd == 0 and 'empty' or table.concat(t:size():totable(), 'x')}
-   if nd == 0 then return table.concat(parts, ' ') end
-   parts[#parts + 1] = 's' .. table.concat(t:stride():totable(), ',')
-   local s, pos = t:storage(), t:storageOffset()
-   local size, stride = t:size():totable(), t:stride():totable()
-   local idx = {}
-   for d = 1, nd do idx[d] = 1 end
+   local parts = {heading(t)}
    local sum = 0
-   for k = 1, t:nElement() do
-      local v = s[pos]
+   walk(t, function(k, v)
       if k <= 64 then parts[#parts + 1] = fmt(v) else sum = sum + math.abs(v) end
-      local d = nd
-      while d >= 1 do
-         if idx[d] < size[d] then idx[d] = idx[d] + 1; pos = pos + stride[d]; break end
-         pos = pos - (size[d] - 1) * stride[d]; idx[d] = 1; d = d - 1
-      end
-   end
+   end)
    if t:nElement() > 64 then parts[#parts + 1] = 'rest=' .. fmt(sum) end
    return table.concat(parts, ' ')
 end

@@ -35,41 +35,24 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences, report, unexplained  # noqa: E402
+from fuzz_diff import SHARED_LUA, arguments, differences, report, unexplained  # noqa: E402
 
-PRELUDE = r"""
+PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')   -- the original may die on a case: keep what came before
 local function fmt(v)
    if v ~= v then return 'nan' end
    return string.format('%.5g', v)
 end
 -- dig(t): a tensor's digest, read element by element through its strides
--- (no tensor operation of the runtime under test)
 local function dig(t)
-   local nd = t:dim()
-   local parts = {torch.type(t), nd == 0 and 'empty' or table.concat(t:size():totable(), 'x')}
-   if nd == 0 then return table.concat(parts, ' ') end
-   parts[#parts + 1] = 's' .. table.concat(t:stride():totable(), ',')
-   local n = t:nElement()
-   local s, off = t:storage(), t:storageOffset()
-   local size, stride = t:size():totable(), t:stride():totable()
-   local idx = {}
-   for d = 1, nd do idx[d] = 1 end
-   local pos = off
-   local nan, inf, sum, wsum = 0, 0, 0, 0
-   for k = 1, n do
-      local v = s[pos]
+   local parts = {heading(t)}
+   local add, totals = counter()
+   walk(t, function(k, v)
       if k <= 24 then parts[#parts + 1] = fmt(v) end
-      if v ~= v then nan = nan + 1
-      elseif v == math.huge or v == -math.huge then inf = inf + (v > 0 and 1 or 1000)
-      else sum = sum + v; wsum = wsum + v * ((k * 7919) % 97 + 1) end
-      local d = nd
-      while d >= 1 do
-         if idx[d] < size[d] then idx[d] = idx[d] + 1; pos = pos + stride[d]; break end
-         pos = pos - (size[d] - 1) * stride[d]; idx[d] = 1; d = d - 1
-      end
-   end
-   if n > 24 then
+      add(k, v)
+   end)
+   if t:nElement() > 24 then
+      local nan, inf, sum, wsum = totals()
       parts[#parts + 1] = string.format('nan=%d inf=%d sum=%s w=%s', nan, inf, fmt(sum), fmt(wsum))
    end
    return table.concat(parts, ' ')
@@ -86,16 +69,10 @@ local function repr(r)
    return tostring(r)
 end
 -- mk(T, sizes, kind): a fresh contiguous tensor, its values from a formula
+local bigs = {Double = 1.5e9, Float = 3.5e5, Long = 1e9, Int = 1e5, Short = 3000, Char = 15, Byte = 31}
 function mk(T, sizes, kind)
-   -- (not torch.LongTensor(LongStorage): a tensor on that storage)
-   local t = torch[T .. 'Tensor']()
-   if #sizes > 0 then t:resize(torch.LongStorage(sizes)) end
-   local n = t:nElement()
-   if n == 0 then return t end
-   local s = t:storage()
    local fl = T == 'Double' or T == 'Float'
-   local bigs = {Double = 1.5e9, Float = 3.5e5, Long = 1e9, Int = 1e5, Short = 3000, Char = 15, Byte = 31}
-   for i = 1, n do
+   return filled(T, sizes, function(i)
       local v
       if kind == 'pos' then v = (i * 7) % 11 + 1
       elseif kind == 'frac' then v = ((i * 37) % 19) * 0.25 - 2
@@ -110,16 +87,12 @@ function mk(T, sizes, kind)
       if T == 'Byte' and v < 0 then v = -v end
       if T == 'Byte' and v ~= v then v = 3 end
       if T == 'Byte' and v > 255 then v = v % 256 end
-      s[i] = v
-   end
-   return t
+      return v
+   end)
 end
 -- ix(sizes, hi): a LongTensor of indices 1..hi, from a formula
 function ix(sizes, hi, seed)
-   local t = torch.LongTensor():resize(torch.LongStorage(sizes))
-   local s = t:storage()
-   for i = 1, t:nElement() do s[i] = (i * (seed or 5) + 1) % hi + 1 end
-   return t
+   return filled('Long', sizes, function(i) return (i * (seed or 5) + 1) % hi + 1 end)
 end
 -- show(i, f): the digests of every value f returned, or 'error'
 function show(i, f)
