@@ -835,3 +835,18 @@ def test_random_fuzz_findings():
     # edges, random's bounds as C longs (tests/fixtures/random_fuzz_found.lua)
     out, expected = fixture("random_fuzz_found")
     assert out == expected
+
+
+def test_findings_of_the_operators_fuzz():
+    # scripts/fuzz_operators.py against the original: the operators' and
+    # metamethods' errors without a position where the original raised them
+    # from C (x + m, x[0], m[3] = 5), their messages (x - l, 2 / x, x / {}),
+    # integer + - * of a numeric string read as the element stores read it
+    # ('1e2' is 1), comparisons of objects of different classes (Lua's own
+    # error), the left operand's metatable deciding (OpsPlain + OpsFull),
+    # NaN indices out of range, x[i] = tensor on a vector, the value checked
+    # before the index, x[LongStorage] of an empty tensor, a FloatTensor's
+    # remainder (its quotient rounded to a float) and Timer's tostring
+    # (tests/fixtures/operators_fuzz_found.lua)
+    out, expected = fixture("operators_fuzz_found")
+    assert out == expected

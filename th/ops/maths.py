@@ -149,6 +149,13 @@ def _remainder(a, b):
     return a - b * np.floor(a / b)
 
 
+def _fremainder(a, b):
+    """A FloatTensor's remainder: the quotient of the floats rounded to a
+    float before the floor, the rest in double (rounded once by the caller)."""
+    q = np.floor(np.divide(a, b, dtype=np.float32))
+    return np.asarray(a, F64) - np.asarray(b, F64) * q
+
+
 def _iremainder(a, b):
     """TH's integer remainder: C's a % b, plus b where r * b is negative, the
     product and the sum computed as C did (in int for the narrower types, in
@@ -247,6 +254,8 @@ def math_binary(name, out, a, b):
             _split(f, out, a, b)
         else:
             f(a, b, out=out, casting="unsafe")
+    elif out.dtype == np.float32 and name == "remainder":
+        np.copyto(out, _fremainder(a, b), casting="unsafe")
     elif out.dtype.kind == "f" and out.dtype != F64 and name in ("fmod", "remainder"):
         np.copyto(out, f(np.asarray(a, F64), np.asarray(b, F64)), casting="unsafe")
     else:

@@ -371,7 +371,7 @@ local function newindex(self, key, v)
    poll()
    local s = SD[self]
    local k = type(key) ~= 'table' and elementindex(key)
-   if not k then fail('the class %s cannot be indexed', s.T.storagename) end
+   if not k then error(('the class %s cannot be indexed'):format(s.T.storagename), 2) end   -- (at the caller's line, as luaT's)
    -- a numeric string is a number, as in Torch7; what is no number is an error
    -- before the index is checked, but for a string given to an integer type
    -- (Torch7 stored 0 there, after checking the index)
@@ -379,7 +379,7 @@ local function newindex(self, key, v)
    if x == nil and (type(v) ~= 'string' or not s.T.integer) then
       fail("bad argument #3 to '?' (number expected, got %s)", type(v))
    end
-   if k < 1 or k > s.n then fail("bad argument #2 to '?' (out of bounds)") end
+   if not (k >= 1 and k <= s.n) then fail("bad argument #2 to '?' (out of bounds)") end   -- (NaN too)
    if x == nil then fail("bad argument #3 to '?' (number expected, got string)") end
    s.ptr[k - 1] = x
 end

@@ -44,6 +44,11 @@ local function check(self)
    error(("bad argument #1 to '%s' %s"):format(info and info.name or '?', what), 3)
 end
 
+-- (as luaT's Timer printed itself)
+function Timer:__tostring__()
+   return ('torch.Timer [status: %s]'):format(self.__running and 'running' or 'stopped')
+end
+
 function Timer:__init()
    self.__running = true
    self.__total = {0, 0, 0}                -- real, user, sys accumulated while running

@@ -14,14 +14,13 @@ local constructors = {}    -- class name -> constructor table
 -- the operators of a class are looked up as __add__, __sub__... up its
 -- hierarchy; without one, luaT's message (its typo included), which names
 -- both operands of a binary one ('(null)' for a value of no Torch class)
+-- (the left operand's metatable when it has one, a string's too: '2' + x
+-- is an error; only then the right one's)
 local function operator(name, what, unary)
    return function(a, b)
       local mt = getmetatable(a)
-      local f = mt and mt[name]
-      if not f then
-         mt = getmetatable(b)
-         f = mt and mt[name]
-      end
+      if mt == nil then mt = getmetatable(b) end
+      local f = type(mt) == 'table' and mt[name]
       if not f then
          if unary then error(string.format('%s has no %s operator', torch.typename(a), what), 2) end
          error(string.format('both %s and %s have no %s operator', torch.typename(a) or '(null)',
@@ -42,21 +41,12 @@ local operators = {
    __mod = operator('__mod__', 'modulo'),
    __pow = operator('__pow__', 'power'),
    __unm = operator('__unm__', 'negation', true),
-   __lt = operator('__lt__', 'less-than'),
-   __le = operator('__le__', 'less-equal'),
-   __eq = function(a, b)
-      local f = getmetatable(a).__eq__
-      if f then return f(a, b) end
-      return rawequal(a, b)
-   end,
    -- luaT's messages name both operands, '(null)' for a non-Torch value
+   -- (the left operand's metatable when it has one, as for the operators)
    __concat = function(a, b)
       local mt = getmetatable(a)
+      if mt == nil then mt = getmetatable(b) end
       local f = type(mt) == 'table' and mt.__concat__
-      if not f then
-         mt = getmetatable(b)
-         f = type(mt) == 'table' and mt.__concat__
-      end
       if not f then
          error(string.format('both %s and %s have no concat operator',
                              torch.typename(a) or '(null)', torch.typename(b) or '(null)'), 2)
@@ -77,6 +67,20 @@ local operators = {
       return results(f(self, ...))
    end,
 }
+
+-- the comparisons, made anew for each class: Lua compares two objects by
+-- __eq, __lt and __le only when both have the same one (luaT gave each
+-- class its own), else == is false and < an error ("attempt to compare two
+-- userdata values")
+local function comparisons(mt)
+   mt.__lt = operator('__lt__', 'less-than')
+   mt.__le = operator('__le__', 'less-equal')
+   mt.__eq = function(a, b)
+      local f = getmetatable(a).__eq__
+      if f then return f(a, b) end
+      return rawequal(a, b)
+   end
+end
 
 -- tostring(obj): its __tostring__, or else its class name (as luaT did)
 local function default_tostring(self)
@@ -115,6 +119,7 @@ local function define(name, parentname, constructor, factory, module, preset)
       mt.__typename, mt.__version, mt.__tostring = name, 1, default_tostring
       mt.__index = mt
       for k, f in pairs(operators) do mt[k] = f end
+      comparisons(mt)
       registry[name] = mt
    end
    if parentname then

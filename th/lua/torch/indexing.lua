@@ -22,7 +22,7 @@ local type, tonumber, rawget, floor = type, tonumber, rawget, math.floor
 local function position(i, size, why, argn)
    i = i >= 0 and floor(i) or -floor(-i)   -- a fraction cut toward zero first, as a C long
    if i < 0 then i = size + i + 1 end
-   if i < 1 or i > size then
+   if not (i >= 1 and i <= size) then   -- (NaN too: out of range, as TH's long)
       fail("bad argument #%d to '?' (%s)", argn or 2, why)
    end
    return i - 1
@@ -141,7 +141,8 @@ local function makeindex(mt)
       elseif tk == 'userdata' then
          local d = TD[self] or internal.badself(self)
          if islong(k) then
-            return tonumber(d.st.ptr[positionof(d, k)])
+            local pos = positionof(d, k)   -- (first: an empty tensor has no storage)
+            return tonumber(d.st.ptr[pos])
          elseif isbytetensor(k) then
             return self:maskedSelect(k)
          end
@@ -171,12 +172,24 @@ end
 
 -- (why: the error of a value that is not a number: x[1] on a vector took
 -- a tensor too, x[{1, 1}] only a number)
-local function setnumber(d, pos, v, why)
+-- (Torch7 checked the value before the index: named by its Lua type)
+local function valueof(d, v, why)
    local x = type(v) ~= 'table' and internal.elementvalue(d.T, v)   -- x[1] = '5' as in Torch7
    if not x then
-      fail("bad argument #3 to '?' (%s expected, got %s)", why or 'number', torch.type(v))
+      fail("bad argument #3 to '?' (%s expected, got %s)", why or 'number', type(v))
    end
-   d.st.ptr[pos] = x
+   return x
+end
+
+-- whether v is checked before the index of x[LongStorage] = v: but for a
+-- string given to an integer type (Torch7 took any string there, as 0, after
+-- the index; th refuses one that is no number, after the index too)
+local function first(d, v)
+   return type(v) ~= 'string' or not d.T.integer
+end
+
+local function setnumber(d, pos, v, why)
+   d.st.ptr[pos] = valueof(d, v, why)
 end
 
 local function newindex(self, k, v)
@@ -185,12 +198,16 @@ local function newindex(self, k, v)
    if type(k) == 'string' then k = tonumber(k) or k end
    local tk = type(k)
    if tk == 'number' then
-      if d.nd == 1 then
-         return setnumber(d, at(d, position(k, d.sz[1], 'out of range')), v, 'torch.*Tensor')
+      if d.nd == 1 and (type(v) ~= 'userdata' or not internal.istensor(v)) then
+         local x = valueof(d, v, 'torch.*Tensor')
+         d.st.ptr[at(d, position(k, d.sz[1], 'out of range'))] = x
+         return
       end
       if d.nd == 0 then emptyerror() end
+      if type(v) ~= 'number' and not internal.istensor(v) then valueof(d, v, 'torch.*Tensor') end
       local z = position(k, d.sz[1], 'out of range', 3)
-      if internal.istensor(v) then   -- (Torch7 copied into the row as a 1 x n view: its size error says so)
+      if internal.istensor(v) then   -- (Torch7 copied into the row as a 1 x n view, or the
+                                     -- element as a view of 1: its size error says so)
          local row = clonemeta(d)
          local rd = TD[row]
          rd.off, rd.sz[1] = rd.off + z * rd.str[1], 1
@@ -203,7 +220,10 @@ local function newindex(self, k, v)
       return assign(wraptensor(d.T, d.st, off, nd, sz, str), v)
    elseif tk == 'userdata' then
       if islong(k) then
-         return setnumber(d, positionof(d, k), v)
+         local x = first(d, v) and valueof(d, v)
+         local pos = positionof(d, k)   -- (first: an empty tensor has no storage)
+         d.st.ptr[pos] = x or valueof(d, v)
+         return
       elseif isbytetensor(k) then
          if type(v) == 'number' then
             self:maskedFill(k, v)
@@ -213,7 +233,7 @@ local function newindex(self, k, v)
          return
       end
    end
-   fail('the class %s cannot be indexed', d.T.tensorname)
+   error(('the class %s cannot be indexed'):format(d.T.tensorname), 2)   -- (at the caller's line, as luaT's)
 end
 
 for i = 1, types.all do

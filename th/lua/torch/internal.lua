@@ -170,8 +170,10 @@ local function callform(msg)
    end
    if not entry then return msg end
    local above = getinfo(entry + 1, 'S')
-   local fromc = above ~= nil and above.what == 'C'
    local call = getinfo(entry, 'nSf')
+   -- (a metamethod, x + y or x[k], was a C function in Torch7: its errors
+   -- had no position, as from C)
+   local fromc = above ~= nil and above.what == 'C' or call.namewhat == 'metamethod'
    if mathsource(call.source) then return mathform(msg, call, fromc) end
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
    if not n then return msg, fromc end

@@ -71,6 +71,9 @@ for i = 1, types.count do
                           remainder = T == types.Long and longremainder or intremainder}
    end
 end
+-- a FloatTensor's remainder: its quotient rounded to a float before the floor
+local floatscalar = setmetatable({remainder = function(a, b) return a - b * floor(f32(a / b)) end},
+                                 {__index = scalar})
 
 -- a Long element beyond 2^53 is not exact as a Lua number: Long operations
 -- with such operands are computed by numpy in int64 (wrapping around as C)
@@ -153,8 +156,15 @@ local SPLIT, split, callsplit = 16384, kernels.split, kernels.callsplit
 fast.fmod = {callsplit(op('fmodc', math.huge, intsfloats('C.fmod(x, c)', 'C.fmod(x, c)'))),
              callsplit(op('fmody', math.huge, intsfloats('C.fmod(x, y)', 'C.fmod(x, y)')))}
 fast.pow = {nil, callsplit(op('powy', math.huge, floats('C.pow(x, y)')))}
-fast.remainder = {split(op('remainderc', math.huge, intsfloats('intremainder(x, c)', 'x - c * floor(x / c)')), SPLIT * 4),
-                  split(op('remaindery', math.huge, intsfloats('intremainder(x, y)', 'x - y * floor(x / y)')), SPLIT * 4)}
+-- (a FloatTensor's quotient is a float's, rounded before the floor: 10 % 0.1
+-- is -1.5e-07 in a FloatTensor, 10 / 0.1 being 100 in floats)
+local function remainders(b)
+   local e = intsfloats('intremainder(x, ' .. b .. ')', ('x - %s * floor(x / %s)'):format(b, b))
+   e.Float = ('x - %s * floor(f32(x / %s))'):format(b, b)
+   return e
+end
+fast.remainder = {split(op('remainderc', math.huge, remainders('c')), SPLIT * 4),
+                  split(op('remaindery', math.huge, remainders('y')), SPLIT * 4)}
 
 -- numpy's SIMD loops (simd.lua) beyond this many elements, where the
 -- LuaJIT loops' scalar code falls behind their fixed cost (a float loop,
@@ -200,7 +210,7 @@ local function elementwise(T, fname, op, res, x, y)
       return res
    end
    if T == types.Long and longloops.map(op, r, xd, yd, y) then return res end
-   local f = T.integer and integerscalar[T][op] or scalar[op]
+   local f = T.integer and integerscalar[T][op] or (T == types.Float and floatscalar or scalar)[op]
    if f and (nelement(xd) <= SMALL or op == 'pow' and not T.integer) and (op ~= 'mul' or exactproducts(T))
       and exactlong(T, xd, y, yd) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
