@@ -901,7 +901,12 @@ end
 
 -- viewAs([result,] tensor, template)
 function Tensor.viewAs(self, a, b)
-   if b ~= nil then return Tensor.view(self, a, sizesof(b, 2, 'viewAs')) end
+   if b ~= nil then
+      if not istensor(b) then   -- (the original's view then said which forms it took)
+         fail('expecting (torch.Tensor, torch.Tensor, torch.LongStorage) or (torch.Tensor, torch.LongStorage)')
+      end
+      return Tensor.view(self, a, sizesof(b, 2, 'viewAs'))
+   end
    return Tensor.view(self, sizesof(a, 1, 'viewAs'))
 end
 

@@ -12,16 +12,15 @@ local registry = {}        -- class name -> metatable
 local constructors = {}    -- class name -> constructor table
 
 -- the operators of a class are looked up as __add__, __sub__... up its
--- hierarchy; without one, luaT's message (its typo included), which names
+-- hierarchy, in the first operand's metatable if it has one; without one, luaT's message (its typo included), which names
 -- both operands of a binary one ('(null)' for a value of no Torch class)
 local function operator(name, what, unary)
    return function(a, b)
+      -- (luaT looked in the first operand's metatable, if it had one: '2' * x
+      -- looks in the strings')
       local mt = getmetatable(a)
-      local f = mt and mt[name]
-      if not f then
-         mt = getmetatable(b)
-         f = mt and mt[name]
-      end
+      if mt == nil then mt = getmetatable(b) end
+      local f = type(mt) == 'table' and mt[name]
       if not f then
          if unary then error(string.format('%s has no %s operator', torch.typename(a), what), 2) end
          error(string.format('both %s and %s have no %s operator', torch.typename(a) or '(null)',
@@ -138,7 +137,15 @@ local function define(name, parentname, constructor, factory, module, preset)
    mt.__constructor, mt.__metatable = ct, mt
    if constructor then
       local ctmt = debug.getmetatable(ct)
-      ctmt.__call = function(_, ...) return constructor(...) end
+      -- (not a tail call: luaT's __call, a C function, called the
+      -- constructor, whose errors then had no position; internal.lua's
+      -- callform finds this frame)
+      local call = function(_, ...)
+         local obj = constructor(...)
+         return obj
+      end
+      internal.constructorcalls[call] = true
+      ctmt.__call = call
       local where, field = home(name, module)
       where[field] = ct
    end

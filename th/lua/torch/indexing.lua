@@ -213,7 +213,7 @@ local function newindex(self, k, v)
          return
       end
    end
-   fail('the class %s cannot be indexed', d.T.tensorname)
+   internal.raise(('the class %s cannot be indexed'):format(d.T.tensorname))
 end
 
 for i = 1, types.all do

@@ -435,6 +435,7 @@ local function tensorform(name, first, ...)
    if isgenerator(first) then return (method(t, first, select(2, ...))) end
    return (method(t, ...))
 end
+internal.torchforms[tensorform] = 0
 
 function torch.random(...)
    local gd, a, b = generator(...)

@@ -18,6 +18,7 @@ local istensor, checktensor, checkdim = internal.istensor, internal.checktensor,
 local nelement, each, offsets = internal.nelement, internal.each, internal.offsets
 local newtensor, resize, selectview = internal.newtensor, internal.resize, internal.selectview
 local copy, clone, checkbounds = internal.copy, internal.clone, internal.checkbounds
+local iscontiguous = internal.iscontiguous
 local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
 
 local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
@@ -85,9 +86,7 @@ local function checkrange(d, hi, argn, fname, message)
    end
    local bad = lo < 1 and lo or top > hi and top
    if bad and message then fail(message) end
-   if bad then
-      fail("bad argument #%d to '%s' (index %d out of range 1..%d)", argn, fname, bad, hi)
-   end
+   if bad then fail("bad argument #%d to '%s' (out of range)", argn, fname) end
 end
 
 -- gather's and scatter's size check: the tensor written, the source (none
@@ -322,7 +321,10 @@ local function index(self, ...)
    local out, src, dim, idx, argn = sourceform('index', self, a, b, c)
    local id = checkvector(idx, argn + 1, 'index')
    dim = indexdim(src, dim, 'index')
-   checkrange(id, src.sz[dim], argn + 1, 'index')
+   -- (TH's words: its loop over a vector, or over the rows of a contiguous
+   -- source, checked the indices itself; its others selected slices)
+   checkrange(id, src.sz[dim], argn + 1, 'index',
+              (src.nd == 1 or dim == 1 and iscontiguous(src)) and 'index out of range' or nil)
    if out then
       indexselect(TD[out], src, dim, id)
       return idx
@@ -349,7 +351,7 @@ local function checkindexsource(fname, d, dim, index, src)
       fail("bad argument #3 to '%s' (source slices have %d elements, expected %d)",
            fname, nelement(s) / s.sz[dim], nelement(d) / d.sz[dim])
    end
-   checkrange(idx, d.sz[dim], 2, fname)
+   checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, fname)   -- (TH's set1d or select numbered them)
    return dim, idx, unaliased(d, s)
 end
 
@@ -414,7 +416,7 @@ local function indexFill(self, dim, index, value)
    dim = d.nd == 1 and dim < 2 and 1 or indexdim(d, dim, 'indexFill')
    local done = indexloops.fill(d, idx, dim, value)
    if done then return value end   -- as Torch7's binding: its last argument
-   checkrange(idx, d.sz[dim], 2, 'indexFill')   -- (the message of a bad index)
+   checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, 'indexFill')
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
       return value
@@ -776,10 +778,14 @@ local methods = {
 for name, f in pairs(methods) do
    internal.method(name, f)
    if name == 'gather' or name == 'scatter' then
-      torch[name] = function(t, ...)
+      -- (not a tail call: the method's errors are torch.f's, internal.torchforms)
+      local torchf = function(t, ...)
          checktensor(t, 1, name)
-         return f(t, ...)
+         local r = f(t, ...)
+         return r
       end
+      internal.torchforms[torchf] = 1
+      torch[name] = torchf
    end
 end
 

@@ -171,7 +171,7 @@ end
 local plain = {mv = {2, 1}, mm = {2, 2}, bmm = {3, 3}, ger = {1, 1}}
 for name, dims in pairs(plain) do
    dispatch.define{
-      name = name, inplace = true, explicit = true, variants = {'tt'},
+      name = name, inplace = true, explicit = true, variants = {'tt'}, dims = dims,
       impl = function(T, _, res, a, b)
          local ad, bd = TD[a], TD[b]
          checkdims(name, ad, dims[1], 1)
@@ -223,7 +223,7 @@ local accumulating = {
 }
 for name, dims in pairs(accumulating) do
    dispatch.define{
-      name = name, inplace = true, variants = {'ttt', 'tntt', 'nttt', 'ntntt'},
+      name = name, inplace = true, variants = {'ttt', 'tntt', 'nttt', 'ntntt'}, dims = dims, selfdim = dims[1],
       impl = function(T, sig, res, ...)
          local beta, M, alpha, a, b = 1, nil, 1, nil, nil
          if sig == 'ttt' then M, a, b = ...

@@ -13,66 +13,86 @@ local type, tonumber = type, tonumber
 
 local function istensor(v) return type(v) == 'userdata' and TD[v] ~= nil end
 
--- both operands must be numbers or tensors: Torch7 raised an argument error
-local function operand(op, argn, v)
-   if type(v) ~= 'number' and not istensor(v) then
-      fail("bad argument #%d to '%s' (number or tensor expected, got %s)", argn, op, torch.type(v))
+-- Torch7's operators were C functions that luaT's metamethods called (their
+-- errors without a position, named '?'), each of the type T whose metatable
+-- Lua found first: a tensor of T with a tensor of T, or with a number (a
+-- numeric string too), where the other operand was read as a number
+-- (luaL_checknumber: "number expected, got userdata" for a tensor of
+-- another type).  fail words them: the metamethod's errors have no position.
+local function istype(v, T)
+   local d = type(v) == 'userdata' and TD[v]
+   return d and d.T == T
+end
+
+local function number(v, argn)
+   local x = tonumber(v)
+   if type(v) ~= 'number' and (type(v) ~= 'string' or not x) then
+      local t = type(v)
+      fail("bad argument #%d to '?' (number expected, got %s)", argn, t)
    end
+   return x
 end
 
-local function operands(op, a, b)
-   operand(op, 1, a)
-   operand(op, 2, b)
+-- T: the type whose operator runs (a's, else b's)
+local function optype(a, b)
+   local d = type(a) == 'userdata' and TD[a]
+   if d then return d.T end
+   return TD[b].T
 end
 
--- a numeric string on the right is a number (Torch7's bindings read it with
--- luaL_checknumber); on the left Lua's string arithmetic fails first
-local function right(b)
-   if type(b) == 'string' then return tonumber(b) or b end
-   return b
+-- (a and b of T, or one of T and the other a number)
+local function binary(a, b)
+   local T = optype(a, b)
+   if istype(a, T) then
+      if istype(b, T) then return a, b end
+      return a, number(b, 2)
+   end
+   return number(a, 1), b
+end
+
+-- / and %: a tensor of T by a number (lua_isnumber; an error naming no type)
+local function divisor(a, b)
+   local T = optype(a, b)
+   if not istype(a, T) then fail("bad argument #1 to '?' (%s expected, got boolean)", T.tensorname) end
+   local x = tonumber(b)
+   if type(b) ~= 'number' and (type(b) ~= 'string' or not x) then
+      fail("bad argument #2 to '?' (number expected)")
+   end
+   return a, x
 end
 
 local operators = {
    __add__ = function(a, b)
-      b = right(b)
-      operands('__add', a, b)
+      a, b = binary(a, b)
       if type(a) == 'number' then return torch.add(b, a) end
       return torch.add(a, b)
    end,
 
    __sub__ = function(a, b)
-      b = right(b)
-      operands('__sub', a, b)
+      a, b = binary(a, b)
       if type(a) == 'number' then return torch.mul(b, -1):add(a) end
       if type(b) == 'number' then return torch.add(a, -b) end
       return torch.add(a, -1, b)
    end,
 
    __mul__ = function(a, b)
-      b = right(b)
-      operands('__mul', a, b)
+      a, b = binary(a, b)
       if type(a) == 'number' then return torch.mul(b, a) end
       if type(b) == 'number' then return torch.mul(a, b) end
-      local da, db = TD[a].nd, istensor(b) and TD[b].nd
+      local da, db = TD[a].nd, TD[b].nd
       if da == 1 and db == 1 then return torch.dot(a, b) end
       if da == 2 and db == 1 then return torch.mv(a, b) end
       if da == 2 and db == 2 then return torch.mm(a, b) end
-      fail('multiplication between %dD and %dD tensors not yet supported', da, db or 0)
+      fail('multiplication between %dD and %dD tensors not yet supported', da, db)
    end,
 
    __div__ = function(a, b)
-      b = right(b)
-      if not istensor(a) or type(b) ~= 'number' then
-         fail('only tensor / number division is supported')
-      end
+      a, b = divisor(a, b)
       return torch.div(a, b)
    end,
 
    __mod__ = function(a, b)
-      b = right(b)
-      if not istensor(a) or type(b) ~= 'number' then
-         fail('only tensor % number is supported')
-      end
+      a, b = divisor(a, b)
       return torch.remainder(a, b)
    end,
 

@@ -1143,12 +1143,15 @@ local valued = {
    end,
 }
 
+-- (via: which front end the call entered, for its errors: internal.lua)
+local via = internal.via
 for name, f in pairs(valued) do
    torch[name] = function(...)
+      via.torch = true
       return f(dispatch.firsttype(select('#', ...), ...), ...)
    end
    for i = 1, types.count do
       local T = types[i]
-      torch.getmetatable(T.tensorname)[name] = function(...) return f(T, ...) end
+      torch.getmetatable(T.tensorname)[name] = function(...) via.torch = false; return f(T, ...) end
    end
 end
