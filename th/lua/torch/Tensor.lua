@@ -391,7 +391,7 @@ local function longstoragesizes(fname, a, b, argn)
       if not islongstorage(b) then fail("bad argument #%d to '%s' (torch.LongStorage expected)", argn, fname) end
       local m
       strides, m = storagearray(b)
-      if m ~= n then fail("bad argument #4 to '%s' (provided stride and size are inconsistent)", fname) end
+      if m ~= n then fail("bad argument #%d to '%s' (provided stride and size are inconsistent)", argn, fname) end
    end
    return sizes, n, strides
 end
@@ -1317,10 +1317,14 @@ function torch.isTensor(v) return istensor(v) end
 -- torch.narrow, select, sub, transpose, t, unfold, clone or contiguous)
 for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permute'} do
    local f = Tensor[name]
-   torch[name] = function(t, ...)
+   -- (not a tail call: the method's errors are torch.f's, internal.torchforms)
+   local torchf = function(t, ...)
       checktensor(t, 1, name)
-      return f(t, ...)
+      local r = f(t, ...)
+      return r
    end
+   internal.torchforms[torchf] = 1
+   torch[name] = torchf
 end
 function torch.isStorage(v) return isstorage(v) end
 

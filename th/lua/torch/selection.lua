@@ -340,16 +340,31 @@ local function checkindexsource(fname, d, dim, index, src)
    local idx = checkvector(index, 2, fname)
    local s = checkof(src, d.T, 3, fname)
    dim = indexdim(d, dim, fname)
-   if (d.nd == 1) ~= (s.nd == 1) or s.nd < dim then
+   -- (TH's checks and words: the count of indices, then a vector's source,
+   -- then each slice's copy or addition)
+   if s.nd >= dim and s.sz[dim] ~= idx.sz[1] then
+      fail("bad argument #3 to '%s' (Number of indices should be equal to source:size(dim))", fname)
+   end
+   if d.nd == 1 and s.nd ~= 1 then fail("bad argument #0 to '%s' (tensor must have one dimension)", fname) end
+   if d.nd ~= 1 and s.nd == 1 or s.nd < dim then
       fail("bad argument #3 to '%s' (source has %d dimensions, expected %d)", fname, s.nd, d.nd)
    end
-   if s.sz[dim] ~= idx.sz[1] then
-      fail("bad argument #3 to '%s' (source has %d slices along dimension %d for %d indices)",
-           fname, s.sz[dim], dim, idx.sz[1])
-   end
    if nelement(s) / s.sz[dim] ~= nelement(d) / d.sz[dim] then
-      fail("bad argument #3 to '%s' (source slices have %d elements, expected %d)",
-           fname, nelement(s) / s.sz[dim], nelement(d) / d.sz[dim])
+      local function slice(e)   -- (the sizes of a slice along dim)
+         local sz = {}
+         for k = 1, e.nd do if k ~= dim then sz[#sz + 1] = e.sz[k] end end
+         return {sz = sz, nd = #sz}
+      end
+      local ds, ss = slice(d), slice(s)
+      local dn, sn = nelement(d) / d.sz[dim], nelement(s) / s.sz[dim]
+      local bracketsizes = internal.bracketsizes
+      if fname == 'indexCopy' then
+         fail('inconsistent tensor size, expected tensor %s and src %s to have the same number of elements, '
+              .. 'but got %d and %d elements respectively', bracketsizes(ds), bracketsizes(ss), dn, sn)
+      end
+      fail('inconsistent tensor size, expected r_ %s, t %s and src %s to have the same number of elements, '
+           .. 'but got %d, %d and %d elements respectively', bracketsizes(ds), bracketsizes(ds), bracketsizes(ss),
+           dn, dn, sn)
    end
    checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, fname)   -- (TH's set1d or select numbered them)
    return dim, idx, unaliased(d, s)
