@@ -4,7 +4,7 @@ Builds random erroring calls (wrong sizes, dimensions or indices out of
 range, wrong argument types, methods a type lacks) of tensor functions,
 methods, indexing, operators and constructors, puts each in a random call
 context (directly in a closure given to pcall, pcall(f, args) with f the torch
-function or method itself, method, field or torch form, a tail call, local
+function or method itself, method, field (x.f(x), x['f'](x), (x.f)(x)) or torch form, a tail call, local
 functions 1-3 deep with tail or plain calls, an error caught and raised again
 with error(e, 0) or error(e)), runs them under th and the original and
 compares the FULL message: the "file:line: " position included (the script's
@@ -102,6 +102,8 @@ CALLS = [
     ("max", "x", "v, 1"), ("min", "x", "0"), ("sum", "x", "1, 2"), ("prod", "x", "'a'"),
     ("storageOffset", "x", "2"), ("unfold", "x", "1, 3, 1"), ("narrow", "v", "1, 0, 2"),
 ]
+# what replaces an argument, or is given one too many
+WRONG = ["nil", "'a'", "'2'", "{}", "true", "f", "s", "9", "-1", "0.5", "0", "l", "m", "x", "v", "2^40"]
 # operations that are not one function's call: indexing, operators, constructors
 EXPRS = [
     "x[5]", "x[{1, 9}]", "x[{{1, 5}}]", "x[{1, 2, 3}]", "v[0]", "v[-9]", "s[9]", "x['q']",
@@ -133,12 +135,24 @@ def expression(rng):
     k = rng.random()
     if k < 0.6:
         name, recv, args = rng.choice(CALLS)
-        form = rng.choice(["method", "method", "field", "torch"])
+        if rng.random() < 0.35:       # one argument replaced, or one more
+            parts = [a.strip() for a in args.split(",")] if args and "function" not in args else []
+            wrong = rng.choice(WRONG)
+            if parts and rng.random() < 0.7:
+                parts[rng.randrange(len(parts))] = wrong
+            else:
+                parts.append(wrong)
+            args = ", ".join(parts)
+        form = rng.choice(["method", "method", "field", "torch", "bracket", "paren"])
         rest = f", {args}" if args else ""
         if form == "method":
             e = f"{recv}:{name}({args})"
         elif form == "field":
             e = f"{recv}.{name}({recv}{rest})"
+        elif form == "bracket":
+            e = f"{recv}['{name}']({recv}{rest})"
+        elif form == "paren":      # (a call LuaJIT cannot name)
+            e = f"({rng.choice(['torch', recv])}.{name})({recv}{rest})"
         else:
             e = f"torch.{name}({recv}{rest})"
         direct = f"{'torch' if form == 'torch' else recv}.{name}, {recv}{rest}"
@@ -184,9 +198,13 @@ def wrap(rng, e, statement, direct):
 
 
 def case(rng):
+    """a case: its lines as a chunk of their own, named <script> (its
+    positions then count from its first line, the same whichever batch runs
+    it, after a crash too)"""
     lines, T = setup(rng)
     e, statement, direct = expression(rng)
-    return "\n".join([lines] + wrap(rng, e, statement, direct))
+    body = "\n".join([lines] + wrap(rng, e, statement, direct))
+    return f"return assert(loadstring([==[{body}]==], '@<script>'))()"
 
 
 TORCHPATH = r"/\S+/share/lua/5\.1/\S+?\.lua:\d+: "
@@ -208,7 +226,7 @@ def torchpath(want, have):
 def accepted(want):
     """the original's call did not fail: its pcall returned true, or, raised
     again, the result ("[torch.DoubleTensor with no dimension]", nil)"""
-    return (want in ("ok", "") or re.match(r"err (<script>:\d+: )?nil$", want) is not None
+    return (want in ("ok", "") or re.match(r"err (<script>:\d+: )?(nil|table: 0x\w+)$", want) is not None
             or re.search(r"\[torch\.\w+ (with no dimension|of size [\dx]+)\]\|$", want) is not None)
 
 
@@ -216,8 +234,21 @@ def accepted(want):
 KNOWN = [
     ("original's torch Lua path (th has not its files)", lambda body, want, have: torchpath(want, have)),
     ("the original's own Lua code failed inside (Tensor.lua's repeatTensor: attempt to call "
-     "method 'isContiguous'): th names the bad argument",
-     lambda body, want, have: re.search(TORCHPATH + "attempt to ", want) is not None),
+     "method 'isContiguous'; type: getmetatable's argument; split: min's): th names the bad argument",
+     lambda body, want, have: re.search(TORCHPATH + r"(attempt to |both |bad argument #\d+ to "
+                                        r"'(getmetatable|min|max|tonumber|set)')", want) is not None),
+    ("expand's sizes: the original's Lua expand passed them on to C, numbered from its own "
+     "arguments (x:expand(4, 4, f) #3); th numbers the argument given",
+     lambda body, want, have: "expand" in body and "number expected" in want and "number expected" in have),
+    ("chunk of a tensor: luaT's check said 'torch.DoubleTensor expected, got boolean'",
+     lambda body, want, have: "got boolean)" in want and "chunks expected" in have),
+    ("both accepted the call and returned a tensor or table (raised again by error(e)): values "
+     "are not this fuzzer's (the original's show uninitialised memory)",
+     lambda body, want, have: accepted(want) and accepted(have)),
+    ("a dimension of 2^40: the original cut it to a C int (0), th names the number given",
+     lambda body, want, have: "2^40" in body and "1099511627776" in have),
+    ("diag of a diagonal past the matrix: the original said 'dimension 1 out of range of 0D tensor'",
+     lambda body, want, have: "diag" in body and "out of range of 0D tensor" in want),
     ("a view past its storage's end (torch.Tensor(s, 2, 5) of 3 elements): the original read "
      "the memory beyond",
      lambda body, want, have: "torch.Tensor(s, 2, 5)" in body),

@@ -182,3 +182,64 @@ def test_viewas_with_a_template_that_is_no_tensor(th):
            "print(select(2, pcall(function() local r = x:viewAs(y, 1) end)))")
     assert r.stdout.rstrip("\n\t").split(": ", 1)[1] == \
         "expecting (torch.Tensor, torch.Tensor, torch.LongStorage) or (torch.Tensor, torch.LongStorage)"
+
+
+# found by fuzz_errors.py with arguments replaced: the index form told by the
+# count of arguments, the masked methods' argument types before their sizes,
+# map's errors located as a C function's, a product's result of another shape
+# (as many elements) refused, numeric strings as sizes, k and dim
+SCRIPT2 = r'''
+local x, v, l = torch.Tensor(2, 3), torch.Tensor(3), torch.LongTensor{1}
+local m = torch.ByteTensor(5):fill(1)
+local v3, v2 = torch.Tensor(3):fill(1), torch.Tensor(2):fill(1)
+local function a1() return x.index(x, v, l) end
+local function a2() return x:map(torch.LongTensor(6)) end
+local function show(ok, msg) print(ok, (tostring(msg):gsub(' at /tmp/ref%-build/[^%s%)]*:%d+', ''))) end
+show(pcall(function() a1() end))
+show(pcall(function() local r = x:index(v, l) end))
+show(pcall(function() local r = x:index(x, l, l) end))
+show(pcall(function() local r = x:maskedFill(m, x) end))
+show(pcall(function() local r = x:maskedCopy(m, 2) end))
+show(pcall(function() local r = x:maskedFill(m, 1) end))
+show(pcall(a2))
+show(pcall(function() a2() end))
+show(pcall(function() local r = x.map(x, 9) end))
+show(pcall(torch.ger, torch.Tensor(2, 3), v3, v2))
+show(pcall(torch.mm, torch.Tensor(3, 2), torch.Tensor(2, 3):fill(1), torch.Tensor(3, 3):fill(1)))
+show(pcall(torch.bmm, torch.Tensor(2, 3, 2), torch.Tensor(2, 2, 3):fill(1), torch.Tensor(2, 3, 3):fill(1)))
+print(x:view(3, '2'):size(1), #x:split('2'), torch.IntTensor{3, 1, 2}:topk('2')[1])
+'''
+
+# the original's output of SCRIPT2 run as `th script.lua`
+EXPECTED2 = r'''
+false	script.lua:7: bad argument #2 to 'a1' (number expected, got userdata)	
+false	script.lua:8: bad argument #1 to 'index' (number expected, got userdata)	
+false	script.lua:9: bad argument #2 to 'index' (number expected, got userdata)	
+false	script.lua:10: bad argument #2 to 'maskedFill' (number expected, got userdata)	
+false	script.lua:11: bad argument #2 to 'maskedCopy' (torch.DoubleTensor expected, got number)	
+false	script.lua:12: inconsistent tensor size, expected tensor [2 x 3] and mask [5] to have the same number of elements, but got 6 and 5 elements respectively	
+false	bad argument #1 to 'map' (torch.DoubleTensor expected, got torch.LongTensor)	
+false	script.lua:14: bad argument #1 to 'map' (torch.DoubleTensor expected, got torch.LongTensor)	
+false	script.lua:15: bad argument #1 to 'map' (tensor expected)	
+false	size mismatch, t: [2 x 3], vec1: [3], vec2: [2]	
+false	size mismatch, t: [3 x 2], m1: [2 x 3], m2: [3 x 3]	
+false	bad argument #1 to '?' (output tensor of incorrect size)	
+3	1	1	
+'''
+
+
+def test_more_messages_and_positions_are_the_originals(th):
+    r = th(SCRIPT2.lstrip("\n"))
+    assert r.stdout.splitlines() == EXPECTED2.strip("\n").splitlines()
+
+
+def test_view_takes_a_numeric_string_as_a_size(th):
+    # the original: "<its Tensor.lua>:466: Wrong size for view. Input size: 2x3. Output size: 4x2"
+    r = th("local x = torch.Tensor(2, 3)\nprint(select(2, pcall(function() local r = x:view(4, '2') end)))")
+    assert r.stdout.rstrip("\n\t").endswith("Wrong size for view. Input size: 2x3. Output size: 4x2")
+
+
+def test_nonzero_into_its_own_source_ends(th):
+    # (the original left an empty tensor; th reads the source from a copy, where it hung)
+    r = th("local y = torch.LongTensor(2, 3):fill(1)\nprint(torch.nonzero(y, y):size(1))")
+    assert r.stdout.split() == ["6"]

@@ -874,6 +874,7 @@ local function viewsizesof(first, ...)
    for i = 1, select('#', ...) do
       local v = select(i, ...)
       if v == nil then break end
+      if type(v) == 'string' then v = tonumber(v) or v end   -- (the original read a numeric string)
       if type(v) ~= 'number' then error(('element at index %d is not a number'):format(i + 1), 0) end
       n = n + 1
       sizes[n] = v

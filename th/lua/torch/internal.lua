@@ -122,8 +122,8 @@ end
 -- for a method call (#1 is then "calling 'sum' on bad self"); torch.sum
 -- passed the call on to the method in a tail call, so that its errors,
 -- any of them, had no position and its argument errors no name.  (th's
--- front ends reach the function by tail calls too: any call but a method
--- call is taken for torch.sum's, x.sum(x, 2) as well.)
+-- front ends reach the function by tail calls too, which leave no trace on
+-- the stack: internal.via, below, tells torch.sum's calls apart.)
 -- (random.lua's distributions were such wrapped maths too: torch.random
 -- passed the call on to the C function in a tail call)
 -- fieldmethod(f) -> f, marked as a method whose field call (x.random(x, 5,

@@ -135,9 +135,11 @@ end
 -- the forms self:f(dim, index) and res:f(src, dim, index) -> the result (nil
 -- for a new one), the source data, dim (a number, its range unchecked),
 -- index, the argument number of dim
-local function sourceform(fname, self, a, b, c)
+-- (form: 'source' or 'result' when the count of arguments told them apart,
+-- as index's binding did; else a tensor first means the result form)
+local function sourceform(fname, self, a, b, c, form)
    local out, src, dim, index, argn = nil, TD[self], a, b, 1
-   if istensor(a) then
+   if form == 'result' or form == nil and istensor(a) then
       out, src, dim, index, argn = self, checktype(TD[a], TD[self].T, 1, fname), b, c, 2
    end
    return out, src, internal.toint(dim, argn, fname), index, argn
@@ -318,7 +320,7 @@ local function index(self, ...)
       local tn = T and T.tensorname or 'torch.Tensor'
       fail("%s, number, torch.LongTensor | %s, %s, number, torch.LongTensor expected", tn, tn, tn)
    end
-   local out, src, dim, idx, argn = sourceform('index', self, a, b, c)
+   local out, src, dim, idx, argn = sourceform('index', self, a, b, c, n == 3 and 'result' or 'source')
    local id = checkvector(idx, argn + 1, 'index')
    dim = indexdim(src, dim, 'index')
    -- (TH's words: its loop over a vector, or over the rows of a contiguous
@@ -649,9 +651,10 @@ end
 -- maskedCopy(mask, src): the masked elements take src's elements in order
 local function maskedCopy(self, mask, src)
    local d = TD[self] or internal.badself(self)
+   checkof(mask, types.Byte, 1, 'maskedCopy')
+   local s = checkof(src, d.T, 2, 'maskedCopy')   -- (every argument's type first, as the binding)
    local m, ones = checkmask(mask, d, 1, 'maskedCopy',
                              'Number of elements of destination tensor != Number of elements in mask')
-   local s = checkof(src, d.T, 2, 'maskedCopy')
    if nelement(s) < ones then fail('Number of elements of src < number of ones in mask') end
    if ones == 0 then return self end
    s = unaliased(d, s)
@@ -681,8 +684,9 @@ local stridedfill = kernels.op('maskedfill', 2048, kernels.alltypes('y == 1 and 
 
 local function maskedFill(self, mask, value)
    local d = TD[self] or internal.badself(self)
-   local m, ones = checkmask(mask, d, 1, 'maskedFill', nil, true)
+   checkof(mask, types.Byte, 1, 'maskedFill')
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 2, 'maskedFill')
+   local m, ones = checkmask(mask, d, 1, 'maskedFill', nil, true)   -- (after every argument's type)
    if ones == 0 then return value end   -- as Torch7's binding: its last argument
    if maskloops.fill(d, m, nelement(d), value) or kernels.map2(stridedfill, d, d, m, value) then
       return value
@@ -753,7 +757,11 @@ local function nonzero(self, src)
       return res
    end
    checkof(self, types.Long, 1, 'nonzero')
-   nonzerointo(TD[self], checktensor(src, 2, 'nonzero'))
+   -- (a source on the result's memory, torch.nonzero(x, x), is read from a
+   -- copy: resizing the result first changed what the loop read, which never
+   -- ended; the original left an empty tensor)
+   local res = TD[self]
+   nonzerointo(res, unaliased(res, checktensor(src, 2, 'nonzero')))
    return self
 end
 

@@ -185,8 +185,10 @@ for name, dims in pairs(plain) do
             r = TD[res]
          else
             r = TD[res]
-            if r.nd ~= n or nelement(r) ~= (n == 1 and sizes[1] or n == 2 and sizes[1] * sizes[2]
-                                            or sizes[1] * sizes[2] * sizes[3]) then
+            -- (the product's own sizes: a result of as many elements in
+            -- another shape is TH's size error)
+            if r.nd ~= n or r.sz[1] ~= sizes[1] or n > 1 and r.sz[2] ~= sizes[2]
+               or n > 2 and r.sz[3] ~= sizes[3] then
                resulterror(name, r, ad, bd)
             end
          end

@@ -1118,6 +1118,10 @@ local valued = {
       local xd = source(T, 'topk', A, i)
       -- k (1 by default) and dim are the numbers, largest and sorted the booleans
       local j, k, dim, largest, sorted = i + 1, 1, nil, false, false
+      -- (k and dim as the binding read them: a numeric string is its number)
+      for q = j, j + 1 do
+         if type(A[q]) == 'string' and tonumber(A[q]) then A[q] = tonumber(A[q]) end
+      end
       if type(A[j]) == 'number' then
          k, j = A[j], j + 1
          if type(A[j]) == 'number' then dim, j = A[j], j + 1 end
