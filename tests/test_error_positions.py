@@ -243,3 +243,13 @@ def test_nonzero_into_its_own_source_ends(th):
     # (the original left an empty tensor; th reads the source from a copy, where it hung)
     r = th("local y = torch.LongTensor(2, 3):fill(1)\nprint(torch.nonzero(y, y):size(1))")
     assert r.stdout.split() == ["6"]
+
+
+def test_a_product_into_a_result_of_another_shape_writes_nothing(th):
+    # the original: "size mismatch, t: [2 x 3], vec1: [3], vec2: [2]", the storage all zeros; th
+    # wrote the 3x2 product through the 2x3 view, past it (past a storage of 6: a crash later)
+    r = th("local s = torch.Tensor(10):zero()\n"
+           "local x = s:narrow(1, 1, 6):view(2, 3)\n"
+           "local ok, e = pcall(function() return x:ger(torch.Tensor(3):fill(1), torch.Tensor(2):fill(1)) end)\n"
+           "print(ok, s:sum())\n")
+    assert r.stdout.split() == ["false", "0"]
