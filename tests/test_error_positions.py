@@ -253,3 +253,15 @@ def test_a_product_into_a_result_of_another_shape_writes_nothing(th):
            "local ok, e = pcall(function() return x:ger(torch.Tensor(3):fill(1), torch.Tensor(2):fill(1)) end)\n"
            "print(ok, s:sum())\n")
     assert r.stdout.split() == ["false", "0"]
+
+
+def test_not_enough_memory_is_located_as_the_originals(th):
+    # recorded from the original (its " at .../THGeneral.c:270" suffix stripped)
+    r = th("local x = torch.Tensor(2, 3)\n"
+           "print(select(2, pcall(function() local r = x:reshape(5, 2^40) end)))\n"
+           "print(select(2, pcall(function() local r = torch.Tensor(2^40) end)))\n"
+           "print(select(2, pcall(function() return x:reshape(5, 2^40) end)))\n")
+    assert [line.rstrip("\t") for line in r.stdout.splitlines()] == [
+        "script.lua:2: $ Torch: not enough memory: you tried to allocate 40960GB. Buy new RAM!",
+        "$ Torch: not enough memory: you tried to allocate 8192GB. Buy new RAM!",
+        "$ Torch: not enough memory: you tried to allocate 40960GB. Buy new RAM!"]

@@ -249,8 +249,12 @@ function internal.locate(msg)
    end
    local above = entry and getinfo(entry + 1, 'S')
    if not above or above.what == 'C' then error(msg, 0) end
+   -- (a constructor called through its class: luaT's __call, C, called it)
+   if internal.constructorcalls[getinfo(entry, 'f').func] then error(msg, 0) end
    error(msg, entry + 1)
 end
+
+internal.memory.raise = internal.locate
 
 -- raise(msg): an error at the user's line, its text as given (no renaming of
 -- the function or renumbering of the argument as fail's callform does)
