@@ -180,9 +180,10 @@ def test_every_type(lua):
         assert lua(code) == (f"torch.{name}Tensor", 3, 4, 6, 6, 9, 6)
 
 
+# (the messages of index, indexCopy, indexAdd and indexFill recorded from the original)
 ERRORS = [
-    ("x:index(1, torch.LongTensor{3})", "index 3 out of range"),
-    ("x:index(2, torch.LongTensor{0})", "index 0 out of range"),
+    ("x:index(1, torch.LongTensor{3})", "index out of range"),
+    ("x:index(2, torch.LongTensor{0})", r"bad argument #2 to 'index' \(out of range\)"),
     ("x:index(1, torch.IntTensor{1})", "torch.LongTensor expected"),
     ("x:index(3, torch.LongTensor{1})", "Indexing dim 3 is out of bounds of tensor"),
     ("x:index(1, torch.LongTensor{{1}})", "vector"),
@@ -192,9 +193,10 @@ ERRORS = [
     ("x:scatter(2, torch.LongTensor{{1, 4}, {1, 1}}, 0)", "Invalid index in scatter"),
     ("x:scatter(2, torch.LongTensor{{1}, {2}}, torch.IntTensor{{1}, {2}})",
      "invalid arguments: DoubleTensor number LongTensor IntTensor"),
-    ("x:indexCopy(1, torch.LongTensor{1}, torch.Tensor(2, 3))", "slices"),
-    ("x:indexAdd(1, torch.LongTensor{1, 5}, torch.Tensor(2, 3))", "index 5 out of range"),
-    ("x:indexFill(2, torch.LongTensor{1, 9}, 0)", "index 9 out of range"),
+    ("x:indexCopy(1, torch.LongTensor{1}, torch.Tensor(2, 3))",
+     r"bad argument #3 to 'indexCopy' \(Number of indices should be equal to source:size\(dim\)\)"),
+    ("x:indexAdd(1, torch.LongTensor{1, 5}, torch.Tensor(2, 3))", r"bad argument #2 to 'indexAdd' \(out of range\)"),
+    ("x:indexFill(2, torch.LongTensor{1, 9}, 0)", r"bad argument #2 to 'indexFill' \(out of range\)"),
     ("x:maskedSelect(torch.DoubleTensor(6))", "torch.ByteTensor expected"),
     ("x:maskedSelect(torch.ByteTensor(5))", "but got 6 and 5 elements respectively"),
     ("x:maskedFill(torch.ByteTensor({0, 2, 0, 0, 0, 0}), 1)", "0 and 1 values only"),

@@ -18,6 +18,10 @@ local py = ...   -- the Python functions of th/native/memory.py
 
 local memory = {}
 
+-- raise(msg): the out-of-memory error; torch.internal makes it locate the
+-- error as the original's C function did (internal.locate)
+function memory.raise(msg) error(msg, 0) end
+
 local cast, fill, collectgarbage, C = ffi.cast, ffi.fill, collectgarbage, ffi.C
 pcall(ffi.cdef, [[
 void *malloc(size_t size);
@@ -200,8 +204,8 @@ local function take(T, bytes, zeroed, lazy, retried)
       if p == nil then
          busy = false
          if retried == 'failed' then   -- (TH's words)
-            error(('$ Torch: not enough memory: you tried to allocate %dGB. Buy new RAM!'):format(
-               math.floor(bytes / 2^30)), 0)
+            memory.raise(('$ Torch: not enough memory: you tried to allocate %dGB. Buy new RAM!'):format(
+               math.floor(bytes / 2^30)))
          end
          collect()
          return take(T, bytes, zeroed, lazy, 'failed')

@@ -371,7 +371,7 @@ local function newindex(self, key, v)
    poll()
    local s = SD[self]
    local k = type(key) ~= 'table' and elementindex(key)
-   if not k then error(('the class %s cannot be indexed'):format(s.T.storagename), 2) end   -- (at the caller's line, as luaT's)
+   if not k then internal.raise(('the class %s cannot be indexed'):format(s.T.storagename)) end
    -- a numeric string is a number, as in Torch7; what is no number is an error
    -- before the index is checked, but for a string given to an integer type
    -- (Torch7 stored 0 there, after checking the index)

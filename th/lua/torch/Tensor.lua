@@ -391,7 +391,7 @@ local function longstoragesizes(fname, a, b, argn)
       if not islongstorage(b) then fail("bad argument #%d to '%s' (torch.LongStorage expected)", argn, fname) end
       local m
       strides, m = storagearray(b)
-      if m ~= n then fail("bad argument #4 to '%s' (provided stride and size are inconsistent)", fname) end
+      if m ~= n then fail("bad argument #%d to '%s' (provided stride and size are inconsistent)", argn, fname) end
    end
    return sizes, n, strides
 end
@@ -874,6 +874,7 @@ local function viewsizesof(first, ...)
    for i = 1, select('#', ...) do
       local v = select(i, ...)
       if v == nil then break end
+      if type(v) == 'string' then v = tonumber(v) or v end   -- (the original read a numeric string)
       if type(v) ~= 'number' then error(('element at index %d is not a number'):format(i + 1), 0) end
       n = n + 1
       sizes[n] = v
@@ -901,7 +902,12 @@ end
 
 -- viewAs([result,] tensor, template)
 function Tensor.viewAs(self, a, b)
-   if b ~= nil then return Tensor.view(self, a, sizesof(b, 2, 'viewAs')) end
+   if b ~= nil then
+      if not istensor(b) then   -- (the original's view then said which forms it took)
+         fail('expecting (torch.Tensor, torch.Tensor, torch.LongStorage) or (torch.Tensor, torch.LongStorage)')
+      end
+      return Tensor.view(self, a, sizesof(b, 2, 'viewAs'))
+   end
    return Tensor.view(self, sizesof(a, 1, 'viewAs'))
 end
 
@@ -1312,10 +1318,14 @@ function torch.isTensor(v) return istensor(v) end
 -- torch.narrow, select, sub, transpose, t, unfold, clone or contiguous)
 for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permute'} do
    local f = Tensor[name]
-   torch[name] = function(t, ...)
+   -- (not a tail call: the method's errors are torch.f's, internal.torchforms)
+   local torchf = function(t, ...)
       checktensor(t, 1, name)
-      return f(t, ...)
+      local r = f(t, ...)
+      return r
    end
+   internal.torchforms[torchf] = 1
+   torch[name] = torchf
 end
 function torch.isStorage(v) return isstorage(v) end
 

@@ -174,9 +174,10 @@ end
 -- an operand of map/map2: a tensor of self's type (both named 'map' in Torch7)
 local function checkoperand(d, v, argn)
    local e = TD[v]
-   if not e then raise(("bad argument #%d to 'map' (tensor expected)"):format(argn)) end
+   -- (located as the original's C function: internal.locate)
+   if not e then internal.locate(("bad argument #%d to 'map' (tensor expected)"):format(argn)) end
    if e.T ~= d.T then
-      raise(("bad argument #%d to 'map' (%s expected, got %s)"):format(argn, d.T.tensorname, e.T.tensorname))
+      internal.locate(("bad argument #%d to 'map' (%s expected, got %s)"):format(argn, d.T.tensorname, e.T.tensorname))
    end
    return e
 end
@@ -348,6 +349,7 @@ local function split(result, tensor, size, dim)
    local d = checktensor(tensor, 1, 'split')
    dim = sizedim(d, dim or 1, 'split')
    -- a fractional size steps as Torch7's loop did (narrow cuts each start and size)
+   if type(size) == 'string' then size = tonumber(size) or size end   -- (a numeric string is its number)
    if type(size) ~= 'number' then
       fail("bad argument #2 to 'split' (positive size expected, got %s)", torch.type(size))
    end

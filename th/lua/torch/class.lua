@@ -143,7 +143,15 @@ local function define(name, parentname, constructor, factory, module, preset)
    mt.__constructor, mt.__metatable = ct, mt
    if constructor then
       local ctmt = debug.getmetatable(ct)
-      ctmt.__call = function(_, ...) return constructor(...) end
+      -- (not a tail call: luaT's __call, a C function, called the
+      -- constructor, whose errors then had no position; internal.lua's
+      -- callform finds this frame)
+      local call = function(_, ...)
+         local obj = constructor(...)
+         return obj
+      end
+      internal.constructorcalls[call] = true
+      ctmt.__call = call
       local where, field = home(name, module)
       where[field] = ct
    end

@@ -233,7 +233,7 @@ local function newindex(self, k, v)
          return
       end
    end
-   error(('the class %s cannot be indexed'):format(d.T.tensorname), 2)   -- (at the caller's line, as luaT's)
+   internal.raise(('the class %s cannot be indexed'):format(d.T.tensorname))
 end
 
 for i = 1, types.all do

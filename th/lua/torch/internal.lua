@@ -122,14 +122,21 @@ end
 -- for a method call (#1 is then "calling 'sum' on bad self"); torch.sum
 -- passed the call on to the method in a tail call, so that its errors,
 -- any of them, had no position and its argument errors no name.  (th's
--- front ends reach the function by tail calls too: any call but a method
--- call is taken for torch.sum's, x.sum(x, 2) as well.)
+-- front ends reach the function by tail calls too, which leave no trace on
+-- the stack: internal.via, below, tells torch.sum's calls apart.)
 -- (random.lua's distributions were such wrapped maths too: torch.random
 -- passed the call on to the C function in a tail call)
 -- fieldmethod(f) -> f, marked as a method whose field call (x.random(x, 5,
 -- 2)) words its errors as the original's C function did (random.lua's:
 -- th's guards reach them by tail calls, which keep the call's name)
 internal.fieldmethods = setmetatable({}, {__mode = 'k'})
+-- torch.f functions that call the method f not in a tail call (torch.gather,
+-- torch.random(x, ...)): the original's C dispatcher called the method, whose
+-- errors then had no position and no name (f -> what to add to the numbers
+-- of its method's argument errors: 1 where those count self as #0)
+internal.torchforms = setmetatable({}, {__mode = 'k'})
+-- the __call functions of Tensor and Storage classes (class.lua)
+internal.constructorcalls = setmetatable({}, {__mode = 'k'})
 function internal.fieldmethod(f)
    internal.fieldmethods[f] = true
    return f
@@ -137,8 +144,18 @@ end
 local function mathsource(source)
    return source:match('[/\\]torch[/\\]maths[/\\]') ~= nil or source:match('[/\\]torch[/\\]random%.lua$') ~= nil
 end
+-- via.torch: whether the maths front end entered last was torch.f's (set by
+-- the generated front ends of dispatch.lua, one store per call): the frames
+-- cannot tell, th's front ends reaching the functions by tail calls.  A
+-- method called otherwise than as one (x.sum(x, 5), or in a tail call,
+-- `return x:sum(5)`, named by LuaJIT after the caller's call of the function
+-- doing it) was the C function itself: its errors at the line of the Lua
+-- code below it, its argument errors numbered as a function's, under that name.
+internal.via = {torch = false}
+local via = internal.via
 local function mathform(msg, call, fromc)
-   if call.namewhat == 'metamethod' then return msg, fromc end   -- (x * 'a': named after the operator)
+   -- (an operator, x + y: luaT's metamethod called the C function)
+   if call.namewhat == 'metamethod' then return msg, true end
    local method = call.namewhat == 'method' and not fromc
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
    -- (a random method called as a field, p.multinomial(res, p, n), was the
@@ -146,8 +163,12 @@ local function mathform(msg, call, fromc)
    if call.namewhat == 'field' and not fromc and internal.fieldmethods[call.func] then
       return msg, false
    end
-   if not n then return msg, not method end
-   if not method then return ("bad argument #%s to '?'%s"):format(n, rest), true end
+   if not method and (via.torch or fromc) then
+      if not n then return msg, true end
+      return ("bad argument #%s to '?'%s"):format(n, rest), true
+   end
+   if not n then return msg, false end
+   if not method then return ("bad argument #%s to '%s'%s"):format(n, call.name or '?', rest), false end
    if n == '1' then return ("calling '%s' on bad self%s"):format(name, rest), false end
    return ("bad argument #%d to '%s'%s"):format(n - 1, name, rest), false
 end
@@ -174,12 +195,27 @@ local function callform(msg)
    -- (a metamethod, x + y or x[k], was a C function in Torch7: its errors
    -- had no position, as from C)
    local fromc = above ~= nil and above.what == 'C' or call.namewhat == 'metamethod'
+   local shift = internal.torchforms[call.func]
+   if shift then
+      local n, rest = msg:match("^bad argument #(%d+) to '[^']*'(.*)$")
+      return n and ("bad argument #%d to '?'%s"):format(n + shift, rest) or msg, true
+   end
    if mathsource(call.source) then return mathform(msg, call, fromc) end
+   -- (x[5], x[1] = 'a': luaT's __index and __newindex called the C
+   -- __index__ and __newindex__, whose errors had no position)
+   if call.namewhat == 'metamethod' and (call.name == '__index' or call.name == '__newindex'
+                                          or call.name == 'index' or call.name == 'newindex') then
+      return msg, true
+   end
+   -- (a constructor called through its class, torch.Tensor{1, 'a'}: luaT's
+   -- __call, a C function, called it)
+   local byclass = internal.constructorcalls[call.func]
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
-   if not n then return msg, fromc end
-   if isclass(name) then      -- (a constructor: no self; through its class, called by C)
-      if call.name ~= 'new' then return ("bad argument #%s to '?'%s"):format(n, rest), true end
-      return ("bad argument #%s to 'new'%s"):format(n, rest), fromc
+   if not n then return msg, fromc or byclass end
+   if isclass(name) then      -- (a constructor: no self)
+      if byclass or fromc then return ("bad argument #%s to '?'%s"):format(n, rest), true end
+      -- (x.new(2, 'a'), also in a tail call: named as LuaJIT names the call)
+      return ("bad argument #%s to '%s'%s"):format(n, call.name or '?', rest), false
    end
    if call.namewhat == 'method' or call.namewhat == 'metamethod' or not ismethod(call.func, name)
       or not tensorc(call.source) then
@@ -197,6 +233,30 @@ function internal.fail(fmt, ...)
 end
 
 local fail = internal.fail
+
+-- locate(msg): raise msg as luaL_error did in a C function the user's code
+-- called (torch.norm's "does not implement"): at the line of the Lua
+-- function below the th function called (a tail call's caller's), none when
+-- that is C (pcall(torch.norm, x))
+function internal.locate(msg)
+   local level, entry = 2, nil
+   while true do
+      local info = getinfo(level, 'S')
+      if not info then break end
+      if info.what ~= 'C' then
+         if info.source:sub(2, #ours + 1) ~= ours then break end
+         entry = level
+      end
+      level = level + 1
+   end
+   local above = entry and getinfo(entry + 1, 'S')
+   if not above or above.what == 'C' then error(msg, 0) end
+   -- (a constructor called through its class: luaT's __call, C, called it)
+   if internal.constructorcalls[getinfo(entry, 'f').func] then error(msg, 0) end
+   error(msg, entry + 1)
+end
+
+internal.memory.raise = internal.locate
 
 -- raise(msg): an error at the user's line, its text as given (no renaming of
 -- the function or renumbering of the argument as fail's callform does)

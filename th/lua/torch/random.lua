@@ -430,11 +430,13 @@ internal.method('random', internal.fieldmethod(tensorrandom))
 local function tensorform(name, first, ...)
    local gd, t = generator(first, ...)
    local method = t[name]
-   if not method then raise(("%s does not implement the torch.%s() function"):format(torch.type(t), name)) end
+   -- (as the original's dispatcher, a C function, said it: internal.locate)
+   if not method then internal.locate(("%s does not implement the torch.%s() function"):format(torch.type(t), name)) end
    -- (not tail calls: the method's errors are then torch.f's, named '?')
    if isgenerator(first) then return (method(t, first, select(2, ...))) end
    return (method(t, ...))
 end
+internal.torchforms[tensorform] = 0
 
 function torch.random(...)
    local gd, a, b = generator(...)
@@ -630,7 +632,7 @@ local function multinomial(...)
    end
    local pd = checktensor(prob, 1, 'multinomial')
    if not floattypes[pd.T.name] then
-      raise(("%s does not implement the torch.multinomial() function"):format(pd.T.tensorname))
+      internal.locate(("%s does not implement the torch.multinomial() function"):format(pd.T.tensorname))
    end
    -- (TH took a tensor of more dimensions as the matrix of its first two)
    if pd.nd == 0 then
@@ -667,7 +669,7 @@ function torch.multinomial(...)
    -- (no tensor first: the default type's, as the original's dispatch)
    local T = istensor(first) and TD[first].T or ctortype[torch.Tensor]
    if T and not floattypes[T.name] then
-      raise(("%s does not implement the torch.multinomial() function"):format(T.tensorname))
+      internal.locate(("%s does not implement the torch.multinomial() function"):format(T.tensorname))
    end
    return (multinomial(...))     -- (no tail call: its errors are torch.multinomial's)
 end

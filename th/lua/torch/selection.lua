@@ -18,6 +18,7 @@ local istensor, checktensor, checkdim = internal.istensor, internal.checktensor,
 local nelement, each, offsets = internal.nelement, internal.each, internal.offsets
 local newtensor, resize, selectview = internal.newtensor, internal.resize, internal.selectview
 local copy, clone, checkbounds = internal.copy, internal.clone, internal.checkbounds
+local iscontiguous = internal.iscontiguous
 local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
 
 local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
@@ -85,9 +86,7 @@ local function checkrange(d, hi, argn, fname, message)
    end
    local bad = lo < 1 and lo or top > hi and top
    if bad and message then fail(message) end
-   if bad then
-      fail("bad argument #%d to '%s' (index %d out of range 1..%d)", argn, fname, bad, hi)
-   end
+   if bad then fail("bad argument #%d to '%s' (out of range)", argn, fname) end
 end
 
 -- gather's and scatter's size check: the tensor written, the source (none
@@ -136,9 +135,11 @@ end
 -- the forms self:f(dim, index) and res:f(src, dim, index) -> the result (nil
 -- for a new one), the source data, dim (a number, its range unchecked),
 -- index, the argument number of dim
-local function sourceform(fname, self, a, b, c)
+-- (form: 'source' or 'result' when the count of arguments told them apart,
+-- as index's binding did; else a tensor first means the result form)
+local function sourceform(fname, self, a, b, c, form)
    local out, src, dim, index, argn = nil, TD[self], a, b, 1
-   if istensor(a) then
+   if form == 'result' or form == nil and istensor(a) then
       out, src, dim, index, argn = self, checktype(TD[a], TD[self].T, 1, fname), b, c, 2
    end
    return out, src, internal.toint(dim, argn, fname), index, argn
@@ -319,10 +320,13 @@ local function index(self, ...)
       local tn = T and T.tensorname or 'torch.Tensor'
       fail("%s, number, torch.LongTensor | %s, %s, number, torch.LongTensor expected", tn, tn, tn)
    end
-   local out, src, dim, idx, argn = sourceform('index', self, a, b, c)
+   local out, src, dim, idx, argn = sourceform('index', self, a, b, c, n == 3 and 'result' or 'source')
    local id = checkvector(idx, argn + 1, 'index')
    dim = indexdim(src, dim, 'index')
-   checkrange(id, src.sz[dim], argn + 1, 'index')
+   -- (TH's words: its loop over a vector, or over the rows of a contiguous
+   -- source, checked the indices itself; its others selected slices)
+   checkrange(id, src.sz[dim], argn + 1, 'index',
+              (src.nd == 1 or dim == 1 and iscontiguous(src)) and 'index out of range' or nil)
    if out then
       indexselect(TD[out], src, dim, id)
       return idx
@@ -338,18 +342,33 @@ local function checkindexsource(fname, d, dim, index, src)
    local idx = checkvector(index, 2, fname)
    local s = checkof(src, d.T, 3, fname)
    dim = indexdim(d, dim, fname)
-   if (d.nd == 1) ~= (s.nd == 1) or s.nd < dim then
+   -- (TH's checks and words: the count of indices, then a vector's source,
+   -- then each slice's copy or addition)
+   if s.nd >= dim and s.sz[dim] ~= idx.sz[1] then
+      fail("bad argument #3 to '%s' (Number of indices should be equal to source:size(dim))", fname)
+   end
+   if d.nd == 1 and s.nd ~= 1 then fail("bad argument #0 to '%s' (tensor must have one dimension)", fname) end
+   if d.nd ~= 1 and s.nd == 1 or s.nd < dim then
       fail("bad argument #3 to '%s' (source has %d dimensions, expected %d)", fname, s.nd, d.nd)
    end
-   if s.sz[dim] ~= idx.sz[1] then
-      fail("bad argument #3 to '%s' (source has %d slices along dimension %d for %d indices)",
-           fname, s.sz[dim], dim, idx.sz[1])
-   end
    if nelement(s) / s.sz[dim] ~= nelement(d) / d.sz[dim] then
-      fail("bad argument #3 to '%s' (source slices have %d elements, expected %d)",
-           fname, nelement(s) / s.sz[dim], nelement(d) / d.sz[dim])
+      local function slice(e)   -- (the sizes of a slice along dim)
+         local sz = {}
+         for k = 1, e.nd do if k ~= dim then sz[#sz + 1] = e.sz[k] end end
+         return {sz = sz, nd = #sz}
+      end
+      local ds, ss = slice(d), slice(s)
+      local dn, sn = nelement(d) / d.sz[dim], nelement(s) / s.sz[dim]
+      local bracketsizes = internal.bracketsizes
+      if fname == 'indexCopy' then
+         fail('inconsistent tensor size, expected tensor %s and src %s to have the same number of elements, '
+              .. 'but got %d and %d elements respectively', bracketsizes(ds), bracketsizes(ss), dn, sn)
+      end
+      fail('inconsistent tensor size, expected r_ %s, t %s and src %s to have the same number of elements, '
+           .. 'but got %d, %d and %d elements respectively', bracketsizes(ds), bracketsizes(ds), bracketsizes(ss),
+           dn, dn, sn)
    end
-   checkrange(idx, d.sz[dim], 2, fname)
+   checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, fname)   -- (TH's set1d or select numbered them)
    return dim, idx, unaliased(d, s)
 end
 
@@ -414,7 +433,7 @@ local function indexFill(self, dim, index, value)
    dim = d.nd == 1 and dim < 2 and 1 or indexdim(d, dim, 'indexFill')
    local done = indexloops.fill(d, idx, dim, value)
    if done then return value end   -- as Torch7's binding: its last argument
-   checkrange(idx, d.sz[dim], 2, 'indexFill')   -- (the message of a bad index)
+   checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, 'indexFill')
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
       return value
@@ -632,9 +651,10 @@ end
 -- maskedCopy(mask, src): the masked elements take src's elements in order
 local function maskedCopy(self, mask, src)
    local d = TD[self] or internal.badself(self)
+   checkof(mask, types.Byte, 1, 'maskedCopy')
+   local s = checkof(src, d.T, 2, 'maskedCopy')   -- (every argument's type first, as the binding)
    local m, ones = checkmask(mask, d, 1, 'maskedCopy',
                              'Number of elements of destination tensor != Number of elements in mask')
-   local s = checkof(src, d.T, 2, 'maskedCopy')
    if nelement(s) < ones then fail('Number of elements of src < number of ones in mask') end
    if ones == 0 then return self end
    s = unaliased(d, s)
@@ -664,8 +684,9 @@ local stridedfill = kernels.op('maskedfill', 2048, kernels.alltypes('y == 1 and 
 
 local function maskedFill(self, mask, value)
    local d = TD[self] or internal.badself(self)
-   local m, ones = checkmask(mask, d, 1, 'maskedFill', nil, true)
+   checkof(mask, types.Byte, 1, 'maskedFill')
    value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 2, 'maskedFill')
+   local m, ones = checkmask(mask, d, 1, 'maskedFill', nil, true)   -- (after every argument's type)
    if ones == 0 then return value end   -- as Torch7's binding: its last argument
    if maskloops.fill(d, m, nelement(d), value) or kernels.map2(stridedfill, d, d, m, value) then
       return value
@@ -736,7 +757,11 @@ local function nonzero(self, src)
       return res
    end
    checkof(self, types.Long, 1, 'nonzero')
-   nonzerointo(TD[self], checktensor(src, 2, 'nonzero'))
+   -- (a source on the result's memory, torch.nonzero(x, x), is read from a
+   -- copy: resizing the result first changed what the loop read, which never
+   -- ended; the original left an empty tensor)
+   local res = TD[self]
+   nonzerointo(res, unaliased(res, checktensor(src, 2, 'nonzero')))
    return self
 end
 
@@ -776,10 +801,14 @@ local methods = {
 for name, f in pairs(methods) do
    internal.method(name, f)
    if name == 'gather' or name == 'scatter' then
-      torch[name] = function(t, ...)
+      -- (not a tail call: the method's errors are torch.f's, internal.torchforms)
+      local torchf = function(t, ...)
          checktensor(t, 1, name)
-         return f(t, ...)
+         local r = f(t, ...)
+         return r
       end
+      internal.torchforms[torchf] = 1
+      torch[name] = torchf
    end
 end
 

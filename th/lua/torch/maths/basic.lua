@@ -259,8 +259,12 @@ for _, op in ipairs{'bitand', 'bitor', 'bitxor'} do
    for name, variants in pairs{[op] = {'tn'}, ['c' .. op] = {'tt'}} do
       dispatch.define{
          elementwise = true,
-         name = name, inplace = true, variants = variants, only = integer,
-         impl = function(T, _, res, x, y) return bitwise(T, name, op, res, x, y) end,
+         name = name, inplace = true, variants = variants,
+         impl = function(T, _, res, x, y)
+            -- (Float and Double had the methods, which TH refused)
+            if not T.integer then fail('%s is only supported for integer type tensors', name) end
+            return bitwise(T, name, op, res, x, y)
+         end,
       }
    end
 end
@@ -438,11 +442,12 @@ dispatch.define{
    end,
 }
 local tensorlerp = torch.lerp
-function torch.lerp(a, b, w, ...)
-   if type(a) == 'number' and type(b) == 'number' and type(w) == 'number' and select('#', ...) == 0 then
+function torch.lerp(...)
+   local a, b, w = ...
+   if type(a) == 'number' and type(b) == 'number' and type(w) == 'number' and select('#', ...) == 3 then
       return lerp(a, b, w)
    end
-   return tensorlerp(a, b, w, ...)
+   return tensorlerp(...)   -- (the arguments as given: an error lists no nil the call did not give)
 end
 
 -- equal's LuaJIT loop goes up to EQUALLOOP elements; beyond, it looks at

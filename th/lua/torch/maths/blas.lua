@@ -171,7 +171,7 @@ end
 local plain = {mv = {2, 1}, mm = {2, 2}, bmm = {3, 3}, ger = {1, 1}}
 for name, dims in pairs(plain) do
    dispatch.define{
-      name = name, inplace = true, explicit = true, variants = {'tt'},
+      name = name, inplace = true, explicit = true, variants = {'tt'}, dims = dims,
       impl = function(T, _, res, a, b)
          local ad, bd = TD[a], TD[b]
          checkdims(name, ad, dims[1], 1)
@@ -185,8 +185,10 @@ for name, dims in pairs(plain) do
             r = TD[res]
          else
             r = TD[res]
-            if r.nd ~= n or nelement(r) ~= (n == 1 and sizes[1] or n == 2 and sizes[1] * sizes[2]
-                                            or sizes[1] * sizes[2] * sizes[3]) then
+            -- (the product's own sizes: a result of as many elements in
+            -- another shape is TH's size error)
+            if r.nd ~= n or r.sz[1] ~= sizes[1] or n > 1 and r.sz[2] ~= sizes[2]
+               or n > 2 and r.sz[3] ~= sizes[3] then
                resulterror(name, r, ad, bd)
             end
          end
@@ -223,7 +225,7 @@ local accumulating = {
 }
 for name, dims in pairs(accumulating) do
    dispatch.define{
-      name = name, inplace = true, variants = {'ttt', 'tntt', 'nttt', 'ntntt'},
+      name = name, inplace = true, variants = {'ttt', 'tntt', 'nttt', 'ntntt'}, dims = dims, selfdim = dims[1],
       impl = function(T, sig, res, ...)
          local beta, M, alpha, a, b = 1, nil, 1, nil, nil
          if sig == 'ttt' then M, a, b = ...

@@ -134,7 +134,7 @@ end
 for name, log in pairs{linspace = false, logspace = true} do
    install(name, function(T, ...)
       local res, i = leading(T, name, ...)
-      if T.integer then fail('%s does not implement the torch.%s() function', T.tensorname, name) end
+      if T.integer then internal.locate(('%s does not implement the torch.%s() function'):format(T.tensorname, name)) end
       local a, b, n = select(i, ...)
       a, b = number(a, i, name), number(b, i + 1, name)
       n = n == nil and 100 or toint(number(n, i + 2, name), i + 2, name)
@@ -275,7 +275,7 @@ for name, rows in pairs{histc = false, bhistc = true} do
    install(name, function(T, ...)
       local res, i = leading(T, name, ...)
       if res and not TD[select(i, ...)] then res, i = nil, 1 end
-      if T.integer then fail('%s does not implement the torch.%s() function', T.tensorname, name) end
+      if T.integer then internal.locate(('%s does not implement the torch.%s() function'):format(T.tensorname, name)) end
       local x, nbins, lo, hi = select(i, ...)
       local xd = internal.checktensor(x, i, name)
       nbins = nbins == nil and 100 or toint(number(nbins, i + 1, name), i + 1, name)
@@ -383,7 +383,11 @@ local function cat(T, a1, a2, a3, a4)
    else
       list, dim = {a1, a2}, a3
    end
-   if #list == 0 then fail("bad argument to 'cat' (a table of tensors expected, got an empty table)") end
+   if #list == 0 then
+      -- (the original's bindings matched {DoubleTensor+} to a table of one tensor or more)
+      local n = a4 ~= nil and 4 or a3 ~= nil and 3 or a2 ~= nil and 2 or a1 ~= nil and 1 or 0
+      dispatch.argerror('cat', T, internal.via.torch and 'torch' or 'method', unpack({a1, a2, a3, a4}, 1, n))
+   end
    local parts, maxnd = {}, 0
    for k, t in ipairs(list) do
       local d = TD[t]

@@ -203,9 +203,18 @@ local function tensortype(v)
 end
 
 -- the test that variables a<first>, a<first + 1>, ... fit the letters chars
-local function fitting(chars, first)
-   local terms = {'true'}
-   for k, c in ipairs(chars) do terms[k] = tests[c]:format('a' .. (first + k - 1)) end
+-- (dims: the dimensions the variant's tensors of T must have, in order, as
+-- cwrap's "Tensor~2D" matched them; skip: how many of them are not in chars)
+local function fitting(chars, first, dims, skip)
+   local terms, t = {'true'}, skip or 0
+   for k, c in ipairs(chars) do
+      local v = 'a' .. (first + k - 1)
+      terms[k] = tests[c]:format(v)
+      if c == 't' then
+         t = t + 1
+         if dims and dims[t] then terms[k] = ('%s and TD[%s].nd == %d'):format(terms[k], v, dims[t]) end
+      end
+   end
    return concat(terms, ' and ')
 end
 
@@ -223,10 +232,10 @@ local function functioncases(spec)
    for _, form in ipairs(spec.forms) do
       local m, sig = #form.chars, ('%q'):format(form.sig)
       addcase(cases, m, ('if %s then return impl(T, %s, nil%s) end')
-         :format(fitting(form.chars, 1), sig, m > 0 and ', ' .. names(m) or ''))
+         :format(fitting(form.chars, 1, spec.dims), sig, m > 0 and ', ' .. names(m) or ''))
       if not form.scalar then
          addcase(cases, m + 1, ('if %s and %s then return impl(T, %s, %s) end')
-            :format(resfit, fitting(form.chars, 2), sig, names(m + 1)))
+            :format(resfit, fitting(form.chars, 2, spec.dims), sig, names(m + 1)))
       end
    end
    return cases
@@ -239,13 +248,13 @@ local function inplacecases(spec)
    for _, form in ipairs(spec.forms) do
       local m, sig = #form.chars, ('%q'):format(form.sig)
       addcase(cases, m, ('if %s then return impl(T, %s, self%s) end')
-         :format(fitting(form.chars, 1), sig, m > 0 and ', ' .. names(m) or ''))
+         :format(fitting(form.chars, 1, spec.dims), sig, m > 0 and ', ' .. names(m) or ''))
       if form.rest then
          local args = {}
          for k = 1, m - 1 do args[k] = 'a' .. k end
          table.insert(args, form.omit, 'self')
          addcase(cases, m - 1, ('if %s then return impl(T, %s, self, %s) end')
-            :format(fitting(form.rest, 1), sig, concat(args, ', ')))
+            :format(fitting(form.rest, 1, spec.dims, 1), sig, concat(args, ', ')))
       end
    end
    return cases
@@ -270,7 +279,7 @@ end
 local FRONTENDS = [[
 local E, S = ...
 local select, type, TD, tensortype, Byte, Long = select, type, E.TD, E.tensortype, E.Byte, E.Long
-local poll, firsttype, miss, missinplace = E.poll, E.firsttype, E.miss, E.missinplace
+local poll, firsttype, miss, missinplace, via = E.poll, E.firsttype, E.miss, E.missinplace, E.via
 local impl, only, name, torchform, methodform = S.impl, S.only, S.name, S.torchform, S.methodform
 
 -- the call of impl for the first variant the n arguments fit
@@ -282,6 +291,7 @@ local parse = S.parse
 
 local function torchcall(n, $A)
    poll()
+   via.torch = true
    local T = firsttype(n, $A)
    if only and not only(T) then E.notimplemented(T, name) end
    return parse(T, torchform, n, $A)
@@ -297,6 +307,7 @@ end
 function S.method(T)
    return function(...)
       local n = select('#', ...)
+      via.torch = false
       if n > $K then return miss(S, T, methodform, n, ...) end
       local $A = ...
       return parse(T, methodform, n, $A)
@@ -305,7 +316,7 @@ end
 
 local function inplace(T, method, self, n, $I)
    local d = TD[self]
-   if d and d.T == T then
+   if d and d.T == T $SELFDIM then
       $INPLACE
    end
    return missinplace(S, T, method, self, n, $I)
@@ -315,6 +326,7 @@ function S.inplace(T)
    local method
    method = function(self, ...)
       local n = select('#', ...)
+      via.torch = false
       if n > $KI then return missinplace(S, T, method, self, n, ...) end
       local $I = ...
       return inplace(T, method, self, n, $I)
@@ -325,10 +337,10 @@ end
 
 -- what the generated front ends call
 local E = {TD = TD, tensortype = tensortype, Byte = types.Byte, Long = types.Long, poll = poll,
-           firsttype = firsttype}
+           firsttype = firsttype, via = internal.via}
 
 function E.notimplemented(T, name)
-   fail('%s does not implement the torch.%s() function', T.tensorname, name)
+   internal.locate(('%s does not implement the torch.%s() function'):format(T.tensorname, name))
 end
 
 -- a call that fits no variant (of its n arguments, the first n): again with
@@ -356,10 +368,12 @@ local function frontends(spec)
    local S = {impl = spec.impl, only = spec.only, name = spec.name, count = k,
               torchform = {'torch', spec.variants}, methodform = {'method', spec.variants}}
    local src = FRONTENDS:gsub('%$(%u+)', {A = names(k), K = k, FUNCTION = fcases,
-                                           I = names(ki), KI = ki, INPLACE = icases})
+                                           I = names(ki), KI = ki, INPLACE = icases,
+                                           SELFDIM = spec.selfdim and 'and d.nd == ' .. spec.selfdim or ''})
    assert(loadstring(src, '@' .. thdir .. 'torch/maths/dispatch(' .. spec.name .. ')'))(E, S)
    function S.wide(n, ...)
       poll()
+      internal.via.torch = true
       local T = firsttype(n, ...)
       if S.only and not S.only(T) then E.notimplemented(T, S.name) end
       return E.miss(S, T, S.torchform, n, ...)
@@ -639,9 +653,9 @@ local function guarded(lists, T, f, invalid)
          cases[#cases + 1] = ('if n == %d then if %s then return f(%s) end end'):format(n, cond[n], names(n))
       end
    end
-   local src = ('local P, f, invalid = ...\nreturn function(...)\nlocal n = select("#", ...)\n%s\n%s\nreturn invalid(...)\nend')
+   local src = ('local P, f, invalid, via = ...\nreturn function(...)\nlocal n = select("#", ...)\nvia.torch = false\n%s\n%s\nreturn invalid(...)\nend')
       :format(maxn > 0 and ('local ' .. names(maxn) .. ' = ...') or '', concat(cases, '\n'))
-   return assert(loadstring(src, '=guarded'))(preds, f, invalid)
+   return assert(loadstring(src, '=guarded'))(preds, f, invalid, internal.via)
 end
 
 -- the type torch.f works in -> it, the count of arguments it checks: the first
@@ -666,7 +680,7 @@ end
 -- (the original's dispatcher chose it so): f, whose tensors are then of the
 -- default type, runs with that type as the default, without the type's name
 local function intype(name, T, missing, f, m, ...)
-   if missing then error(('%s does not implement the torch.%s() function'):format(T.tensorname, name), 0) end
+   if missing then internal.locate(('%s does not implement the torch.%s() function'):format(T.tensorname, name)) end
    local saved = torch.getdefaulttensortype()
    torch.setdefaulttensortype(T.tensorname)
    local results = {pcall(f, unpack({...}, 1, m))}
@@ -694,7 +708,9 @@ function dispatch.guard(name, methods)
          checks[T] = lists and checker(lists, T) or false
          return checks[T]
       end
+      local via = internal.via
       torch[name] = function(...)
+         via.torch = true
          local n = select('#', ...)
          local T, m = typeof(n, ...)
          local ok = checks[T]

@@ -1118,6 +1118,10 @@ local valued = {
       local xd = source(T, 'topk', A, i)
       -- k (1 by default) and dim are the numbers, largest and sorted the booleans
       local j, k, dim, largest, sorted = i + 1, 1, nil, false, false
+      -- (k and dim as the binding read them: a numeric string is its number)
+      for q = j, j + 1 do
+         if type(A[q]) == 'string' and tonumber(A[q]) then A[q] = tonumber(A[q]) end
+      end
       if type(A[j]) == 'number' then
          k, j = A[j], j + 1
          if type(A[j]) == 'number' then dim, j = A[j], j + 1 end
@@ -1143,12 +1147,15 @@ local valued = {
    end,
 }
 
+-- (via: which front end the call entered, for its errors: internal.lua)
+local via = internal.via
 for name, f in pairs(valued) do
    torch[name] = function(...)
+      via.torch = true
       return f(dispatch.firsttype(select('#', ...), ...), ...)
    end
    for i = 1, types.count do
       local T = types[i]
-      torch.getmetatable(T.tensorname)[name] = function(...) return f(T, ...) end
+      torch.getmetatable(T.tensorname)[name] = function(...) via.torch = false; return f(T, ...) end
    end
 end
