@@ -14,6 +14,7 @@ from th.ops import export, threads
 from th.ops.threads import together
 
 F64 = np.dtype(np.float64)
+F32 = np.dtype(np.float32)
 
 
 PARALLEL = 1 << 20     # from this many elements, memory-bound ufuncs run on the threads
@@ -247,6 +248,10 @@ def math_binary(name, out, a, b):
             _split(f, out, a, b)
         else:
             f(a, b, out=out, casting="unsafe")
+    elif out.dtype == F32 and name == "remainder":
+        # TH's float division (the quotient a float), the rest in double (floor's)
+        q = np.floor(np.divide(a, b, dtype=F32)).astype(F64)
+        np.copyto(out, np.asarray(a, F64) - np.asarray(b, F64) * q, casting="unsafe")
     elif out.dtype.kind == "f" and out.dtype != F64 and name in ("fmod", "remainder"):
         np.copyto(out, f(np.asarray(a, F64), np.asarray(b, F64)), casting="unsafe")
     else:
@@ -303,6 +308,7 @@ def math_clamp(out, x, lo, hi):
 @export
 def math_lerp(out, a, b, w):
     a, b = _like(a, out), _like(b, out)
+    w = _scalar(w, out.dtype)
     np.copyto(out, a + w * (b - a), casting="unsafe")
 
 

@@ -38,6 +38,10 @@ local scalar = {
    min = function(a, b) if a < b then return a end return b end,
 }
 
+-- a FloatTensor's remainder: TH divided two floats (the quotient rounded to
+-- a float) and took the rest of its formula in double (floor's), rounded once
+local floatscalar = {remainder = function(a, b) return a - b * floor(f32(a / b)) end}
+
 local function integer(T) return T.integer end
 local dividing = {div = true, fmod = true, remainder = true}
 
@@ -153,8 +157,15 @@ local SPLIT, split, callsplit = 16384, kernels.split, kernels.callsplit
 fast.fmod = {callsplit(op('fmodc', math.huge, intsfloats('C.fmod(x, c)', 'C.fmod(x, c)'))),
              callsplit(op('fmody', math.huge, intsfloats('C.fmod(x, y)', 'C.fmod(x, y)')))}
 fast.pow = {nil, callsplit(op('powy', math.huge, floats('C.pow(x, y)')))}
-fast.remainder = {split(op('remainderc', math.huge, intsfloats('intremainder(x, c)', 'x - c * floor(x / c)')), SPLIT * 4),
-                  split(op('remaindery', math.huge, intsfloats('intremainder(x, y)', 'x - y * floor(x / y)')), SPLIT * 4)}
+local function remainders(b)
+   local e = intsfloats('intremainder(x, ' .. b .. ')', 'x - ' .. b .. ' * floor(x / ' .. b .. ')')
+   -- (f32's round trip costs a fifth more than the double formula; a test
+   -- for quotients near an integer, branching, cost three times as much)
+   e.Float = 'x - ' .. b .. ' * floor(f32(x / ' .. b .. '))'
+   return e
+end
+fast.remainder = {split(op('remainderc', math.huge, remainders('c')), SPLIT * 4),
+                  split(op('remaindery', math.huge, remainders('y')), SPLIT * 4)}
 
 -- numpy's SIMD loops (simd.lua) beyond this many elements, where the
 -- LuaJIT loops' scalar code falls behind their fixed cost (a float loop,
@@ -200,7 +211,7 @@ local function elementwise(T, fname, op, res, x, y)
       return res
    end
    if T == types.Long and longloops.map(op, r, xd, yd, y) then return res end
-   local f = T.integer and integerscalar[T][op] or scalar[op]
+   local f = T.integer and integerscalar[T][op] or T == types.Float and floatscalar[op] or scalar[op]
    if f and (nelement(xd) <= SMALL or op == 'pow' and not T.integer) and (op ~= 'mul' or exactproducts(T))
       and exactlong(T, xd, y, yd) then
       if yd then loop2(r, xd, yd, f) else loop1(r, xd, f, y) end
@@ -300,7 +311,7 @@ local function axpy(T, fname, res, x, v, y)
    if nelement(xd) <= SMALL and exactproducts(T) then
       loop2(r, xd, yd, T == types.Float and addscaledfloat or addscaled, v)
    elseif nelement(xd) > 0 then
-      pycall(py.math_addscaled, ndview(r), ndview(xd), v, ndview(yd))
+      pycall(py.math_addscaled, ndview(r), ndview(xd), pynumber(v), ndview(yd))
    end
    return res
 end
@@ -398,7 +409,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, T == types.Float and floataddc[name] or f, v)
          elseif nelement(xd) > 0 then
-            pycall(py.math_addc, name, ndview(r), ndview(xd), v, ndview(d1), ndview(d2))
+            pycall(py.math_addc, name, ndview(r), ndview(xd), pynumber(v), ndview(d1), ndview(d2))
          end
          return res
       end,
@@ -422,7 +433,7 @@ dispatch.define{
       if nelement(ad) <= SMALL then
          loop2(r, ad, bd, T == types.Float and floatlerp or lerp, w)
       else
-         pycall(py.math_lerp, ndview(r), ndview(ad), ndview(bd), w)
+         pycall(py.math_lerp, ndview(r), ndview(ad), ndview(bd), pynumber(w))
       end
       return res
    end,
