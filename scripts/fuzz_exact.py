@@ -167,6 +167,8 @@ def pool_values(rng, T, kind):
             v = rng.randint(-40, 40) + rng.choice([0.5, 0.25, 0.5 + 2 ** -40, 0.5 - 2 ** -40, 0.75, 0.0])
             if rng.random() < 0.2:
                 v = rng.choice([2 ** 24 + 1, 2 ** 24 + 3, 2 ** 53 - 1, 16777217.5, 1 + 2 ** -24, 1 + 2 ** -23])
+        elif kind == "short":   # few significant bits: products and squares halfway between floats
+            v = rng.randint(-2 ** 13, 2 ** 13) * 2.0 ** rng.randint(-12, 12)
         elif kind == "special":
             v = rng.choice([math.nan, math.inf, -math.inf, -0.0, 0.0, 1.0, -2.5, 1e-310, 1e300, -1e300])
         else:   # "mid": ordinary values
@@ -255,7 +257,8 @@ def operand(rng, T, sizes, kind, layout=None, allow_expand=True):
 def kind_for(rng, T, op=None):
     if T in INTS:
         return "int"
-    return rng.choice(["mixed", "mixed", "cancel", "ties", "mid", "pos", "unit"] + (["special"] if rng.random() < 0.15 else []))
+    return rng.choice(["mixed", "mixed", "cancel", "ties", "mid", "pos", "unit", "short"]
+                      + (["special"] if rng.random() < 0.15 else []))
 
 
 UNARY = ["abs", "neg", "sign", "sqrt", "rsqrt", "cinv", "exp", "log", "log1p", "tanh", "sigmoid", "round",
@@ -445,10 +448,72 @@ def logical(rng, nd):
                        f"return PR({x}:ne(0):{f}())", f"return torch.sum(torch.ne({x}, {rng.randint(0, 9)}))"])
 
 
+def into(rng, T, nd):
+    """element-wise maths and reductions into a given result that is a view
+    (transposed or narrowed) of a bigger tensor"""
+    total = count(rng)
+    sizes = shape_for(rng, min(total, 20000), nd)
+    x = operand(rng, T, sizes, kind_for(rng, T))
+    y = operand(rng, T, sizes, kind_for(rng, T))
+    big = list(sizes)
+    big[0] += 2
+    r = f"local rb = torch.{T}Tensor({', '.join(map(str, big))}):fill(0.5); local r = rb:narrow(1, 2, {sizes[0]})"
+    if nd >= 2 and rng.random() < 0.5:
+        tb = list(sizes)
+        tb[0], tb[-1] = tb[-1], tb[0]
+        r = f"local rb = torch.{T}Tensor({', '.join(map(str, tb))}):fill(0.5); local r = rb:transpose(1, {nd})"
+    f = rng.choice(["cmul", "cdiv", "add", "csub", "exp", "tanh", "sigmoid", "sqrt", "abs", "mul", "div", "pow",
+                    "remainder", "fmod", "cumsum", "addcmul", "lerp", "log", "atan2"])
+    if T in INTS:
+        f = rng.choice(["cmul", "add", "csub", "abs", "mul", "cumsum", "remainder", "fmod", "addcmul"])
+    if f in ("cmul", "cdiv", "add", "csub", "atan2"):
+        call = f"torch.{f}(r, {x}, {y})"
+    elif f in ("mul", "div", "pow", "remainder", "fmod"):
+        call = f"torch.{f}(r, {x}, {num(rng.choice(SCALARS) if T in FLOATS else rng.choice([2, 3, 7]))})"
+    elif f == "cumsum":
+        call = f"torch.cumsum(r, {x}, {rng.randint(1, nd)})"
+    elif f == "addcmul":
+        call = f"torch.addcmul(r, {x}, {num(rng.choice(SCALARS) if T in FLOATS else 2)}, {y}, {x})"
+    elif f == "lerp":
+        call = f"torch.lerp(r, {x}, {y}, {num(rng.choice([0.3, 1 / 3, -0.0, 0.75]))})"
+    else:
+        call = f"torch.{f}(r, {x})"
+    return f"{r}; {call}; return rb"
+
+
+def extras(rng, T, nd):
+    """trace, linspace/logspace, sums of comparisons, reductions of big
+    tensors along each dimension"""
+    r = rng.random()
+    if r < 0.15:
+        n = rng.randint(1, 300)
+        return f"return torch.trace({operand(rng, T, [n, rng.randint(1, 300)], kind_for(rng, T))})"
+    if r < 0.3:
+        a, b = num(rng.choice([0, -1, 1e-3, 2.5, -7])), num(rng.choice([1, 10, 1 / 3, 1e4, -2]))
+        n = rng.choice([1, 2, 3, 7, 100, 101, 1000, 10001])
+        return f"return torch.{rng.choice(['linspace', 'logspace'])}({a}, {b}, {n}):type('torch.{T}Tensor')"
+    if r < 0.45:
+        sizes = shape_for(rng, count(rng), nd)
+        return f"return {rng.choice(['torch.sum', 'PR'])}(torch.{rng.choice(['gt', 'le', 'ne'])}({operand(rng, T, sizes, kind_for(rng, T))}, 0))"
+    sizes = shape_for(rng, rng.randint(20000, 300000), nd)
+    x = operand(rng, T, sizes, kind_for(rng, T))
+    d = rng.randint(1, nd)
+    f = rng.choice(["sum", "mean", "std", "var", "norm", "prod", "cumsum", "max", "min"] if T in FLOATS
+                   else ["sum", "cumsum", "max", "min"])
+    if f == "norm":
+        return f"return torch.norm({x}, {num(rng.choice(NORMS))}, {d})"
+    if f in ("std", "var") and rng.random() < 0.5:
+        return f"return torch.{f}({x}, {d}, true)"
+    return rng.choice([f"return torch.{f}({x}, {d})", f"return PR(torch.{f}({x}))" if f not in ("cumsum",) else
+                       f"return torch.{f}({x}, {d})"])
+
+
 def case(rng):
     nd = rng.choice([1, 1, 1, 2, 2, 2, 3, 4])
     T = rng.choice(FLOATS) if rng.random() < 0.85 else rng.choice(INTS)
     r = rng.random()
+    if T in INTS and rng.random() < 0.2:
+        return into(rng, T, nd) if rng.random() < 0.5 else extras(rng, T, nd)
     if T in INTS:
         if r < 0.55:
             return int_case(rng, T, nd)
@@ -457,6 +522,8 @@ def case(rng):
         if r < 0.8:
             return bynumber(rng, T, nd)
         return bytensor(rng, T, nd)
+    if rng.random() < 0.15:
+        return into(rng, T, nd) if rng.random() < 0.6 else extras(rng, T, nd)
     if r < 0.22:
         return unary(rng, T, nd)
     if r < 0.37:
