@@ -850,3 +850,26 @@ def test_findings_of_the_operators_fuzz():
     # (tests/fixtures/operators_fuzz_found.lua)
     out, expected = fixture("operators_fuzz_found")
     assert out == expected
+
+
+def test_exact_fuzz_findings():
+    # scripts/fuzz_exact.py (every bit) against the original: a FloatTensor's
+    # remainder divides in float (the quotient rounded to a float) and takes
+    # the rest in double; the dot of views is TH's BLAS dot of each stretch
+    # both hold evenly spaced, added in a double (a FloatTensor's not rounded
+    # to float; th had summed transposed, narrowed, strided and expanded ones
+    # its own way); a scale or weight of -0 keeps its sign on numpy's paths
+    # (addcmul, addcdiv, add with a scale, lerp: lupa passed it as 0)
+    out, expected = fixture("parity_exact")
+    assert out == expected
+
+
+@pytest.mark.skipif(not avx512(), reason="OpenBLAS's SkylakeX kernels need AVX-512")
+def test_exact_fuzz_findings_on_skylakex_kernels():
+    # the same with OpenBLAS's AVX-512 kernels, what the original (and the
+    # fuzzer, unpinned) picks on this machine (recorded with
+    # OPENBLAS_CORETYPE=SkylakeX): the dots' sections are these kernels' sdot/ddot
+    env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX")
+    proc = run_th([os.path.join(FIXTURES, "parity_exact.lua")], env=env, timeout=120)
+    with open(os.path.join(FIXTURES, "parity_exact_skylakex.expected")) as f:
+        assert output(proc) == [line.rstrip() for line in f.read().splitlines()]

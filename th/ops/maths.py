@@ -14,6 +14,7 @@ from th.ops import export, threads
 from th.ops.threads import together
 
 F64 = np.dtype(np.float64)
+F32 = np.dtype(np.float32)
 
 
 PARALLEL = 1 << 20     # from this many elements, memory-bound ufuncs run on the threads
@@ -312,6 +313,7 @@ def math_clamp(out, x, lo, hi):
 @export
 def math_lerp(out, a, b, w):
     a, b = _like(a, out), _like(b, out)
+    w = _scalar(w, out.dtype)
     np.copyto(out, a + w * (b - a), casting="unsafe")
 
 

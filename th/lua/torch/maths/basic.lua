@@ -314,7 +314,7 @@ local function axpy(T, fname, res, x, v, y)
    if nelement(xd) <= SMALL and exactproducts(T) then
       loop2(r, xd, yd, T == types.Float and addscaledfloat or addscaled, v)
    elseif nelement(xd) > 0 then
-      pycall(py.math_addscaled, ndview(r), ndview(xd), v, ndview(yd))
+      pycall(py.math_addscaled, ndview(r), ndview(xd), pynumber(v), ndview(yd))
    end
    return res
 end
@@ -412,7 +412,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          if nelement(xd) <= SMALL and exactproducts(T) and not (T.integer and name == 'addcdiv') then
             loop3(r, xd, d1, d2, T == types.Float and floataddc[name] or f, v)
          elseif nelement(xd) > 0 then
-            pycall(py.math_addc, name, ndview(r), ndview(xd), v, ndview(d1), ndview(d2))
+            pycall(py.math_addc, name, ndview(r), ndview(xd), pynumber(v), ndview(d1), ndview(d2))
          end
          return res
       end,
@@ -436,7 +436,7 @@ dispatch.define{
       if nelement(ad) <= SMALL then
          loop2(r, ad, bd, T == types.Float and floatlerp or lerp, w)
       else
-         pycall(py.math_lerp, ndview(r), ndview(ad), ndview(bd), w)
+         pycall(py.math_lerp, ndview(r), ndview(ad), ndview(bd), pynumber(w))
       end
       return res
    end,

@@ -90,29 +90,64 @@ local function flat(d, n, as)
    return as
 end
 
--- TH's dot of a matrix x whose rows do not run on as one stretch, with a y
--- of its sizes or a contiguous one: BLAS dots of each row of x with the
--- next elements of y, added up in a double (not rounded to the element
--- type) -> nil for other layouts, or without the library Torch7 used
-local function rowdots(xd, yd)
-   local m, n = xd.sz[1], xd.sz[2]
-   if xd.nd ~= 2 or xd.str[1] == n * xd.str[2] or not cblas.isexact() then return nil end
-   local y1, y2
-   if internal.iscontiguous(yd) then
-      y1, y2 = n, 1
-   elseif yd.nd == 2 and yd.sz[1] == m and yd.sz[2] == n then
-      y1, y2 = yd.str[1], yd.str[2]
-   else
-      return nil
+-- the sections of TH_TENSOR_APPLY2 in d: how many elements in order it took
+-- as one evenly spaced stretch (all of a contiguous tensor; else the last
+-- dimension and those before it that continue its spacing, a size-1 one
+-- included), their spacing, and the last dimension before them
+local function section(d, n)
+   if internal.iscontiguous(d) then return n, 1, 0 end
+   local nd, sz, str = d.nd, d.sz, d.str
+   local len = sz[nd]
+   for i = nd - 1, 1, -1 do
+      if str[i] ~= str[i + 1] * sz[i + 1] then return len, str[nd], i end
+      len = len * sz[i]
    end
-   local xrow = {T = xd.T, st = xd.st, off = xd.off, nd = 1, sz = {n}, str = {xd.str[2]}}
-   local yrow = {T = yd.T, st = yd.st, off = yd.off, nd = 1, sz = {n}, str = {y2}}
-   local s = 0
-   for i = 0, m - 1 do
-      xrow.off, yrow.off = xd.off + i * xd.str[1], yd.off + i * y1
-      local d = cblas.dot(xrow, yrow, n)
-      if not d then return nil end   -- (strides BLAS does not take: before anything is summed)
-      s = s + d
+   return len, str[nd], 0
+end
+
+-- the offset of the next section of d after the one at off (dimensions
+-- 1..last counted in idx, as an odometer)
+local function nextsection(d, idx, last, off)
+   local sz, str = d.sz, d.str
+   for k = last, 1, -1 do
+      if idx[k] < sz[k] then
+         idx[k] = idx[k] + 1
+         return off + str[k]
+      end
+      off = off - (sz[k] - 1) * str[k]
+      idx[k] = 1
+   end
+   return off
+end
+
+-- TH's dot of floating tensors of other layouts: a BLAS dot of each stretch
+-- both operands hold evenly spaced (an expanded one's spacing 0), each
+-- rounded to the element type, added up in a double -> nil without the
+-- library Torch7 used
+local ix, iy = {}, {}   -- (the odometers, kept: no table made per call)
+local function sectiondots(T, xd, yd, n)
+   local dot = cblas.dotfn(T, n)
+   if not dot then return nil end
+   checkbounds(xd)
+   checkbounds(yd)
+   local rx, sx, lx = section(xd, n)
+   local ry, sy, ly = section(yd, n)
+   for k = 1, lx do ix[k] = 1 end
+   for k = 1, ly do iy[k] = 1 end
+   local xp, yp = xd.st.ptr, yd.st.ptr
+   local ox, oy, px, py = xd.off, yd.off, 0, 0
+   local s, i = 0, 0
+   while i < n do
+      local len = rx - px
+      if ry - py < len then len = ry - py end
+      if len == 1 then
+         s = s + tonumber(dot(1, xp + (ox + px * sx), 1, yp + (oy + py * sy), 1))
+      else
+         s = s + tonumber(dot(len, xp + (ox + px * sx), sx, yp + (oy + py * sy), sy))
+      end
+      i, px, py = i + len, px + len, py + len
+      if px == rx then px, ox = 0, nextsection(xd, ix, lx, ox) end
+      if py == ry then py, oy = 0, nextsection(yd, iy, ly, oy) end
    end
    return s
 end
@@ -133,7 +168,7 @@ dispatch.define{
       s = cblas.dot(flat(xd, n, flatx), flat(yd, n, flaty), n)
       flatx.st, flaty.st = nil, nil   -- (kept no longer than the call)
       if s then return asreal(T, s) end
-      s = rowdots(xd, yd)
+      s = not T.integer and cblas.isexact() and sectiondots(T, xd, yd, n)
       if s then return s end
       -- (integer ones at every size: TH summed each stretch both hold evenly
       -- spaced in the element type, wrapping around, and added those in a long)

@@ -475,6 +475,12 @@ local function handed(T, op, most)
    return fns[T][op]
 end
 
+-- dot(n, x, incx, y, incy) of the element type T, or nil; most: the most
+-- elements n will be, when known
+function cblas.dotfn(T, most)
+   return handed(T, 'dot', most)
+end
+
 -- axpy(n, a, x, incx, y, incy) of the element type T (y += a x), or nil;
 -- most: the most elements n will be, when known
 function cblas.axpy(T, most)

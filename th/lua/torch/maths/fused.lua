@@ -153,6 +153,9 @@ function fused.axpy(T, rp, xp, yp, n, v, inplace)
       copy(T, rp, xp, n)
       xp = rp
    end
+   -- (a scale of 0: OpenBLAS's axpy does nothing then, where Torch7's loop
+   -- gave x + 0 * y, NaN for an infinite y and +0 for -0 + 0)
+   if v == 0 then return fmaloop(T, rp, xp, yp, 0, n, v) end
    local m = n - n % block
    local job = axpy and parallel.job(n * T.size, PARALLEL)
    if job then

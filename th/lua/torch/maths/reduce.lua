@@ -374,13 +374,25 @@ dispatch.define{
    end,
 }
 
+-- d^2 for a float d as TH took it, by powf: the product rounded to a float,
+-- but a product halfway between two floats (2q - t a float too) is
+-- powf's, which rounds some of those up where the rounding goes to the even
+-- one (powf on each element cost three times as much)
+local powf = C.powf
+kernels.helpers{squaref = function(d)
+   local q = d * d           -- (exact in a double)
+   local t = f32(q)
+   if t ~= q and f32(2 * q - t) == 2 * q - t then return powf(d < 0 and -d or d, 2) end
+   return t
+end}
+
 -- dist's sum of |x - y|^p in order, a FloatTensor's in float (x - y and the
 -- powers rounded to float), then to the power 1/p (p = 0 gives 1 or inf;
 -- for p = 1, pow(|x - y|, 1) is |x - y|, as in norm)
 local distops = {
    [1] = kernels.op('distabs', math.huge, {Double = 'acc + abs(x - y)', Float = 'f32(acc + abs(f32(x - y)))'}),
    [2] = kernels.op('distsq', math.huge, {Double = 'acc + (x - y) * (x - y)',
-                                          Float = 'f32(acc + f32(f32(x - y) * f32(x - y)))'}),
+                                          Float = 'f32(acc + squaref(f32(x - y)))'}),
    p = kernels.op('distpow', math.huge, {Double = 'acc + C.pow(abs(x - y), c)',
                                          Float = 'f32(acc + C.powf(abs(f32(x - y)), c))'}),
 }
