@@ -43,9 +43,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences, report, unexplained  # noqa: E402
+from fuzz_diff import SHARED_LUA, arguments, differences, report, unexplained  # noqa: E402
 
-PRELUDE = r"""
+PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')
 -- th takes its LuaJIT loops at any size until numpy is loaded (in the
 -- background): wait for it, so that the batch sees th's steady paths
@@ -77,37 +77,24 @@ function dig(t)
    local nd = t:dim()
    local head = torch.type(t) .. ' ' .. (nd == 0 and 'empty' or table.concat(t:size():totable(), 'x'))
    if nd == 0 then return head end
-   local n, s, pos = t:nElement(), t:storage(), t:storageOffset()
-   local size, stride = t:size():totable(), t:stride():totable()
-   local idx = {}
-   for d = 1, nd do idx[d] = 1 end
+   local n = t:nElement()
    local out, h = {head}, 0
-   for k = 1, n do
-      local v = s[pos]
+   walk(t, function(k, v)
       if n <= 300 or k <= 100 or k > n - 100 then out[#out + 1] = ex(v) end
       if n > 300 then h = hv(h, v) end
-      local d = nd
-      while d >= 1 do
-         if idx[d] < size[d] then idx[d] = idx[d] + 1; pos = pos + stride[d]; break end
-         pos = pos - (size[d] - 1) * stride[d]; idx[d] = 1; d = d - 1
-      end
-   end
+   end)
    if n > 300 then out[#out + 1] = 'hash ' .. h end
    return table.concat(out, ' ')
 end
 -- mk(T, sizes, pool, a, b, pool2, c, d): element i (1-based, in order) is
 -- pool[(i*a+b) % #pool + 1] (+ pool2[(i*c+d) % #pool2 + 1])
 function mk(T, sizes, p, a, b, q, c, e)
-   local t = torch[T .. 'Tensor']():resize(torch.LongStorage(sizes))
-   local n = t:nElement()
-   local s = t:storage()
    local np, nq = #p, q and #q or 0
-   for i = 1, n do
+   return filled(T, sizes, function(i)
       local v = p[(i * a + b) % np + 1]
       if q then v = v + q[(i * c + e) % nq + 1] end
-      s[i] = v
-   end
-   return t
+      return v
+   end)
 end
 -- strided(t, d): every other element along d
 function strided(t, d)

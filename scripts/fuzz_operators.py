@@ -36,9 +36,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences, report, unexplained  # noqa: E402
+from fuzz_diff import SHARED_LUA, arguments, differences, report, unexplained  # noqa: E402
 
-PRELUDE = r"""
+PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')   -- the original dies of SIGFPE on some cases: keep what came before
 local SELF = debug.getinfo(1, 'S').source:sub(2)
 local function num(v)
@@ -47,27 +47,16 @@ local function num(v)
    if v == 0 and 1 / v < 0 then return '-0' end
    return string.format('%.17g', v)
 end
--- the values of a tensor, read through its storage and strides (no tensor
--- operation of the runtime under test)
+-- the values of a tensor, read through its storage and strides
 local function tdig(t)
    local nd = t:dim()
    local out = {torch.type(t), nd == 0 and '[]' or table.concat(t:size():totable(), 'x')}
    if nd == 0 then return table.concat(out, ' ') end
    out[#out + 1] = 's' .. table.concat(t:stride():totable(), ',')
-   local s, pos = t:storage(), t:storageOffset()
-   local size, stride = t:size():totable(), t:stride():totable()
-   local idx = {}
-   for d = 1, nd do idx[d] = 1 end
    local sum = 0
-   for k = 1, t:nElement() do
-      local v = s[pos]
+   walk(t, function(k, v)
       if k <= 48 then out[#out + 1] = num(v) else sum = sum + v * (k % 13 + 1) end
-      local d = nd
-      while d >= 1 do
-         if idx[d] < size[d] then idx[d] = idx[d] + 1; pos = pos + stride[d]; break end
-         pos = pos - (size[d] - 1) * stride[d]; idx[d] = 1; d = d - 1
-      end
-   end
+   end)
    if t:nElement() > 48 then out[#out + 1] = 'rest=' .. num(sum) end
    return table.concat(out, ' ')
 end

@@ -176,19 +176,27 @@ end
 -- callform(msg) -> the message, and whether it has no position: luaL_error
 -- gave the line of the function's caller, none when that was C
 -- (pcall(x.narrow, x, 'a'), or a tail call from a function pcall called)
-local function callform(msg)
-   -- the th frame that the user's code, or a C function, called (C frames
-   -- between th's own are th's: a pcall inside th)
-   local level, entry = 3, nil
+-- entryframe(level) -> the level (counted from entryframe's caller) of the
+-- th frame that the user's code, or a C function, called: the last of th's
+-- frames from level up (C frames between th's own are th's: a pcall inside
+-- th); nil when the frame at level is no th's
+local function entryframe(level)
+   local entry = nil
+   level = level + 1
    while true do
       local info = getinfo(level, 'S')
       if not info then break end
       if info.what ~= 'C' then
          if info.source:sub(2, #ours + 1) ~= ours then break end
-         entry = level
+         entry = level - 1
       end
       level = level + 1
    end
+   return entry
+end
+
+local function callform(msg)
+   local entry = entryframe(3)
    if not entry then return msg end
    local above = getinfo(entry + 1, 'S')
    local call = getinfo(entry, 'nSf')
@@ -239,16 +247,7 @@ local fail = internal.fail
 -- function below the th function called (a tail call's caller's), none when
 -- that is C (pcall(torch.norm, x))
 function internal.locate(msg)
-   local level, entry = 2, nil
-   while true do
-      local info = getinfo(level, 'S')
-      if not info then break end
-      if info.what ~= 'C' then
-         if info.source:sub(2, #ours + 1) ~= ours then break end
-         entry = level
-      end
-      level = level + 1
-   end
+   local entry = entryframe(2)
    local above = entry and getinfo(entry + 1, 'S')
    if not above or above.what == 'C' then error(msg, 0) end
    -- (a constructor called through its class: luaT's __call, C, called it)
