@@ -120,8 +120,9 @@ end
 local ours = debug.getinfo(1, 'S').source:match('^@(.*[/\\])trepl[/\\][^/\\]*$')
 
 -- asc(lines, ownsrc): each run of lines of th's frames (C frames before and
--- between them too: th's error()) as the one line of the C function the original ran there:
--- "[C]: in function 'add'", named as the run's outermost frame was
+-- between them too: th's error()) as the one line of the C function the
+-- original ran there, "[C]: in function 'add'", named as the run's
+-- outermost frame was
 local function asc(lines, ownsrc)
    local kinds = {}
    for i, line in ipairs(lines) do

@@ -88,10 +88,10 @@ local function compile(text, statements)
    local head, names = prefix()
    local f, experr = expression(head, text)
    if f and (not statements or forced) then return f, names, printing end
-   local expression = f
+   local asexpression = f
    local err
    f, err = loadstring(head .. text, '=stdin')
-   if not f and expression then return expression, names, printing end
+   if not f and asexpression then return asexpression, names, printing end
    if not f then
       -- `{1,` or `1 +` go on as an expression on the next line
       if incomplete(err) then return nil, 'incomplete', err end
