@@ -342,8 +342,9 @@ def maths(c):
     other = c.types() if c.half else types
     op = rng.choice(["add", "mul", "cmul", "csub", "div", "addt", "sum", "max", "min", "maxd", "cumsum",
                      "cmp", "cmpt", "clamp", "abs", "dot", "addinto", "cmulinto", "neg", "fill_add",
-                     "cmax", "mean", "prod", "sign"])
-    if op in ("div", "mean", "neg") or (op == "abs" and rng.random() < 0.5):
+                     "cmax", "mean", "prod", "sign", "addcmul", "fmod", "cdiv", "maskedFill", "lerp", "round",
+                     "mixed"])
+    if op in ("div", "mean", "neg", "fmod", "cdiv", "lerp", "round") or (op == "abs" and rng.random() < 0.5):
         types = [t for t in types if t in FLOATS] or ["Double"]
         other = [t for t in other if t in FLOATS] or ["Float"]
     inplace = rng.random() < 0.5
@@ -380,6 +381,16 @@ def maths(c):
         "cmax": ("torch.cmax(x, y)", "x:cmin(v)"),
         "mean": (f"torch.mean(x, {d})", "x:mean()"),
         "prod": (f"torch.prod(x, {d})", "x:prod()"),
+        "addcmul": ("torch.addcmul(x, v, x, y)", "x:addcmul(2, y, y)"),
+        "fmod": (f"torch.fmod(x, {rng.choice(['3', '0.7', '-2.5'])})", "x:remainder(1.5)"),
+        "cdiv": ("torch.cdiv(x, y)", "x:cdiv(y)"),
+        "maskedFill": ("x:clone():maskedFill(torch.gt(x, y), v)", "x:maskedFill(torch.lt(x, y), v)"),
+        "lerp": ("torch.lerp(x, y, 0.25)", "x:lerp(y, 0.75)"),
+        "round": ("torch.round(x)", "x:floor()"),
+        # several operations through the one site, picked by the iteration
+        "mixed": ("({torch.add(x, v), torch.cmul(x, y), torch.sum(x, 1), x:clone():fill(v),"
+                  " torch.lt(x, y), x:clone():copy(y)})[it % 6 + 1]",
+                  "({x:add(v), x:mul(-1), x:clamp(-50, 50), x:copy(y), x:fill(v), x:csub(y)})[it % 6 + 1]"),
     }
     call = calls[op][1 if inplace else 0]
     if op in ("addinto", "cmulinto"):
