@@ -245,10 +245,13 @@ def elements(c):
     forms = ["x[i] = v", "s[k] = v", "x:storage()[k] = v"]
     reads = ["x[i]", "s[k]", "x:storage()[k]"]
     if nd == 2:
-        forms += ["x[i][j] = v", "x[{i, j}] = v", "x[{i, j}] = v"]
-        reads += ["x[i][j]", "x[{i, j}]"]
-        forms.remove("x[i] = v")
+        # (x[i] = v of a matrix fills row i; x[{i, {}}] and x[{{}, j}] a row and a column)
+        forms += ["x[i][j] = v", "x[{i, j}] = v", "x[{i, j}] = v", "x[{i, {}}] = v", "x[{{}, j}] = v"]
+        reads += ["x[i][j]", "x[{i, j}]", "x[i]:sum()", "x[{{}, j}][i]"]
         reads.remove("x[i]")
+    else:
+        forms += ["x[{i}] = v", "x[{{i, i}}] = v"]
+        reads += ["x[{i}]"]
     w, r = rng.choice(forms), rng.choice(reads)
     if rng.random() < 0.3:   # a second form through the same site, by parity
         w = f"if it % 2 == 0 then {w} else {rng.choice(forms)} end"
@@ -289,10 +292,10 @@ def fill_copy(c):
     touch = ""
     if rng.random() < 0.7 and kind != "fill":   # the source changes as the loop goes
         touch = "src:storage()[(it * 3) % src:storage():size() + 1] = v; "
-    site = f"local function site(x, src, v) {touch}{op}; return x:storage()[{1 + k % 7}] end"
+    site = f"local function site(x, src, v, it) {touch}{op}; return x:storage()[(it * {k}) % x:storage():size() + 1] end"
     step = ("   local x = xs[it % #xs + 1]\n"
             f"   local v = V[(it * {rng.randint(1, 13)}) % #V + 1]\n"
-            f"   acc = acc + site(x, {pick}, v)")
+            f"   acc = acc + site(x, {pick}, v, it)")
     accs = c.loop(site, step)
     return list(accs) + c.bases
 
@@ -347,6 +350,8 @@ def maths(c):
     if op in ("div", "mean", "neg", "fmod", "cdiv", "lerp", "round") or (op == "abs" and rng.random() < 0.5):
         types = [t for t in types if t in FLOATS] or ["Double"]
         other = [t for t in other if t in FLOATS] or ["Float"]
+    if op in ("abs", "sign"):   # (the original has no Byte abs or sign)
+        types, other = ([t if t != "Byte" else "Char" for t in ts] for ts in (types, other))
     inplace = rng.random() < 0.5
     c.lines.append(f"local V = {value_pool(rng, types + other)}")
     c.lines.append(f"local xs = {c.group(types, S, writable=inplace)}")
@@ -413,7 +418,38 @@ def maths(c):
     return list(accs) + c.bases
 
 
-FAMILIES = [(elements, 35), (fill_copy, 20), (closures, 15), (maths, 30)]
+def longs(c):
+    """LongTensor maths whose values cross 2^53 as the loop goes: th computes
+    in doubles under a bound on the operands and takes numpy's int64 past
+    it, so the path changes with the values (and with the sizes)"""
+    rng = c.rng
+    S = shape(rng)
+    c.lines.append("local V = {" + ", ".join(lit(rng.choice([3, -7, 2 ** 20 + 1, 2 ** 40 - 3, -2 ** 52 + 5, 2 ** 53 + 2,
+                                                             2 ** 61 + 2 ** 30, -2 ** 63, 1, 0, -1]))
+                                         for _ in range(rng.randint(4, 10))) + "}")
+    c.lines.append(f"local xs = {c.group(['Long'] * rng.randint(1, 3), S, writable=True)}")
+    c.lines.append(f"local ys = {c.group(['Long'] * rng.randint(1, 2), S, writable=True)}")
+    d = rng.randint(1, len(S))
+    op = rng.choice([
+        "x:add(v)", "torch.add(x, v)", "x:mul(3)", "torch.cmul(x, y)", "x:csub(y)", "torch.sum(x)",
+        f"torch.sum(x, {d})", f"torch.cumsum(x, {d})", "x:max()", "x:min()", f"torch.max(x, {d})", "x:dot(y)",
+        "torch.cmax(x, y)", "torch.abs(x)", "torch.div(x, 7)", "torch.fmod(x, -5)", "torch.remainder(x, 9)",
+        f"torch.prod(x, {d})", "x:clone():mul(v)", "torch.add(x, 2, y)", "torch.eq(x, y)", "torch.lt(x, v)",
+        "x:clamp(-2^60, 2^60)", "x:sign()"])
+    touch = "x:storage()[(it * 5) % x:storage():size() + 1] = v; "
+    site = f"local function site(x, y, v, it) {touch}local q = {op}; return q end"
+    step = ("   local x = xs[it % #xs + 1]\n"
+            f"   local v = V[(it * {rng.randint(1, 13)}) % #V + 1]\n"
+            "   local got = site(x, partners[x], v, it)\n"
+            "   if torch.isTensor(got) then got = got:storage()[(it % got:storage():size()) + 1] end\n"
+            "   acc = acc + got; acc2 = acc2 + got % 1000")
+    c.lines.append("local partners = {}; for _, g in ipairs{xs, ys} do for _, x in ipairs(g) do "
+                   "partners[x] = x:clone():add(1) end end")
+    accs = c.loop(site, step, ("acc", "acc2"))
+    return list(accs) + c.bases
+
+
+FAMILIES = [(elements, 30), (fill_copy, 18), (closures, 12), (maths, 25), (longs, 15)]
 
 
 def case(rng):
