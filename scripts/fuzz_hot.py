@@ -350,8 +350,8 @@ def maths(c):
     if op in ("div", "mean", "neg", "fmod", "cdiv", "lerp", "round") or (op == "abs" and rng.random() < 0.5):
         types = [t for t in types if t in FLOATS] or ["Double"]
         other = [t for t in other if t in FLOATS] or ["Float"]
-    if op in ("abs", "sign"):   # (the original has no Byte abs or sign)
-        types, other = ([t if t != "Byte" else "Char" for t in ts] for ts in (types, other))
+    if op == "abs":   # (the original has no Byte, Char or Short abs)
+        types, other = ([t if t not in ("Byte", "Char", "Short") else "Int" for t in ts] for ts in (types, other))
     inplace = rng.random() < 0.5
     c.lines.append(f"local V = {value_pool(rng, types + other)}")
     c.lines.append(f"local xs = {c.group(types, S, writable=inplace)}")
