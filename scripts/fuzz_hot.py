@@ -167,11 +167,11 @@ class Case:
         self.bases.append(b)
         return b
 
-    def view(self, T, sizes, layout=None, writable=True):
-        """a view of logical sizes `sizes` (1 or 2 dimensions) of a new base"""
+    def view(self, T, sizes, writable=True):
+        """a view of logical sizes `sizes` (1 or 2 dimensions) of a new base
+        (a matrix transposed, narrowed, strided; expanded when not written)"""
         rng, nd = self.rng, len(sizes)
-        layouts = ["contig", "contig", "t", "narrow", "strided"] + ([] if writable else ["expand"])
-        layout = layout or rng.choice(layouts)
+        layout = rng.choice(["contig", "contig", "t", "narrow", "strided"] + ([] if writable else ["expand"]))
         if layout == "t" and nd == 2:
             return f"{self.base(T, [sizes[1], sizes[0]])}:t()"
         if layout == "narrow":
@@ -196,10 +196,10 @@ class Case:
         """a Lua table of views, one of each type, cycled by the call site"""
         return "{" + ", ".join(self.view(T, sizes, writable=writable) for T in types) + "}"
 
-    def types(self, k=None, pool=TYPES):
+    def types(self):
         """one type (monomorphic) or several (polymorphic call site)"""
-        k = k or self.rng.choice([1, 1, 2, 3, 7])
-        return [self.rng.choice(pool) for _ in range(k)] if k < 7 else list(pool)
+        k = self.rng.choice([1, 1, 2, 3, 7])
+        return [self.rng.choice(TYPES) for _ in range(k)] if k < 7 else list(TYPES)
 
     def loop(self, site, step, accs=("acc",)):
         """the loop around the call site: `step` is the body (uses it, xs);
@@ -219,9 +219,13 @@ class Case:
 
 
 def shape(rng, small=False):
+    """1 or 2 sizes: up to 12 elements a side (small), else mostly up to 200
+    elements in all and now and then up to about 1,100 (th's numpy loops
+    take over from 64 to a few thousand elements, by operation)"""
+    wide = not small and rng.random() < 0.15
     if rng.random() < 0.5:
-        return [rng.randint(2, 12 if small else 200)]
-    hi = 8 if small else 16
+        return [rng.randint(2, 12 if small else 1100 if wide else 200)]
+    hi = 8 if small else 33 if wide else 16
     return [rng.randint(2, hi), rng.randint(2, hi)]
 
 
@@ -346,7 +350,7 @@ def maths(c):
     op = rng.choice(["add", "mul", "cmul", "csub", "div", "addt", "sum", "max", "min", "maxd", "cumsum",
                      "cmp", "cmpt", "clamp", "abs", "dot", "addinto", "cmulinto", "neg", "fill_add",
                      "cmax", "mean", "prod", "sign", "addcmul", "fmod", "cdiv", "maskedFill", "lerp", "round",
-                     "mixed"])
+                     "mixed", "cmpinto"])
     if op in ("div", "mean", "neg", "fmod", "cdiv", "lerp", "round") or (op == "abs" and rng.random() < 0.5):
         types = [t for t in types if t in FLOATS] or ["Double"]
         other = [t for t in other if t in FLOATS] or ["Float"]
@@ -375,6 +379,9 @@ def maths(c):
         "cmp": (f"torch.{rng.choice(['lt', 'le', 'gt', 'ge', 'eq', 'ne'])}(x, v)",
                 f"x:{rng.choice(['lt', 'gt', 'ne'])}(v):sum()"),
         "cmpt": (f"torch.{rng.choice(['lt', 'le', 'gt', 'ge', 'eq', 'ne'])}(x, y)", "x:eq(y):sum()"),
+        # (into a result of the operands' type)
+        "cmpinto": (f"torch.{rng.choice(['lt', 'ge', 'ne'])}(x.new(), x, y)",
+                    f"torch.{rng.choice(['le', 'gt', 'eq'])}(x.new(), x, v)"),
         "clamp": (f"torch.clamp(x, {lit(lohi[0])}, {lit(lohi[1])})", f"x:clamp({lit(lohi[0])}, {lit(lohi[1])})"),
         "abs": ("torch.abs(x)", "x:abs()"),
         "neg": ("torch.neg(x)", "x:neg()"),
