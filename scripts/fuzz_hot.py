@@ -456,7 +456,33 @@ def longs(c):
     return list(accs) + c.bases
 
 
-FAMILIES = [(elements, 30), (fill_copy, 18), (closures, 12), (maths, 25), (longs, 15)]
+def pipeline(c):
+    """several paths in one site, each step's result the next one's input
+    across types: an element write, a copy into another type, maths on the
+    copy, an element read of it filling a third tensor"""
+    rng = c.rng
+    S = shape(rng, small=rng.random() < 0.5)
+    n = sizes_count(S)
+    c.lines.append(f"local V = {value_pool(rng, TYPES)}")
+    c.lines.append(f"local xs = {c.group(c.types(), S)}")
+    c.lines.append(f"local ys = {c.group(c.types(), S)}")
+    c.lines.append(f"local zs = {c.group(c.types(), S)}")
+    c.lines.append(f"local ws = {c.group(c.types(), [n])}")
+    maths = rng.choice(["y:add(v)", "y:mul(2)", "y:cmul(y)", "y:clamp(-100, 100)", "y:fill(y:sum())",
+                        "y:copy(torch.lt(y, v))", "y:csub(y:clone():mul(2))"])
+    flat = "x:storage()[(it * 3) % x:storage():size() + 1] = v"
+    site = ("local function site(x, y, z, w, v, it) "
+            f"{flat}; y:copy(x); {maths}; z:copy(y); w:fill(z:storage()[it % z:storage():size() + 1]); "
+            "return w:sum() + z:storage()[1] end")
+    step = ("   local x, y = xs[it % #xs + 1], ys[(it * 7) % #ys + 1]\n"
+            "   local z, w = zs[(it * 3) % #zs + 1], ws[(it * 5) % #ws + 1]\n"
+            f"   local got = site(x, y, z, w, V[(it * {rng.randint(1, 13)}) % #V + 1], it)\n"
+            "   acc = acc + got; acc2 = acc2 + (got == got and got % 7 or 1)")
+    accs = c.loop(site, step, ("acc", "acc2"))
+    return list(accs) + c.bases
+
+
+FAMILIES = [(elements, 25), (fill_copy, 15), (closures, 12), (maths, 22), (longs, 12), (pipeline, 14)]
 
 
 def case(rng):
