@@ -20,15 +20,22 @@ with varying inputs, in one of these families:
   scales the loop changes, a closure made once or at every iteration, nil
   returned now and then);
 - small tensor maths (add, mul, cmul, div, csub, sum, max/min, cumsum,
-  comparisons, clamp, abs, dot...) at 8-200 elements, th's LuaJIT/numpy
-  crossover, new results, into results and in place.
+  comparisons, clamp, abs, dot...) at 8-200 elements (now and then up to
+  1,100), th's LuaJIT/numpy crossover, new results, into results and in
+  place, several operations through one site;
+- LongTensor maths whose values cross 2^53 as the loop goes;
+- pipelines: an element write, a copy into another type, maths on it, a
+  read of it filling a third tensor, all in one site.
 
 Operands are contiguous or views (transposed, narrowed, strided, expanded as
 sources); one case mixes types and layouts through its call site, and most
 switch to other types or layouts partway through the loop (a trace exit).
 Lua numbers accumulate what the loop reads.  Each case prints the
 accumulators and every element of its tensors' bases by '%a' (every bit;
-fuzz_prelude's walk); both commands must agree exactly.  Each th batch first
+fuzz_prelude's walk; past 400 elements, a weighted sum of them all); both
+commands must agree exactly, and --show lists where each mismatch starts,
+with its case.  Counted apart (KNOWN): max/min of all the elements of a
+view holding NaN, where the original read past the view.  Each th batch first
 waits for numpy to load (FUZZ_HOT_COLD=1 leaves that out: th's LuaJIT loops
 at any size).  Uses fuzz_diff.py's runner (a crash or hang resumes after the
 case).
