@@ -181,6 +181,8 @@ class Case:
         layout = rng.choice(["contig", "contig", "t", "narrow", "strided"] + ([] if writable else ["expand"]))
         if layout == "t" and nd == 2:
             return f"{self.base(T, [sizes[1], sizes[0]])}:t()"
+        if layout == "t" and nd == 3:
+            return f"{self.base(T, sizes[::-1])}:transpose(1, 3)"
         if layout == "narrow":
             d = rng.randrange(nd)
             big = list(sizes)
@@ -228,8 +230,11 @@ class Case:
 def shape(rng, small=False):
     """1 or 2 sizes: up to 12 elements a side (small), else mostly up to 200
     elements in all and now and then up to about 1,100 (th's numpy loops
-    take over from 64 to a few thousand elements, by operation)"""
+    take over from 64 to a few thousand elements, by operation), or 3 sizes
+    up to 6"""
     wide = not small and rng.random() < 0.15
+    if not small and rng.random() < 0.15:
+        return [rng.randint(2, 6) for _ in range(3)]
     if rng.random() < 0.5:
         return [rng.randint(2, 12 if small else 1100 if wide else 200)]
     hi = 8 if small else 33 if wide else 16
@@ -260,9 +265,9 @@ def elements(c):
         forms += ["x[i][j] = v", "x[{i, j}] = v", "x[{i, j}] = v", "x[{i, {}}] = v", "x[{{}, j}] = v"]
         reads += ["x[i][j]", "x[{i, j}]", "x[i]:sum()", "x[{{}, j}][i]"]
         reads.remove("x[i]")
-    else:
-        forms += ["x[{i}] = v", "x[{{i, i}}] = v"]
-        reads += ["x[{i}]"]
+    else:   # (a negative index counts from the end)
+        forms += ["x[{i}] = v", "x[{{i, i}}] = v", "x[-i] = v"]
+        reads += ["x[{i}]", "x[-i]", "x[{-i}]"]
     w, r = rng.choice(forms), rng.choice(reads)
     if rng.random() < 0.3:   # a second form through the same site, by parity
         w = f"if it % 2 == 0 then {w} else {rng.choice(forms)} end"
