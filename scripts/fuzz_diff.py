@@ -315,9 +315,10 @@ def unexplained(mismatches, known):
     return left
 
 
-def arguments(calls=10000):
+def arguments(calls=10000, name="calls"):
+    """the fuzzers' options; `name` is what the count of cases is called on the command line"""
     ap = argparse.ArgumentParser()
-    ap.add_argument("--calls", type=int, default=calls)
+    ap.add_argument("--" + name, dest="calls", type=int, default=calls)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch", type=int, default=500)
     ap.add_argument("--th", default=".venv/bin/th")

@@ -46,3 +46,31 @@ def test_long_to_float_sum_stays_right_when_hot(th):
     # the issue's reproduction: it failed after ~70 iterations, or segfaulted
     proc = th("for i = 1, 2000 do assert(torch.LongTensor(15):fill(3):float():sum() == 45) end\nprint('ok')")
     assert proc.returncode == 0 and proc.stdout.strip() == "ok"
+
+
+def test_map_into_integers_stores_c_truncation_when_hot_after_another_type(th):
+    # scripts/fuzz_hot.py: once map's loop was hot and had run on another
+    # element type, the original's LuaJIT converted the operands of the
+    # function's last addition one by one (10842.5 stored as 10843); the
+    # expected rows are the original's with each type alone and cold
+    # (the counter started where the 452nd call starts)
+    proc = th(r"""
+local function fit(v)
+   if v ~= v then return 0 elseif v < -2^31 then return -2^31 elseif v > 2^31 - 1 then return 2^31 - 1 end
+   return v
+end
+for _, T in ipairs{'Short', 'Int', 'Byte', 'Char'} do
+   local cnt = 0
+   local FN = function(e, o) cnt = cnt + 1; return fit(fit(fit((e - cnt) * 0.5)) + o) end
+   local x
+   for it = 1, 452 do
+      x = torch[T .. 'Tensor'](24):fill(10843)
+      x:map(x:clone(), FN)
+   end
+   print(T .. ' ' .. table.concat(x:totable(), ' '))
+end""")
+    assert proc.returncode == 0, proc.stderr
+    wide = "10852 10851 10851 10850 10850 10849 10849 10848 10848 10847 10847 10846 10846 10845 10845 " \
+           "10844 10844 10843 10843 10842 10842 10841 10841 10840"
+    narrow = "100 100 99 99 98 98 97 97 96 96 95 95 94 94 93 93 92 92 91 91 90 90 89 89"
+    assert [line.rstrip() for line in proc.stdout.splitlines()] == ["Short " + wide, "Int " + wide, "Byte " + narrow, "Char " + narrow]

@@ -873,3 +873,15 @@ def test_exact_fuzz_findings_on_skylakex_kernels():
     proc = run_th([os.path.join(FIXTURES, "parity_exact.lua")], env=env, timeout=120)
     with open(os.path.join(FIXTURES, "parity_exact_skylakex.expected")) as f:
         assert output(proc) == [line.rstrip() for line in f.read().splitlines()]
+
+
+def test_hot_fuzz_findings():
+    # scripts/fuzz_hot.py (call sites run thousands of times) against the
+    # original: LongTensor comparisons of up to 64 elements compare the 64-bit
+    # values (th compared doubles: 2^63 - 1 == 2^63), maskedFill and
+    # indexFill return their value argument as given, a fraction or a numeric
+    # string (th returned it converted), and a small LongTensor copied into a
+    # narrower integer tensor of another layout wraps its 64-bit values as C
+    # (th wrapped the nearest double) (tests/fixtures/hot_fuzz_found.lua)
+    out, expected = fixture("hot_fuzz_found")
+    assert out == expected

@@ -1172,6 +1172,7 @@ end
 -- trace through a copy that returned early aborted, until LuaJIT
 -- blacklisted Tensor.copy and ran every copy in the interpreter (0.06 ->
 -- 0.4 us for 100 elements, in one run of the sweep in three)
+local int32p = ffi.typeof('int32_t *')
 local function copyelements(d, s)
    local so = offsets(s)
    local sptr = s.st.ptr
@@ -1179,6 +1180,12 @@ local function copyelements(d, s)
    if d.T.integer and not s.T.integer then
       local T = d.T
       each(d, function(ptr, i) k = k + 1; ptr[i] = ccast(T, sptr[so[k]]) end)
+   elseif s.T.name == 'Long' and d.T.integer and d.T.name ~= 'Long' then
+      -- C's wrap-around into a narrower integer: the int64's low half
+      -- (little-endian), whose low bits the store keeps (a number would
+      -- have rounded a value past 2^53 first)
+      local low = kernels.recast(int32p, sptr)
+      each(d, function(ptr, i) k = k + 1; ptr[i] = low[2 * so[k]] end)
    elseif s.T.name == 'Long' and d.T.name ~= 'Long' then
       -- an int64 stored through another pointer type in a hot trace is
       -- miscompiled by lupa's LuaJIT (wrong values, heap corruption): as a number

@@ -424,19 +424,20 @@ local function indexAdd(self, dim, index, src)
    return src   -- as Torch7's binding: its last argument
 end
 
-local function indexFill(self, dim, index, value)
+-- -> the value argument as given (as maskedFill)
+local function indexFill(self, dim, index, given)
    local d = TD[self] or internal.badself(self)
    dim = internal.toint(dim, 1, 'indexFill')
    local idx = checkvector(index, 2, 'indexFill')
-   value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 3, 'indexFill')
+   local value = tonumber(internal.elementvalue(d.T, given)) or internal.checknumber(given, 3, 'indexFill')
    -- a vector takes any dimension number up to 1, as in Torch7
    dim = d.nd == 1 and dim < 2 and 1 or indexdim(d, dim, 'indexFill')
    local done = indexloops.fill(d, idx, dim, value)
-   if done then return value end   -- as Torch7's binding: its last argument
+   if done then return given end
    checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, 'indexFill')
    if idx.sz[1] * nelement(d) / d.sz[dim] > SMALL then
       pycall(py.index_fill, ndview(d), ndview(idx), value, dim - 1)
-      return value
+      return given
    end
    checkbounds(d)
    local iv, n = values(idx)
@@ -445,7 +446,7 @@ local function indexFill(self, dim, index, value)
       local o = sliceoffsets(d, dim, iv[k] - 1)
       for m = 1, #o do p[o[m]] = value end
    end
-   return value
+   return given
 end
 
 ---------------------------------------------------------------------------
@@ -682,25 +683,27 @@ end
 -- misprediction in every other element; 32x32 transposed 3.8 -> 3.1 us, 10x10 3.1 -> 0.5)
 local stridedfill = kernels.op('maskedfill', 2048, kernels.alltypes('y == 1 and c or x', 'y == 1 and c or x'))
 
-local function maskedFill(self, mask, value)
+-- -> the value argument as given (a fraction for an integer tensor, a
+-- numeric string), what Torch7's binding returned: its last argument
+local function maskedFill(self, mask, given)
    local d = TD[self] or internal.badself(self)
    checkof(mask, types.Byte, 1, 'maskedFill')
-   value = tonumber(internal.elementvalue(d.T, value)) or internal.checknumber(value, 2, 'maskedFill')
+   local value = tonumber(internal.elementvalue(d.T, given)) or internal.checknumber(given, 2, 'maskedFill')
    local m, ones = checkmask(mask, d, 1, 'maskedFill', nil, true)   -- (after every argument's type)
-   if ones == 0 then return value end   -- as Torch7's binding: its last argument
+   if ones == 0 then return given end
    if maskloops.fill(d, m, nelement(d), value) or kernels.map2(stridedfill, d, d, m, value) then
-      return value
+      return given
    end
    if nelement(d) > SMALL then
       pycall(py.masked_fill, ndview(d), ndview(m), value)
-      return value
+      return given
    end
    local dofs, mo = offsets(d), offsets(m)
    local dp, mp = d.st.ptr, m.st.ptr
    for i = 1, #dofs do
       if mp[mo[i]] == 1 then dp[dofs[i]] = value end
    end
-   return value
+   return given
 end
 
 ---------------------------------------------------------------------------

@@ -86,6 +86,19 @@ local function signed(name, r, a, b, c)
    return kernels.run(b and 'sign2' or 'sign1', op, a.T, nil, rp, ap, bp, nelement(a), c)
 end
 
+-- doubles(a, b, c) -> whether a's elements compare with b's (or with the
+-- number c, cast to a's type) as doubles the way they do in their own type:
+-- a LongTensor's only while every |v| is below 2^53 (2^63 - 1 == 2^63 as
+-- doubles)
+local longloops = require 'torch.maths.longloops'
+local EXACT = 2 ^ 53
+local function doubles(a, b, c)
+   if a.T ~= types.Long then return true end
+   local ba, bb = longloops.bound(a)
+   if b then bb = longloops.bound(b) else bb = math.abs(c) end
+   return ba ~= nil and bb ~= nil and ba < EXACT and bb < EXACT
+end
+
 for name, f in pairs(comparisons) do
    dispatch.define{
       elementwise = true,
@@ -108,7 +121,7 @@ for name, f in pairs(comparisons) do
          if bd and kernels.map2(k[2], r, ad, bd) or not bd and kernels.map1(k[1], r, ad, b) then
             return res
          end
-         if nelement(ad) <= SMALL then
+         if nelement(ad) <= SMALL and doubles(ad, bd, b) then
             if bd then loop2(r, ad, bd, f) else loop1(r, ad, f, b) end
          else
             pycall(py.math_compare, name, ndview(r), ndview(ad), bd and ndview(bd) or b)
