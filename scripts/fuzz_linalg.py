@@ -320,8 +320,12 @@ def case(rng):
         c.lines.insert(0, "--[[cross]]")
     if fname == "ormqr" and any(":clone()" in l for l in c.lines):
         c.lines.insert(0, "--[[ormqr-rowmajor]]")
-    if fname != "svd" and any(re.search(r"R\('\w+', (\d+), (\d+), '(narrow|tnarrow|slice)'\)", l) and
-                              not re.search(r"R\('\w+', 1, 1,", l) for l in c.lines):
+    # (a vector result of two or more elements laid out other than contig or
+    # offset is strided: gapped too)
+    if fname != "svd" and any((re.search(r"R\('\w+', (\d+), (\d+), '(narrow|tnarrow|slice)'\)", l) and
+                               not re.search(r"R\('\w+', 1, 1,", l)) or
+                              re.search(r"R\('\w+', ([2-9]|\d\d+), 0, '(t|narrow|tnarrow|slice)'\)", l)
+                              for l in c.lines):
         c.lines.insert(0, "--[[gapped-result]]")
     elif fname == "qr" and results and results[0] in inputs and any(
             re.search(rf"local {results[0]} = M\('\w+', \d+, \d+, '\w+', '(narrow|tnarrow|slice)'", l)
@@ -347,7 +351,8 @@ KNOWN = [
     # the original reads its memory as column-major (the transposed reflectors)
     ("ormqr-rowmajor", lambda body, want, have: body.startswith("--[[ormqr-rowmajor]]")),
     # a result given as a view whose rows or columns are apart (narrowed,
-    # sliced: not a contiguous matrix either way), to any function but svd:
+    # sliced: not a contiguous matrix either way; a vector of stride 2), to
+    # any function but svd:
     # the original's LAPACK call works on it as if it were contiguous (potrf
     # of a positive definite matrix fails, inverse, symeig, gesv's LU, qr's q,
     # orgqr give other numbers); th works on a copy and writes the view
