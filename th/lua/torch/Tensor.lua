@@ -748,17 +748,17 @@ function Tensor.select(self, ...)
 end
 
 -- sub(d1s, d1e [, d2s, d2e ...]): ranges, negative bounds count from the end
--- (the first pair is needed; a later one is read when its start is given)
+-- (the first pair is needed; a later one is read when its start is given).
+-- Each pair is read and checked before the next is read, as TH's binding did
 function Tensor.sub(self, ...)
    local d = TD[self] or internal.badself(self)
    local n = select('#', ...)
    local npairs = n < 2 and 1 or floor((n + 1) / 2)
-   for i = 1, 2 * npairs do toint((select(i, ...)), i, 'sub', n) end   -- (every type first)
    local t = clonemeta(d)
    local e = TD[t]
    for k = 1, npairs do
       local s, f = select(2 * k - 1, ...)
-      s, f = toint(s, 2 * k - 1, 'sub'), toint(f, 2 * k, 'sub')
+      s, f = toint(s, 2 * k - 1, 'sub', n), toint(f, 2 * k, 'sub', n)
       inrange(k <= d.nd, 2 * k - 1, 'sub', 'invalid dimension')
       local size = d.sz[k]
       if s < 0 then s = size + s + 1 end
