@@ -918,6 +918,28 @@ local function setinto(t, result)
    return result
 end
 
+-- expandsizes(a, ...) -> sizes, n, nonnumber: expand's sizes (up to the first
+-- nil after the first) as Torch7's C read them before its Lua checked them: a
+-- string that is no number was 0 there (th refuses it after those checks:
+-- nonnumber is its place), any other wrong type fails at once
+local function expandsizes(a, ...)
+   if islongstorage(a) then return storagearray(a) end
+   local args, n = {a, ...}, select('#', ...) + 1
+   for i = 2, n do
+      if args[i] == nil then n = i - 1 break end
+   end
+   local sizes, nonnumber = {}, nil
+   for i = 1, n do
+      local v = args[i]
+      if type(v) == 'string' and not tonumber(v) then
+         nonnumber, sizes[i] = nonnumber or i, 0
+      else
+         sizes[i] = toint(v, i, 'expand')
+      end
+   end
+   return sizes, n, nonnumber
+end
+
 -- expand([result,] sizes...): size-1 dimensions repeat with stride 0
 function Tensor.expand(self, a, ...)
    local result
@@ -926,10 +948,17 @@ function Tensor.expand(self, a, ...)
       return setinto(Tensor.expand(self, a, select(2, ...)), result)
    end
    local d = TD[self] or internal.badself(self)
-   local sizes, n = readleading('expand', a, ...)
+   local sizes, n, nonnumber = expandsizes(a, ...)
    if n ~= d.nd then
       fail('the number of dimensions provided must equal tensor:dim()')
    end
+   -- (every size checked before a 0 ends the dimensions, as Torch7's Lua did)
+   for i = 1, n do
+      if d.sz[i] ~= 1 and d.sz[i] ~= sizes[i] then
+         fail('incorrect size: only supporting singleton expansion (size=1)')
+      end
+   end
+   if nonnumber then toint((select(nonnumber, a, ...)), nonnumber, 'expand') end
    local sz, str = {}, {}
    for i = 1, n do
       if sizes[i] < 0 then
@@ -940,10 +969,8 @@ function Tensor.expand(self, a, ...)
       elseif d.sz[i] == 1 then
          -- (stride 0 even where the size stays 1, as Torch7's strides read)
          sz[i], str[i] = sizes[i], 0
-      elseif d.sz[i] == sizes[i] then
-         sz[i], str[i] = d.sz[i], d.str[i]
       else
-         fail('incorrect size: only supporting singleton expansion (size=1)')
+         sz[i], str[i] = d.sz[i], d.str[i]
       end
    end
    return view(d, d.off, n, sz, str)
