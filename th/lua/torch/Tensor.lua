@@ -396,26 +396,30 @@ local function longstoragesizes(fname, a, b, argn)
    return sizes, n, strides
 end
 
--- (storage, offset, sizes [, strides]) or (storage, offset, sz1, st1, sz2, st2, ...)
-local function readsizestrides(fname, a, ...)
+-- whether v is a number as lua_isnumber saw it (a numeric string is)
+local function numeric(v)
+   return type(v) == 'number' or type(v) == 'string' and tonumber(v) ~= nil
+end
+
+-- (storage, offset, sizes [, strides]) or (storage, offset, sz1, st1, sz2, st2, ...):
+-- the nargs arguments a, ... after the offset, each one given a number (a
+-- nil too, as TH counted them), the last size's stride -1 when not given
+local function readsizestrides(fname, nargs, a, ...)
    if islongstorage(a) then
       return longstoragesizes(fname, a, (...), 4)
    end
    local args = {a, ...}
-   local nargs = select('#', ...) + 1
-   while nargs > 0 and args[nargs] == nil do nargs = nargs - 1 end
    local sizes, strides, n = {}, {}, 0
    for i = 1, nargs, 2 do
       n = n + 1
-      sizes[n] = args[i]
-      strides[n] = args[i + 1] or -1
+      local size, stride = args[i], args[i + 1]
       -- (numbered after the storage and offset)
-      if type(sizes[n]) ~= 'number' then
-         fail("bad argument #%d to '%s' (number expected, got %s)", i + 2, fname, type(sizes[n]))
-      elseif type(strides[n]) ~= 'number' then
-         fail("bad argument #%d to '%s' (number expected, got %s)", i + 3, fname, type(strides[n]))
+      if not numeric(size) then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i + 2, fname, type(size))
+      elseif i < nargs and not numeric(stride) then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i + 3, fname, type(stride))
       end
-      sizes[n], strides[n] = toint(sizes[n], i + 2, fname), toint(strides[n], i + 3, fname)
+      sizes[n], strides[n] = toint(size, i + 2, fname), i < nargs and toint(stride, i + 3, fname) or -1
    end
    return sizes, n, strides
 end
@@ -446,19 +450,22 @@ local function keepstrides(d, sizes, n, strides)
    return same
 end
 
--- set(d, storage, offset, ...) as the constructor and :set() read their arguments
-local function setfromstorage(d, fname, storage, offset, ...)
+-- set(d, storage [, offset, ...]) as the constructor and :set() read their
+-- arguments (a nil given is no offset, size or stride: TH's error)
+local function setfromstorage(d, fname, storage, ...)
    local st = SD[storage]
    if st.T ~= d.T then
       fail("bad argument #1 to '%s' (%s expected, got %s)", fname, d.T.storagename, st.T.storagename)
    end
-   if offset == nil then
+   local nargs = select('#', ...)
+   if nargs == 0 then
       d.off, d.nv, d.st = 0, false, st
       d.nd, d.sz, d.str = wholestorage(st.n)
       return
    end
-   offset = toint(offset, 2, fname)
-   local sizes, n, strides = readsizestrides(fname, ...)   -- (checked before the offset, as in TH)
+   local offset = toint((...), 2, fname)
+   -- (the sizes and strides checked before the offset, as in TH)
+   local sizes, n, strides = readsizestrides(fname, nargs - 1, select(2, ...))
    if offset < 1 then fail('Tensor: invalid storage offset') end   -- TH's message
    for i = 1, strides and n or 0 do
       if strides[i] < 0 and strides[i] ~= -1 then
