@@ -805,7 +805,8 @@ function Tensor.permute(self, ...)
    local seen, sz, str = {}, {}, {}
    for i = 1, n do
       local p = select(i, ...)
-      if type(p) ~= 'number' or p < 1 or p > n or seen[p] then fail('Invalid permutation') end
+      -- (a fraction names no dimension: its size and stride would be nil)
+      if type(p) ~= 'number' or p < 1 or p > n or p ~= floor(p) or seen[p] then fail('Invalid permutation') end
       seen[p] = true
       sz[i], str[i] = d.sz[p], d.str[p]
    end
