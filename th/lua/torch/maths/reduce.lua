@@ -512,7 +512,10 @@ local function source(T, fname, A, i)
    return d
 end
 
+-- optional(v, kind, argn, fname) -> v, nil or of that kind (a numeric string
+-- is its number, as the bindings' lua_isnumber took it), else TH's error
 local function optional(v, kind, argn, fname)
+   if kind == 'number' and type(v) == 'string' then v = tonumber(v) or v end
    if v ~= nil and type(v) ~= kind then
       fail("bad argument #%d to '%s' (%s expected, got %s)", argn, fname, kind, type(v))
    end
