@@ -257,7 +257,7 @@ KNOWN = [
      lambda body, want, have: "2^40" in body and ("1099511627776" in have or "Index dimension is out of bounds" in have)),
     ("the index family's dimension below 1: the original checked it above only and read the "
      "source's size -1 from outside its sizes (its count message); th: out of range",
-     lambda body, want, have: re.search(r"index(Copy|Add)'?\]?\)?\(x, (0|0\.5|-1)\b", body) is not None
+     lambda body, want, have: re.search(r"index(Copy|Add)('?\]?\)?(\(|, )x, |\()(0|0\.5|-1)\b", body) is not None
      and "Number of indices should be equal" in want and "(out of range)" in have),
     ("diag of a diagonal past the matrix: the original said 'dimension 1 out of range of 0D tensor'",
      lambda body, want, have: "diag" in body and "out of range of 0D tensor" in want),
