@@ -245,8 +245,20 @@ KNOWN = [
     ("both accepted the call and returned a tensor or table (raised again by error(e)): values "
      "are not this fuzzer's (the original's show uninitialised memory)",
      lambda body, want, have: accepted(want) and accepted(have)),
+    ("a view into its own source that fails: the original resized the tensor first and named "
+     "its new sizes as the input's (README, 'Where th differs')",
+     lambda body, want, have: "Wrong size for view" in want and "Wrong size for view" in have
+     and re.search(r":view\(x,|view'?\]?\)?\(x, x,", body) is not None),
+    ("permute of no permutation: the original's Lua permute returned the tensor for some, failed "
+     "inside for others; th: 'Invalid permutation' (README, 'Where th differs')",
+     lambda body, want, have: "permute" in body and have.endswith("Invalid permutation")
+     and (accepted(want) or "transpose" in want or "attempt to compare" in want)),
     ("a dimension of 2^40: the original cut it to a C int (0), th names the number given",
-     lambda body, want, have: "2^40" in body and "1099511627776" in have),
+     lambda body, want, have: "2^40" in body and ("1099511627776" in have or "Index dimension is out of bounds" in have)),
+    ("the index family's dimension below 1: the original checked it above only and read the "
+     "source's size -1 from outside its sizes (its count message); th: out of range",
+     lambda body, want, have: re.search(r"index(Copy|Add)('?\]?\)?(\(|, )x, |\()(0|0\.5|-1)\b", body) is not None
+     and "Number of indices should be equal" in want and "(out of range)" in have),
     ("diag of a diagonal past the matrix: the original said 'dimension 1 out of range of 0D tensor'",
      lambda body, want, have: "diag" in body and "out of range of 0D tensor" in want),
     ("a view past its storage's end (torch.Tensor(s, 2, 5) of 3 elements): the original read "

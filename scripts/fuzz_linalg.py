@@ -320,8 +320,12 @@ def case(rng):
         c.lines.insert(0, "--[[cross]]")
     if fname == "ormqr" and any(":clone()" in l for l in c.lines):
         c.lines.insert(0, "--[[ormqr-rowmajor]]")
-    if fname != "svd" and any(re.search(r"R\('\w+', (\d+), (\d+), '(narrow|tnarrow|slice)'\)", l) and
-                              not re.search(r"R\('\w+', 1, 1,", l) for l in c.lines):
+    # (a vector result of two or more elements laid out other than contig or
+    # offset is strided: gapped too)
+    if fname != "svd" and any((re.search(r"R\('\w+', (\d+), (\d+), '(narrow|tnarrow|slice)'\)", l) and
+                               not re.search(r"R\('\w+', 1, 1,", l)) or
+                              re.search(r"R\('\w+', ([2-9]|\d\d+), 0, '(t|narrow|tnarrow|slice)'\)", l)
+                              for l in c.lines):
         c.lines.insert(0, "--[[gapped-result]]")
     elif fname == "qr" and results and results[0] in inputs and any(
             re.search(rf"local {results[0]} = M\('\w+', \d+, \d+, '\w+', '(narrow|tnarrow|slice)'", l)
@@ -347,7 +351,8 @@ KNOWN = [
     # the original reads its memory as column-major (the transposed reflectors)
     ("ormqr-rowmajor", lambda body, want, have: body.startswith("--[[ormqr-rowmajor]]")),
     # a result given as a view whose rows or columns are apart (narrowed,
-    # sliced: not a contiguous matrix either way), to any function but svd:
+    # sliced: not a contiguous matrix either way; a vector of stride 2), to
+    # any function but svd:
     # the original's LAPACK call works on it as if it were contiguous (potrf
     # of a positive definite matrix fails, inverse, symeig, gesv's LU, qr's q,
     # orgqr give other numbers); th works on a copy and writes the view
@@ -358,6 +363,12 @@ KNOWN = [
     # it a fresh column-major result of the right shape, as the original's qr
     ("transposed-shape", lambda body, want, have: ("torch.svd(" in body or "torch.geqrf(" in body)
      and transposed_shape(want, have)),
+    # the systems' solution given a transposed view (a 5x3 t() for a 3x5 x):
+    # the original returns it in that shape (gels 3x3), its storage read as
+    # another matrix; th gives the solution, a fresh column-major result
+    ("transposed-solution", lambda body, want, have: re.search(r"torch\.(gesv|trtrs|potrs|gels)\(", body)
+     and re.search(r"R\('\w+', \d+, [1-9]\d*, '(t|tnarrow)'\)", body) and want.split()[:1] == have.split()[:1] == ["ok"]
+     and want.split()[2] != have.split()[2]),
     # geev of a matrix holding NaN: OpenBLAS's balancing rejects it ("On entry
     # to DGEBAL parameter number 3"), and the argument number geev reports
     # varied with what ran before in the batch (alone, both report the same)

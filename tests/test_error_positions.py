@@ -265,3 +265,17 @@ def test_not_enough_memory_is_located_as_the_originals(th):
         "script.lua:2: $ Torch: not enough memory: you tried to allocate 40960GB. Buy new RAM!",
         "$ Torch: not enough memory: you tried to allocate 8192GB. Buy new RAM!",
         "$ Torch: not enough memory: you tried to allocate 40960GB. Buy new RAM!"]
+
+
+def test_not_enough_memory_growing_a_storage_says_reallocate(th):
+    # recorded from the original (fuzz_errors seed 3044): TH's realloc of a storage that had
+    # memory said "reallocate", its first allocation "allocate"
+    r = th("for _, f in ipairs{function() torch.Tensor(2, 3):fill(1):resize(2^40) end,\n"
+           "                   function() torch.Storage(3):resize(2^40) end,\n"
+           "                   function() torch.Tensor():resize(2^40) end} do\n"
+           "   print((select(2, pcall(f)):gsub('^[^$]*', '')))\n"
+           "end\n")
+    assert [line.rstrip("\t") for line in r.stdout.splitlines()] == [
+        "$ Torch: not enough memory: you tried to reallocate 8192GB. Buy new RAM!",
+        "$ Torch: not enough memory: you tried to reallocate 8192GB. Buy new RAM!",
+        "$ Torch: not enough memory: you tried to allocate 8192GB. Buy new RAM!"]

@@ -107,6 +107,12 @@ def test_norms_constructions_and_selection_results():
     assert out == expected
 
 
+def test_a_result_that_is_the_second_operand_is_resized_before_the_counts_are_compared():
+    # scripts/fuzz_errors.py seed 3007: x.cmax(x, v, x) was th's size error
+    out, expected = fixture("parity_result_operand")
+    assert out == expected
+
+
 def test_findings_of_the_differential_fuzz():
     # scripts/fuzz_diff.py against the original: each call once differed
     out, expected = fixture("parity_fuzz")

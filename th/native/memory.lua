@@ -179,11 +179,12 @@ local function element(T, owner)
    return T.cast(owner)
 end
 
--- take(T, bytes, zeroed [, lazy [, retried]]) -> owner: a spare buffer of
--- that size, or a new one (after a collection when malloc fails, or when
--- the new memory since the last one is worth a collection; lazy: the
--- buffer may never be touched, its memory does not count as new)
-local function take(T, bytes, zeroed, lazy, retried)
+-- take(T, bytes, zeroed [, lazy [, retried [, verb]]]) -> owner: a spare
+-- buffer of that size, or a new one (after a collection when malloc fails,
+-- or when the new memory since the last one is worth a collection; lazy: the
+-- buffer may never be touched, its memory does not count as new; verb: TH's
+-- word for it in the failure's message, 'reallocate' for a storage that grows)
+local function take(T, bytes, zeroed, lazy, retried, verb)
    busy = true
    local stack, addr = spare[bytes], nil
    local k = 0
@@ -198,17 +199,17 @@ local function take(T, bytes, zeroed, lazy, retried)
    elseif not lazy and not retried and fresh + bytes > FRESH_EVERY and fresh + bytes > held / 2 then
       busy = false
       collect()
-      return take(T, bytes, zeroed, lazy, true)   -- (the collection may have made one spare)
+      return take(T, bytes, zeroed, lazy, true, verb)   -- (the collection may have made one spare)
    else
       local p = zeroed and C.calloc(bytes + ALIGN, 1) or C.malloc(bytes + ALIGN)
       if p == nil then
          busy = false
          if retried == 'failed' then   -- (TH's words)
-            memory.raise(('$ Torch: not enough memory: you tried to allocate %dGB. Buy new RAM!'):format(
-               math.floor(bytes / 2^30)))
+            memory.raise(('$ Torch: not enough memory: you tried to %s %dGB. Buy new RAM!'):format(
+               verb or 'allocate', math.floor(bytes / 2^30)))
          end
          collect()
-         return take(T, bytes, zeroed, lazy, 'failed')
+         return take(T, bytes, zeroed, lazy, 'failed', verb)
       end
       addr = tonumber(cast('intptr_t', p))
       held = held + bytes
@@ -231,24 +232,25 @@ local function take(T, bytes, zeroed, lazy, retried)
    return owner
 end
 
--- alloc(T, n [, raw]) -> arr, ptr, buf : a buffer of n elements of type T,
--- zeroed unless raw (a result about to be overwritten): arr is nil (the numpy
--- array over buf is made when bulk maths needs one), buf the memory's owner
-function memory.alloc(T, n, raw)
+-- alloc(T, n [, raw [, verb]]) -> arr, ptr, buf : a buffer of n elements of
+-- type T, zeroed unless raw (a result about to be overwritten): arr is nil
+-- (the numpy array over buf is made when bulk maths needs one), buf the
+-- memory's owner (verb: take's)
+function memory.alloc(T, n, raw, verb)
    local bytes = n * T.size
    if bytes <= SMALL_BYTES then
       local buf = T.vla(n)
       return nil, T.cast(buf), buf
    end
    account(bytes)
-   local owner = take(T, bytes, not raw)
+   local owner = take(T, bytes, not raw, nil, nil, verb)
    return nil, element(T, owner), owner
 end
 
--- reserve(T, n) -> buf, ptr : a buffer of n elements of type T to be zeroed
--- when first used: ptr is nil when memory.clear(T, buf, n) must give it
--- first (an untouched buffer then costs neither a memset nor a page)
-function memory.reserve(T, n)
+-- reserve(T, n [, verb]) -> buf, ptr : a buffer of n elements of type T to
+-- be zeroed when first used: ptr is nil when memory.clear(T, buf, n) must
+-- give it first (an untouched buffer then costs neither a memset nor a page)
+function memory.reserve(T, n, verb)
    local bytes = n * T.size
    if bytes <= SMALL_BYTES then
       local buf = T.vla(n)
@@ -258,7 +260,7 @@ function memory.reserve(T, n)
    if reserved > UNTOUCHED_EVERY and reserved > UNTOUCHED * 4096 * collectgarbage('count') then
       collect()
    end
-   return take(T, bytes, false, true), nil
+   return take(T, bytes, false, true, nil, verb), nil
 end
 
 -- clear(T, buf, n) -> ptr : zeroes a reserved buffer, about to be used

@@ -249,10 +249,10 @@ local function resizedata(s, n)
    if n > s.n and (s.n == 0 or s.buf and rawget(s, 'ptr') == nil) then
       -- nothing to keep but zeros (an empty tensor made a result, a buffer
       -- never used): a new buffer, zeroed when first used
-      local buf, ptr = memory.reserve(s.T, n)
+      local buf, ptr = memory.reserve(s.T, n, s.n > 0 and 'reallocate' or nil)
       s.arr, s.ptr, s.buf, s.n = nil, ptr, buf, n
    elseif n > s.n then
-      local arr, ptr, buf = memory.alloc(s.T, n)
+      local arr, ptr, buf = memory.alloc(s.T, n, false, 'reallocate')   -- (TH's realloc)
       ffi.copy(raw(ptr), raw(s.ptr), s.n * s.T.size)
       s.arr, s.ptr, s.buf, s.n = arr, ptr, buf, n
    elseif n < s.n then

@@ -396,26 +396,30 @@ local function longstoragesizes(fname, a, b, argn)
    return sizes, n, strides
 end
 
--- (storage, offset, sizes [, strides]) or (storage, offset, sz1, st1, sz2, st2, ...)
-local function readsizestrides(fname, a, ...)
+-- whether v is a number as lua_isnumber saw it (a numeric string is)
+local function numeric(v)
+   return type(v) == 'number' or type(v) == 'string' and tonumber(v) ~= nil
+end
+
+-- (storage, offset, sizes [, strides]) or (storage, offset, sz1, st1, sz2, st2, ...):
+-- the nargs arguments a, ... after the offset, each one given a number (a
+-- nil too, as TH counted them), the last size's stride -1 when not given
+local function readsizestrides(fname, nargs, a, ...)
    if islongstorage(a) then
       return longstoragesizes(fname, a, (...), 4)
    end
    local args = {a, ...}
-   local nargs = select('#', ...) + 1
-   while nargs > 0 and args[nargs] == nil do nargs = nargs - 1 end
    local sizes, strides, n = {}, {}, 0
    for i = 1, nargs, 2 do
       n = n + 1
-      sizes[n] = args[i]
-      strides[n] = args[i + 1] or -1
+      local size, stride = args[i], args[i + 1]
       -- (numbered after the storage and offset)
-      if type(sizes[n]) ~= 'number' then
-         fail("bad argument #%d to '%s' (number expected, got %s)", i + 2, fname, type(sizes[n]))
-      elseif type(strides[n]) ~= 'number' then
-         fail("bad argument #%d to '%s' (number expected, got %s)", i + 3, fname, type(strides[n]))
+      if not numeric(size) then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i + 2, fname, type(size))
+      elseif i < nargs and not numeric(stride) then
+         fail("bad argument #%d to '%s' (number expected, got %s)", i + 3, fname, type(stride))
       end
-      sizes[n], strides[n] = toint(sizes[n], i + 2, fname), toint(strides[n], i + 3, fname)
+      sizes[n], strides[n] = toint(size, i + 2, fname), i < nargs and toint(stride, i + 3, fname) or -1
    end
    return sizes, n, strides
 end
@@ -446,19 +450,22 @@ local function keepstrides(d, sizes, n, strides)
    return same
 end
 
--- set(d, storage, offset, ...) as the constructor and :set() read their arguments
-local function setfromstorage(d, fname, storage, offset, ...)
+-- set(d, storage [, offset, ...]) as the constructor and :set() read their
+-- arguments (a nil given is no offset, size or stride: TH's error)
+local function setfromstorage(d, fname, storage, ...)
    local st = SD[storage]
    if st.T ~= d.T then
       fail("bad argument #1 to '%s' (%s expected, got %s)", fname, d.T.storagename, st.T.storagename)
    end
-   if offset == nil then
+   local nargs = select('#', ...)
+   if nargs == 0 then
       d.off, d.nv, d.st = 0, false, st
       d.nd, d.sz, d.str = wholestorage(st.n)
       return
    end
-   offset = toint(offset, 2, fname)
-   local sizes, n, strides = readsizestrides(fname, ...)   -- (checked before the offset, as in TH)
+   local offset = toint((...), 2, fname)
+   -- (the sizes and strides checked before the offset, as in TH)
+   local sizes, n, strides = readsizestrides(fname, nargs - 1, select(2, ...))
    if offset < 1 then fail('Tensor: invalid storage offset') end   -- TH's message
    for i = 1, strides and n or 0 do
       if strides[i] < 0 and strides[i] ~= -1 then
@@ -748,17 +755,17 @@ function Tensor.select(self, ...)
 end
 
 -- sub(d1s, d1e [, d2s, d2e ...]): ranges, negative bounds count from the end
--- (the first pair is needed; a later one is read when its start is given)
+-- (the first pair is needed; a later one is read when its start is given).
+-- Each pair is read and checked before the next is read, as TH's binding did
 function Tensor.sub(self, ...)
    local d = TD[self] or internal.badself(self)
    local n = select('#', ...)
    local npairs = n < 2 and 1 or floor((n + 1) / 2)
-   for i = 1, 2 * npairs do toint((select(i, ...)), i, 'sub', n) end   -- (every type first)
    local t = clonemeta(d)
    local e = TD[t]
    for k = 1, npairs do
       local s, f = select(2 * k - 1, ...)
-      s, f = toint(s, 2 * k - 1, 'sub'), toint(f, 2 * k, 'sub')
+      s, f = toint(s, 2 * k - 1, 'sub', n), toint(f, 2 * k, 'sub', n)
       inrange(k <= d.nd, 2 * k - 1, 'sub', 'invalid dimension')
       local size = d.sz[k]
       if s < 0 then s = size + s + 1 end
@@ -798,7 +805,8 @@ function Tensor.permute(self, ...)
    local seen, sz, str = {}, {}, {}
    for i = 1, n do
       local p = select(i, ...)
-      if type(p) ~= 'number' or p < 1 or p > n or seen[p] then fail('Invalid permutation') end
+      -- (a fraction names no dimension: its size and stride would be nil)
+      if type(p) ~= 'number' or p < 1 or p > n or p ~= floor(p) or seen[p] then fail('Invalid permutation') end
       seen[p] = true
       sz[i], str[i] = d.sz[p], d.str[p]
    end
@@ -918,6 +926,28 @@ local function setinto(t, result)
    return result
 end
 
+-- expandsizes(a, ...) -> sizes, n, nonnumber: expand's sizes (up to the first
+-- nil after the first) as Torch7's C read them before its Lua checked them: a
+-- string that is no number was 0 there (th refuses it after those checks:
+-- nonnumber is its place), any other wrong type fails at once
+local function expandsizes(a, ...)
+   if islongstorage(a) then return storagearray(a) end
+   local args, n = {a, ...}, select('#', ...) + 1
+   for i = 2, n do
+      if args[i] == nil then n = i - 1 break end
+   end
+   local sizes, nonnumber = {}, nil
+   for i = 1, n do
+      local v = args[i]
+      if type(v) == 'string' and not tonumber(v) then
+         nonnumber, sizes[i] = nonnumber or i, 0
+      else
+         sizes[i] = toint(v, i, 'expand')
+      end
+   end
+   return sizes, n, nonnumber
+end
+
 -- expand([result,] sizes...): size-1 dimensions repeat with stride 0
 function Tensor.expand(self, a, ...)
    local result
@@ -926,10 +956,17 @@ function Tensor.expand(self, a, ...)
       return setinto(Tensor.expand(self, a, select(2, ...)), result)
    end
    local d = TD[self] or internal.badself(self)
-   local sizes, n = readleading('expand', a, ...)
+   local sizes, n, nonnumber = expandsizes(a, ...)
    if n ~= d.nd then
       fail('the number of dimensions provided must equal tensor:dim()')
    end
+   -- (every size checked before a 0 ends the dimensions, as Torch7's Lua did)
+   for i = 1, n do
+      if d.sz[i] ~= 1 and d.sz[i] ~= sizes[i] then
+         fail('incorrect size: only supporting singleton expansion (size=1)')
+      end
+   end
+   if nonnumber then toint((select(nonnumber, a, ...)), nonnumber, 'expand') end
    local sz, str = {}, {}
    for i = 1, n do
       if sizes[i] < 0 then
@@ -940,10 +977,8 @@ function Tensor.expand(self, a, ...)
       elseif d.sz[i] == 1 then
          -- (stride 0 even where the size stays 1, as Torch7's strides read)
          sz[i], str[i] = sizes[i], 0
-      elseif d.sz[i] == sizes[i] then
-         sz[i], str[i] = d.sz[i], d.str[i]
       else
-         fail('incorrect size: only supporting singleton expansion (size=1)')
+         sz[i], str[i] = d.sz[i], d.str[i]
       end
    end
    return view(d, d.off, n, sz, str)

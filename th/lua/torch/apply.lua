@@ -371,6 +371,7 @@ local function chunk(result, tensor, n, dim)
    end
    local d = checktensor(tensor, 1, 'chunk')
    dim = sizedim(d, dim or 1, 'chunk')
+   if type(n) == 'string' then n = tonumber(n) or n end   -- (Torch7's arithmetic took a numeric string)
    if type(n) ~= 'number' or n ~= n then
       fail("bad argument #2 to 'chunk' (positive number of chunks expected, got %s)", type(n) == 'number' and n or torch.type(n))
    end

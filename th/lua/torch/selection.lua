@@ -509,11 +509,12 @@ end
 local function scatter(self, dim, index, src)
    local d = TD[self] or internal.badself(self)
    if internal.toint(dim, 1, 'scatter') > d.nd then fail("bad argument #1 to 'scatter' (Index dimension is out of bounds)") end
-   dim = checkdim(d, dim, 1, 'scatter')
    local idx = checkof(index, types.Long, 2, 'scatter')
    if idx.nd ~= d.nd then
       fail("bad argument #2 to 'scatter' (Index tensor must have same dimensions as output tensor)")
    end
+   -- (a dimension below 1 after the index's: TH's check bounded it above only)
+   dim = checkdim(d, dim, 1, 'scatter')
    local s
    if type(src) == 'string' then src = tonumber(src) or src end   -- as luaL_checknumber
    if type(src) == 'number' then

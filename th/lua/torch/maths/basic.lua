@@ -189,7 +189,7 @@ end
 local function elementwise(T, fname, op, res, x, y)
    local xd = TD[x]
    local yd = type(y) ~= 'number' and TD[y]
-   if yd then samecount(fname, xd, yd) else y = cast(T, y) end
+   if yd then samecount(fname, xd, yd, res) else y = cast(T, y) end
    if dividing[op] then checkdivisor(T, fname, xd, y, yd) end
    local r
    res, r = result(T, res, xd, true)
@@ -247,7 +247,7 @@ binary('cmin', 'min', {'tt', 'tn'})
 local function bitwise(T, fname, op, res, x, y)
    local xd = TD[x]
    local yd = type(y) ~= 'number' and TD[y]
-   if yd then samecount(fname, xd, yd) else y = cast(T, y) end
+   if yd then samecount(fname, xd, yd, res) else y = cast(T, y) end
    local r
    res, r = result(T, res, xd, true)
    if nelement(r) > 0 and not bitops.run(op, r, xd, yd, y) then
@@ -297,7 +297,7 @@ local fastaxpy = op('axpy', 2^20 - 1, {Byte = axpyexpr, Char = axpyexpr, Short =
 -- res = x + v * y
 local function axpy(T, fname, res, x, v, y)
    local xd, yd = TD[x], TD[y]
-   samecount(fname, xd, yd)
+   samecount(fname, xd, yd, res)
    v = cast(T, v)
    local r
    res, r = result(T, res, xd, true)
@@ -397,7 +397,7 @@ for name, f in pairs{addcmul = addcmul, addcdiv = addcdiv} do
          local v, t1, t2 = 1, a, b
          if sig == 'tntt' then v, t1, t2 = cast(T, a), b, c end
          local xd, d1, d2 = TD[x], TD[t1], TD[t2]
-         dispatch.samecount3(name, xd, d1, d2)
+         dispatch.samecount3(name, xd, d1, d2, res)
          local r
          res, r = result(T, res, xd, true)
          if r ~= xd and r.st ~= nil and (rawequal(r.st, d1.st) or rawequal(r.st, d2.st)) then

@@ -106,7 +106,7 @@ for name, f in pairs(comparisons) do
       impl = function(T, sig, res, a, b)
          local ad = TD[a]
          local bd = sig == 'tt' and TD[b]
-         if bd then dispatch.samecount(name, ad, bd) else b = dispatch.cast(T, b) end
+         if bd then dispatch.samecount(name, ad, bd, res) else b = dispatch.cast(T, b) end
          local r
          if res == nil then
             res = newlike(types.Byte, ad, true)

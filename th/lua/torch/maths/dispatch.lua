@@ -794,15 +794,22 @@ function dispatch.reducedsizes(d, dim)
    return sz, d.nd
 end
 
--- samecount(fname, a, b): operands a and b (and a result of a's sizes)
--- have as many elements, else TH's error, naming them as TH's function did
+-- samecount(fname, a, b [, res]): operands a and b (and a result of a's
+-- sizes) have as many elements, else TH's error, naming them as TH's function
+-- did.  A b that is the result res is first resized to a's sizes, as TH
+-- resized the result before its check (x.cmax(x, v, x) is v's count of x's
+-- first elements)
 local TENSORS = {cmax = 'r t src', cmin = 'r t src', atan2 = 'r_ tx ty', eq = 'r_ ta tb', ne = 'r_ ta tb',
                  lt = 'r_ ta tb', le = 'r_ ta tb', gt = 'r_ ta tb', ge = 'r_ ta tb'}
 local SAMECOUNT = 'inconsistent tensor size, expected %s %s, %s %s and %s %s to have the same number of '
                   .. 'elements, but got %d, %d and %d elements respectively'
-function dispatch.samecount(fname, a, b)
+function dispatch.samecount(fname, a, b, res)
    local n, m = nelement(a), nelement(b)
    if n == m then return end
+   if res ~= nil and TD[res] == b then
+      resize(b, a.sz, a.nd)
+      return
+   end
    local sa, sb = internal.bracketsizes(a), internal.bracketsizes(b)
    if fname == 'dot' or fname == 'dist' then
       fail('inconsistent tensor size, expected tensor %s and src %s to have the same number of elements, '
@@ -814,12 +821,22 @@ function dispatch.samecount(fname, a, b)
    fail(SAMECOUNT, r, sa, t, sa, src, sb, n, n, m)
 end
 
--- samecount3(fname, r, a, b): addcmul and addcdiv's r, src1 and src2
-function dispatch.samecount3(fname, r, a, b)
-   local n, k, m = nelement(r), nelement(a), nelement(b)
+-- samecount3(fname, x, a, b [, res]): addcmul and addcdiv's x (the result's
+-- sizes), src1 and src2; a src that is the result res counts as resized to
+-- x's sizes, as TH resized the result first (and is, when the counts then agree)
+function dispatch.samecount3(fname, x, a, b, res)
+   local n, k, m = nelement(x), nelement(a), nelement(b)
    if n == k and k == m then return end
+   local rd = res ~= nil and TD[res]
+   local sa, sb = a, b
+   if rd == a then sa, k = x, n end
+   if rd == b then sb, m = x, n end
+   if n == k and k == m then
+      resize(rd, x.sz, x.nd)
+      return
+   end
    local B = internal.bracketsizes
-   fail(SAMECOUNT, 'r_', B(r), 'src1', B(a), 'src2', B(b), n, k, m)
+   fail(SAMECOUNT, 'r_', B(x), 'src1', B(sa), 'src2', B(sb), n, k, m)
 end
 
 ---------------------------------------------------------------------------

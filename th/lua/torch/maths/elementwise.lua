@@ -227,7 +227,7 @@ dispatch.define{
    name = 'atan2', inplace = true, variants = {'tt'}, only = dispatch.floating,
    impl = function(T, _, res, x, y)
       local xd, yd = TD[x], TD[y]
-      dispatch.samecount('atan2', xd, yd)
+      dispatch.samecount('atan2', xd, yd, res)
       local r
       res, r = result(T, res, xd, true)
       if not kernels.map2(fastatan2, r, xd, yd) then loop2(r, xd, yd, atan2[T.name]) end

@@ -30,12 +30,13 @@ local function nonempty(fname, d)
    if d.nd == 0 then fail("bad argument #1 to '%s' (empty Tensor)", fname) end
 end
 
--- indim(xd, dim, argn, fname, why) -> dim, in range as TH checked it, in its
--- words (why: 'invalid dimension %d', 'dimension out of range'...), with
--- its argument number
-local function indim(xd, dim, argn, fname, why)
+-- indim(xd, dim, argn, fname, why [, thargn]) -> dim, in range as TH checked
+-- it, in its words (why: 'invalid dimension %d', 'dimension out of range'...),
+-- numbered thargn when given: the number of TH's own check, whatever results
+-- the call gave (argn: the dimension's place in the call)
+local function indim(xd, dim, argn, fname, why, thargn)
    dim = internal.toint(dim, argn, fname)
-   if dim < 1 or dim > xd.nd then fail("bad argument #%d to '%s' (" .. why .. ")", argn, fname, dim) end
+   if dim < 1 or dim > xd.nd then fail("bad argument #%d to '%s' (" .. why .. ")", thargn or argn, fname, dim) end
    return dim
 end
 local OUTOFRANGE, INVALID = 'dimension %d out of range', 'invalid dimension %d'
@@ -511,17 +512,20 @@ local function source(T, fname, A, i)
    return d
 end
 
+-- optional(v, kind, argn, fname) -> v, nil or of that kind (a numeric string
+-- is its number, as the bindings' lua_isnumber took it), else TH's error
 local function optional(v, kind, argn, fname)
+   if kind == 'number' and type(v) == 'string' then v = tonumber(v) or v end
    if v ~= nil and type(v) ~= kind then
       fail("bad argument #%d to '%s' (%s expected, got %s)", argn, fname, kind, type(v))
    end
    return v
 end
 
--- dimarg(xd, dim, argn, fname, why) -> the optional dimension argument, the
--- last by default (none of an empty tensor: TH's error)
-local function dimarg(xd, dim, argn, fname, why)
-   return indim(xd, optional(dim, 'number', argn, fname) or xd.nd, argn, fname, why)
+-- dimarg(xd, dim, argn, fname, why, thargn) -> the optional dimension
+-- argument, the last by default (none of an empty tensor: TH's error)
+local function dimarg(xd, dim, argn, fname, why, thargn)
+   return indim(xd, optional(dim, 'number', argn, fname) or xd.nd, argn, fname, why, thargn)
 end
 
 -- the value and index tensors of sizes `sizes` (not zeroed: every element is written)
@@ -544,7 +548,7 @@ local function extremum(name)
                                     end
    -- the best of each line along dim into rv and ri (new when nil)
    local function along(T, rv, ri, xd, dim, argn)
-      dim = indim(xd, dim, argn, name, OUTOFRANGE)
+      dim = indim(xd, dim, argn, name, OUTOFRANGE, 2)
       local vd, id
       rv, ri, vd, id = pair(T, rv, ri, reducedsizes(xd, dim))
       if lines.best(fastbest[name], vd, id, xd, dim) or kernels.dimbest(fastbest[name], vd, id, xd, dim)
@@ -1062,10 +1066,10 @@ end
 -- kth smallest along dim (default last): median is k = (n + 1) / 2, rounded down
 local function kth(fname, T, A, rv, ri, i, k, dim)
    local xd = source(T, fname, A, i)
-   dim = indim(xd, dim or xd.nd, i + 2, fname, 'dimension out of range')
+   dim = indim(xd, dim or xd.nd, i + 2, fname, 'dimension out of range', 3)
    k = k or math.floor((xd.sz[dim] + 1) / 2)
    k = internal.toint(k, i + 1, fname)
-   if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to '%s' (selected index out of range)", i + 1, fname) end
+   if k < 1 or k > xd.sz[dim] then fail("bad argument #2 to '%s' (selected index out of range)", fname) end
    rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
    -- (numpy's selection when the k-th value of each line is unique in it)
    if numpylines(xd, dim, KTHLONG, KTHMANY) then
@@ -1097,7 +1101,7 @@ local valued = {
       local A = argtable(...)
       local rv, ri, i = results(T, 'mode', A)
       local xd = source(T, 'mode', A, i)
-      local dim = dimarg(xd, A[i + 1], i + 2, 'mode', 'dimension out of range')
+      local dim = dimarg(xd, A[i + 1], i + 2, 'mode', 'dimension out of range', 3)
       rv, ri = pair(T, rv, ri, reducedsizes(xd, dim))
       rowwise(T, A[i], dim, rv, ri, 1, false, 0, moderow)
       return rv, ri
@@ -1110,7 +1114,7 @@ local valued = {
       local xd = source(T, 'sort', A, i)
       local dim, desc = A[i + 1], A[i + 2]
       if type(dim) == 'boolean' then dim, desc = nil, dim end
-      dim = dimarg(xd, dim, i + 1, 'sort', INVALID)
+      dim = dimarg(xd, dim, i + 1, 'sort', INVALID, 2)
       rv, ri = pair(T, rv, ri, xd.sz, xd.nd)
       -- long lines of distinct floats: numpy's sort, with the only order
       -- there is, when it is the faster here
@@ -1145,9 +1149,9 @@ local valued = {
       if A[j] ~= nil then
          fail("bad argument #%d to 'topk' (number or boolean expected, got %s)", j, torch.type(A[j]))
       end
-      dim = dimarg(xd, dim, i + 2, 'topk', 'dim not in range')
+      dim = dimarg(xd, dim, i + 2, 'topk', 'dim not in range', 3)
       k = internal.toint(k, i + 1, 'topk')
-      if k < 1 or k > xd.sz[dim] then fail("bad argument #%d to 'topk' (k not in range for dimension)", i + 1) end
+      if k < 1 or k > xd.sz[dim] then fail("bad argument #2 to 'topk' (k not in range for dimension)") end
       local sizes = {unpack(xd.sz, 1, xd.nd)}
       sizes[dim] = k
       rv, ri = pair(T, rv, ri, sizes, xd.nd)
