@@ -47,19 +47,8 @@ from fuzz_diff import SHARED_LUA, arguments, differences, report, unexplained  #
 
 PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')
--- th takes its LuaJIT loops at any size until numpy is loaded (in the
--- background): wait for it, so that the batch sees th's steady paths
--- (FUZZ_EXACT_COLD=1 leaves this out; the original has no such module)
-local okint, internal = pcall(require, 'torch.internal')
-if okint and type(internal) == 'table' and internal.numpyready and not os.getenv('FUZZ_EXACT_COLD') then
-   local t0 = os.clock()
-   while not internal.numpyready() and os.clock() - t0 < 20 do end
-end
-local fmt, frexp, fmod, floor = string.format, math.frexp, math.fmod, math.floor
-local function ex(v)
-   if type(v) ~= 'number' then return tostring(v) end
-   return fmt('%a', v)
-end
+awaitnumpy('FUZZ_EXACT_COLD')
+local frexp, fmod, floor = math.frexp, math.fmod, math.floor
 -- a hash of the exact bits: the mantissa as a 53-bit integer, the exponent, the sign of 0
 local function hv(h, v)
    local k

@@ -53,18 +53,7 @@ from fuzz_diff import SHARED_LUA, arguments, differences, report, unexplained  #
 
 PRELUDE = SHARED_LUA + r"""
 io.stdout:setvbuf('line')
--- th takes its LuaJIT loops at any size until numpy is loaded (in the
--- background): wait for it, as fuzz_exact does (FUZZ_HOT_COLD=1 does not)
-local okint, internal = pcall(require, 'torch.internal')
-if okint and type(internal) == 'table' and internal.numpyready and not os.getenv('FUZZ_HOT_COLD') then
-   local t0 = os.clock()
-   while not internal.numpyready() and os.clock() - t0 < 20 do end
-end
-local fmt = string.format
-local function ex(v)
-   if type(v) ~= 'number' then return tostring(v) end
-   return fmt('%a', v)
-end
+awaitnumpy('FUZZ_HOT_COLD')
 -- dig(t): heading and every element by %a (up to 400, then a sum of all)
 local function dig(t)
    if not torch.isTensor(t) then return ex(t) end

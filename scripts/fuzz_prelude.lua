@@ -52,3 +52,21 @@ local function filled(T, sizes, value)
    for i = 1, n do s[i] = value(i) end
    return t
 end
+
+-- awaitnumpy(coldvar): th takes its LuaJIT loops at any size until numpy is
+-- loaded (in the background): wait for it, so that a batch sees th's steady
+-- paths, unless the environment variable coldvar is set (the original has no
+-- torch.internal)
+local function awaitnumpy(coldvar)
+   local ok, internal = pcall(require, 'torch.internal')
+   if ok and type(internal) == 'table' and internal.numpyready and not os.getenv(coldvar) then
+      local t0 = os.clock()
+      while not internal.numpyready() and os.clock() - t0 < 20 do end
+   end
+end
+
+-- ex(v): a number's every bit ('%a': -0, nan and inf told apart), else tostring
+local function ex(v)
+   if type(v) ~= 'number' then return tostring(v) end
+   return string.format('%a', v)
+end
