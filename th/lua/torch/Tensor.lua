@@ -970,7 +970,7 @@ function Tensor.expand(self, a, ...)
       end
    end
    if nonnumber then toint((select(nonnumber, a, ...)), nonnumber, 'expand') end
-   local sz, str = {}, {}
+   local sz, str = tnew(n, 0), tnew(n, 0)
    for i = 1, n do
       if sizes[i] < 0 then
          fail("bad argument #%d to 'expand' (negative size %d)", i, sizes[i])
