@@ -27,10 +27,11 @@ def feed(session, *lines):
 
 
 def test_expressions_print_and_locals_survive(session, capfd):
+    # (a chunk's `return` shows nothing, as in trepl)
     feed(session, "local a = 20", "a + 1", "= a, nil", "a;", "return a * 2")
-    assert capfd.readouterr().out == "21\t\n20\t\n40\t\n"
+    assert capfd.readouterr().out == "21\t\n20\t\n"
     feed(session, "_LAST", "local function twice(v) return 2 * v end", "twice(a)")
-    assert capfd.readouterr().out == "40\t\n40\t\n"
+    assert capfd.readouterr().out == "20\t\n40\t\n"
 
 
 def test_values_shown_up_to_the_border(session, capfd):
@@ -230,3 +231,68 @@ def test_a_prompt_left_running_is_made_anew(runtime, tmp_path, monkeypatch, capf
         return _renewing(make, first)
     assert run_piped(runtime, tmp_path, monkeypatch, "print(6 * 7)\rexit\r", left_running) == 0
     assert capfd.readouterr().out == "42\t\n"
+
+
+# A session piped into the original trepl (`th < session`), as it printed it
+# but for what th does differently on purpose: no banner, no `[0.0000s]`
+# line after each chunk, no exit question at the end of the input, chunks
+# named `stdin` (trepl: `[string "_RESULT={twice(nil)}"]`), tracebacks
+# without the REPL's own frames below the typed chunk
+PIPED_SESSION = """a = 20
+a + 1
+= a, nil
+return a * 2
+_LAST
+function twice(v)
+  return 2 * v
+end
+twice(a)
+twice(nil)
+error(true)
+error()
+io.write('no newline')
+print(1, nil, 'a')
+for i = 1, 2 do
+"""
+PIPED_TRANSCRIPT = """th> a = 20
+th> a + 1
+21\t
+th> = a, nil
+20\t
+th> return a * 2
+th> _LAST
+20\t
+th> function twice(v)
+..>   return 2 * v
+..> end
+th> twice(a)
+40\t
+th> twice(nil)
+stdin:2: attempt to perform arithmetic on local 'v' (a nil value)
+stack traceback:
+\tstdin:2: in function 'twice'
+\tstdin:1: in main chunk
+th> error(true)
+true\t
+th> error()
+nil\t
+th> io.write('no newline')
+no newlinetrue\t
+th> print(1, nil, 'a')
+1\tnil\ta\t
+th> for i = 1, 2 do
+..> 
+syntax error: stdin:1: 'end' expected near '<eof>'
+"""
+
+
+def test_piped_session_transcript(tmp_path):
+    # lines are echoed after their prompt, as the original's readline echoed
+    # them; a `return` shows nothing; errors show the chunk's traceback, a
+    # value that is no string as print shows it
+    import subprocess
+    r = subprocess.run(th_command(), input=PIPED_SESSION, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.returncode == 0
+    assert r.stdout == PIPED_TRANSCRIPT

@@ -149,9 +149,10 @@ local function asc(lines, ownsrc)
 end
 
 -- traceback for xpcall: the message, then the Lua stack, th's own frames
--- shown as the C functions of the original
-function trepl.traceback(msg)
-   local text = debug.traceback(trepl.message(msg), 2)
+-- shown as the C functions of the original (from level, 2 by default: the
+-- function that raised the error, when traceback is the handler itself)
+function trepl.traceback(msg, level)
+   local text = debug.traceback(trepl.message(msg), level or 2)
    local ownsrc, level = {}, 2
    while ours do
       local info = debug.getinfo(level, 'S')

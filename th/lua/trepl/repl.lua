@@ -98,9 +98,9 @@ local function compile(text, statements)
       if incomplete(experr) then return nil, 'incomplete', experr end
       return nil, 'error', err
    end
-   -- `return x` prints as `= x` does
+   -- a chunk ending with `return` shows nothing, as in trepl
    if text:match('^%s*return[%s;]') or text:match('^%s*return$') then
-      return f, names, printing
+      return f, names, false
    end
    -- the same chunk ending by saving its locals, unless it ends with a return
    return loadstring(head .. text .. '\n' .. CAPTURE .. '()', '=stdin') or f, names, false
@@ -124,11 +124,17 @@ local function compilecell(text)
    return f, names, printing
 end
 
+-- the message of a chunk that does not compile: at the prompt
+-- (repl.tracebacks, below) said to be a syntax error, as trepl said
+local function syntaxerror(err)
+   return bytes(repl.tracebacks and 'syntax error: ' .. err or err)
+end
+
 -- check(text) -> 'ok' | 'incomplete' | 'error', message (as eval's): compiles without running
 function repl.check(text)
    local f, status, err = compile(text)
    if f then return 'ok' end
-   if err then return status, bytes(err) end
+   if err then return status, syntaxerror(err) end
    return status
 end
 
@@ -172,6 +178,19 @@ local function keep(n, ...)
    show(n, ...)
 end
 
+-- an error at the prompt (repl.tracebacks), as trepl printed it: a message
+-- that is a string with the traceback of the typed chunk's frames (less the
+-- REPL's own frames below the chunk), any other value as print shows it
+-- (`error()`: nil).  Else (th --doctest, the kernel) as trepl.message shows it
+repl.tracebacks = false
+
+local function report(msg)
+   if not repl.tracebacks then return trepl.message(msg) end
+   if type(msg) ~= 'string' then return (trepl.format(msg):gsub('\n$', '')) end
+   local text = trepl.traceback(msg, 3)
+   return text:match('^(.*\n\tstdin:%d+: in main chunk)\n') or text
+end
+
 local function finish(ok, ...)
    return ok, select('#', ...), ...
 end
@@ -184,13 +203,13 @@ end
 function repl.eval(text, statements, cell)
    local f, names, printing = (cell and compilecell or compile)(text, statements)
    if not f then
-      if names == 'error' then return 'error', bytes(printing) end
+      if names == 'error' then return 'error', syntaxerror(printing) end
       return names
    end
    local values = {}
    for i, name in ipairs(names) do values[i] = localvalues[name] end
    values[#names - 1], values[#names] = pass, capture
-   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, trepl.message))}
+   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, report))}
    if not res[1] then
       return 'error', bytes(tostring(res[3]))
    end
