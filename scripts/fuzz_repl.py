@@ -71,7 +71,7 @@ def tensor(rng):
         f"torch.{T}Tensor{{{{1, -2}}, {{3, 100}}}}", f"torch.range(1, 4):type('torch.{T}Tensor')",
         f"torch.{T}Tensor(3):fill(7):narrow(1, 2, 2)", f"torch.{T}Tensor(1, 1, 1, 2):fill(3)",
     ] + (["torch.LongTensor{2^53 + 1, -2^62}", "torch.rand(2, 2)", "torch.randn(3)",
-          "torch.DoubleTensor{1e10, 1, 1e-10}", "torch.FloatTensor{0/0, 1/0, -0}", "torch.Tensor(2, 3):t()",
+          "torch.DoubleTensor{1e10, 1, 1e-10}", "torch.FloatTensor{0/0, 1/0, -0}", "torch.zeros(2, 3):t()",
           "torch.ByteTensor{255, 0, 256}", "torch.eye(3):float()"] if T == "Double" else []))
 
 
@@ -147,7 +147,7 @@ def define(c, rng):
         ["{n} = function(a, b) return a .. b end"],
         ["function {n}(a, b)", "  if a then", "    return a.x.y", "  end", "  return b", "end"],
         ["function {n}(a, b)", "  error('failed in {n}: ' .. tostring(a))", "end"],
-        ["function {n}(a, b)", "  return torch.Tensor(2):narrow(1, a, b)", "end"],
+        ["function {n}(a, b)", "  return torch.range(1, 2):narrow(1, a, b)", "end"],
         ["function {n}(a, b)", "  return helper_{n}(a)", "end", "function helper_{n}(a)", "  return a * nil",
          "end"],
     ])
@@ -250,10 +250,13 @@ CHUNK_NAME = re.compile(r'\[string ".*?"\]:(\d+)')
 REPL_FRAMES = re.compile(r"\n\t\[C\]: in function 'xpcall'\n(?:\t[^\n]*\n)*?\t\[C\]: at 0x[0-9a-f]+\t\n")
 SYNTAX_ERROR = re.compile(r"(syntax error: [^\n]*)\t\n")
 AT_EOF = re.compile(r"^(\.\.> )syntax error: ", re.M)     # (after the prompt that met the end)
+TH_SOURCE = re.compile(r" at /\S+\.c:\d+")                # (TH's C file and line, which th leaves out)
+# readline redrawing the end of a line past 80 columns (the echo had it already)
+WRAP = re.compile(r" \r\x1b\[A(?:\x1b\[C)+\x1b\[K[^\n]*")
 
 
 def original_as_th(text):
-    text = BANNER.sub("", text)
+    text = WRAP.sub("", TH_SOURCE.sub("", BANNER.sub("", text)))
     text = TIMING.sub("", text)
     text = EXIT_QUESTION.sub("\n", text)
     text = CHUNK_NAME.sub(r"stdin:\1", text)
@@ -271,7 +274,7 @@ def sorted_tables(lines):
     and the nested table below it) in sorted order"""
     out, i = [], 0
     while i < len(lines):
-        m = re.fullmatch(r"( *)\{", lines[i])
+        m = re.fullmatch(r"(?:.*\t)?( *)\{", lines[i])     # (after the values before it)
         end = next((j for j in range(i + 1, len(lines)) if m and lines[j] == m.group(1) + "}"), None)
         if end is None:
             out.append(lines[i])
@@ -303,24 +306,27 @@ def canonical(text):
 # ---------------------------------------------------------------- differences kept
 
 def first_difference(want, have):
-    """-> (line number, the original's line, th's line) where they part"""
-    w, h = want.split("\n"), have.split("\n")
-    for k in range(max(len(w), len(h))):
-        a, b = (w[k] if k < len(w) else "<end>"), (h[k] if k < len(h) else "<end>")
+    """-> (line number, the original's line, th's line) where two lists of lines part"""
+    for k in range(max(len(want), len(have))):
+        a, b = (want[k] if k < len(want) else "<end>"), (have[k] if k < len(have) else "<end>")
         if a != b:
             return k, a, b
     return None
 
 
-def chunk_at(text, k):
-    """The typed lines of the chunk whose output holds line k of a transcript"""
-    chunk = []
-    for line in text.split("\n")[:k + 1]:
-        if line.startswith("th> "):
-            chunk = [line[4:]]
-        elif line.startswith("..> "):
-            chunk.append(line[4:])
-    return chunk
+def parts(text):
+    """A transcript cut where a prompt starts a line: one part per typed chunk"""
+    out = [[]]
+    for line in text.split("\n"):
+        if line.startswith("th> ") and out[-1]:
+            out.append([])
+        out[-1].append(line)
+    return out
+
+
+def typed(part):
+    """The lines typed in a part (after its prompts)"""
+    return [line[4:] for line in part if line.startswith(("th> ", "..> "))]
 
 
 def uses_earlier_local(lines, chunk):
@@ -329,20 +335,43 @@ def uses_earlier_local(lines, chunk):
                if not line.startswith("local "))
 
 
-# (name, test(case's lines, the chunk where they part, the original's line, th's line))
+# (name, test(case's lines, the chunk typed where they part, the original's line, th's line))
 KNOWN = [
     ("locals survive from line to line in th", lambda lines, chunk, a, b: uses_earlier_local(lines, chunk)),
     ("th's tostring, string.format and io.write are Lua functions (numbers formatted as Torch7's LuaJIT)",
      lambda lines, chunk, a, b: a.replace("builtin#N", "0xADDR") == b),
+    ("a line that does not compile is a syntax error at once in th, trepl read on to the end",
+     lambda lines, chunk, a, b: a == "..> " and b.startswith("syntax error: ")),
+    ("a multi-line expression completes in th, trepl read on to the end",
+     lambda lines, chunk, a, b: a.startswith("..> ") and len(chunk) > 1),
+    ("print of a table holding itself: {...} in th, trepl went on to its depth limit",
+     lambda lines, chunk, a, b: "t.self = t" in " ".join(chunk)),
     ("`expr;` runs without printing in th, trepl read it as a statement (a syntax error)",
      lambda lines, chunk, a, b: chunk[-1].rstrip().endswith(";") and a.startswith("syntax error: ")),
 ]
 
 
-def known(lines, want, have):
-    k, a, b = first_difference(want, have)
-    chunk = chunk_at(want, k)
-    return next((name for name, test in KNOWN if test(lines, chunk, a, b)), None)
+def differences(lines, want, have):
+    """Compares the transcripts chunk by chunk -> (names of the known
+    differences met, the first other one: (the chunk typed, the original's
+    line, th's line) or None).  Where the two read the input into different
+    chunks (trepl read on), the rest cannot be matched: it ends there."""
+    met = []
+    for w, h in zip(parts(want), parts(have)):
+        part = first_difference(w, h)
+        if not part:
+            continue
+        k, a, b = part
+        chunk = typed(w)
+        name = next((name for name, test in KNOWN if test(lines, chunk, a, b) or test(lines, typed(h), a, b)), None)
+        if not name:
+            return met, (chunk, a, b)
+        met.append(name)
+        if typed(w) != typed(h):
+            break
+    if not met and len(parts(want)) != len(parts(have)):
+        return met, (typed(parts(want)[-1]), "<end>", "<end>")
+    return met, None
 
 
 # ---------------------------------------------------------------- main
@@ -367,25 +396,24 @@ def main():
             want, have = canonical(original_as_th(ref_out)), canonical(th_out)
             if (want, ref_status) == (have, th_status):
                 continue
-            name = known(lines, want, have) if want != have else None
-            if name:
+            met, other = differences(lines, want, have)
+            for name in met:
                 counts[name] = counts.get(name, 0) + 1
-            else:
-                new.append((n, lines, script, ref_status, th_status, want, have))
+            if other or ref_status != th_status and not met:
+                new.append((n, lines, script, ref_status, th_status, other))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"cases: {args.calls}  th hangs: {hangs}  differences: {len(new)} (and {sum(counts.values())} known)")
+    print(f"cases: {args.calls}  th hangs: {hangs}  cases differing: {len(new)} (and {sum(counts.values())} known chunks)")
     for name, k in sorted(counts.items()):
         print(f"  known: {k} x {name}")
-    for n, lines, script, ref_status, th_status, want, have in new[:args.show]:
+    for n, lines, script, ref_status, th_status, other in new[:args.show]:
         print(f"--- case {n}" + (f" (after -i script {script!r})" if script else "") + ":")
         print("    " + "\n    ".join(lines))
         if ref_status != th_status:
             print(f"  exit status: original {ref_status}, th {th_status}")
-        part = first_difference(want, have)
-        if part:
-            k, a, b = part
-            print(f"  at line {k}:\n  ref: {a[:300]!r}\n  th:  {b[:300]!r}")
+        if other:
+            chunk, a, b = other
+            print(f"  in {chunk!r}:\n  ref: {a[:300]!r}\n  th:  {b[:300]!r}")
 
 
 if __name__ == "__main__":

@@ -261,8 +261,9 @@ def test_unfinished_chunk_at_the_end_of_piped_input(tmp_path):
     r = subprocess.run(th_command(), input=b"x = 1\nfor i = 1, 2 do\nprint(i)\n",
                        capture_output=True, cwd=str(tmp_path), timeout=60)
     assert r.returncode == 0
-    # the chunk's own line numbers, as trepl's [string "for i = 1, 2 do..."]:2:
-    assert r.stderr == b"stdin:2: 'end' expected (to close 'for' at line 1) near '<eof>'\n"
+    # the chunk's own line numbers, as trepl's [string "for i = 1, 2 do..."]:2:,
+    # said to be a syntax error as trepl said
+    assert r.stderr == b"syntax error: stdin:2: 'end' expected (to close 'for' at line 1) near '<eof>'\n"
 
 
 def test_line_editing_with_output_piped(tmp_path):

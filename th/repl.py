@@ -63,7 +63,7 @@ class Session:
     line of input, independent of where lines come from."""
 
     def __init__(self, runtime, colour=False):
-        self.engine = Engine(runtime, colour=colour, quit_after=3, tracebacks=True)
+        self.engine = Engine(runtime, colour=colour, quit_after=3, prompt=True)
         self.colour = colour
         self.timing = colour and os.environ.get("TREPL_TIMER", "1") != "0"
         self.buffer = []

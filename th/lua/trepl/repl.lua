@@ -98,9 +98,10 @@ local function compile(text, statements)
       if incomplete(experr) then return nil, 'incomplete', experr end
       return nil, 'error', err
    end
-   -- a chunk ending with `return` shows nothing, as in trepl
+   -- `return x` shows nothing at the prompt, as in trepl; in the documents'
+   -- transcripts (th --doctest) and the kernel, it prints as `= x` does
    if text:match('^%s*return[%s;]') or text:match('^%s*return$') then
-      return f, names, false
+      return f, names, printing and not repl.prompt
    end
    -- the same chunk ending by saving its locals, unless it ends with a return
    return loadstring(head .. text .. '\n' .. CAPTURE .. '()', '=stdin') or f, names, false
@@ -125,9 +126,9 @@ local function compilecell(text)
 end
 
 -- the message of a chunk that does not compile: at the prompt
--- (repl.tracebacks, below) said to be a syntax error, as trepl said
+-- (repl.prompt, below) said to be a syntax error, as trepl said
 local function syntaxerror(err)
-   return bytes(repl.tracebacks and 'syntax error: ' .. err or err)
+   return bytes(repl.prompt and 'syntax error: ' .. err or err)
 end
 
 -- check(text) -> 'ok' | 'incomplete' | 'error', message (as eval's): compiles without running
@@ -178,14 +179,14 @@ local function keep(n, ...)
    show(n, ...)
 end
 
--- an error at the prompt (repl.tracebacks), as trepl printed it: a message
+-- an error at the prompt (repl.prompt), as trepl printed it: a message
 -- that is a string with the traceback of the typed chunk's frames (less the
 -- REPL's own frames below the chunk), any other value as print shows it
 -- (`error()`: nil).  Else (th --doctest, the kernel) as trepl.message shows it
-repl.tracebacks = false
+repl.prompt = false
 
 local function report(msg)
-   if not repl.tracebacks then return trepl.message(msg) end
+   if not repl.prompt then return trepl.message(msg) end
    if type(msg) ~= 'string' then return (trepl.format(msg):gsub('\n$', '')) end
    local text = trepl.traceback(msg, 3)
    return text:match('^(.*\n\tstdin:%d+: in main chunk)\n') or text
