@@ -187,7 +187,8 @@ def output(c, rng):
         f"print({values(rng, c.nn)})", "print()", "print(1, nil, 'a')", f"io.write({rng.choice(STRINGS)}, 1, '\\n')",
         "io.write('no newline')", "io.write(1.5, ' ', -0, '\\n')", f"print({rng.choice(TABLES)})",
         "print(torch.Tensor(2, 2):fill(3))", "io.stdout:write('w\\n')", "print(('%5.2f'):format(math.pi))",
-        "print(string.format('%q', 'a\\nb'))", "$ echo from-shell", "$ printf 'a\\tb\\n'",
+        "print(string.format('%q', 'a\\nb'))", "$ echo from-shell", "$ printf 'a\\tb\\n'", "who()", "?",
+        "? math.sin",
     ]))
 
 
@@ -248,6 +249,7 @@ EXIT_QUESTION = re.compile(r"Do you really want to exit \(\[y\]/n\)\? \t\n\Z")
 CHUNK_NAME = re.compile(r'\[string ".*?"\]:(\d+)')
 # trepl's frames below the typed chunk, and the tab print() left after the last
 REPL_FRAMES = re.compile(r"\n\t\[C\]: in function 'xpcall'\n(?:\t[^\n]*\n)*?\t\[C\]: at 0x[0-9a-f]+\t\n")
+RESULT_GLOBAL = re.compile(r"^\[_RESULT\] +=[^\n]*\n", re.M)   # (trepl's own global, in who())
 SYNTAX_ERROR = re.compile(r"(syntax error: [^\n]*)\t\n")
 AT_EOF = re.compile(r"^(\.\.> )syntax error: ", re.M)     # (after the prompt that met the end)
 TH_SOURCE = re.compile(r" at /\S+\.c:\d+")                # (TH's C file and line, which th leaves out)
@@ -260,7 +262,7 @@ def original_as_th(text):
     text = TIMING.sub("", text)
     text = EXIT_QUESTION.sub("\n", text)
     text = CHUNK_NAME.sub(r"stdin:\1", text)
-    text = REPL_FRAMES.sub("\n", text)
+    text = RESULT_GLOBAL.sub("", REPL_FRAMES.sub("\n", text))
     return SYNTAX_ERROR.sub(r"\1\n", AT_EOF.sub(r"\1\nsyntax error: ", text))
 
 
@@ -295,12 +297,26 @@ def sorted_tables(lines):
     return out
 
 
+def sorted_who(lines):
+    """who()'s listing in sorted order (trepl's came in pairs order)"""
+    out, i = [], 0
+    while i < len(lines):
+        out.append(lines[i])
+        if lines[i] == "== User Variables ==\t":
+            end = next((j for j in range(i + 1, len(lines)) if lines[j] == "==\t"), i + 1)
+            out.extend(sorted(lines[i + 1:end]))
+            i = end
+            continue
+        i += 1
+    return out
+
+
 def canonical(text):
     """(the last prompt, met by the end of input, goes: trepl showed one more
     after an unfinished chunk's error)"""
     text = LUA_DIRS.sub("LUA/", BUILTIN.sub("builtin#N", ADDRESS.sub("0xADDR", text)))
     text = re.sub(r"th> \n\Z", "", text)
-    return "\n".join(sorted_tables(text.split("\n")))
+    return "\n".join(sorted_who(sorted_tables(text.split("\n"))))
 
 
 # ---------------------------------------------------------------- differences kept
@@ -314,10 +330,16 @@ def first_difference(want, have):
     return None
 
 
-def parts(text):
-    """A transcript cut where a prompt starts a line: one part per typed chunk"""
+def parts(text, lines):
+    """A transcript cut at each prompt: one part per typed chunk (a prompt
+    may follow output that did not end its line, io.write: then what
+    follows it is one of the lines typed)"""
     out = [[]]
     for line in text.split("\n"):
+        before, prompt, after = line.rpartition("th> ")
+        if prompt and before and (after in lines or not after):
+            out[-1].append(before)
+            line = prompt + after
         if line.startswith("th> ") and out[-1]:
             out.append([])
         out[-1].append(line)
@@ -346,6 +368,10 @@ KNOWN = [
      lambda lines, chunk, a, b: a.startswith("..> ") and len(chunk) > 1),
     ("print of a table holding itself: {...} in th, trepl went on to its depth limit",
      lambda lines, chunk, a, b: "t.self = t" in " ".join(chunk)),
+    ("who() lists th's surviving locals too", lambda lines, chunk, a, b: chunk == ["who()"]
+     and re.search(r"^local ", "\n".join(lines), re.M)),
+    ("`?` and `? name` are th's help (trepl's told of browse(), th -g, th -a; `? name` needed its help backend)",
+     lambda lines, chunk, a, b: chunk[:1] and chunk[0].startswith("?")),
     ("`expr;` runs without printing in th, trepl read it as a statement (a syntax error)",
      lambda lines, chunk, a, b: chunk[-1].rstrip().endswith(";") and a.startswith("syntax error: ")),
 ]
@@ -357,7 +383,7 @@ def differences(lines, want, have):
     line, th's line) or None).  Where the two read the input into different
     chunks (trepl read on), the rest cannot be matched: it ends there."""
     met = []
-    for w, h in zip(parts(want), parts(have)):
+    for w, h in zip(parts(want, lines), parts(have, lines)):
         part = first_difference(w, h)
         if not part:
             continue
@@ -369,8 +395,8 @@ def differences(lines, want, have):
         met.append(name)
         if typed(w) != typed(h):
             break
-    if not met and len(parts(want)) != len(parts(have)):
-        return met, (typed(parts(want)[-1]), "<end>", "<end>")
+    if not met and len(parts(want, lines)) != len(parts(have, lines)):
+        return met, (typed(parts(want, lines)[-1]), "<end>", "<end>")
     return met, None
 
 

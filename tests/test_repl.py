@@ -296,3 +296,23 @@ def test_piped_session_transcript(tmp_path):
                        env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
     assert r.returncode == 0
     assert r.stdout == PIPED_TRANSCRIPT
+
+
+def test_who_lists_the_session_variables(tmp_path):
+    # trepl's listing, recorded from the original (which listed them in
+    # pairs order, and its own _RESULT); th's surviving locals come last
+    import subprocess
+    session = "x = 5\ns = 'str'\nt = {1, 2}\nz = torch.Tensor(2):zero()\nc = torch.CmdLine()\nlocal q = 1\nwho()\n"
+    r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.stdout.split("th> who()\n")[1] == (
+        "== User Variables ==\t\n"
+        "[c]                      = torch.CmdLine\t\n"
+        "[s]                      = string : \"str\"\t\n"
+        "[t]                      = table - size: 2\t\n"
+        "[x]                      = 5\t\n"
+        "[z]                      = DoubleTensor - size: 2\t\n"
+        "[q]                      = 1\t\n"
+        "==\t\n"
+        "th> \n")

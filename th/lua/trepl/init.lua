@@ -42,6 +42,8 @@ local function describe(v)
    return tostring(v)
 end
 
+trepl.describe = describe
+
 -- tables print as `{`, `  key : value` lines, `}`; a table met again while
 -- printing itself (the original recursed forever), or nested deeper than
 -- MAXDEPTH levels (as the original cut them), prints as {...}

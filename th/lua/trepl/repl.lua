@@ -368,21 +368,37 @@ function repl.hide(name)
    initial[name] = true
 end
 
--- who(): the variables this session defined, with their types
+-- what who() says of a value, as trepl said it: a string quoted, a plain
+-- table by its length, a tensor or storage by its sizes, the rest as tostring
+local function whatis(v)
+   if type(v) == 'string' then return 'string : ' .. trepl.describe(v) end
+   if type(v) == 'table' and not (torch and torch.typename(v)) then return 'table - size: ' .. #v end
+   return trepl.describe(v)
+end
+
+-- who(): the variables this session defined (its globals, then the locals
+-- that survive), in trepl's listing: `[name]` padded to the longest, `= what`
 function repl.who()
-   local write = io.write
    local names = {}
    for k in pairs(_G) do
       if type(k) == 'string' and not initial[k] then insert(names, k) end
    end
    sort(names)
-   for _, k in ipairs(names) do
-      write(format('  %-20s %s\n', k, torch and torch.type(_G[k]) or type(_G[k])))
-   end
+   local values = {}
+   for _, k in ipairs(names) do values[k] = _G[k] end
    for _, k in ipairs(localnames) do
-      local v = localvalues[k]
-      if v ~= nil then write(format('  %-20s %s (local)\n', k, torch and torch.type(v) or type(v))) end
+      if localvalues[k] ~= nil and values[k] == nil then
+         insert(names, k)
+         values[k] = localvalues[k]
+      end
    end
+   local width = 24
+   for _, k in ipairs(names) do width = math.max(width, #k + 2) end
+   trepl.print('== User Variables ==')
+   for _, k in ipairs(names) do
+      trepl.print(format('%-' .. width .. 's = %s', '[' .. k .. ']', whatis(values[k])))
+   end
+   trepl.print('==')
 end
 
 _G.who = repl.who
