@@ -9,20 +9,24 @@ classes, tensors and storages of the seven types, torch.Timer, nn modules),
 statements (globals, `local` then its use on a later line, functions over
 several lines, chunks left incomplete and continued, runtime errors with
 their tracebacks, `return`, `= expr`, print with several values, io.write,
-`$ cmd`, os.exit at the end or not), now and then after a script run with
-`-i`.  A syntax error is only ever a case's last line: the original reads
-every later line into the broken chunk.
+`$ cmd`, who(), `?`, os.exit at the end or not), now and then after a script
+run with `-i`.  A syntax error is only ever a case's last line: the original
+reads every later line into the broken chunk.
 
 Both commands run in a scratch folder with stdout and stderr on one pipe
 (the order they were written in).  The original's transcript is brought to
 th's form where th differs on purpose (README, "Where th differs from Torch7
 on purpose"): its banner, the `[0.0000s]` line after every chunk and the
 exit question at the end of input are dropped, its chunk names
-(`[string "_RESULT={f()}"]:1:`) read `stdin:1:` and its tracebacks end at
-the typed chunk (the REPL's own frames cut).  In both: addresses read
-0xADDR, th's and the original's Lua folders LUA/, and each printed table's
-entries are sorted (two LuaJIT builds walk a hash part in different orders).
-Differences kept on purpose (KNOWN) are counted apart.
+(`[string "_RESULT={f()}"]:1:`) read `stdin:1:`, its tracebacks end at the
+typed chunk (the REPL's own frames cut), TH's C file and line leave its
+messages, and readline's redrawing of a line past 80 columns goes.  In both:
+addresses read 0xADDR, LuaJIT's fast functions builtin#N, th's and the
+original's Lua folders LUA/, and each printed table's entries and who()'s
+listing are sorted (two LuaJIT builds walk a hash part in different orders).
+The transcripts are compared chunk by chunk; the differences kept on purpose
+(KNOWN) are counted apart, and the comparison goes on after them until the
+two read the input into different chunks.
 
     python scripts/fuzz_repl.py --cases 300 --seed 1 \\
         --th .venv/bin/th --ref /opt/torch7-ref/bin/th [--show 10]
@@ -304,7 +308,12 @@ def sorted_who(lines):
         out.append(lines[i])
         if lines[i] == "== User Variables ==\t":
             end = next((j for j in range(i + 1, len(lines)) if lines[j] == "==\t"), i + 1)
-            out.extend(sorted(lines[i + 1:end]))
+            entries = []
+            for line in lines[i + 1:end]:      # (a string value may hold line breaks)
+                if line.startswith("[") or not entries:
+                    entries.append([])
+                entries[-1].append(line)
+            out.extend(line for entry in sorted(entries) for line in entry)
             i = end
             continue
         i += 1
@@ -429,7 +438,8 @@ def main():
                 new.append((n, lines, script, ref_status, th_status, other))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"cases: {args.calls}  th hangs: {hangs}  cases differing: {len(new)} (and {sum(counts.values())} known chunks)")
+    print(f"cases: {args.calls}  th hangs: {hangs}  cases differing: {len(new)} "
+          f"(and {sum(counts.values())} known chunks)")
     for name, k in sorted(counts.items()):
         print(f"  known: {k} x {name}")
     for n, lines, script, ref_status, th_status, other in new[:args.show]:

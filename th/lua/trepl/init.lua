@@ -42,7 +42,7 @@ local function describe(v)
    return tostring(v)
 end
 
-trepl.describe = describe
+trepl.describe = describe       -- (who() describes values so too)
 
 -- tables print as `{`, `  key : value` lines, `}`; a table met again while
 -- printing itself (the original recursed forever), or nested deeper than
