@@ -47,7 +47,8 @@ TYPES = ["Byte", "Char", "Short", "Int", "Long", "Float", "Double"]
 
 NUMBERS = ["0", "1", "-1", "42", "3.5", "-2.25", "0.1", "1/3", "-0", "0/0", "1/0", "-1/0", "1e300",
            "1e-300", "5e-324", "1e15", "1e16", "123456789012", "2^31", "2^53", "2^53 + 1", "2^63",
-           "-2^63", "0x7fffffff", "math.pi", "math.huge", "1e100", "2.5e-7", "100000000000000"]
+           "-2^63", "0x7fffffff", "math.pi", "math.huge", "1e100", "2.5e-7", "100000000000000", "2^-1074",
+           "123.456", "-1e300", "1e-5", "0.1 + 0.2", "2^53 - 1", "-2^31", "1e21", "12345678901234567890"]
 STRINGS = ['"abc"', '"a\\nb"', '"tab\\there"', '"\\0bin\\1\\255"', '""', "'q\"uote'", '"x"', "('ab'):rep(40)",
            '"\\r\\n"', "'it\\'s'", '"%d %s"']
 SCALARS = ["true", "false", "nil"]
@@ -59,7 +60,10 @@ TABLES = ["{}", "{1, 2, 3}", "{a = 1}", "{1, {2, {3, {4, {5, {6}}}}}}", "{x = {y
           "setmetatable({}, {__tostring = function() return 'OBJ' end})",
           "setmetatable({a = 1}, {__index = {b = 2}})",
           "{t = torch.IntTensor{1, 2}, s = torch.FloatStorage(3)}", "{torch.Tensor()}",
-          "{a = {b = {c = {d = {e = {f = 1}}}}}}", "{1, nil, 3}", "{n = 0/0}"]
+          "{a = {b = {c = {d = {e = {f = 1}}}}}}", "{1, nil, 3}", "{n = 0/0}", "{'a\\nb', '\\0\\255'}",
+          "{{{{{{{{1}}}}}}}}", "{[{}] = 1}", "{[-0] = 'z', [2^53] = 'big', [0.5] = 'half'}", "{_LAST}",
+          "{f = function() end, t = torch.Timer}", "{torch.zeros(2, 2), {torch.LongStorage(1)}}",
+          "setmetatable({}, {__index = function(t, k) return k end})", "_RESULTS and #_RESULTS"]
 OBJECTS = ["torch.Timer() ~= nil", "torch.CmdLine() ~= nil", "torch.Tensor():type()", "torch.type(torch.Timer())",
            "torch.Generator() ~= nil", "torch.DoubleStorage(2):fill(1.5)", "torch.ByteStorage(3):fill(255)",
            "torch.CharStorage(2):fill(-1)"]

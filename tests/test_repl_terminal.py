@@ -222,7 +222,7 @@ def test_who_lists_only_the_users_variables(tmp_path):
     line(child, "x = 1 local y = 'a' who() print('END')")
     child.expect(b"\r\nEND")
     listing = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", child.before.decode())
-    names = re.findall(r"^  (\w+) +", listing, re.M)
+    names = re.findall(r"^\[(\w+)\] +=", listing, re.M)
     assert names == ["x"] or names == ["x", "y"], listing
     assert leave(child) == 0
 

@@ -135,9 +135,9 @@ def test_traceback_shows_th_frames_as_the_c_functions_of_the_original(th):
 
 
 def test_traceback_of_luat_metamethods(th):
-    # recorded from the original: luaT's arithmetic and indexing metamethods
-    # called the type's own C function, unnamed ("at 0x..."); its
-    # comparisons raised their error themselves
+    # recorded from the original: luaT's arithmetic and indexing metamethods,
+    # and its __call of a C class, called the type's own C function, unnamed
+    # ("at 0x..."); its comparisons raised their error themselves
     def stack(r):
         return [re.sub(r"^\t\S*script\.lua", "\tscript.lua", re.sub(r"0x[0-9a-f]+", "0x", line))
                 for line in r.stderr.splitlines()[1:]]
@@ -150,6 +150,9 @@ def test_traceback_of_luat_metamethods(th):
                         "\tscript.lua:2: in main chunk"]
     r = th("local y = torch.Tensor(2) < torch.Tensor(3)\n")
     assert stack(r) == ["stack traceback:", "\t[C]: in function '__lt'", "\tscript.lua:1: in main chunk"]
+    r = th("local y = torch.Tensor{1, 'a'}\n")       # (luaT's __call of the C class)
+    assert stack(r) == ["stack traceback:", "\t[C]: at 0x", "\t[C]: in function 'Tensor'",
+                        "\tscript.lua:1: in main chunk"]
 
 
 def test_constructor_tables_print_as_plain_tables(th):

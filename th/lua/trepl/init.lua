@@ -2,6 +2,7 @@
 -- pretty `print` (tensors in full, tables recursively) and running a script
 -- or a chunk with a traceback on error.
 local torch = require 'torch'
+local internal = require 'torch.internal'
 
 -- require 'trepl' is also the REPL itself, as in the original: trepl() starts
 -- the interactive prompt (the host sets trepl.start), trepl.colorize colours text
@@ -121,10 +122,10 @@ end
 -- th's own Lua sources: the directory holding trepl/
 local ours = debug.getinfo(1, 'S').source:match('^@(.*[/\\])trepl[/\\][^/\\]*$')
 
--- luaT's arithmetic and indexing metamethods of tensors: a C function
--- calling the type's own (unnamed, as called from C), two frames in the
--- original's tracebacks (its comparisons and __concat raise their error
--- themselves: one)
+-- luaT's arithmetic and indexing metamethods of tensors, and its __call of
+-- a C class (torch.Tensor{...}): a C function calling the type's own
+-- (unnamed, as called from C), two frames in the original's tracebacks (its
+-- comparisons and __concat raise their error themselves: one)
 local DISPATCHED = {["'__add'"] = true, ["'__sub'"] = true, ["'__mul'"] = true, ["'__div'"] = true,
    ["'__mod'"] = true, ["'__unm'"] = true, ["'__index'"] = true, ["'__newindex'"] = true}
 
@@ -154,7 +155,9 @@ local function asc(lines, ownsrc, funcs)
       end
       if last then
          local name = lines[last]:match(" in function ('[^']*')$")
-         if not name or DISPATCHED[name] then out[#out + 1] = unnamed(funcs[last]) end
+         if not name or DISPATCHED[name] or internal.constructorcalls[funcs[last]] then
+            out[#out + 1] = unnamed(funcs[last])
+         end
          if name then out[#out + 1] = '\t[C]: in function ' .. name end
          i = last + 1
       else
