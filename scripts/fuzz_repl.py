@@ -380,7 +380,9 @@ KNOWN = [
     ("a multi-line expression completes in th, trepl read on to the end",
      lambda lines, chunk, a, b: a.startswith("..> ") and len(chunk) > 1),
     ("print of a table holding itself: {...} in th, trepl went on to its depth limit",
-     lambda lines, chunk, a, b: "t.self = t" in " ".join(chunk)),
+     lambda lines, chunk, a, b: "t.self = t" in " ".join(chunk) or "_RESULTS" in " ".join(chunk)),
+    ("th's torch.Timer is a table (a torch.class), the original's a userdata: who() names its class",
+     lambda lines, chunk, a, b: chunk == ["who()"] and "torch.Timer [status" in a),
     ("who() lists th's surviving locals too", lambda lines, chunk, a, b: chunk == ["who()"]
      and re.search(r"^local ", "\n".join(lines), re.M)),
     ("`?` and `? name` are th's help (trepl's told of browse(), th -g, th -a; `? name` needed its help backend)",

@@ -316,3 +316,18 @@ def test_who_lists_the_session_variables(tmp_path):
         "[q]                      = 1\t\n"
         "==\t\n"
         "th> \n")
+
+
+def test_results_from_the_start_and_strings_in_who(tmp_path):
+    # recorded from the original (but for its own _RESULT in who()):
+    # _RESULTS is there before the first result, a value is shown before it
+    # is kept, who() writes a string's line breaks as \n
+    import subprocess
+    session = "_RESULTS and #_RESULTS\n_RESULTS\n1\n#_RESULTS\ns = \"a\\nb\"\nwho()\n"
+    r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.stdout == (
+        "th> _RESULTS and #_RESULTS\n0\t\nth> _RESULTS\n{\n  1 : 0\n}\nth> 1\n1\t\nth> #_RESULTS\n3\t\n"
+        "th> s = \"a\\nb\"\nth> who()\n== User Variables ==\t\n"
+        "[s]                      = string : \"a\\nb\"\t\n==\t\nth> \n")

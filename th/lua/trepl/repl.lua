@@ -166,17 +166,23 @@ end
 -- the first value when it is a tensor
 repl.display = nil
 
-local function keep(n, ...)
-   if n == 0 then return end
-   _G._LAST = (...)
-   _G._RESULTS = _G._RESULTS or {}
-   insert(_G._RESULTS, (...))
+-- the values shown, then kept, as trepl did (`_RESULTS` shows those before it)
+local function display(n, ...)
    if repl.display then
       local first = ...
       local address, length = bytes(trepl.format(...))
-      return repl.display(address, length, torch.isTensor(first) and first or nil)
+      repl.display(address, length, torch.isTensor(first) and first or nil)
+   else
+      show(n, ...)
    end
-   show(n, ...)
+end
+
+local function keep(n, ...)
+   if n == 0 then return end
+   display(n, ...)
+   _G._LAST = (...)
+   _G._RESULTS = _G._RESULTS or {}
+   insert(_G._RESULTS, (...))
 end
 
 -- an error at the prompt (repl.prompt), as trepl printed it: a message
@@ -362,17 +368,21 @@ end
 
 -- the globals that existed when the session started, and th's own
 local initial = {_LAST = true, _RESULTS = true}
+_G._RESULTS = _G._RESULTS or {}     -- (there from the start, as in trepl)
 
 -- hide(name): a global th defines, which who() does not list
 function repl.hide(name)
    initial[name] = true
 end
 
--- what who() says of a value, as trepl said it: a string quoted, a plain
--- table by its length, a tensor or storage by its sizes, the rest as tostring
+-- what who() says of a value, as trepl said it: a string quoted (its line
+-- breaks as \n), a plain table by its length, an object of a torch.class by
+-- its class, a tensor or storage by its sizes, the rest as tostring
 local function whatis(v)
-   if type(v) == 'string' then return 'string : ' .. trepl.describe(v) end
-   if type(v) == 'table' and not (torch and torch.typename(v)) then return 'table - size: ' .. #v end
+   if type(v) == 'string' then return 'string : "' .. v:gsub('\n', '\\n') .. '"' end
+   if type(v) == 'table' then
+      return torch and torch.typename(v) or 'table - size: ' .. #v
+   end
    return trepl.describe(v)
 end
 
