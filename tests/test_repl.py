@@ -331,3 +331,20 @@ def test_results_from_the_start_and_strings_in_who(tmp_path):
         "th> _RESULTS and #_RESULTS\n0\t\nth> _RESULTS\n{\n  1 : 0\n}\nth> 1\n1\t\nth> #_RESULTS\n3\t\n"
         "th> s = \"a\\nb\"\nth> who()\n== User Variables ==\t\n"
         "[s]                      = string : \"a\\nb\"\t\n==\t\nth> \n")
+
+
+def test_shell_output_is_kept_and_who_cuts_long_strings(tmp_path):
+    # recorded from the original (but for its own _RESULT in who()): `$ cmd`
+    # shows its output and keeps it in _LAST; who() writes a string's line
+    # breaks as \n, then cuts it past 40 characters
+    import subprocess
+    session = "b = ('y'):rep(41)\nc = 'a\\nb' .. ('z'):rep(40)\n$ echo hi\n_LAST\nwho()\n"
+    r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.stdout == (
+        "th> b = ('y'):rep(41)\nth> c = 'a\\nb' .. ('z'):rep(40)\nth> $ echo hi\nhi\nth> _LAST\nhi\n\t\n"
+        "th> who()\n== User Variables ==\t\n"
+        "[b]                      = string : \"" + "y" * 40 + "...\"\t\n"
+        "[c]                      = string : \"a\\nb" + "z" * 36 + "...\"\t\n"
+        "==\t\nth> \n")

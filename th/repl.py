@@ -95,6 +95,14 @@ class Session:
     def cancel(self):
         self.buffer = []
 
+    def _shell(self, command):
+        """`$ command`: its output is shown and, as in trepl, kept in _LAST"""
+        sys.stdout.flush()
+        output = subprocess.run(command, shell=True, stdout=subprocess.PIPE).stdout
+        sys.stdout.buffer.write(output)
+        sys.stdout.flush()
+        self.engine.runtime.lua.globals()._LAST = output
+
     def handle(self, line):
         """Handles one line of input; returns when it has been run (or buffered)."""
         if not self.buffer:
@@ -109,8 +117,7 @@ class Session:
                 sys.stdout.write(self.engine.help(stripped[1:]) + "\n")
                 return
             if stripped.startswith("$"):
-                sys.stdout.flush()
-                subprocess.call(stripped[1:], shell=True)
+                self._shell(stripped[1:])
                 return
             if not stripped:
                 return

@@ -376,10 +376,14 @@ function repl.hide(name)
 end
 
 -- what who() says of a value, as trepl said it: a string quoted (its line
--- breaks as \n), a plain table by its length, an object of a torch.class by
--- its class, a tensor or storage by its sizes, the rest as tostring
+-- breaks as \n, then cut past 40 characters), a plain table by its length,
+-- an object of a torch.class by its class, a tensor or storage by its
+-- sizes, the rest as tostring
 local function whatis(v)
-   if type(v) == 'string' then return 'string : "' .. v:gsub('\n', '\\n') .. '"' end
+   if type(v) == 'string' then
+      local text = v:gsub('\n', '\\n')
+      return 'string : "' .. (#text > 40 and text:sub(1, 40) .. '...' or text) .. '"'
+   end
    if type(v) == 'table' then
       return torch and torch.typename(v) or 'table - size: ' .. #v
    end
