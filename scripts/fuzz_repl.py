@@ -365,7 +365,10 @@ def typed(part):
 
 
 def uses_earlier_local(lines, chunk):
+    """(_LAST too: it may hold what a surviving local showed)"""
     locals_ = set(re.findall(r"^local (?:function )?(\w+)", "\n".join(lines), re.M))
+    if locals_:
+        locals_.add("_LAST")
     return any(re.search(rf"\b{name}\b", line) for name in locals_ for line in chunk
                if not line.startswith("local "))
 
