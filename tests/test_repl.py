@@ -27,10 +27,11 @@ def feed(session, *lines):
 
 
 def test_expressions_print_and_locals_survive(session, capfd):
+    # (a chunk's `return` shows nothing, as in trepl)
     feed(session, "local a = 20", "a + 1", "= a, nil", "a;", "return a * 2")
-    assert capfd.readouterr().out == "21\t\n20\t\n40\t\n"
+    assert capfd.readouterr().out == "21\t\n20\t\n"
     feed(session, "_LAST", "local function twice(v) return 2 * v end", "twice(a)")
-    assert capfd.readouterr().out == "40\t\n40\t\n"
+    assert capfd.readouterr().out == "20\t\n40\t\n"
 
 
 def test_values_shown_up_to_the_border(session, capfd):
@@ -230,3 +231,120 @@ def test_a_prompt_left_running_is_made_anew(runtime, tmp_path, monkeypatch, capf
         return _renewing(make, first)
     assert run_piped(runtime, tmp_path, monkeypatch, "print(6 * 7)\rexit\r", left_running) == 0
     assert capfd.readouterr().out == "42\t\n"
+
+
+# A session piped into the original trepl (`th < session`), as it printed it
+# but for what th does differently on purpose: no banner, no `[0.0000s]`
+# line after each chunk, no exit question at the end of the input, chunks
+# named `stdin` (trepl: `[string "_RESULT={twice(nil)}"]`), tracebacks
+# without the REPL's own frames below the typed chunk
+PIPED_SESSION = """a = 20
+a + 1
+= a, nil
+return a * 2
+_LAST
+function twice(v)
+  return 2 * v
+end
+twice(a)
+twice(nil)
+error(true)
+error()
+io.write('no newline')
+print(1, nil, 'a')
+for i = 1, 2 do
+"""
+PIPED_TRANSCRIPT = """th> a = 20
+th> a + 1
+21\t
+th> = a, nil
+20\t
+th> return a * 2
+th> _LAST
+20\t
+th> function twice(v)
+..>   return 2 * v
+..> end
+th> twice(a)
+40\t
+th> twice(nil)
+stdin:2: attempt to perform arithmetic on local 'v' (a nil value)
+stack traceback:
+\tstdin:2: in function 'twice'
+\tstdin:1: in main chunk
+th> error(true)
+true\t
+th> error()
+nil\t
+th> io.write('no newline')
+no newlinetrue\t
+th> print(1, nil, 'a')
+1\tnil\ta\t
+th> for i = 1, 2 do
+..> 
+syntax error: stdin:1: 'end' expected near '<eof>'
+"""
+
+
+def test_piped_session_transcript(tmp_path):
+    # lines are echoed after their prompt, as the original's readline echoed
+    # them; a `return` shows nothing; errors show the chunk's traceback, a
+    # value that is no string as print shows it
+    import subprocess
+    r = subprocess.run(th_command(), input=PIPED_SESSION, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.returncode == 0
+    assert r.stdout == PIPED_TRANSCRIPT
+
+
+def test_who_lists_the_session_variables(tmp_path):
+    # trepl's listing, recorded from the original (which listed them in
+    # pairs order, and its own _RESULT); th's surviving locals come last
+    import subprocess
+    session = "x = 5\ns = 'str'\nt = {1, 2}\nz = torch.Tensor(2):zero()\nc = torch.CmdLine()\nlocal q = 1\nwho()\n"
+    r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.stdout.split("th> who()\n")[1] == (
+        "== User Variables ==\t\n"
+        "[c]                      = torch.CmdLine\t\n"
+        "[s]                      = string : \"str\"\t\n"
+        "[t]                      = table - size: 2\t\n"
+        "[x]                      = 5\t\n"
+        "[z]                      = DoubleTensor - size: 2\t\n"
+        "[q]                      = 1\t\n"
+        "==\t\n"
+        "th> \n")
+
+
+def test_results_from_the_start_and_strings_in_who(tmp_path):
+    # recorded from the original (but for its own _RESULT in who()):
+    # _RESULTS is there before the first result, a value is shown before it
+    # is kept, who() writes a string's line breaks as \n
+    import subprocess
+    session = "_RESULTS and #_RESULTS\n_RESULTS\n1\n#_RESULTS\ns = \"a\\nb\"\nwho()\n"
+    r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.stdout == (
+        "th> _RESULTS and #_RESULTS\n0\t\nth> _RESULTS\n{\n  1 : 0\n}\nth> 1\n1\t\nth> #_RESULTS\n3\t\n"
+        "th> s = \"a\\nb\"\nth> who()\n== User Variables ==\t\n"
+        "[s]                      = string : \"a\\nb\"\t\n==\t\nth> \n")
+
+
+def test_shell_output_is_kept_and_who_cuts_long_strings(tmp_path):
+    # recorded from the original (but for its own _RESULT in who()): `$ cmd`
+    # shows its output and keeps it in _LAST; who() writes a string's line
+    # breaks as \n, then cuts it past 40 characters
+    import subprocess
+    session = "b = ('y'):rep(41)\nc = 'a\\nb' .. ('z'):rep(40)\n$ echo hi\n_LAST\nwho()\n"
+    r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.stdout == (
+        "th> b = ('y'):rep(41)\nth> c = 'a\\nb' .. ('z'):rep(40)\nth> $ echo hi\nhi\nth> _LAST\nhi\n\t\n"
+        "th> who()\n== User Variables ==\t\n"
+        "[b]                      = string : \"" + "y" * 40 + "...\"\t\n"
+        "[c]                      = string : \"a\\nb" + "z" * 36 + "...\"\t\n"
+        "==\t\nth> \n")

@@ -134,6 +134,35 @@ def test_traceback_shows_th_frames_as_the_c_functions_of_the_original(th):
         "\t[C]: in function 'apply'", "\tscript.lua:1: in main chunk"]
 
 
+def test_traceback_of_luat_metamethods(th):
+    # recorded from the original: luaT's arithmetic and indexing metamethods,
+    # and its __call of a C class, called the type's own C function, unnamed
+    # ("at 0x..."); its comparisons raised their error themselves
+    def stack(r):
+        return [re.sub(r"^\t\S*script\.lua", "\tscript.lua", re.sub(r"0x[0-9a-f]+", "0x", line))
+                for line in r.stderr.splitlines()[1:]]
+
+    r = th("local x = torch.Tensor(2) local y = x - torch.Tensor(3)\n")
+    assert stack(r) == ["stack traceback:", "\t[C]: at 0x", "\t[C]: in function '__sub'",
+                        "\tscript.lua:1: in main chunk"]
+    r = th("local x = torch.Tensor(2)\nx[5] = 1\n")
+    assert stack(r) == ["stack traceback:", "\t[C]: at 0x", "\t[C]: in function '__newindex'",
+                        "\tscript.lua:2: in main chunk"]
+    r = th("local y = torch.Tensor(2) < torch.Tensor(3)\n")
+    assert stack(r) == ["stack traceback:", "\t[C]: in function '__lt'", "\tscript.lua:1: in main chunk"]
+    r = th("local y = torch.Tensor{1, 'a'}\n")       # (luaT's __call of the C class)
+    assert stack(r) == ["stack traceback:", "\t[C]: at 0x", "\t[C]: in function 'Tensor'",
+                        "\tscript.lua:1: in main chunk"]
+
+
+def test_constructor_tables_print_as_plain_tables(th):
+    # luaT's constructor tables (torch.Tensor, a torch.class's) printed as
+    # the plain table they are: "table: 0x..." (recorded from the original)
+    r = th("torch.class('Zed')\nprint(torch.Tensor, torch.IntStorage, Zed)\n")
+    assert r.returncode == 0, r.stderr
+    assert re.fullmatch(r"(table: 0x[0-9a-f]+\n){3}", r.stdout), r.stdout
+
+
 def test_library_option_attached_form(tmp_path):
     # the original th read `-lname` as well as `-l name`
     (tmp_path / "mylib.lua").write_text("mylib_loaded = 42\n")

@@ -63,7 +63,7 @@ class Session:
     line of input, independent of where lines come from."""
 
     def __init__(self, runtime, colour=False):
-        self.engine = Engine(runtime, colour=colour, quit_after=3)
+        self.engine = Engine(runtime, colour=colour, quit_after=3, prompt=True)
         self.colour = colour
         self.timing = colour and os.environ.get("TREPL_TIMER", "1") != "0"
         self.buffer = []
@@ -95,6 +95,14 @@ class Session:
     def cancel(self):
         self.buffer = []
 
+    def _shell(self, command):
+        """`$ command`: its output is shown and, as in trepl, kept in _LAST"""
+        sys.stdout.flush()
+        output = subprocess.run(command, shell=True, stdout=subprocess.PIPE).stdout
+        sys.stdout.buffer.write(output)
+        sys.stdout.flush()
+        self.engine.runtime.lua.globals()._LAST = output
+
     def handle(self, line):
         """Handles one line of input; returns when it has been run (or buffered)."""
         if not self.buffer:
@@ -109,8 +117,7 @@ class Session:
                 sys.stdout.write(self.engine.help(stripped[1:]) + "\n")
                 return
             if stripped.startswith("$"):
-                sys.stdout.flush()
-                subprocess.call(stripped[1:], shell=True)
+                self._shell(stripped[1:])
                 return
             if not stripped:
                 return
@@ -201,12 +208,19 @@ def interact(session, prompt, confirm_exit=None, cancelled=(KeyboardInterrupt,))
 
 
 def _plain_prompt(text):
+    """A line of piped input after its prompt, echoed as the original's
+    readline echoed it, so that the output reads as the session's transcript
+    (the prompt is written first: a program driving th waits for it)."""
     sys.stdout.write(text)
     sys.stdout.flush()
     line = sys.stdin.buffer.readline()
     if not line:
+        sys.stdout.write("\n")      # (the last prompt's line ends)
         raise EOFError
-    return line.rstrip(b"\n").decode("utf-8", "surrogateescape")
+    line = line.rstrip(b"\n")
+    sys.stdout.buffer.write(line + b"\n")
+    sys.stdout.flush()
+    return line.decode("utf-8", "surrogateescape")
 
 
 # A Ctrl-C that reaches prompt_toolkit as SIGINT rather than as a key (the

@@ -16,15 +16,18 @@ _TRAILING_NAME = re.compile(r"[A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*\s*[.:]?\
 
 
 class Engine:
-    def __init__(self, runtime, colour=False, statements_first=False, quit_after=None):
+    def __init__(self, runtime, colour=False, statements_first=False, quit_after=None, prompt=False):
         """statements_first: a line that is a valid statement (a call) prints
         nothing, as in the documentation's transcripts; else calls print their
         results, as trepl did.  quit_after: Ctrl-C pressed that many times
-        during one run quits th (see th/interrupt.py)."""
+        during one run quits th (see th/interrupt.py).  prompt: th's prompt,
+        which shows errors (with the chunk's traceback) and `return` as
+        trepl's prompt did; the documents' transcripts printed `return x`."""
         self.runtime = runtime
         self.statements_first = statements_first
         self._repl = runtime.lua.eval("require 'trepl.repl'")
         self._repl.colour = colour
+        self._repl.prompt = prompt
         self._interrupter = Interrupter(runtime.lua, quit_after=quit_after)
 
     def eval(self, text, cell=False):

@@ -135,8 +135,11 @@ local function define(name, parentname, constructor, factory, module, preset)
    mt.__factory = factory
    local ct = constructors[name]
    if not ct then
-      ct = setmetatable({}, {__index = mt, __newindex = mt, __metatable = mt,
-                             __tostring = function() return name end})
+      -- (printed as luaT's printed it: the plain table's "table: 0x...")
+      ct = {}
+      local plain = tostring(ct)
+      setmetatable(ct, {__index = mt, __newindex = mt, __metatable = mt,
+                        __tostring = function() return plain end})
       constructors[name] = ct
    end
    -- as luaT built them: the constructor table, and getmetatable(obj) is the class

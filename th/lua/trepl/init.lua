@@ -2,6 +2,7 @@
 -- pretty `print` (tensors in full, tables recursively) and running a script
 -- or a chunk with a traceback on error.
 local torch = require 'torch'
+local internal = require 'torch.internal'
 
 -- require 'trepl' is also the REPL itself, as in the original: trepl() starts
 -- the interactive prompt (the host sets trepl.start), trepl.colorize colours text
@@ -41,6 +42,8 @@ local function describe(v)
    end
    return tostring(v)
 end
+
+trepl.describe = describe       -- (who() describes values so too)
 
 -- tables print as `{`, `  key : value` lines, `}`; a table met again while
 -- printing itself (the original recursed forever), or nested deeper than
@@ -119,11 +122,25 @@ end
 -- th's own Lua sources: the directory holding trepl/
 local ours = debug.getinfo(1, 'S').source:match('^@(.*[/\\])trepl[/\\][^/\\]*$')
 
--- asc(lines, ownsrc): each run of lines of th's frames (C frames before and
--- between them too: th's error()) as the one line of the C function the
--- original ran there, "[C]: in function 'add'", named as the run's
--- outermost frame was
-local function asc(lines, ownsrc)
+-- luaT's arithmetic and indexing metamethods of tensors, and its __call of
+-- a C class (torch.Tensor{...}): a C function calling the type's own
+-- (unnamed, as called from C), two frames in the original's tracebacks (its
+-- comparisons and __concat raise their error themselves: one)
+local DISPATCHED = {["'__add'"] = true, ["'__sub'"] = true, ["'__mul'"] = true, ["'__div'"] = true,
+   ["'__mod'"] = true, ["'__unm'"] = true, ["'__index'"] = true, ["'__newindex'"] = true}
+
+-- "[C]: at 0x...", LuaJIT's line for a C function without a name, at the
+-- address of th's function f standing for it
+local function unnamed(f)
+   local address = f and tostring(f):match('0x%x+')
+   return '\t[C]: ' .. (address and 'at ' .. address or '?')
+end
+
+-- asc(lines, ownsrc, funcs): each run of lines of th's frames (C frames
+-- before and between them too: th's error()) as the line of the C function
+-- the original ran there, "[C]: in function 'add'", named as the run's
+-- outermost frame was (funcs: the function of each line, when known)
+local function asc(lines, ownsrc, funcs)
    local kinds = {}
    for i, line in ipairs(lines) do
       local src = line:match('^\t(.-):%d+: ')
@@ -138,7 +155,10 @@ local function asc(lines, ownsrc)
       end
       if last then
          local name = lines[last]:match(" in function ('[^']*')$")
-         out[#out + 1] = '\t[C]: ' .. (name and 'in function ' .. name or '?')
+         if not name or DISPATCHED[name] or internal.constructorcalls[funcs[last]] then
+            out[#out + 1] = unnamed(funcs[last])
+         end
+         if name then out[#out + 1] = '\t[C]: in function ' .. name end
          i = last + 1
       else
          out[#out + 1] = lines[i]
@@ -149,24 +169,29 @@ local function asc(lines, ownsrc)
 end
 
 -- traceback for xpcall: the message, then the Lua stack, th's own frames
--- shown as the C functions of the original
-function trepl.traceback(msg)
-   local text = debug.traceback(trepl.message(msg), 2)
-   local ownsrc, level = {}, 2
+-- shown as the C functions of the original (from level, 2 by default: the
+-- function that raised the error, when traceback is the handler itself)
+function trepl.traceback(msg, level)
+   level = level or 2
+   local text = debug.traceback(trepl.message(msg), level)
+   -- the function of each line (unless LuaJIT left levels out: "...")
+   local ownsrc, funcs, at = {}, {}, level
    while ours do
-      local info = debug.getinfo(level, 'S')
+      local info = debug.getinfo(at, 'Sf')
       if not info then break end
       if info.source:sub(2, #ours + 1) == ours and info.source:sub(1, 1) == '@' then
          ownsrc[info.short_src] = true
       end
-      level = level + 1
+      funcs[at - level + 1] = info.func
+      at = at + 1
    end
+   if text:find('\n\t%.%.%.\n') then funcs = {} end
    if not next(ownsrc) then return text end
    local head, stack = text:match('^(.-\nstack traceback:\n)(.*)$')
    if not head then return text end
    local lines = {}
    for line in (stack .. '\n'):gmatch('(.-)\n') do lines[#lines + 1] = line end
-   return head .. table.concat(asc(lines, ownsrc), '\n')
+   return head .. table.concat(asc(lines, ownsrc, funcs), '\n')
 end
 
 -- snapshot(): the globals th defined before user code runs (who() hides them)

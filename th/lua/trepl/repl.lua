@@ -98,9 +98,10 @@ local function compile(text, statements)
       if incomplete(experr) then return nil, 'incomplete', experr end
       return nil, 'error', err
    end
-   -- `return x` prints as `= x` does
+   -- `return x` shows nothing at the prompt, as in trepl; in the documents'
+   -- transcripts (th --doctest) and the kernel, it prints as `= x` does
    if text:match('^%s*return[%s;]') or text:match('^%s*return$') then
-      return f, names, printing
+      return f, names, printing and not repl.prompt
    end
    -- the same chunk ending by saving its locals, unless it ends with a return
    return loadstring(head .. text .. '\n' .. CAPTURE .. '()', '=stdin') or f, names, false
@@ -124,11 +125,17 @@ local function compilecell(text)
    return f, names, printing
 end
 
+-- the message of a chunk that does not compile: at the prompt
+-- (repl.prompt, below) said to be a syntax error, as trepl said
+local function syntaxerror(err)
+   return bytes(repl.prompt and 'syntax error: ' .. err or err)
+end
+
 -- check(text) -> 'ok' | 'incomplete' | 'error', message (as eval's): compiles without running
 function repl.check(text)
    local f, status, err = compile(text)
    if f then return 'ok' end
-   if err then return status, bytes(err) end
+   if err then return status, syntaxerror(err) end
    return status
 end
 
@@ -159,17 +166,36 @@ end
 -- the first value when it is a tensor
 repl.display = nil
 
-local function keep(n, ...)
-   if n == 0 then return end
-   _G._LAST = (...)
-   _G._RESULTS = _G._RESULTS or {}
-   insert(_G._RESULTS, (...))
+-- the values shown, then kept, as trepl did (`_RESULTS` shows those before it)
+local function display(n, ...)
    if repl.display then
       local first = ...
       local address, length = bytes(trepl.format(...))
-      return repl.display(address, length, torch.isTensor(first) and first or nil)
+      repl.display(address, length, torch.isTensor(first) and first or nil)
+   else
+      show(n, ...)
    end
-   show(n, ...)
+end
+
+local function keep(n, ...)
+   if n == 0 then return end
+   display(n, ...)
+   _G._LAST = (...)
+   _G._RESULTS = _G._RESULTS or {}
+   insert(_G._RESULTS, (...))
+end
+
+-- an error at the prompt (repl.prompt), as trepl printed it: a message
+-- that is a string with the traceback of the typed chunk's frames (less the
+-- REPL's own frames below the chunk), any other value as print shows it
+-- (`error()`: nil).  Else (th --doctest, the kernel) as trepl.message shows it
+repl.prompt = false
+
+local function report(msg)
+   if not repl.prompt then return trepl.message(msg) end
+   if type(msg) ~= 'string' then return (trepl.format(msg):gsub('\n$', '')) end
+   local text = trepl.traceback(msg, 3)
+   return text:match('^(.*\n\tstdin:%d+: in main chunk)\n') or text
 end
 
 local function finish(ok, ...)
@@ -184,13 +210,13 @@ end
 function repl.eval(text, statements, cell)
    local f, names, printing = (cell and compilecell or compile)(text, statements)
    if not f then
-      if names == 'error' then return 'error', bytes(printing) end
+      if names == 'error' then return 'error', syntaxerror(printing) end
       return names
    end
    local values = {}
    for i, name in ipairs(names) do values[i] = localvalues[name] end
    values[#names - 1], values[#names] = pass, capture
-   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, trepl.message))}
+   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, report))}
    if not res[1] then
       return 'error', bytes(tostring(res[3]))
    end
@@ -342,27 +368,51 @@ end
 
 -- the globals that existed when the session started, and th's own
 local initial = {_LAST = true, _RESULTS = true}
+_G._RESULTS = _G._RESULTS or {}     -- (there from the start, as in trepl)
 
 -- hide(name): a global th defines, which who() does not list
 function repl.hide(name)
    initial[name] = true
 end
 
--- who(): the variables this session defined, with their types
+-- what who() says of a value, as trepl said it: a string quoted (its line
+-- breaks as \n, then cut past 40 characters), a plain table by its length,
+-- an object of a torch.class by its class, a tensor or storage by its
+-- sizes, the rest as tostring
+local function whatis(v)
+   if type(v) == 'string' then
+      local text = v:gsub('\n', '\\n')
+      return 'string : "' .. (#text > 40 and text:sub(1, 40) .. '...' or text) .. '"'
+   end
+   if type(v) == 'table' then
+      return torch and torch.typename(v) or 'table - size: ' .. #v
+   end
+   return trepl.describe(v)
+end
+
+-- who(): the variables this session defined (its globals, then the locals
+-- that survive), in trepl's listing: `[name]` padded to the longest, `= what`
 function repl.who()
-   local write = io.write
    local names = {}
    for k in pairs(_G) do
       if type(k) == 'string' and not initial[k] then insert(names, k) end
    end
    sort(names)
-   for _, k in ipairs(names) do
-      write(format('  %-20s %s\n', k, torch and torch.type(_G[k]) or type(_G[k])))
-   end
+   local values = {}
+   for _, k in ipairs(names) do values[k] = _G[k] end
    for _, k in ipairs(localnames) do
-      local v = localvalues[k]
-      if v ~= nil then write(format('  %-20s %s (local)\n', k, torch and torch.type(v) or type(v))) end
+      if localvalues[k] ~= nil and values[k] == nil then
+         insert(names, k)
+         values[k] = localvalues[k]
+      end
    end
+   local width = 24
+   for _, k in ipairs(names) do width = math.max(width, #k + 2) end
+   trepl.print('== User Variables ==')
+   for _, k in ipairs(names) do
+      trepl.print(format('%-' .. width .. 's = %s', '[' .. k .. ']', whatis(values[k])))
+   end
+   trepl.print('==')
 end
 
 _G.who = repl.who
