@@ -1359,10 +1359,8 @@ end
 
 function torch.isTensor(v) return istensor(v) end
 
--- the torch.f(tensor, ...) forms of the view methods that Torch7 had (not
--- torch.narrow, select, sub, transpose, t, unfold, clone or contiguous)
-for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permute'} do
-   local f = Tensor[name]
+-- torchform(name, f): torch[name](t, ...), the torch.f form of the method f
+function internal.torchform(name, f)
    -- (not a tail call: the method's errors are torch.f's, internal.torchforms)
    local torchf = function(t, ...)
       checktensor(t, 1, name)
@@ -1371,6 +1369,12 @@ for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permut
    end
    internal.torchforms[torchf] = 1
    torch[name] = torchf
+end
+
+-- the torch.f(tensor, ...) forms of the view methods that Torch7 had (not
+-- torch.narrow, select, sub, transpose, t, unfold, clone or contiguous)
+for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permute'} do
+   internal.torchform(name, Tensor[name])
 end
 function torch.isStorage(v) return isstorage(v) end
 

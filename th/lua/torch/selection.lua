@@ -804,16 +804,7 @@ local methods = {
 -- (Torch7 had torch.gather and torch.scatter, not torch.index or torch.maskedSelect)
 for name, f in pairs(methods) do
    internal.method(name, f)
-   if name == 'gather' or name == 'scatter' then
-      -- (not a tail call: the method's errors are torch.f's, internal.torchforms)
-      local torchf = function(t, ...)
-         checktensor(t, 1, name)
-         local r = f(t, ...)
-         return r
-      end
-      internal.torchforms[torchf] = 1
-      torch[name] = torchf
-   end
+   if name == 'gather' or name == 'scatter' then internal.torchform(name, f) end
 end
 
 -- the method of type T takes a source of type T (src.nonzero(res, src), as in Torch7)
