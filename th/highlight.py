@@ -2,30 +2,29 @@
 thread once the prompt is drawn: importing the lexer and compiling its
 patterns takes 11 ms, which the prompt does not wait for (in a thread along
 with the start's own imports, it only slowed them down).  Until it is there,
-the line shows plain, then it is redrawn in colour.
+the line shows plain (DynamicLexer's fallback), then it is redrawn in colour.
 """
 import _thread   # (threading's import, 0.8 ms)
 
 _lexer = []        # the PygmentsLexer, once made
+_loading = []      # (made once per process, whatever the prompt sessions)
 
 
-def _load(session):
+def _load(app):
     from prompt_toolkit.lexers import PygmentsLexer
     from pygments.lexers.scripting import LuaLexer
-    if not _lexer:
-        _lexer.append(PygmentsLexer(LuaLexer))
-    session.lexer = _lexer[0]
-    session.app.invalidate()       # (thread-safe: a redraw in the prompt's loop)
+    _lexer.append(PygmentsLexer(LuaLexer))
+    app.invalidate()       # (thread-safe: a redraw in the prompt's loop)
 
 
 def attach(session):
-    """Gives a PromptSession Lua's highlighting, from the end of its first
-    drawing on (at once when the lexer is already made)."""
-    if _lexer:
-        session.lexer = _lexer[0]
-        return
+    """Gives a PromptSession Lua's highlighting, from the end of the first
+    drawing of a prompt on."""
+    from prompt_toolkit.lexers import DynamicLexer
 
     def start(app):
-        app.after_render -= start
-        _thread.start_new_thread(_load, (session,))
+        if not _loading:
+            _loading.append(True)
+            _thread.start_new_thread(_load, (app,))
     session.app.after_render += start
+    session.lexer = DynamicLexer(lambda: _lexer[0] if _lexer else None)
