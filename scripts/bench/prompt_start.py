@@ -1,7 +1,7 @@
 """How long the interactive `th>` prompt takes to appear, th against another command.
 
     python scripts/bench/prompt_start.py [--runs 15] [--ref /opt/torch7-ref/bin/th]
-                                         [--history N] [TH]
+                                         [--history N] [TH ...]
 
 Starts each command with no arguments on a pseudo-terminal (the stdlib's pty,
 TERM=xterm, an empty HOME, a history file of N lines), answers the terminal
@@ -12,8 +12,8 @@ line editor reads keys: th shows its prompt before prompt_toolkit has
 loaded); `cpu`, the CPU time (user + system) the process had used then,
 steadier than wall time on a busy machine.  The process is then killed.  The
 commands alternate, --runs times each; the median, lowest and highest of each
-figure are printed in milliseconds.  TH defaults to the `th` next to this
-interpreter.  A figure, never a test.
+figure are printed in milliseconds.  TH (several: a th before and after a
+change) defaults to the `th` next to this interpreter.  A figure, never a test.
 """
 import argparse
 import os
@@ -89,12 +89,12 @@ def write_history(home, lines):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("th", nargs="?", default=own_th(), help="the command to measure (split on spaces)")
+    p.add_argument("th", nargs="*", default=[own_th()], help="the commands to measure (split on spaces)")
     p.add_argument("--ref", default=None, help="a reference command, e.g. /opt/torch7-ref/bin/th")
     p.add_argument("--runs", type=int, default=15)
     p.add_argument("--history", type=int, default=0, help="lines in the history file")
     a = p.parse_args()
-    commands = [a.th.split()] + ([a.ref.split()] if a.ref else [])
+    commands = [th.split() for th in a.th] + ([a.ref.split()] if a.ref else [])
     runs = {" ".join(c): [] for c in commands}
     with tempfile.TemporaryDirectory(prefix="prompt_start.") as home:
         write_history(home, a.history)
@@ -103,13 +103,14 @@ def main():
         for _ in range(a.runs):
             for command in commands:
                 runs[" ".join(command)].append(time_to_prompt(command, home))
-    medians = []
+    shown_medians = {}
     for name, figures in runs.items():
         shown, ready, cpu = zip(*figures)
-        medians.append(statistics.median(shown))
+        shown_medians[name] = statistics.median(shown)
         print(f"{name}\n  shown {summary(shown)}\n  ready {summary(ready)}\n  cpu   {summary(cpu)}")
     if a.ref:
-        print(f"shown, median / median: {medians[0] / medians[1]:.2f}")
+        for th in a.th:
+            print(f"shown, {th} / ref (medians): {shown_medians[th] / shown_medians[a.ref]:.2f}")
 
 
 if __name__ == "__main__":
