@@ -236,15 +236,15 @@ def _cancelled():
 
 
 def _renewing(make, first=None):
-    """A prompt function over a PromptSession (first, else make()'s), made
-    anew by make() when the last one's application is still marked running:
-    a prompt cancelled by a SIGINT under load can leave it so, and
-    prompt_toolkit then refused every later prompt ("Application is already
-    running", which ended th)."""
-    current = [first or make()]
+    """A prompt function over a PromptSession (first, else make()'s at the
+    first prompt), made anew by make() when the last one's application is
+    still marked running: a prompt cancelled by a SIGINT under load can leave
+    it so, and prompt_toolkit then refused every later prompt ("Application
+    is already running", which ended th)."""
+    current = [first]
 
     def prompt(text):
-        if current[0].app.is_running:
+        if current[0] is None or current[0].app.is_running:
             current[0] = make()
         return current[0].prompt(text)
     return prompt
@@ -253,7 +253,7 @@ def _renewing(make, first=None):
 def _confirmer(ptk):
     """Asks before leaving on Ctrl-D, as trepl did (Enter, y or Ctrl-D: yes)."""
     from prompt_toolkit import PromptSession
-    # (not in the history)
+    # (not in the history; made at the first Ctrl-D: 4 ms of the prompt's start)
     question = _renewing(lambda: PromptSession(input=ptk.input, output=ptk.output))
 
     def confirm():
