@@ -43,5 +43,5 @@ def shown(text):
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSANOW, saved)
-    sys.stdout.write("\r")
-    sys.stdout.flush()
+        sys.stdout.write("\r")      # (a message, if th fails meanwhile, overwrites it)
+        sys.stdout.flush()
