@@ -348,3 +348,23 @@ def test_shell_output_is_kept_and_who_cuts_long_strings(tmp_path):
         "[b]                      = string : \"" + "y" * 40 + "...\"\t\n"
         "[c]                      = string : \"a\\nb" + "z" * 36 + "...\"\t\n"
         "==\t\nth> \n")
+
+
+def test_the_prompt_starts_without_numpy(tmp_path):
+    # numpy and scipy (0.1 s) are for tensor code, not for showing the prompt
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from prompt_toolkit.input import create_pipe_input\n"
+            "from prompt_toolkit.output import DummyOutput\n"
+            "from th.cli import session\n"
+            "from th.repl import Session, prompt_session\n"
+            "with create_pipe_input() as pipe:\n"
+            "    pipe.send_text('x = 1\\r')\n"
+            "    ptk = prompt_session(Session(session()), input=pipe, output=DummyOutput())\n"
+            "    ptk.prompt('th> ')\n"
+            "print([m for m in ('numpy', 'scipy') if m in sys.modules])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       cwd=str(tmp_path), env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "h")))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "[]\n"

@@ -293,3 +293,28 @@ def test_trepl_is_a_callable_repl_with_colorize(tmp_path):
     r = subprocess.run(th_command() + ["-e", "print(require('trepl').colorize.red('x'))"],
                        capture_output=True, text=True)
     assert r.stdout == "x\t\n"                            # not a terminal: plain, as trepl
+
+
+# 10. the prompt is shown before prompt_toolkit has loaded (th/early_prompt.py)
+def test_keys_typed_as_the_prompt_shows_are_kept(tmp_path):
+    # typed at once (while prompt_toolkit still loads): held, unechoed, for
+    # its line editor; Ctrl-C and Ctrl-D are keys there, not a signal and
+    # the end of the input
+    child = spawn(tmp_path, env={"TREPL_TIMER": "0"})
+    child.send(b"abc\x03print(6 * 7)\r\x04")
+    child.expect(b"42")
+    child.expect(rb"Do you really want to exit \(\[y\]/n\)\?")
+    line(child, "n")
+    line(child, "print('still' .. 'here')")
+    child.expect(b"stillhere")
+    assert leave(child) == 0
+    assert b"interrupted" not in child.before
+
+
+def test_typed_lua_is_highlighted(tmp_path):
+    # (pygments' lexer arrives once the prompt is drawn: th/highlight.py)
+    child = spawn(tmp_path)
+    child.send("local")
+    child.expect(rb"\x1b\[[0-9;]+mlocal")
+    child.sendcontrol("c")
+    assert leave(child) == 0

@@ -8,15 +8,16 @@ shell command) or `exit`.  Tab completes globals, keywords, fields and methods
 interrupts the running computation; Ctrl-D drops an unfinished chunk, or
 leaves after asking, as trepl did; Ctrl-Z suspends.  History is kept in
 $TREPL_HISTORY or ~/.luahistory (th/history.py).  The evaluation is
-th/repl_engine.py's; prompt_toolkit and pygments are imported only here, when
-the prompt starts.
+th/repl_engine.py's; prompt_toolkit is imported only here, when the prompt
+starts, after the prompt is shown (th/early_prompt.py), and pygments' lexer
+once it is drawn (th/highlight.py).
 """
 import os
 import re
-import subprocess
 import sys
 import time
 
+from th import early_prompt, highlight
 from th.repl_engine import Engine
 
 HELP = """th: Torch7 for Lua, interactively.
@@ -97,6 +98,8 @@ class Session:
 
     def _shell(self, command):
         """`$ command`: its output is shown and, as in trepl, kept in _LAST"""
+        import subprocess   # (here: 2 ms of the prompt's start)
+
         sys.stdout.flush()
         output = subprocess.run(command, shell=True, stdout=subprocess.PIPE).stdout
         sys.stdout.buffer.write(output)
@@ -166,15 +169,15 @@ def prompt_session(session, input=None, output=None):
     """The prompt_toolkit PromptSession for a Session (input/output for tests;
     by default the terminal, even when stdout is a pipe: `th | tee log`)."""
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.lexers import PygmentsLexer
     from prompt_toolkit.output import create_output
-    from pygments.lexers.scripting import LuaLexer
     from th.history import ReadlineHistory, history_file
 
-    return PromptSession(history=ReadlineHistory(history_file()), lexer=PygmentsLexer(LuaLexer),
-                         completer=_completer(session.engine), complete_while_typing=False,
-                         enable_suspend=True, input=input,
-                         output=output or create_output(always_prefer_tty=True))
+    ptk = PromptSession(history=ReadlineHistory(history_file()),
+                        completer=_completer(session.engine), complete_while_typing=False,
+                        enable_suspend=True, input=input,
+                        output=output or create_output(always_prefer_tty=True))
+    highlight.attach(ptk)
+    return ptk
 
 
 def interact(session, prompt, confirm_exit=None, cancelled=(KeyboardInterrupt,)):
@@ -233,15 +236,15 @@ def _cancelled():
 
 
 def _renewing(make, first=None):
-    """A prompt function over a PromptSession (first, else make()'s), made
-    anew by make() when the last one's application is still marked running:
-    a prompt cancelled by a SIGINT under load can leave it so, and
-    prompt_toolkit then refused every later prompt ("Application is already
-    running", which ended th)."""
-    current = [first or make()]
+    """A prompt function over a PromptSession (first, else make()'s at the
+    first prompt), made anew by make() when the last one's application is
+    still marked running: a prompt cancelled by a SIGINT under load can leave
+    it so, and prompt_toolkit then refused every later prompt ("Application
+    is already running", which ended th)."""
+    current = [first]
 
     def prompt(text):
-        if current[0].app.is_running:
+        if current[0] is None or current[0].app.is_running:
             current[0] = make()
         return current[0].prompt(text)
     return prompt
@@ -250,7 +253,7 @@ def _renewing(make, first=None):
 def _confirmer(ptk):
     """Asks before leaving on Ctrl-D, as trepl did (Enter, y or Ctrl-D: yes)."""
     from prompt_toolkit import PromptSession
-    # (not in the history)
+    # (not in the history; made at the first Ctrl-D: 4 ms of the prompt's start)
     question = _renewing(lambda: PromptSession(input=ptk.input, output=ptk.output))
 
     def confirm():
@@ -269,6 +272,8 @@ def repl(runtime):
     if not sys.stdin.isatty():
         return interact(session, _plain_prompt)
     sys.stdout.write(BANNER + "\n")
-    ptk = prompt_session(session)
-    prompt = _renewing(lambda: prompt_session(session, input=ptk.input, output=ptk.output), ptk)
-    return interact(session, prompt, _confirmer(ptk), _cancelled())
+    with early_prompt.shown(session.prompt):
+        ptk = prompt_session(session)
+        prompt = _renewing(lambda: prompt_session(session, input=ptk.input, output=ptk.output), ptk)
+        confirm = _confirmer(ptk)
+    return interact(session, prompt, confirm, _cancelled())
