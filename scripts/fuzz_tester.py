@@ -396,7 +396,8 @@ def single(rng):
         body.append("t:setEarlyAbort(true)")
     body.append(run_call(rng, [name]) if rng.random() < 0.3 else "t:run()")
     if rng.random() < 0.15:
-        body.append(pick(rng, "pcall(t.run, t)", "t:setSummaryOnly(true) pcall(t.run, t)"))
+        again = "io.write(tostring(select(2, pcall(t.run, t))), '\\n')"
+        body.append(pick(rng, again, "t:setSummaryOnly(true) " + again))
     if rng.random() < 0.3:
         body.append(afterwards(rng))
     return body
@@ -446,9 +447,9 @@ def direct(rng):
 
 def misuse(rng):
     """add, run, disable and TestSuite given what they refuse"""
-    body = ["local t = torch.Tester()", "local s = torch.TestSuite()"]
-    for _ in range(rng.randint(1, 3)):
-        body.append(rng.choice([
+    body = ["local s = torch.TestSuite()"]
+    for _ in range(rng.randint(1, 3)):   # (each its own Tester: the order of several tests matters)
+        body.append("do local t = torch.Tester() %s end" % rng.choice([
             "t:add(function() end, 'x') t:add(function() end, 'x')",
             "t:add(function() end) t:add(function() end)",
             "t:add({x = function() end}, 'name')", "t:add(5)", "t:add('x')", "t:add(nil)",
@@ -460,6 +461,12 @@ def misuse(rng):
             "t:add({_setUp = function() end}) t:add({_setUp = function() end})",
             "t:disable('q')", "t:run('q')", "t:run(true)", "t:run({'x', 5})",
             "io.write(tostring(t:run()), '\\n')", "t:setEarlyAbort() t:setRethrowErrors() t:run()",
+            "t.assert(true)", "t.eq(1, 1)", "t:add(function() t.assert(false) end, 'n') t:run('n')",
+            "t:add(function() end, 'a'):add(function() end, 'b') t:run('a') t:run('b')",
+            "t:add(function() print('in test', 1, {2}) end, 'p') t:run('p')",
+            "t:add(function() t:assert(false) end, 'r') t:setRethrowErrors(true) t:run()",
+            "t:add(function() error('e') end, 'r') t:setRethrowErrors(true) t:run()",
+            "t:add(function() t:assert(false) end, 'r') t:run() t:run()",
         ]))
     return body
 
@@ -475,7 +482,7 @@ def case(rng):
 
 # Differences known and kept (README, "Where th differs from Torch7 on
 # purpose"): (name, the original's line, th's line), regular expressions
-# matched against a case's first differing lines
+# matched against a pair of a case's differing lines
 KNOWN = [
     ("a wrong kind of tolerance or message: the original passed it to error() as the level",
      r"bad argument #2 to 'error' \(number expected, got", r"Unrecognized argument|Unexpected string argument"),

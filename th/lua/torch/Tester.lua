@@ -315,34 +315,34 @@ Tester.ne = Tester.assertGeneralNe
 -- assertlt, assertgt, assertle, assertge, asserteq, assertne on plain
 -- values; each compares in its own body, so that an error comparing (a
 -- table with a number) comes from the assert, as in the original
-function Tester:_compare(holds, what, a, violated, b, message)
+local function compare(self, holds, what, a, violated, b, message)
    return self:_assert_sub(holds, format('%s%s failed: %s %s %s', message, what, tostring(a), violated,
                                          tostring(b)))
 end
 
 function Tester:assertlt(a, b, ...)
    local message = getMessage(...)
-   return self:_compare(a < b, 'LT', a, '>=', b, message)
+   return compare(self, a < b, 'LT', a, '>=', b, message)
 end
 
 function Tester:assertgt(a, b, ...)
    local message = getMessage(...)
-   return self:_compare(a > b, 'GT', a, '<=', b, message)
+   return compare(self, a > b, 'GT', a, '<=', b, message)
 end
 
 function Tester:assertle(a, b, ...)
    local message = getMessage(...)
-   return self:_compare(a <= b, 'LE', a, '>', b, message)
+   return compare(self, a <= b, 'LE', a, '>', b, message)
 end
 
 function Tester:assertge(a, b, ...)
    local message = getMessage(...)
-   return self:_compare(a >= b, 'GE', a, '<', b, message)
+   return compare(self, a >= b, 'GE', a, '<', b, message)
 end
 
 function Tester:asserteq(a, b, ...)
    local message = getMessage(...)
-   return self:_compare(a == b, 'EQ', a, '~=', b, message)
+   return compare(self, a == b, 'EQ', a, '~=', b, message)
 end
 
 function Tester:assertne(a, b, ...)
@@ -352,7 +352,7 @@ function Tester:assertne(a, b, ...)
       self:_warning(' :assertne should only be used to compare basic lua objects (numbers, '
                     .. 'booleans, etc). Consider using either :assertGeneralNe or :assert(a ~= b).')
    end
-   return self:_compare(a ~= b, 'NE', a, '==', b, message)
+   return compare(self, a ~= b, 'NE', a, '==', b, message)
 end
 
 function Tester:assertalmosteq(a, b, ...)
@@ -604,12 +604,13 @@ function Tester:_report(names)
 
    -- a section per failure or error, then per warning (of every run so far)
    if not self.summaryOnly then
-      local dashes = rep('-', NCOLS) .. '\n'
-      local sections = {unpack(self.errors)}
-      for _, text in ipairs(self.warnings) do sections[#sections + 1] = text end
-      for i, text in ipairs(sections) do
-         if i == 1 then write(dashes) end
-         write(text .. '\n' .. dashes)
+      local dashes, first = rep('-', NCOLS) .. '\n', true
+      for _, sections in ipairs({self.errors, self.warnings}) do
+         for _, text in ipairs(sections) do
+            if first then write(dashes) end
+            first = false
+            write(text .. '\n' .. dashes)
+         end
       end
    end
 end
