@@ -327,13 +327,20 @@ def test_body(rng):
     lines = []
     for _ in range(rng.randint(0, 4)):
         a = assertion(rng)
-        lines.append(f"io.write(tostring({a}), '\\n')" if rng.random() < 0.15 else a)
+        k = rng.random()
+        if k < 0.15:
+            a = f"io.write(tostring({a}), '\\n')"
+        elif k < 0.22:   # (deeper: the report shows the last two frames)
+            a = f"local function helper()\n      {a}\n   end\n   helper()"
+        elif k < 0.27:
+            a = f"io.write(tostring((pcall(function() {a} end))), '\\n')"
+        lines.append(a)
     if rng.random() < 0.2:
         lines.append(rng.choice(ENDINGS))
     return "\n   ".join(lines)
 
 
-NAMES = ["testA", "test_b", "t", "testLong" + "x" * 62, "test" + "y" * 70, "a b", "test2", "testC"]
+NAMES = ["testA", "test_b", "t", "testLong" + "x" * 62, "test" + "y" * 70, "a b", "test2", "testC", "b.c%d"]
 
 
 def options(rng, body, names):
