@@ -170,7 +170,7 @@ print(t.assertionPass.direct, t.assertionFail.direct)
         "The tables are equal\t",
         "NE failed: 1 == 1\t",
         "At table location a: EQ failed: 1 ~= 2\t",
-        "Entry a missing in second table\t",
+        "Entry a missing in second table (is 1 in first)\t",
         "The tensors have different types\t",
         "ERROR violation: err=x\t",
         "ERROR violation: err=nil\t",
@@ -184,3 +184,21 @@ def test_lua_suite_written_with_tester(tmp_path):
     r = run_th([suite], cwd=str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "with " + paint("0;32", "0 failures") + " and " + paint("0;32", "0 errors") in r.stdout
+
+
+def test_findings_of_the_tester_fuzz():
+    """scripts/fuzz_tester.py's findings, printed by the original
+    (tests/fixtures/tester_fuzz_found.lua): failures and errors reported
+    before warnings, t.warnings holding the sections; a test's error traced
+    with th's frames as C functions; a second tolerance an error at the
+    level it names; trailing nil arguments passing; a missing entry naming
+    the value present; assertne's warning after any userdata; a storage
+    against a tensor; FloatTensors' differences rounded to floats; add's and
+    TestSuite's errors raised inside them; asserts outside a run recording
+    no traceback"""
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+    r = run_th([os.path.join(fixtures, "tester_fuzz_found.lua")])
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(fixtures, "tester_fuzz_found.expected"), encoding="utf-8") as f:
+        expected = [line.rstrip() for line in f.read().splitlines()]
+    assert [line.rstrip() for line in r.stdout.splitlines()] == expected

@@ -14,13 +14,13 @@ end
 function suite.__newindex(self, key, value)
    local tests = rawget(self, '__tests')
    if tests[key] ~= nil then
-      error('Test ' .. tostring(key) .. ' is already defined.', 2)
+      error('Test ' .. tostring(key) .. ' is already defined.')
    end
    if type(value) ~= 'function' then
       if type(value) == 'table' then
-         error('Nested tables of tests are not supported', 2)
+         error('Nested tables of tests are not supported')
       end
-      error('Only functions are supported as members of a TestSuite', 2)
+      error('Only functions are supported as members of a TestSuite')
    end
    tests[key] = value
 end

@@ -4,6 +4,7 @@
 -- the summary and a section per failure, and raises an error when anything
 -- failed, so that `th tests.lua` exits non-zero.  Tests run in the order of
 -- their names (the original followed the hash order of its table).
+local ffi = require 'ffi'
 local torch = require 'torch'
 local internal = require 'torch.internal'
 
@@ -22,7 +23,6 @@ function Tester:__init()
    self.errors = {}
    self.tests = {}
    self.warnings = {}
-   self._sections = {}
    self._warningCount = {}
    self.disabledTests = {}
    self._currentTestName = ''
@@ -59,10 +59,13 @@ end
 
 -- where an assert failed or warned, as Torch7 printed it: the last two lines
 -- of the traceback from the assert's caller (withassert: from the Tester's
--- method it called) down to the test function, which the xpcall ran
+-- method it called) down to the test function, which the xpcall ran;
+-- nothing outside a run (no xpcall)
 local function testframes(withassert)
    local lines, method = {'stack traceback:'}, nil
-   for frame in debug.traceback('', 2):gmatch('\n(\t[^\n]+)') do
+   local stack = debug.traceback('', 2)
+   if not stack:find("in function 'xpcall'", 1, true) then return '' end
+   for frame in stack:gmatch('\n(\t[^\n]+)') do
       if frame:find("in function 'xpcall'", 1, true) then break end
       if frame:find('torch/Tester.lua:', 1, true) then
          method = frame
@@ -74,29 +77,22 @@ local function testframes(withassert)
    return table.concat(lines, '\n', math.max(1, #lines - 1))
 end
 
--- the report's sections, failures, errors and warnings in the order they came
-function Tester:_section(text)
-   self._sections[#self._sections + 1] = text
-end
-
 function Tester:_failure(message)
    if self.rethrow then error(message, 2) end
    local name = self._currentTestName
    self.assertionFail = self.assertionFail or {}
    count(self.assertionFail, name)
    self.errors[#self.errors + 1] = name .. '\n' .. message .. '\n' .. testframes()
-   self:_section(self.errors[#self.errors])
    return false
 end
 
 function Tester:_warning(message)
    local name = self._currentTestName
    count(self._warningCount, name)
-   self.warnings[#self.warnings + 1] = message
    if name == '' then            -- outside the tests (add)
-      self:_section(message .. '\n')
+      self.warnings[#self.warnings + 1] = message .. '\n'
    else
-      self:_section(name .. '\n' .. message .. '\n' .. testframes(true))
+      self.warnings[#self.warnings + 1] = name .. '\n' .. message .. '\n' .. testframes(true)
    end
 end
 
@@ -111,9 +107,10 @@ end
 -- optional arguments of the asserts
 ---------------------------------------------------------------------------
 
--- the message argument, followed by a newline when given
+-- the message argument, followed by a newline when given (trailing nils
+-- after it pass, as the original's check of the arguments' length let them)
 local function getMessage(message, ...)
-   assert(select('#', ...) == 0, 'Unexpected arguments passed to test function')
+   assert(#{...} == 0, 'Unexpected arguments passed to test function')
    if message then
       assert(type(message) == 'string', 'message parameter must be a string')
       if message ~= '' then return message .. '\n' end
@@ -121,15 +118,19 @@ local function getMessage(message, ...)
    return ''
 end
 
--- a tolerance and a message, in either order
+-- a tolerance and a message, in either order.  An argument of the wrong
+-- kind is an error at the level it names, if a number, as the original
+-- passed it to error() (a second tolerance of 2 points into this file);
+-- other arguments broke the original's error() ("bad argument #2 to
+-- 'error'"): here, the error is at the assert's caller
 local function getToleranceAndMessage(defaultTolerance, ...)
    local message, tolerance
    for _, a in ipairs({...}) do
       if type(a) == 'string' then
-         if message then error('Unexpected string argument; already have message', 3) end
+         if message then error('Unexpected string argument; already have message', tonumber(a) or 3) end
          message = a .. '\n'
       elseif type(a) == 'number' then
-         if tolerance then error('Unexpected number argument; already have tolerance', 3) end
+         if tolerance then error('Unexpected number argument; already have tolerance', a) end
          assert(a >= 0, 'tolerance cannot be negative')
          tolerance = a
       else
@@ -145,14 +146,25 @@ end
 
 local check = {}
 
--- the largest element-wise |a - b| of two tensors with as many elements
+local f32 = ffi.new('float[1]')
+
+-- the largest element-wise |a - b| of two tensors with as many elements; of
+-- FloatTensors, each a - b rounded to a float, as the original subtracted
+-- (integers exactly: the original's int and long differences overflowed,
+-- 0 - (-2^31) passing for equal)
 local function maxdiff(da, db)
    local oa, n = internal.offsets(da)
    local ob = internal.offsets(db)
    local pa, pb = da.st.ptr, db.st.ptr
+   local float = da.T.name == 'Float'
    local m = 0
    for k = 1, n do
-      local diff = abs(tonumber(pa[oa[k]]) - tonumber(pb[ob[k]]))
+      local diff = tonumber(pa[oa[k]]) - tonumber(pb[ob[k]])
+      if float then
+         f32[0] = diff
+         diff = f32[0]
+      end
+      diff = abs(diff)
       if diff ~= diff then return diff end
       m = max(m, diff)
    end
@@ -193,14 +205,16 @@ function check.areTensorsEq(ta, tb, tolerance, negate, ignoreTensorDims)
    return sameFormatEq(da, db, tolerance, negate, 'Tensor')
 end
 
+-- sb may be a tensor, whose size (a LongStorage) is never a storage's (the
+-- original compared them so)
 function check.areStoragesEq(sa, sb, tolerance, negate)
-   if sa:size() ~= sb:size() then
+   if not torch.isStorage(sb) or sa:size() ~= sb:size() then
       return negate, 'The storages have different sizes'
    end
    if torch.type(sa) ~= torch.type(sb) then
       return negate, 'The storages have different types'
    end
-   if sa:size() == 0 then return not negate end
+   if sa:size() == 0 then return not negate, 'Both storages are empty' end
    local ta, tb = internal.emptytensor(SD[sa].T), internal.emptytensor(SD[sb].T)
    internal.setmeta(TD[ta], SD[sa], 0, {sa:size()}, 1)
    internal.setmeta(TD[tb], SD[sb], 0, {sb:size()}, 1)
@@ -225,7 +239,7 @@ function check.areEq(got, expected, tolerance, negate)
       return check.areTablesEq(got, expected, tolerance, negate)
    elseif torch.isTensor(got) and torch.isTensor(expected) then
       return check.areTensorsEq(got, expected, tolerance, negate)
-   elseif torch.isStorage(got) and torch.isStorage(expected) then
+   elseif torch.isStorage(got) and (torch.isStorage(expected) or torch.isTensor(expected)) then
       return check.areStoragesEq(got, expected, tolerance, negate)
    end
    local ok = got == expected
@@ -247,7 +261,7 @@ function check.areTablesEq(t1, t2, tolerance, negate)
       for key, v1 in pairs(a) do
          local v2 = b[key]
          if v2 == nil then
-            return negate, format('Entry %s missing in second table', where(key))
+            return negate, format('Entry %s missing in second table (is %s in first)', where(key), tostring(v1))
          end
          if type(v1) == 'table' and type(v2) == 'table' then
             queue[#queue + 1] = {v1, v2, where(key)}
@@ -258,9 +272,9 @@ function check.areTablesEq(t1, t2, tolerance, negate)
             end
          end
       end
-      for key in pairs(b) do
+      for key, v2 in pairs(b) do
          if a[key] == nil then
-            return negate, format('Entry %s missing in first table', where(key))
+            return negate, format('Entry %s missing in first table (is %s in second)', where(key), tostring(v2))
          end
       end
    end
@@ -298,25 +312,48 @@ end
 Tester.eq = Tester.assertGeneralEq
 Tester.ne = Tester.assertGeneralNe
 
--- assertlt, assertgt, assertle, assertge, asserteq, assertne on plain values
-local function comparison(name, what, holds, violated)
-   Tester[name] = function(self, a, b, ...)
-      local message = getMessage(...)
-      if name == 'assertne' and type(a) == type(b) and (type(a) == 'table' or type(a) == 'userdata') then
-         self:_warning(' :assertne should only be used to compare basic lua objects (numbers, '
-                       .. 'booleans, etc). Consider using either :assertGeneralNe or :assert(a ~= b).')
-      end
-      return self:_assert_sub(holds(a, b), format('%s%s failed: %s %s %s', message, what,
-                                                  tostring(a), violated, tostring(b)))
-   end
+-- assertlt, assertgt, assertle, assertge, asserteq, assertne on plain
+-- values; each compares in its own body, so that an error comparing (a
+-- table with a number) comes from the assert, as in the original
+local function compare(self, holds, what, a, violated, b, message)
+   return self:_assert_sub(holds, format('%s%s failed: %s %s %s', message, what, tostring(a), violated,
+                                         tostring(b)))
 end
 
-comparison('assertlt', 'LT', function(a, b) return a < b end, '>=')
-comparison('assertgt', 'GT', function(a, b) return a > b end, '<=')
-comparison('assertle', 'LE', function(a, b) return a <= b end, '>')
-comparison('assertge', 'GE', function(a, b) return a >= b end, '<')
-comparison('asserteq', 'EQ', function(a, b) return a == b end, '~=')
-comparison('assertne', 'NE', function(a, b) return a ~= b end, '==')
+function Tester:assertlt(a, b, ...)
+   local message = getMessage(...)
+   return compare(self, a < b, 'LT', a, '>=', b, message)
+end
+
+function Tester:assertgt(a, b, ...)
+   local message = getMessage(...)
+   return compare(self, a > b, 'GT', a, '<=', b, message)
+end
+
+function Tester:assertle(a, b, ...)
+   local message = getMessage(...)
+   return compare(self, a <= b, 'LE', a, '>', b, message)
+end
+
+function Tester:assertge(a, b, ...)
+   local message = getMessage(...)
+   return compare(self, a >= b, 'GE', a, '<', b, message)
+end
+
+function Tester:asserteq(a, b, ...)
+   local message = getMessage(...)
+   return compare(self, a == b, 'EQ', a, '~=', b, message)
+end
+
+function Tester:assertne(a, b, ...)
+   local message = getMessage(...)
+   -- (as the original: two tables, or anything after a userdata)
+   if type(a) == 'table' and type(b) == 'table' or type(a) == 'userdata' then
+      self:_warning(' :assertne should only be used to compare basic lua objects (numbers, '
+                    .. 'booleans, etc). Consider using either :assertGeneralNe or :assert(a ~= b).')
+   end
+   return compare(self, a ~= b, 'NE', a, '==', b, message)
+end
 
 function Tester:assertalmosteq(a, b, ...)
    local tolerance, message = getToleranceAndMessage(1e-16, ...)
@@ -417,7 +454,7 @@ function Tester:add(f, name)
    else
       name = name or 'unknown'
       if self.tests[name] ~= nil then
-         error('Test with name ' .. name .. ' already exists!', 2)
+         error('Test with name ' .. name .. ' already exists!')
       end
       self.tests[name] = f
    end
@@ -446,7 +483,7 @@ function Tester:_getTests(testNames)
       for _, pattern in ipairs(testNames) do
          local found = false
          for name in pairs(self.tests) do
-            if name:match(pattern) then
+            if string.match(name, pattern) then   -- (a number names a test too)
                found = true
                if not chosen[name] then
                   chosen[name] = true
@@ -457,7 +494,7 @@ function Tester:_getTests(testNames)
          assert(found, "Couldn't find test '" .. pattern .. "'")
       end
    end
-   sort(names)
+   sort(names, function(a, b) return tostring(a) < tostring(b) end)   -- (numbers too)
    return names
 end
 
@@ -472,12 +509,22 @@ local colours = {cyan = '0;36', green = '0;32', red = '0;31', magenta = '0;35', 
 local function paint(colour, s) return '\27[' .. colours[colour] .. 'm' .. s .. '\27[0m' end
 local function bracket(s, colour) return '[' .. paint(colour, s) .. ']' end
 
+-- the traceback of an error in a test, as the original's debug.traceback
+-- gave it: th's own frames as the C functions they stand for, but this
+-- file's, Lua in the original too; an error object neither a string nor a
+-- number comes back as it was
+local TESTER = {[debug.getinfo(1, 'S').short_src] = true}
+local function traceback(msg)
+   if type(msg) ~= 'string' and type(msg) ~= 'number' then return msg end
+   local text = require('trepl').traceback(tostring(msg), 3, TESTER)
+   return text   -- (not a tail call: level 3 is the function that raised the error)
+end
+
 function Tester:_pcall(f)
    local nerr = #self.errors
-   local stat, result = xpcall(f, debug.traceback)
+   local stat, result = xpcall(f, traceback)
    if not stat then
       self.errors[#self.errors + 1] = self._currentTestName .. '\n Function call failed\n' .. tostring(result) .. '\n'
-      self:_section(self.errors[#self.errors])
    end
    return stat, result, stat and nerr == #self.errors
 end
@@ -490,7 +537,7 @@ function Tester:_run(names)
    for i, name in ipairs(names) do
       self._currentTestName = name
       local strinit = paint('cyan', format(cfmt, i)) .. name .. ' '
-                      .. rep('.', NCOLS - 6 - 2 - (width * 2 + 2) - #name) .. ' '
+                      .. rep('.', NCOLS - 6 - 2 - (width * 2 + 2) - #tostring(name)) .. ' '
       write(strinit .. bracket('WAIT', 'cyan'))
       io.flush()
 
@@ -555,11 +602,15 @@ function Tester:_report(names)
    if nskipped > 0 then write(' and ' .. paint('yellow', nskipped .. ' disabled')) end
    write('\n')
 
+   -- a section per failure or error, then per warning (of every run so far)
    if not self.summaryOnly then
-      local dashes = rep('-', NCOLS) .. '\n'
-      for i, text in ipairs(self._sections) do
-         if i == 1 then write(dashes) end
-         write(text .. '\n' .. dashes)
+      local dashes, first = rep('-', NCOLS) .. '\n', true
+      for _, sections in ipairs({self.errors, self.warnings}) do
+         for _, text in ipairs(sections) do
+            if first then write(dashes) end
+            first = false
+            write(text .. '\n' .. dashes)
+         end
       end
    end
 end

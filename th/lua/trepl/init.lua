@@ -170,8 +170,10 @@ end
 
 -- traceback for xpcall: the message, then the Lua stack, th's own frames
 -- shown as the C functions of the original (from level, 2 by default: the
--- function that raised the error, when traceback is the handler itself)
-function trepl.traceback(msg, level)
+-- function that raised the error, when traceback is the handler itself),
+-- but those of the files in lua (their short_src as keys), which were Lua
+-- in the original too
+function trepl.traceback(msg, level, lua)
    level = level or 2
    local text = debug.traceback(trepl.message(msg), level)
    -- the function of each line (unless LuaJIT left levels out: "...")
@@ -179,7 +181,8 @@ function trepl.traceback(msg, level)
    while ours do
       local info = debug.getinfo(at, 'Sf')
       if not info then break end
-      if info.source:sub(2, #ours + 1) == ours and info.source:sub(1, 1) == '@' then
+      if info.source:sub(2, #ours + 1) == ours and info.source:sub(1, 1) == '@'
+         and not (lua and lua[info.short_src]) then
          ownsrc[info.short_src] = true
       end
       funcs[at - level + 1] = info.func
