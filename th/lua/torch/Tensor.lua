@@ -913,6 +913,7 @@ end
 
 -- viewAs([result,] tensor, template)
 function Tensor.viewAs(self, a, b)
+   if not TD[self] then internal.badself(self) end
    if b ~= nil then
       if not istensor(b) then   -- (the original's view then said which forms it took)
          fail('expecting (torch.Tensor, torch.Tensor, torch.LongStorage) or (torch.Tensor, torch.LongStorage)')
@@ -989,6 +990,7 @@ end
 
 -- expandAs([result,] tensor, template)
 function Tensor.expandAs(self, a, b)
+   if not TD[self] then internal.badself(self) end
    if b ~= nil then return Tensor.expand(self, a, sizesof(b, 2, 'expandAs')) end
    return Tensor.expand(self, sizesof(a, 1, 'expandAs'))
 end
@@ -1267,12 +1269,13 @@ end
 internal.copy = copy
 
 function Tensor.copy(self, ...)
+   local d = TD[self] or internal.badself(self)
    local src = ...
    local s = istensor(src) and TD[src]
    if not s then   -- (Torch7's words: any type of tensor)
       fail("bad argument #1 to 'copy' (torch.*Tensor expected, got %s)", internal.typeof(src, 1, select('#', ...)))
    end
-   copy(TD[self], s)
+   copy(d, s)
    return self
 end
 
