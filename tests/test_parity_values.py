@@ -897,7 +897,8 @@ def test_seeds30_fuzz_findings():
     # every fuzzer on seeds 5101-5200 against the original: maskedSelect
     # tells its forms apart by the count of arguments, a trailing nil counted
     # (x:maskedSelect(mask, nil) is res:maskedSelect(src, mask)); a
-    # Generator's read and write check their arguments
+    # Generator's read and write check their arguments; permute counts its
+    # dimensions as #{...} (a trailing nil is none)
     # (tests/fixtures/seeds30_found.lua)
     out, expected = fixture("seeds30_found")
     assert out == expected

@@ -800,11 +800,14 @@ end
 
 function Tensor.permute(self, ...)
    local d = TD[self] or internal.badself(self)
-   local n = select('#', ...)
+   -- (the dimensions counted as Torch7's Lua counted them, #{...}: trailing
+   -- nils, and what follows a nil LuaJIT's border stops at, left out)
+   local perm = {...}
+   local n = #perm
    if n ~= d.nd then fail('Invalid permutation') end
    local seen, sz, str = {}, {}, {}
    for i = 1, n do
-      local p = select(i, ...)
+      local p = perm[i]
       -- (a fraction names no dimension: its size and stride would be nil)
       if type(p) ~= 'number' or p < 1 or p > n or p ~= floor(p) or seen[p] then fail('Invalid permutation') end
       seen[p] = true
