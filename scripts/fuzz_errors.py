@@ -257,7 +257,7 @@ KNOWN = [
      lambda body, want, have: "2^40" in body and ("1099511627776" in have or "Index dimension is out of bounds" in have)),
     ("the index family's dimension below 1: the original checked it above only and read the "
      "source's size -1 from outside its sizes (its count message); th: out of range",
-     lambda body, want, have: re.search(r"index(Copy|Add)('?\]?\)?(\(|, )x, |\()(0|0\.5|-1)\b", body) is not None
+     lambda body, want, have: re.search(r"index(Copy|Add)('?\]?\)?(\(|, )[xvw], |\()(0|0\.5|-1)\b", body) is not None
      and "Number of indices should be equal" in want and "(out of range)" in have),
     ("diag of a diagonal past the matrix: the original said 'dimension 1 out of range of 0D tensor'",
      lambda body, want, have: "diag" in body and "out of range of 0D tensor" in want),
@@ -267,6 +267,11 @@ KNOWN = [
     ("the original read a string that is no number as 0 in an integer tensor's operator "
      "(x * 'a') and storage (s[1] = 'a'): th refuses it, as the original did for Float and Double",
      lambda body, want, have: accepted(want) and "number expected, got string" in have),
+    ("the same for the value of an integer tensor's maskedFill or indexFill: the original read 'a' "
+     "as 0 and went on to its later checks (the mask's size, the indices' range)",
+     lambda body, want, have: have.endswith("(number expected, got string)") and "'a'" in body
+     and re.search(r"local x, v, w = torch\.(Byte|Char|Short|Int|Long)Tensor", body) is not None
+     and re.search(r"(maskedFill|indexFill)", body) is not None),
     ("the original accepted negative sizes (torch.Tensor(-1) empty, torch.randn(-2)): th refuses them",
      lambda body, want, have: accepted(want) and ("negative size" in have or "non-negative size" in have)),
     ("luaT's type check named another argument's type (3 called userdata): th names the argument's",

@@ -898,7 +898,7 @@ def test_seeds30_fuzz_findings():
     # tells its forms apart by the count of arguments, a trailing nil counted
     # (x:maskedSelect(mask, nil) is res:maskedSelect(src, mask)); a
     # Generator's read and write check their arguments; permute counts its
-    # dimensions as #{...} (a trailing nil is none)
-    # (tests/fixtures/seeds30_found.lua)
+    # dimensions as #{...} (a trailing nil is none); set(nil) in the
+    # original's words (tests/fixtures/seeds30_found.lua)
     out, expected = fixture("seeds30_found")
     assert out == expected

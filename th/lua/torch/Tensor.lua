@@ -1058,10 +1058,11 @@ end
 ---------------------------------------------------------------------------
 
 function Tensor.set(self, ...)
-   if ... == nil and select('#', ...) > 0 then
-      fail("bad argument #1 to 'set' (sizes, table, storage or tensor expected, got nil)")
+   local d = TD[self] or internal.badself(self)
+   if ... == nil and select('#', ...) > 0 then   -- (x:set() empties x, x:set(nil) was no form of Torch7's)
+      fail("bad argument #1 to 'set' (expecting number or %s or %s)", d.T.tensorname, d.T.storagename)
    end
-   setfrom((TD[self] or internal.badself(self)), 'set', ...)
+   setfrom(d, 'set', ...)
    return self
 end
 
