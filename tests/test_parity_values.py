@@ -899,6 +899,7 @@ def test_seeds30_fuzz_findings():
     # (x:maskedSelect(mask, nil) is res:maskedSelect(src, mask)); a
     # Generator's read and write check their arguments; permute counts its
     # dimensions as #{...} (a trailing nil is none); set(nil) in the
-    # original's words (tests/fixtures/seeds30_found.lua)
+    # original's words; "not enough memory" has no position in a torch.f
+    # form (torch.reshape, zeros, rand...) (tests/fixtures/seeds30_found.lua)
     out, expected = fixture("seeds30_found")
     assert out == expected

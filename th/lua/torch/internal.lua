@@ -255,7 +255,14 @@ function internal.locate(msg)
    error(msg, entry + 1)
 end
 
-internal.memory.raise = internal.locate
+-- "not enough memory" as TH raised it: located as locate's, but with no
+-- position in a torch.f form whose C dispatcher called the C function
+-- that failed (torch.zeros, torch.reshape: internal.torchforms)
+function internal.memory.raise(msg)
+   local entry = entryframe(2)
+   if entry and internal.torchforms[getinfo(entry, 'f').func] then error(msg, 0) end
+   internal.locate(msg)
+end
 
 -- raise(msg): an error at the user's line, its text as given (no renaming of
 -- the function or renumbering of the argument as fail's callform does)

@@ -29,10 +29,15 @@ local MAXDIM = 1024     -- the most dimensions cat makes a result of
 -- torch.f said that an integer type does not implement it)
 -- (four: f takes four arguments after T, which the methods pass by name:
 -- forwarding varargs cost a third of a small cat)
+-- (torch[name] calls f not in a tail call, as the original's C dispatcher
+-- called the function: its errors have no position, internal.torchforms)
 local function install(name, f, floats, four)
-   torch[name] = function(...)
-      return f(dispatch.firsttype(select('#', ...), ...), ...)
+   local function torchf(...)
+      local r = f(dispatch.firsttype(select('#', ...), ...), ...)
+      return r
    end
+   internal.torchforms[torchf] = 0
+   torch[name] = torchf
    for i = 1, types.count do
       local T = types[i]
       if not (floats and T.integer) then
