@@ -900,6 +900,8 @@ def test_seeds30_fuzz_findings():
     # Generator's read and write check their arguments; permute counts its
     # dimensions as #{...} (a trailing nil is none); set(nil) in the
     # original's words; "not enough memory" has no position in a torch.f
-    # form (torch.reshape, zeros, rand...) (tests/fixtures/seeds30_found.lua)
+    # form (torch.reshape, zeros, rand...); an index of more or fewer
+    # dimensions than 1 in TH's words ("Index is supposed to be a vector")
+    # (tests/fixtures/seeds30_found.lua)
     out, expected = fixture("seeds30_found")
     assert out == expected

@@ -47,11 +47,11 @@ local function checkof(v, T, argn, fname)
    return checktype(TD[v], T, argn, fname)
 end
 
+-- (TH's check of the dimensions, numbered #2 in both forms of index, as its
+-- THArgCheck numbered it, whatever the argument's place)
 local function checkvector(v, argn, fname)
    local d = checkof(v, types.Long, argn, fname)
-   if d.nd ~= 1 then
-      fail("bad argument #%d to '%s' (index should be a vector, got a %dD tensor)", argn, fname, d.nd)
-   end
+   if d.nd ~= 1 then fail("bad argument #2 to '%s' (Index is supposed to be a vector)", fname) end
    return d
 end
 
