@@ -708,8 +708,26 @@ def case(rng, k):
     return f"torch.manualSeed({k}); local x = inp('{T}', {{{shape}}}, '{layout}'); return step({ctor}, x, '{T}')"
 
 
+def window_past_input(body, want, have):
+    """An unpadded window reaching past the input's end (a kernel larger than
+    the input, THNN's output size by C's division: 1): the original read the
+    memory past the rows (README).  SpatialConvolution(MM) of pad 0 along a
+    dimension, TemporalRowConvolution with its features first."""
+    sizes = re.search(r"inp\('\w+', \{([\d, ]+)\}", body)
+    if not sizes:
+        return False
+    sizes = [int(v) for v in sizes.group(1).split(", ")]
+    conv = re.search(r"nn\.SpatialConvolution(?:MM)?\((\d+), \d+, (\d+), (\d+), \d+, \d+, (\d+), (\d+)\)", body)
+    if conv:
+        kw, kh, pw, ph = (int(v) for v in conv.groups()[1:])
+        return (pw == 0 and kw > sizes[-1]) or (ph == 0 and kh > sizes[-2])
+    row = re.search(r"nn\.TemporalRowConvolution\(\d+, (\d+), \d+, true\)", body)
+    return row is not None and int(row.group(1)) > sizes[-1]
+
+
 # differences that are the original's (README), counted apart: (name, test on a case)
 KNOWN = [
+    ("window-past-input", window_past_input),
     # the original read an image's height as its width (non-square images,
     # kernels, steps or padding swapped; its backward then refused the gradient)
     ("depthwise-sizes", lambda body, want, have: "nn.SpatialDepthWiseConvolution(" in body),
