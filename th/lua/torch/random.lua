@@ -529,19 +529,9 @@ local function sizedfill(fname, name, a, b)
       return general(...)
    end
 end
+-- (torch.rand is a torch.f form: internal.torchform)
 local rand, randn = sizedfill('rand', 'uniform', 0, 1), sizedfill('randn', 'normal', 0, 1)
--- torch.rand calls it not in a tail call, as the original's C dispatcher
--- called the C function: "not enough memory" then has no position
--- (internal.torchforms)
-local function torchform(f)
-   local function torchf(...)
-      local r = f(...)
-      return r
-   end
-   internal.torchforms[torchf] = 0
-   return torchf
-end
-torch.rand, torch.randn = torchform(rand), torchform(randn)
+torch.rand, torch.randn = internal.torchform(rand), internal.torchform(randn)
 -- x:rand(m, n), x:randn(m, n): x resized and filled, as torch.rand(x, m, n)
 for T in pairs(floattypes) do
    local mt = torch.getmetatable('torch.' .. T .. 'Tensor')
