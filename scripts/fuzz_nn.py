@@ -712,7 +712,8 @@ def window_past_input(body, want, have):
     """An unpadded window reaching past the input's end (a kernel larger than
     the input, THNN's output size by C's division: 1): the original read the
     memory past the rows (README).  SpatialConvolution(MM) of pad 0 along a
-    dimension, TemporalRowConvolution with its features first."""
+    dimension, TemporalRowConvolution (its frames the last dimension with its
+    features first, else the one before)."""
     sizes = re.search(r"inp\('\w+', \{([\d, ]+)\}", body)
     if not sizes:
         return False
@@ -721,13 +722,17 @@ def window_past_input(body, want, have):
     if conv:
         kw, kh, pw, ph = (int(v) for v in conv.groups()[1:])
         return (pw == 0 and kw > sizes[-1]) or (ph == 0 and kh > sizes[-2])
-    row = re.search(r"nn\.TemporalRowConvolution\(\d+, (\d+), \d+, true\)", body)
-    return row is not None and int(row.group(1)) > sizes[-1]
+    row = re.search(r"nn\.TemporalRowConvolution\(\d+, (\d+), \d+(, true)?", body)
+    return row is not None and len(sizes) >= 2 and int(row.group(1)) > sizes[-1 if row.group(2) else -2]
 
 
 # differences that are the original's (README), counted apart: (name, test on a case)
 KNOWN = [
     ("window-past-input", window_past_input),
+    # Squeeze of a single element: the original set its output to the
+    # number, which Torch7's set took as a size (uninitialised memory, README)
+    ("squeeze-one", lambda body, want, have: "nn.Squeeze(" in body
+     and re.search(r"inp\('\w+', \{1(, 1)*\}", body) is not None),
     # the original read an image's height as its width (non-square images,
     # kernels, steps or padding swapped; its backward then refused the gradient)
     ("depthwise-sizes", lambda body, want, have: "nn.SpatialDepthWiseConvolution(" in body),
