@@ -348,3 +348,17 @@ def test_shell_output_is_kept_and_who_cuts_long_strings(tmp_path):
         "[b]                      = string : \"" + "y" * 40 + "...\"\t\n"
         "[c]                      = string : \"a\\nb" + "z" * 36 + "...\"\t\n"
         "==\t\nth> \n")
+
+
+def test_last_is_kept_past_results_that_start_with_nil(tmp_path):
+    # recorded from the original (fuzz_repl seed 5304): trepl set _LAST only
+    # from a first value that is not nil (`nil, 5` left it as it was); th
+    # had set it to nil
+    import subprocess
+    session = "7\nnil, 5\n_LAST\nnil, nil\n_LAST\nfalse, 3\n_LAST\n"
+    r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.stdout == (
+        "th> 7\n7\t\nth> nil, 5\nnil\t5\t\nth> _LAST\n7\t\nth> nil, nil\nth> _LAST\n7\t\n"
+        "th> false, 3\nfalse\t3\t\nth> _LAST\nfalse\t\nth> \n")
