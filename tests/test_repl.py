@@ -335,16 +335,17 @@ def test_results_from_the_start_and_strings_in_who(tmp_path):
 
 def test_shell_output_is_kept_and_who_cuts_long_strings(tmp_path):
     # recorded from the original (but for its own _RESULT in who()): `$ cmd`
-    # shows its output and keeps it in _LAST; who() writes a string's line
-    # breaks as \n, then cuts it past 40 characters
+    # shows its output and keeps it in _LAST and _RESULTS (fuzz_repl seed
+    # 5311); who() writes a string's line breaks as \n, then cuts it past 40
+    # characters
     import subprocess
-    session = "b = ('y'):rep(41)\nc = 'a\\nb' .. ('z'):rep(40)\n$ echo hi\n_LAST\nwho()\n"
+    session = "b = ('y'):rep(41)\nc = 'a\\nb' .. ('z'):rep(40)\n$ echo hi\n_LAST\n#_RESULTS\nwho()\n"
     r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
                        env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
     assert r.stdout == (
         "th> b = ('y'):rep(41)\nth> c = 'a\\nb' .. ('z'):rep(40)\nth> $ echo hi\nhi\nth> _LAST\nhi\n\t\n"
-        "th> who()\n== User Variables ==\t\n"
+        "th> #_RESULTS\n2\t\nth> who()\n== User Variables ==\t\n"
         "[b]                      = string : \"" + "y" * 40 + "...\"\t\n"
         "[c]                      = string : \"a\\nb" + "z" * 36 + "...\"\t\n"
         "==\t\nth> \n")
