@@ -248,7 +248,7 @@ KNOWN = [
     ("a view into its own source that fails: the original resized the tensor first and named "
      "its new sizes as the input's (README, 'Where th differs')",
      lambda body, want, have: "Wrong size for view" in want and "Wrong size for view" in have
-     and re.search(r":view\(x,|view'?\]?\)?\(x, x,", body) is not None),
+     and re.search(r":view\(x,|view'?\]?\)?(\(|, )x, x,", body) is not None),
     ("permute of no permutation: the original's Lua permute returned the tensor for some, failed "
      "inside for others; th: 'Invalid permutation' (README, 'Where th differs')",
      lambda body, want, have: "permute" in body and have.endswith("Invalid permutation")
@@ -257,16 +257,25 @@ KNOWN = [
      lambda body, want, have: "2^40" in body and ("1099511627776" in have or "Index dimension is out of bounds" in have)),
     ("the index family's dimension below 1: the original checked it above only and read the "
      "source's size -1 from outside its sizes (its count message); th: out of range",
-     lambda body, want, have: re.search(r"index(Copy|Add)('?\]?\)?(\(|, )x, |\()(0|0\.5|-1)\b", body) is not None
+     lambda body, want, have: re.search(r"index(Copy|Add)('?\]?\)?(\(|, )[xvw], |\()(0|0\.5|-1)\b", body) is not None
      and "Number of indices should be equal" in want and "(out of range)" in have),
     ("diag of a diagonal past the matrix: the original said 'dimension 1 out of range of 0D tensor'",
      lambda body, want, have: "diag" in body and "out of range of 0D tensor" in want),
+    ("the setup's storage s given as sizes (x:repeatTensor(s)): its 3 elements were "
+     "uninitialised memory in the original (a size of billions), zeros in th",
+     lambda body, want, have: re.search(r"[(,] ?s\)", body) is not None
+     and ("not enough memory" in want or re.search(TORCHPATH, want) is not None)),
     ("a view past its storage's end (torch.Tensor(s, 2, 5) of 3 elements): the original read "
      "the memory beyond",
      lambda body, want, have: "torch.Tensor(s, 2, 5)" in body),
     ("the original read a string that is no number as 0 in an integer tensor's operator "
      "(x * 'a') and storage (s[1] = 'a'): th refuses it, as the original did for Float and Double",
      lambda body, want, have: accepted(want) and "number expected, got string" in have),
+    ("the same for the value of an integer tensor's maskedFill or indexFill: the original read 'a' "
+     "as 0 and went on to its later checks (the mask's size, the indices' range)",
+     lambda body, want, have: have.endswith("(number expected, got string)") and "'a'" in body
+     and re.search(r"local x, v, w = torch\.(Byte|Char|Short|Int|Long)Tensor", body) is not None
+     and re.search(r"(maskedFill|indexFill)", body) is not None),
     ("the original accepted negative sizes (torch.Tensor(-1) empty, torch.randn(-2)): th refuses them",
      lambda body, want, have: accepted(want) and ("negative size" in have or "non-negative size" in have)),
     ("luaT's type check named another argument's type (3 called userdata): th names the argument's",

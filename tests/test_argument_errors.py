@@ -174,7 +174,8 @@ def test_tensor_methods_reject_what_the_original_rejected(runtime, code, message
 def test_a_method_called_on_what_is_not_a_tensor_is_an_argument_error(runtime):
     # x.select(1, 2): Torch7's "bad argument #1 to 'select' (torch.DoubleTensor
     # expected, got ...)"; th's methods had failed on their first line with an
-    # index error naming th's own source
+    # index error naming th's own source (x.index(1, 1, idx) until seeds30),
+    # or named th's own inner function ("calling 'f' on bad self": maskedFill)
     code = """
     local x, s = torch.Tensor(2, 3), torch.DoubleStorage(3)
     local bad = {}
@@ -185,9 +186,12 @@ def test_a_method_called_on_what_is_not_a_tensor_is_an_argument_error(runtime):
        end
        for _, name in ipairs(names) do
           for _, self in ipairs{1, 'str', false, {}} do
-             local ok, err = pcall(obj[name], self, 1, 1)
-             if not ok and (tostring(err):match('attempt to') or tostring(err):match('%.lua:%d+:')) then
-                bad[#bad + 1] = name .. ': ' .. tostring(err)
+             for _, args in ipairs{{1, 1}, {1, torch.LongTensor{1}}, {torch.ByteTensor(2, 3), 1}} do
+                local ok, err = pcall(obj[name], self, unpack(args))
+                err = tostring(err)
+                if not ok and (err:match('attempt to') or err:match('%.lua:%d+:') or err:match('calling')) then
+                   bad[#bad + 1] = name .. ': ' .. err
+                end
              end
           end
        end

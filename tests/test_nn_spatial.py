@@ -230,3 +230,35 @@ def test_convolution_map_checks_its_table_and_strides(tmp_path):
         "false\tbad argument #4 to 'v' (3D weight tensor expected (connTable:size(1) x kH x kW))\t",
         "false\tbad argument #5 to 'v' (3D weight tensor expected (connTable:size(1) x kH x kW))\t",
         "false\tconnection 1 (input plane 0 to output plane 1) out of range: 2 input, 2 output planes\t"]
+
+
+CONVMAP_UNUSED_PLANES = r"""
+require 'nn'
+torch.manualSeed(3)
+-- the table leaves input planes unused (the module's nInputPlane, its
+-- largest input plane, is below the images' planes)
+for _, t in ipairs{{{1, 1}, {2, 1}}, {{3, 1}, {1, 1}, {2, 1}}, {{1, 1}, {1, 2}}} do
+   local m = nn.SpatialConvolutionMap(torch.Tensor(t), 3, 2, 1, 2)
+   local x = torch.randn(3, 4, 7, 5)
+   local y = m:forward(x):clone()
+   local gi = m:backward(x, y:clone():fill(1)):clone()
+   local worst = 0
+   for b = 1, 3 do
+      worst = math.max(worst, (m:forward(x[b]) - y[b]):abs():max(),
+                       (m:backward(x[b], y[b]:clone():fill(1)) - gi[b]):abs():max())
+   end
+   print(m.nInputPlane, worst)
+end
+"""
+
+
+def test_convolution_map_batch_of_images_with_unused_planes(tmp_path):
+    """A batch whose images have planes the connection table leaves unused:
+    each image's output and gradInput are its own, as for the image alone
+    (the original stepped from image to image by the table's largest input
+    plane, reading and writing the later images planes too early: README)."""
+    script = tmp_path / "convmap_planes.lua"
+    script.write_text(CONVMAP_UNUSED_PLANES)
+    proc = run_th([str(script)], env=nn_env(), timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.splitlines() == ["2\t0\t", "3\t0\t", "1\t0\t"]

@@ -891,3 +891,17 @@ def test_hot_fuzz_findings():
     # (th wrapped the nearest double) (tests/fixtures/hot_fuzz_found.lua)
     out, expected = fixture("hot_fuzz_found")
     assert out == expected
+
+
+def test_seeds30_fuzz_findings():
+    # every fuzzer on seeds 5101-5200 against the original: maskedSelect
+    # tells its forms apart by the count of arguments, a trailing nil counted
+    # (x:maskedSelect(mask, nil) is res:maskedSelect(src, mask)); a
+    # Generator's read and write check their arguments; permute counts its
+    # dimensions as #{...} (a trailing nil is none); set(nil) in the
+    # original's words; "not enough memory" has no position in a torch.f
+    # form (torch.reshape, zeros, rand...); an index of more or fewer
+    # dimensions than 1 in TH's words ("Index is supposed to be a vector")
+    # (tests/fixtures/seeds30_found.lua)
+    out, expected = fixture("seeds30_found")
+    assert out == expected

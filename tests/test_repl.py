@@ -335,16 +335,17 @@ def test_results_from_the_start_and_strings_in_who(tmp_path):
 
 def test_shell_output_is_kept_and_who_cuts_long_strings(tmp_path):
     # recorded from the original (but for its own _RESULT in who()): `$ cmd`
-    # shows its output and keeps it in _LAST; who() writes a string's line
-    # breaks as \n, then cuts it past 40 characters
+    # shows its output and keeps it in _LAST and _RESULTS (fuzz_repl seed
+    # 5311); who() writes a string's line breaks as \n, then cuts it past 40
+    # characters
     import subprocess
-    session = "b = ('y'):rep(41)\nc = 'a\\nb' .. ('z'):rep(40)\n$ echo hi\n_LAST\nwho()\n"
+    session = "b = ('y'):rep(41)\nc = 'a\\nb' .. ('z'):rep(40)\n$ echo hi\n_LAST\n#_RESULTS\nwho()\n"
     r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
                        env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
     assert r.stdout == (
         "th> b = ('y'):rep(41)\nth> c = 'a\\nb' .. ('z'):rep(40)\nth> $ echo hi\nhi\nth> _LAST\nhi\n\t\n"
-        "th> who()\n== User Variables ==\t\n"
+        "th> #_RESULTS\n2\t\nth> who()\n== User Variables ==\t\n"
         "[b]                      = string : \"" + "y" * 40 + "...\"\t\n"
         "[c]                      = string : \"a\\nb" + "z" * 36 + "...\"\t\n"
         "==\t\nth> \n")
@@ -368,3 +369,17 @@ def test_the_prompt_starts_without_numpy(tmp_path):
                        cwd=str(tmp_path), env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "h")))
     assert r.returncode == 0, r.stderr
     assert r.stdout == "[]\n"
+
+
+def test_last_is_kept_past_results_that_start_with_nil(tmp_path):
+    # recorded from the original (fuzz_repl seed 5304): trepl set _LAST only
+    # from a first value that is not nil (`nil, 5` left it as it was); th
+    # had set it to nil
+    import subprocess
+    session = "7\nnil, 5\n_LAST\nnil, nil\n_LAST\nfalse, 3\n_LAST\n"
+    r = subprocess.run(th_command(), input=session, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=str(tmp_path), timeout=30,
+                       env=dict(os.environ, TREPL_HISTORY=str(tmp_path / "history")))
+    assert r.stdout == (
+        "th> 7\n7\t\nth> nil, 5\nnil\t5\t\nth> _LAST\n7\t\nth> nil, nil\nth> _LAST\n7\t\n"
+        "th> false, 3\nfalse\t3\t\nth> _LAST\nfalse\t\nth> \n")

@@ -97,14 +97,20 @@ class Session:
         self.buffer = []
 
     def _shell(self, command):
-        """`$ command`: its output is shown and, as in trepl, kept in _LAST"""
+        """`$ command`: its output is shown and, as in trepl, kept in _LAST
+        and at the end of _RESULTS"""
         import subprocess   # (here: 2 ms of the prompt's start)
 
         sys.stdout.flush()
         output = subprocess.run(command, shell=True, stdout=subprocess.PIPE).stdout
         sys.stdout.buffer.write(output)
         sys.stdout.flush()
-        self.engine.runtime.lua.globals()._LAST = output
+        lua_globals = self.engine.runtime.lua.globals()
+        lua_globals._LAST = output
+        results = lua_globals._RESULTS
+        if results is None:   # (made again, as the Lua side does after `_RESULTS = nil`)
+            results = lua_globals._RESULTS = self.engine.runtime.lua.table()
+        results[len(results) + 1] = output
 
     def handle(self, line):
         """Handles one line of input; returns when it has been run (or buffered)."""

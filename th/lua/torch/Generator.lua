@@ -264,13 +264,26 @@ end
 local args = Generator.args
 
 -- the .t7 form: the THGenerator bytes, written raw
+-- (the arguments checked as the original's C functions checked them; its
+-- file error numbered #2 of '?' in every form of call)
+local function checkfile(self, file, fname)
+   if not isgenerator(self) then
+      fail("bad argument #1 to '%s' (torch.Generator expected, got %s)", fname, torch.type(self))
+   end
+   if not torch.isTypeOf(file, 'torch.File') then
+      fail("bad argument #2 to '?' (torch.File expected, got %s)", torch.type(file))
+   end
+end
+
 local function write(self, file)
+   checkfile(self, file, 'write')
    local s = torch.ByteStorage(GENSIZE)
    ffi.copy(s:data(), GD[self].g, GENSIZE)
    file:writeByte(s)
 end
 
 local function read(self, file)
+   checkfile(self, file, 'read')
    local s = file:readByte(GENSIZE)
    if torch.type(s) ~= 'torch.ByteStorage' or s:size() ~= GENSIZE then
       fail('corrupted file: a torch.Generator needs %d bytes', GENSIZE)

@@ -800,11 +800,14 @@ end
 
 function Tensor.permute(self, ...)
    local d = TD[self] or internal.badself(self)
-   local n = select('#', ...)
+   -- (the dimensions counted as Torch7's Lua counted them, #{...}: trailing
+   -- nils, and what follows a nil LuaJIT's border stops at, left out)
+   local perm = {...}
+   local n = #perm
    if n ~= d.nd then fail('Invalid permutation') end
    local seen, sz, str = {}, {}, {}
    for i = 1, n do
-      local p = select(i, ...)
+      local p = perm[i]
       -- (a fraction names no dimension: its size and stride would be nil)
       if type(p) ~= 'number' or p < 1 or p > n or p ~= floor(p) or seen[p] then fail('Invalid permutation') end
       seen[p] = true
@@ -913,6 +916,7 @@ end
 
 -- viewAs([result,] tensor, template)
 function Tensor.viewAs(self, a, b)
+   if not TD[self] then internal.badself(self) end
    if b ~= nil then
       if not istensor(b) then   -- (the original's view then said which forms it took)
          fail('expecting (torch.Tensor, torch.Tensor, torch.LongStorage) or (torch.Tensor, torch.LongStorage)')
@@ -989,6 +993,7 @@ end
 
 -- expandAs([result,] tensor, template)
 function Tensor.expandAs(self, a, b)
+   if not TD[self] then internal.badself(self) end
    if b ~= nil then return Tensor.expand(self, a, sizesof(b, 2, 'expandAs')) end
    return Tensor.expand(self, sizesof(a, 1, 'expandAs'))
 end
@@ -1053,10 +1058,11 @@ end
 ---------------------------------------------------------------------------
 
 function Tensor.set(self, ...)
-   if ... == nil and select('#', ...) > 0 then
-      fail("bad argument #1 to 'set' (sizes, table, storage or tensor expected, got nil)")
+   local d = TD[self] or internal.badself(self)
+   if ... == nil and select('#', ...) > 0 then   -- (x:set() empties x, x:set(nil) was no form of Torch7's)
+      fail("bad argument #1 to 'set' (expecting number or %s or %s)", d.T.tensorname, d.T.storagename)
    end
-   setfrom((TD[self] or internal.badself(self)), 'set', ...)
+   setfrom(d, 'set', ...)
    return self
 end
 
@@ -1267,12 +1273,13 @@ end
 internal.copy = copy
 
 function Tensor.copy(self, ...)
+   local d = TD[self] or internal.badself(self)
    local src = ...
    local s = istensor(src) and TD[src]
    if not s then   -- (Torch7's words: any type of tensor)
       fail("bad argument #1 to 'copy' (torch.*Tensor expected, got %s)", internal.typeof(src, 1, select('#', ...)))
    end
-   copy(TD[self], s)
+   copy(d, s)
    return self
 end
 
@@ -1359,8 +1366,9 @@ end
 
 function torch.isTensor(v) return istensor(v) end
 
--- torchform(name, f): torch[name](t, ...), the torch.f form of the method f
-function internal.torchform(name, f)
+-- torchmethod(name, f): torch[name](t, ...), the torch.f form of the method f
+-- (internal.torchform's, with self checked as argument #1)
+function internal.torchmethod(name, f)
    -- (not a tail call: the method's errors are torch.f's, internal.torchforms)
    local torchf = function(t, ...)
       checktensor(t, 1, name)
@@ -1374,7 +1382,7 @@ end
 -- the torch.f(tensor, ...) forms of the view methods that Torch7 had (not
 -- torch.narrow, select, sub, transpose, t, unfold, clone or contiguous)
 for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permute'} do
-   internal.torchform(name, Tensor[name])
+   internal.torchmethod(name, Tensor[name])
 end
 function torch.isStorage(v) return isstorage(v) end
 

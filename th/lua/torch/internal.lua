@@ -255,7 +255,26 @@ function internal.locate(msg)
    error(msg, entry + 1)
 end
 
-internal.memory.raise = internal.locate
+-- torchform(f) -> f behind a torch.f front end that calls it not in a tail
+-- call, as the original's C dispatcher called its C function (registered
+-- in torchforms: f's errors then have no position, its argument errors no name)
+function internal.torchform(f)
+   local function torchf(...)
+      local r = f(...)
+      return r
+   end
+   internal.torchforms[torchf] = 0
+   return torchf
+end
+
+-- "not enough memory" as TH raised it: located as locate's, but with no
+-- position in a torch.f form whose C dispatcher called the C function
+-- that failed (torch.zeros, torch.reshape: internal.torchforms)
+function internal.memory.raise(msg)
+   local entry = entryframe(2)
+   if entry and internal.torchforms[getinfo(entry, 'f').func] then error(msg, 0) end
+   internal.locate(msg)
+end
 
 -- raise(msg): an error at the user's line, its text as given (no renaming of
 -- the function or renumbering of the argument as fail's callform does)

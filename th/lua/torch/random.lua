@@ -529,12 +529,13 @@ local function sizedfill(fname, name, a, b)
       return general(...)
    end
 end
-torch.rand = sizedfill('rand', 'uniform', 0, 1)
-torch.randn = sizedfill('randn', 'normal', 0, 1)
+-- (torch.rand is a torch.f form: internal.torchform)
+local rand, randn = sizedfill('rand', 'uniform', 0, 1), sizedfill('randn', 'normal', 0, 1)
+torch.rand, torch.randn = internal.torchform(rand), internal.torchform(randn)
 -- x:rand(m, n), x:randn(m, n): x resized and filled, as torch.rand(x, m, n)
 for T in pairs(floattypes) do
    local mt = torch.getmetatable('torch.' .. T .. 'Tensor')
-   mt.rand, mt.randn = torch.rand, torch.randn
+   mt.rand, mt.randn = rand, randn
 end
 
 -- randperm's draws, DRAWS at a time into a buffer kept for them

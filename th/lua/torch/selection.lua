@@ -47,11 +47,11 @@ local function checkof(v, T, argn, fname)
    return checktype(TD[v], T, argn, fname)
 end
 
+-- (TH's check of the dimensions, numbered #2 in both forms of index, as its
+-- THArgCheck numbered it, whatever the argument's place)
 local function checkvector(v, argn, fname)
    local d = checkof(v, types.Long, argn, fname)
-   if d.nd ~= 1 then
-      fail("bad argument #%d to '%s' (index should be a vector, got a %dD tensor)", argn, fname, d.nd)
-   end
+   if d.nd ~= 1 then fail("bad argument #2 to '%s' (Index is supposed to be a vector)", fname) end
    return d
 end
 
@@ -314,11 +314,13 @@ local function index(self, ...)
    -- Torch7's binding told its two forms apart by the count of arguments
    local n, a, b, c = select('#', ...), ...
    local T = TD[self] and TD[self].T
-   if n == 3 and not (TD[a] and TD[a].T == T) then
-      fail("bad argument #1 to 'index' (%s expected, got %s)", T and T.tensorname or 'tensor', torch.type(a))
-   elseif n ~= 2 and n ~= 3 then
+   if n ~= 2 and n ~= 3 then
       local tn = T and T.tensorname or 'torch.Tensor'
       fail("%s, number, torch.LongTensor | %s, %s, number, torch.LongTensor expected", tn, tn, tn)
+   end
+   if not T then internal.badself(self) end
+   if n == 3 and not (TD[a] and TD[a].T == T) then
+      fail("bad argument #1 to 'index' (%s expected, got %s)", T.tensorname, torch.type(a))
    end
    local out, src, dim, idx, argn = sourceform('index', self, a, b, c, n == 3 and 'result' or 'source')
    local id = checkvector(idx, argn + 1, 'index')
@@ -612,10 +614,13 @@ local function checkmask(v, d, argn, fname, sizemessage, nocount)
 end
 
 -- maskedSelect(mask) -> a new 1-D tensor; res:maskedSelect(src, mask) fills res
-local function maskedSelect(self, a, b)
+-- (the form by the count of arguments, as Tensor.c's: x:maskedSelect(m, nil) is the second)
+local function maskedSelect(self, ...)
+   local a, b = ...
+   local into = select('#', ...) == 2
    local out, src, mask, argn
    local d = (TD[self] or internal.badself(self))
-   if b ~= nil then
+   if into then
       out, src, mask, argn = self, checkof(a, d.T, 1, 'maskedSelect'), b, 2
    else
       src, mask, argn = d, a, 1
@@ -632,7 +637,7 @@ local function maskedSelect(self, a, b)
       out = newtensor(src.T, {ones}, 1, true, true)
       res = TD[out]
    end
-   if b ~= nil then out = b end   -- res:maskedSelect(src, mask) returned mask in Torch7
+   if into then out = b end   -- res:maskedSelect(src, mask) returned mask in Torch7
    if ones > 0 and maskloops.select(res, src, m, nelement(src), ones) then return out end
    if ones > SMALL then
       pycall(py.masked_select, ndview(res), ndview(src), ndview(m))
@@ -782,10 +787,12 @@ local function counted(name, f, forms)
    table.sort(lists, function(a, b) return #a < #b end)
    local expected = table.concat(lists, ' | ') .. ' expected'
    return function(self, ...)
+      local d = TD[self]
       if not forms[select('#', ...)] then
-         local d = checktensor(self, 0, name)
-         fail((expected:gsub('@', d.T.tensorname)))
+         fail((expected:gsub('@', d and d.T.tensorname or 'torch.Tensor')))
       end
+      -- (self checked here, where the caller's name for the method is known)
+      if not d then internal.badself(self) end
       return (f(self, ...))   -- (not a tail call: argument errors name the method)
    end
 end
@@ -804,7 +811,7 @@ local methods = {
 -- (Torch7 had torch.gather and torch.scatter, not torch.index or torch.maskedSelect)
 for name, f in pairs(methods) do
    internal.method(name, f)
-   if name == 'gather' or name == 'scatter' then internal.torchform(name, f) end
+   if name == 'gather' or name == 'scatter' then internal.torchmethod(name, f) end
 end
 
 -- the method of type T takes a source of type T (src.nonzero(res, src), as in Torch7)

@@ -180,7 +180,7 @@ end
 local function keep(n, ...)
    if n == 0 then return end
    display(n, ...)
-   _G._LAST = (...)
+   if (...) ~= nil then _G._LAST = (...) end   -- (trepl kept the last one past `nil, 5`)
    _G._RESULTS = _G._RESULTS or {}
    insert(_G._RESULTS, (...))
 end

@@ -29,10 +29,11 @@ local MAXDIM = 1024     -- the most dimensions cat makes a result of
 -- torch.f said that an integer type does not implement it)
 -- (four: f takes four arguments after T, which the methods pass by name:
 -- forwarding varargs cost a third of a small cat)
+-- (torch[name] is a torch.f form: internal.torchform)
 local function install(name, f, floats, four)
-   torch[name] = function(...)
+   torch[name] = internal.torchform(function(...)
       return f(dispatch.firsttype(select('#', ...), ...), ...)
-   end
+   end)
    for i = 1, types.count do
       local T = types[i]
       if not (floats and T.integer) then
