@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences, report  # noqa: E402
+from fuzz_diff import arguments, differences, show_by_lines  # noqa: E402
 
 PRELUDE = r"""
 io.stdout:setvbuf('line')
@@ -678,28 +678,6 @@ def known(want, have):
     return None
 
 
-def show_differences(calls, mismatches, th_failures, ref_failures, show):
-    """fuzz_diff's report, each mismatch shown by its differing lines, the
-    known ones counted apart"""
-    report(calls, [], th_failures, ref_failures, 0)
-    for k, status in sorted(ref_failures.items()):
-        print(f"  original {status} at {k}: {calls[k][:600]}")
-    counts, new = {}, []
-    for m in mismatches:
-        name = known(m[2], m[3])
-        if name:
-            counts[name] = counts.get(name, 0) + 1
-        else:
-            new.append(m)
-    print(f"mismatches: {len(new)} (and {sum(counts.values())} known)")
-    for name, n in sorted(counts.items()):
-        print(f"  known: {n} x {name}")
-    for k, body, want, have in new[:show]:
-        print(f"--- {k}: {body}")
-        for a, b in first_difference(want, have):
-            print(f"  ref: {a[:400]}\n  th:  {b[:400]}")
-
-
 def main():
     argv = sys.argv[1:]
     only = None
@@ -722,7 +700,8 @@ def main():
     os.chdir(base)   # (both run here: what a case makes in cwd goes with it)
     try:
         prelude = f"BASE = {q(base)}\n" + PRELUDE
-        show_differences(calls, *differences(calls, args.th, args.ref, args.batch, args.timeout, prelude), args.show)
+        show_by_lines(calls, *differences(calls, args.th, args.ref, args.batch, args.timeout, prelude), args.show,
+                      known, first_difference)
     finally:
         os.chdir(here)
         shutil.rmtree(base, ignore_errors=True)

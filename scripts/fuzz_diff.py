@@ -315,6 +315,29 @@ def unexplained(mismatches, known):
     return left
 
 
+def show_by_lines(calls, mismatches, th_failures, ref_failures, show, known, differing):
+    """report's counts, then each mismatch by its differing lines
+    (differing(want, have) -> pairs of lines), those known(want, have)
+    names counted apart by name"""
+    report(calls, [], th_failures, ref_failures, 0)
+    for k, status in sorted(ref_failures.items()):
+        print(f"  original {status} at {k}: {calls[k][:600]}")
+    counts, new = {}, []
+    for m in mismatches:
+        name = known(m[2], m[3])
+        if name:
+            counts[name] = counts.get(name, 0) + 1
+        else:
+            new.append(m)
+    print(f"mismatches: {len(new)} (and {sum(counts.values())} known)")
+    for name, n in sorted(counts.items()):
+        print(f"  known: {n} x {name}")
+    for k, body, want, have in new[:show]:
+        print(f"--- {k}: {body}")
+        for a, b in differing(want, have):
+            print(f"  ref: {a[:400]}\n  th:  {b[:400]}")
+
+
 def arguments(calls=10000, name="calls"):
     """the fuzzers' options; `name` is what the count of cases is called on the command line"""
     ap = argparse.ArgumentParser()

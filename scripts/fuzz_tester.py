@@ -37,7 +37,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_diff import arguments, differences, report  # noqa: E402
+from fuzz_diff import arguments, differences, show_by_lines  # noqa: E402
 
 PRELUDE = r"""
 io.stdout:setvbuf('line')
@@ -526,33 +526,12 @@ def known(want, have):
     return None
 
 
-def show_differences(calls, mismatches, th_failures, ref_failures, show):
-    """fuzz_diff's report, each mismatch shown by its differing lines, the
-    known ones counted apart"""
-    report(calls, [], th_failures, ref_failures, 0)
-    for k, status in sorted(ref_failures.items()):
-        print(f"  original {status} at {k}: {calls[k][:600]}")
-    counts, new = {}, []
-    for m in mismatches:
-        name = known(m[2], m[3])
-        if name:
-            counts[name] = counts.get(name, 0) + 1
-        else:
-            new.append(m)
-    print(f"mismatches: {len(new)} (and {sum(counts.values())} known)")
-    for name, n in sorted(counts.items()):
-        print(f"  known: {n} x {name}")
-    for k, body, want, have in new[:show]:
-        print(f"--- {k}: {body}")
-        for a, b in first_difference(want, have)[:6]:
-            print(f"  ref: {a[:400]}\n  th:  {b[:400]}")
-
-
 def main():
     args = arguments(2000)
     rng = random.Random(args.seed)
     calls = [case(rng) for _ in range(args.calls)]
-    show_differences(calls, *differences(calls, args.th, args.ref, args.batch, args.timeout, PRELUDE), args.show)
+    show_by_lines(calls, *differences(calls, args.th, args.ref, args.batch, args.timeout, PRELUDE), args.show,
+                  known, lambda want, have: first_difference(want, have)[:6])
 
 
 if __name__ == "__main__":
