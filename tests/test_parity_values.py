@@ -901,7 +901,8 @@ def test_seeds30_fuzz_findings():
     # dimensions as #{...} (a trailing nil is none); set(nil) in the
     # original's words; "not enough memory" has no position in a torch.f
     # form (torch.reshape, zeros, rand...); an index of more or fewer
-    # dimensions than 1 in TH's words ("Index is supposed to be a vector")
+    # dimensions than 1 in TH's words ("Index is supposed to be a vector");
+    # a LongStorage followed by a size is none of view's forms
     # (tests/fixtures/seeds30_found.lua)
     out, expected = fixture("seeds30_found")
     assert out == expected

@@ -905,6 +905,9 @@ function Tensor.view(self, a, ...)
       d.st, d.off, d.nd, d.sz, d.str = e.st, e.off, e.nd, e.sz, e.str
       return self
    end
+   -- (Torch7's view took a LongStorage alone: followed by anything but nil,
+   -- none of its forms; after a source tensor, what follows it is ignored)
+   if (...) ~= nil and islongstorage(a) then fail(VIEWFORMS) end
    return viewsizes(self, viewsizesof(a, ...))
 end
 
