@@ -914,3 +914,11 @@ def test_gather_and_scatter_remainders():
     # of four types, hot (tests/fixtures/index_remainders.lua)
     out, expected = fixture("index_remainders")
     assert out == expected
+
+
+def test_clamp_hot_keeps_nan_and_signed_zeros():
+    # clamp's loops take the larger or smaller of bound and element without a
+    # branch: a NaN stays, an element equal to a bound keeps its own zero's
+    # sign, hot (tests/fixtures/clamp_hot.lua)
+    out, expected = fixture("clamp_hot")
+    assert out == expected
