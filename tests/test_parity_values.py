@@ -906,3 +906,19 @@ def test_seeds30_fuzz_findings():
     # (tests/fixtures/seeds30_found.lua)
     out, expected = fixture("seeds30_found")
     assert out == expected
+
+
+def test_gather_and_scatter_remainders():
+    # the elements after the loops' steps of four (counts 1 to 9 in every
+    # level), gather, scatter and scatter of a value along every dimension
+    # of four types, hot (tests/fixtures/index_remainders.lua)
+    out, expected = fixture("index_remainders")
+    assert out == expected
+
+
+def test_clamp_hot_keeps_nan_and_signed_zeros():
+    # clamp's loops take the larger or smaller of bound and element without a
+    # branch: a NaN stays, an element equal to a bound keeps its own zero's
+    # sign, hot (tests/fixtures/clamp_hot.lua)
+    out, expected = fixture("clamp_hot")
+    assert out == expected
