@@ -922,3 +922,11 @@ def test_clamp_hot_keeps_nan_and_signed_zeros():
     # sign, hot (tests/fixtures/clamp_hot.lua)
     out, expected = fixture("clamp_hot")
     assert out == expected
+
+
+def test_cmax_cmin_hot_keep_nan_and_signed_zeros():
+    # cmax and cmin take LuaJIT's max and min of element and operand, no
+    # branch: NaN in either operand, signed zeros and equal values as TH's
+    # test gave them, hot (tests/fixtures/cmaxmin_hot.lua)
+    out, expected = fixture("cmaxmin_hot")
+    assert out == expected
