@@ -916,26 +916,10 @@ def test_gather_and_scatter_remainders():
     assert out == expected
 
 
-def test_clamp_hot_keeps_nan_and_signed_zeros():
-    # clamp's loops take the larger or smaller of bound and element without a
-    # branch: a NaN stays, an element equal to a bound keeps its own zero's
-    # sign, hot (tests/fixtures/clamp_hot.lua)
-    out, expected = fixture("clamp_hot")
-    assert out == expected
-
-
-def test_cmax_cmin_hot_keep_nan_and_signed_zeros():
-    # cmax and cmin take LuaJIT's max and min of element and operand, no
-    # branch: NaN in either operand, signed zeros and equal values as TH's
-    # test gave them, hot (tests/fixtures/cmaxmin_hot.lua)
-    out, expected = fixture("cmaxmin_hot")
-    assert out == expected
-
-
-def test_rounding_functions_hot_without_sign_branches():
-    # trunc, round, frac and sign take an element's sign without a branch:
-    # NaN, signed zeros, halves, infinities, 2^52 and beyond, subnormals, in
-    # place, into a result and on a strided view, hot
-    # (tests/fixtures/rounding_hot.lua)
-    out, expected = fixture("rounding_hot")
+def test_branchless_element_functions_hot():
+    # clamp, cmax, cmin, trunc, round, frac and sign take no branch on the
+    # data: NaN, signed zeros, equal values, halves, infinities, 2^52 and
+    # subnormals as TH's tests gave them, in place, into a result and on a
+    # strided view, hot (tests/fixtures/branchless_hot.lua)
+    out, expected = fixture("branchless_hot")
     assert out == expected
