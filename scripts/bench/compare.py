@@ -27,6 +27,16 @@ def own_th():
     return exe if os.path.exists(exe) else f"{sys.executable} -m th.cli"
 
 
+def side_by_side(doc, runs):
+    """The argument parser of a script comparing two th commands: TH_A (the
+    th next to this interpreter), TH_B (the original Torch7) and --runs."""
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p.add_argument("th_a", nargs="?", default=own_th())
+    p.add_argument("th_b", nargs="?", default=REFERENCE)
+    p.add_argument("--runs", type=int, default=runs)
+    return p
+
+
 def run(th, script, budget, filter_):
     args = th.split() + [script, str(budget)] + ([filter_] if filter_ else [])
     out = subprocess.run(args, capture_output=True, text=True, cwd="/tmp").stdout
@@ -48,10 +58,7 @@ def startup(th):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("th_a", nargs="?", default=own_th())
-    p.add_argument("th_b", nargs="?", default=REFERENCE)
-    p.add_argument("--runs", type=int, default=3)
+    p = side_by_side(__doc__, 3)
     p.add_argument("--budget", type=float, default=0.02, help="seconds per measurement")
     p.add_argument("--filter", default=None, help="only the operations whose name holds this text")
     p.add_argument("--script", default=os.path.join(HERE, "families.lua"))

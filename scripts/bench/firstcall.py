@@ -10,12 +10,11 @@ calls (below 1: A is faster), then the cases whose first call under A took
 more than LIMIT_MS.  TH_A defaults to the `th` next to this interpreter,
 TH_B to the original Torch7 (compare.py's defaults).
 """
-import argparse
 import os
 import statistics
 import subprocess
 
-from compare import REFERENCE, own_th
+from compare import side_by_side
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "firstcall.lua")
@@ -30,10 +29,7 @@ def first_and_again(th, name):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("th_a", nargs="?", default=own_th())
-    p.add_argument("th_b", nargs="?", default=REFERENCE)
-    p.add_argument("--runs", type=int, default=3)
+    p = side_by_side(__doc__, 3)
     p.add_argument("--filter", default="", help="only the cases whose name holds this text")
     a = p.parse_args()
     names = subprocess.run(a.th_a.split() + [SCRIPT], capture_output=True, text=True,

@@ -16,23 +16,16 @@ and the table gives, per command, the median of the main thread's CPU time,
 of the part of it LuaJIT spent recording and compiling traces, and of the
 IR instructions compiled.
 """
-import argparse
 import glob
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REFERENCE = "/opt/torch7-ref/bin/th"
+from compare import HERE, side_by_side
+
 THIRDPARTY = os.environ.get("TH_THIRDPARTY") or os.path.join(HERE, "..", "..", "..", "shared", "thirdparty")
-
-
-def own_th():
-    exe = os.path.join(os.path.dirname(sys.executable), "th")
-    return exe if os.path.exists(exe) else f"{sys.executable} -m th.cli"
 
 
 def link_libraries(where):
@@ -50,10 +43,7 @@ def run(th, program, cwd):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("th_a", nargs="?", default=own_th())
-    p.add_argument("th_b", nargs="?", default=REFERENCE)
-    p.add_argument("--runs", type=int, default=5)
+    p = side_by_side(__doc__, 5)
     p.add_argument("--jit", action="store_true", help="LuaJIT's compiling costs instead of wall times")
     a = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="th-programs-") as cwd:
