@@ -582,17 +582,21 @@ end
 
 local sizes = internal.bracketsizes
 
+-- TH's message for a tensor (d: the source of maskedSelect) and a mask of
+-- different counts
+local function sizemismatch(fname, d, m)
+   fail('inconsistent tensor size, expected %s %s and mask %s to have the same number of elements, '
+        .. 'but got %d and %d elements respectively', fname == 'maskedSelect' and 'src' or 'tensor',
+        sizes(d), sizes(m), nelement(d), nelement(m))
+end
+
 -- checkmask(v, d, argn, fname [, sizemessage [, nocount]]) -> mask data,
 -- number of ones (nil with nocount, when the mask's bytes are ORed alone)
 local function checkmask(v, d, argn, fname, sizemessage, nocount)
    local m = checkof(v, types.Byte, argn, fname)
    local n = nelement(m)
    if n ~= nelement(d) and sizemessage then fail(sizemessage) end
-   if n ~= nelement(d) then
-      fail('inconsistent tensor size, expected %s %s and mask %s to have the same number of elements, '
-           .. 'but got %d and %d elements respectively', fname == 'maskedSelect' and 'src' or 'tensor',
-           sizes(d), sizes(m), nelement(d), n)
-   end
+   if n ~= nelement(d) then sizemismatch(fname, d, m) end
    if n == 0 then return m, 0 end
    local ones, top = nil, nocount and maskloops.maskor(m, n)
    if top then
@@ -613,15 +617,33 @@ local function checkmask(v, d, argn, fname, sizemessage, nocount)
    return m, ones
 end
 
+-- res:maskedSelect(src, mask) with res the very src or mask: TH resized res to
+-- the sum of the mask's bytes before it compared src with mask, so that size
+-- is compared (x:maskedSelect(m, x) of a 2x3 x of ones: "mask [6]") and the
+-- call goes on with res so resized, as in the original (r:maskedSelect(r, m)
+-- of a 4-element r and a mask {1, 0, 1}: "src [2]").  Only a failed
+-- comparison of the sizes leaves res as it was.
+local function resizefirst(res, src, mask)
+   local m = checkof(mask, types.Byte, 2, 'maskedSelect')
+   local sum = 0
+   each(m, function(p, i) sum = sum + p[i] end)
+   local resized = {sz = {sum}, nd = sum > 0 and 1 or 0}   -- (a size of 0 is no dimension: "[]")
+   local s, r = src == res and resized or src, m == res and resized or m
+   if nelement(s) ~= nelement(r) then sizemismatch('maskedSelect', s, r) end
+   resize(res, {sum}, 1)
+   return true
+end
+
 -- maskedSelect(mask) -> a new 1-D tensor; res:maskedSelect(src, mask) fills res
 -- (the form by the count of arguments, as Tensor.c's: x:maskedSelect(m, nil) is the second)
 local function maskedSelect(self, ...)
    local a, b = ...
    local into = select('#', ...) == 2
-   local out, src, mask, argn
+   local out, src, mask, argn, sized
    local d = (TD[self] or internal.badself(self))
    if into then
       out, src, mask, argn = self, checkof(a, d.T, 1, 'maskedSelect'), b, 2
+      sized = (rawequal(self, a) or rawequal(self, b)) and resizefirst(d, src, mask)
    else
       src, mask, argn = d, a, 1
    end
@@ -631,7 +653,7 @@ local function maskedSelect(self, ...)
       out = out or newtensor(src.T, {}, 0)
       res = TD[out]
       src = unaliased(res, src)
-      resize(res, {ones}, 1)
+      if not sized then resize(res, {ones}, 1) end
    else
       -- (a new result of its size at once, not zeroed: every element is written)
       out = newtensor(src.T, {ones}, 1, true, true)
