@@ -555,11 +555,16 @@ local function scatter(self, dim, index, src)
    local dp, ip = d.st.ptr, idx.st.ptr
    local sp = s and s.st.ptr
    local base, step = sliceoffsets(d, dim, 0), d.str[dim]
-   for j = 0, idx.sz[dim] - 1 do
-      local io = sliceoffsets(idx, dim, j)
-      local so = s and sliceoffsets(s, dim, j)
-      for m = 1, #io do
-         dp[base[m] + (tonumber(ip[io[m]]) - 1) * step] = s and sp[so[m]] or src
+   local n, io, so = idx.sz[dim], {}, {}
+   for j = 0, n - 1 do
+      io[j] = sliceoffsets(idx, dim, j)
+      so[j] = s and sliceoffsets(s, dim, j)
+   end
+   -- (in TH's order, along dim for each place of the other dimensions: a
+   -- destination whose places repeat keeps the last write)
+   for m = 1, #io[0] do
+      for j = 0, n - 1 do
+         dp[base[m] + (tonumber(ip[io[j][m]]) - 1) * step] = s and sp[so[j][m]] or src
       end
    end
    return self
