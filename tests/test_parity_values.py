@@ -906,3 +906,14 @@ def test_seeds30_fuzz_findings():
     # (tests/fixtures/seeds30_found.lua)
     out, expected = fixture("seeds30_found")
     assert out == expected
+
+
+def test_seeds32_fuzz_findings():
+    # the fuzzers on seeds 7001-7020 against the original: a FloatTensor's
+    # dist takes its sum to the power 1/2 by powf (not sqrt rounded);
+    # res:maskedSelect(src, mask) with res the very src or mask compares them
+    # once res is resized to the mask's sum; scatter into an expanded
+    # destination writes in TH's order, the last write staying
+    # (tests/fixtures/seeds32_found.lua)
+    out, expected = fixture("seeds32_found")
+    assert out == expected
