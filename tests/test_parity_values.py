@@ -913,7 +913,8 @@ def test_seeds32_fuzz_findings():
     # dist takes its sum to the power 1/2 by powf (not sqrt rounded);
     # res:maskedSelect(src, mask) with res the very src or mask compares them
     # once res is resized to the mask's sum; scatter into an expanded
-    # destination writes in TH's order, the last write staying
-    # (tests/fixtures/seeds32_found.lua)
+    # destination writes in TH's order, the last write staying; an index
+    # that is one line of the destination's memory is read in place, each
+    # value in its turn (th wrote past the tensor) (tests/fixtures/seeds32_found.lua)
     out, expected = fixture("seeds32_found")
     assert out == expected

@@ -338,7 +338,43 @@ local function index(self, ...)
    return out
 end
 
--- the checks shared by indexCopy and indexAdd -> dim, index data, source data
+-- is the index one line of the destination's own memory?  TH read such an
+-- index in place (its newContiguous made no copy), each value when it came
+-- to it, after the writes of the values before
+local function liveindex(d, idx)
+   return rawequal(idx.st, d.st) and iscontiguous(idx)
+end
+
+-- inorder(fname, d, dim, idx, s, update): update(ptr, place, source value)
+-- for each element of the slices of d the index picks, in TH's order, each
+-- index value read and checked when its turn comes (x:indexFill(1, x, 9) of
+-- x = {2, 3, 1}: x[2] = 9, then index 9 is out of range); the source s, if
+-- any, read in place too.  A failure puts d's storage back as it was.
+local function inorder(fname, d, dim, idx, s, update)
+   checkbounds(d)
+   local st = d.st
+   local bytes = st.n * ffi.sizeof(st.ptr[0])
+   local kept = ffi.new('uint8_t[?]', bytes)
+   ffi.copy(kept, st.ptr, bytes)
+   local ip, dp, sp = idx.st.ptr, st.ptr, s and s.st.ptr
+   local ok, e = pcall(function()
+      for k = 0, idx.sz[1] - 1 do
+         local j = tonumber(ip[idx.off + k * idx.str[1]])
+         if j < 1 or j > d.sz[dim] then
+            fail("bad argument #%d to '%s' (out of range)", d.nd == 1 and 1 or 2, fname)
+         end
+         local dsl, ssl = sliceoffsets(d, dim, j - 1), s and sliceoffsets(s, dim, k)
+         for m = 1, #dsl do update(dp, dsl[m], s and sp[ssl[m]]) end
+      end
+   end)
+   if not ok then
+      ffi.copy(st.ptr, kept, bytes)
+      error(e, 0)
+   end
+end
+
+-- the checks shared by indexCopy and indexAdd -> dim, index data, source
+-- data (apart from the destination's unless the index is live)
 local function checkindexsource(fname, d, dim, index, src)
    dim = internal.toint(dim, 1, fname)
    local idx = checkvector(index, 2, fname)
@@ -370,6 +406,7 @@ local function checkindexsource(fname, d, dim, index, src)
            .. 'but got %d, %d and %d elements respectively', bracketsizes(ds), bracketsizes(ds), bracketsizes(ss),
            dn, dn, sn)
    end
+   if liveindex(d, idx) then return dim, idx, s end
    checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, fname)   -- (TH's set1d or select numbered them)
    return dim, idx, unaliased(d, s)
 end
@@ -399,6 +436,10 @@ local function indexCopy(self, dim, index, src)
    local d = TD[self] or internal.badself(self)
    local idx, s
    dim, idx, s = checkindexsource('indexCopy', d, dim, index, src)
+   if liveindex(d, idx) then
+      inorder('indexCopy', d, dim, idx, s, function(p, i, v) p[i] = v end)
+      return src
+   end
    if dim == 1 and idx.sz[1] > 0 and copyblocks(d, s, idx, false) then return src end
    if idx.sz[1] > 0 and pick('copy', d, s, dim, idx) then return src end
    if bulk(d, s, dim) then
@@ -416,6 +457,10 @@ local function indexAdd(self, dim, index, src)
    local d = TD[self] or internal.badself(self)
    local idx, s
    dim, idx, s = checkindexsource('indexAdd', d, dim, index, src)
+   if liveindex(d, idx) then
+      inorder('indexAdd', d, dim, idx, s, function(p, i, v) p[i] = p[i] + v end)
+      return src
+   end
    if dim == 1 and idx.sz[1] > 0 and addblocks(d, s, idx) then return src end
    if idx.sz[1] > 0 and pick('add', d, s, dim, idx) then return src end
    if bulk(d, s, dim) then
@@ -434,6 +479,10 @@ local function indexFill(self, dim, index, given)
    local value = tonumber(internal.elementvalue(d.T, given)) or internal.checknumber(given, 3, 'indexFill')
    -- a vector takes any dimension number up to 1, as in Torch7
    dim = d.nd == 1 and dim < 2 and 1 or indexdim(d, dim, 'indexFill')
+   if liveindex(d, idx) then
+      inorder('indexFill', d, dim, idx, nil, function(p, i) p[i] = value end)
+      return given
+   end
    local done = indexloops.fill(d, idx, dim, value)
    if done then return given end
    checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, 'indexFill')
