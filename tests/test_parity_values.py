@@ -915,6 +915,8 @@ def test_seeds32_fuzz_findings():
     # once res is resized to the mask's sum; scatter into an expanded
     # destination writes in TH's order, the last write staying; an index
     # that is one line of the destination's memory is read in place, each
-    # value in its turn (th wrote past the tensor) (tests/fixtures/seeds32_found.lua)
+    # value in its turn (th wrote past the tensor); indexCopy and indexAdd
+    # check dim and the count against the source first, then the first
+    # slice's selections (tests/fixtures/seeds32_found.lua)
     out, expected = fixture("seeds32_found")
     assert out == expected

@@ -379,15 +379,24 @@ local function checkindexsource(fname, d, dim, index, src)
    dim = internal.toint(dim, 1, fname)
    local idx = checkvector(index, 2, fname)
    local s = checkof(src, d.T, 3, fname)
-   dim = indexdim(d, dim, fname)
-   -- (TH's checks and words: the count of indices, then a vector's source,
-   -- then each slice's copy or addition)
-   if s.nd >= dim and s.sz[dim] ~= idx.sz[1] then
+   if dim < 1 then fail("bad argument #1 to '%s' (out of range)", fname) end
+   -- (TH's checks and words: dim and the count of indices against the
+   -- source; a vector destination's elements taken from the source's by
+   -- get1d; else the first slice's selection in the destination (dim, the
+   -- index value) and in the source, then its copy or addition)
+   if dim > s.nd then fail("bad argument #3 to '%s' (Indexing dim %d is out of bounds of tensor)", fname, dim) end
+   if s.sz[dim] ~= idx.sz[1] then
       fail("bad argument #3 to '%s' (Number of indices should be equal to source:size(dim))", fname)
    end
-   if d.nd == 1 and s.nd ~= 1 then fail("bad argument #0 to '%s' (tensor must have one dimension)", fname) end
-   if d.nd ~= 1 and s.nd == 1 or s.nd < dim then
-      fail("bad argument #3 to '%s' (source has %d dimensions, expected %d)", fname, s.nd, d.nd)
+   if d.nd <= 1 and (d.nd == 0 or s.nd ~= 1) then
+      fail("bad argument #0 to '%s' (tensor must have one dimension)", fname)
+   end
+   if d.nd > 1 then
+      if dim > d.nd then fail("bad argument #1 to '%s' (out of range)", fname) end
+      checkbounds(idx)
+      local first = tonumber(idx.st.ptr[idx.off])
+      if first < 1 or first > d.sz[dim] then fail("bad argument #2 to '%s' (out of range)", fname) end
+      if s.nd == 1 then fail("bad argument #0 to '%s' (cannot select on a vector)", fname) end
    end
    if nelement(s) / s.sz[dim] ~= nelement(d) / d.sz[dim] then
       local function slice(e)   -- (the sizes of a slice along dim)
