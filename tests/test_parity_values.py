@@ -923,3 +923,17 @@ def test_branchless_element_functions_hot():
     # strided view, hot (tests/fixtures/branchless_hot.lua)
     out, expected = fixture("branchless_hot")
     assert out == expected
+
+
+def test_seeds32_fuzz_findings():
+    # the fuzzers on seeds 7001-7020 against the original: a FloatTensor's
+    # dist takes its sum to the power 1/2 by powf (not sqrt rounded);
+    # res:maskedSelect(src, mask) with res the very src or mask compares them
+    # once res is resized to the mask's sum; scatter into an expanded
+    # destination writes in TH's order, the last write staying; an index
+    # that is one line of the destination's memory is read in place, each
+    # value in its turn (th wrote past the tensor); indexCopy and indexAdd
+    # check dim and the count against the source first, then the first
+    # slice's selections (tests/fixtures/seeds32_found.lua)
+    out, expected = fixture("seeds32_found")
+    assert out == expected

@@ -56,16 +56,26 @@ def gather(dst, src, idx, axis):
     dst[...] = np.take_along_axis(src, idx - 1, axis=axis)
 
 
+def _put_in_th_order(dst, idx, values, axis):
+    """dst[..idx..] = values, written in TH's order: along axis for each place
+    of the other axes in turn, which a destination whose places repeat (an
+    expanded tensor) shows (the last write stays).  With axis moved last and
+    the index in C order, numpy's assignment goes in that order."""
+    idx = np.ascontiguousarray(np.moveaxis(idx - 1, axis, -1))
+    if np.ndim(values):
+        values = np.ascontiguousarray(np.moveaxis(values, axis, -1))
+    np.put_along_axis(np.moveaxis(dst, axis, -1), idx, values, axis=-1)
+
+
 @export
 def scatter(dst, idx, src, axis):
     """src may be longer than idx along axis: only its first elements are written."""
-    src = src[_along(axis, slice(0, idx.shape[axis]))]
-    np.put_along_axis(dst, idx - 1, src, axis=axis)
+    _put_in_th_order(dst, idx, src[_along(axis, slice(0, idx.shape[axis]))], axis)
 
 
 @export
 def scatter_fill(dst, idx, value, axis):
-    np.put_along_axis(dst, idx - 1, _scalar(value, dst.dtype), axis=axis)
+    _put_in_th_order(dst, idx, _scalar(value, dst.dtype), axis)
 
 
 @export

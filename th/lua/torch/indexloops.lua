@@ -74,7 +74,8 @@ end
 -- whether places of counts n1, n2, n3 and strides s1, s2, s3 are all
 -- distinct (a destination whose places repeat would show the order of the
 -- writes): each level of more than one place steps past all the places of
--- the levels of smaller strides
+-- the levels of smaller strides, so never by 0 (an expanded dimension); a
+-- level of one place is taken as stride 0, sorted first
 local function distinct(n1, s1, n2, s2, n3, s3)
    if n1 < 2 then n1, s1 = 1, 0 end
    if n2 < 2 then n2, s2 = 1, 0 end
@@ -83,7 +84,8 @@ local function distinct(n1, s1, n2, s2, n3, s3)
    if s1 > s2 then n1, s1, n2, s2 = n2, s2, n1, s1 end
    if s2 > s3 then n2, s2, n3, s3 = n3, s3, n2, s2 end
    if s1 > s2 then n1, s1, n2, s2 = n2, s2, n1, s1 end
-   return (n1 == 1 or s1 > 0) and (n2 == 1 or s2 >= s1 * n1) and (n3 == 1 or s3 >= s2 * n2)
+   return (n1 == 1 or s1 > 0) and (n2 == 1 or s2 > 0 and s2 >= s1 * n1)
+      and (n3 == 1 or s3 > 0 and s3 >= s2 * n2)
 end
 
 ---------------------------------------------------------------------------

@@ -338,20 +338,65 @@ local function index(self, ...)
    return out
 end
 
--- the checks shared by indexCopy and indexAdd -> dim, index data, source data
+-- is the index one line of the destination's own memory?  TH read such an
+-- index in place (its newContiguous made no copy), each value when it came
+-- to it, after the writes of the values before
+local function liveindex(d, idx)
+   return rawequal(idx.st, d.st) and iscontiguous(idx)
+end
+
+-- inorder(fname, d, dim, idx, s, update): update(ptr, place, source value)
+-- for each element of the slices of d the index picks, in TH's order, each
+-- index value read and checked when its turn comes (x:indexFill(1, x, 9) of
+-- x = {2, 3, 1}: x[2] = 9, then index 9 is out of range); the source s, if
+-- any, read in place too.  A failure puts d's storage back as it was.
+local function inorder(fname, d, dim, idx, s, update)
+   checkbounds(d)
+   local st = d.st
+   local bytes = st.n * ffi.sizeof(st.ptr[0])
+   local kept = ffi.new('uint8_t[?]', bytes)
+   ffi.copy(kept, st.ptr, bytes)
+   local ip, dp, sp = idx.st.ptr, st.ptr, s and s.st.ptr
+   local ok, e = pcall(function()
+      for k = 0, idx.sz[1] - 1 do
+         local j = tonumber(ip[idx.off + k * idx.str[1]])
+         if j < 1 or j > d.sz[dim] then
+            fail("bad argument #%d to '%s' (out of range)", d.nd == 1 and 1 or 2, fname)
+         end
+         local dsl, ssl = sliceoffsets(d, dim, j - 1), s and sliceoffsets(s, dim, k)
+         for m = 1, #dsl do update(dp, dsl[m], s and sp[ssl[m]]) end
+      end
+   end)
+   if not ok then
+      ffi.copy(st.ptr, kept, bytes)
+      error(e, 0)
+   end
+end
+
+-- the checks shared by indexCopy and indexAdd -> dim, index data, source
+-- data (apart from the destination's unless the index is live)
 local function checkindexsource(fname, d, dim, index, src)
    dim = internal.toint(dim, 1, fname)
    local idx = checkvector(index, 2, fname)
    local s = checkof(src, d.T, 3, fname)
-   dim = indexdim(d, dim, fname)
-   -- (TH's checks and words: the count of indices, then a vector's source,
-   -- then each slice's copy or addition)
-   if s.nd >= dim and s.sz[dim] ~= idx.sz[1] then
+   if dim < 1 then fail("bad argument #1 to '%s' (out of range)", fname) end
+   -- (TH's checks and words: dim and the count of indices against the
+   -- source; a vector destination's elements taken from the source's by
+   -- get1d; else the first slice's selection in the destination (dim, the
+   -- index value) and in the source, then its copy or addition)
+   if dim > s.nd then fail("bad argument #3 to '%s' (Indexing dim %d is out of bounds of tensor)", fname, dim) end
+   if s.sz[dim] ~= idx.sz[1] then
       fail("bad argument #3 to '%s' (Number of indices should be equal to source:size(dim))", fname)
    end
-   if d.nd == 1 and s.nd ~= 1 then fail("bad argument #0 to '%s' (tensor must have one dimension)", fname) end
-   if d.nd ~= 1 and s.nd == 1 or s.nd < dim then
-      fail("bad argument #3 to '%s' (source has %d dimensions, expected %d)", fname, s.nd, d.nd)
+   if d.nd <= 1 and (d.nd == 0 or s.nd ~= 1) then
+      fail("bad argument #0 to '%s' (tensor must have one dimension)", fname)
+   end
+   if d.nd > 1 then
+      if dim > d.nd then fail("bad argument #1 to '%s' (out of range)", fname) end
+      checkbounds(idx)
+      local first = tonumber(idx.st.ptr[idx.off])
+      if first < 1 or first > d.sz[dim] then fail("bad argument #2 to '%s' (out of range)", fname) end
+      if s.nd == 1 then fail("bad argument #0 to '%s' (cannot select on a vector)", fname) end
    end
    if nelement(s) / s.sz[dim] ~= nelement(d) / d.sz[dim] then
       local function slice(e)   -- (the sizes of a slice along dim)
@@ -370,6 +415,7 @@ local function checkindexsource(fname, d, dim, index, src)
            .. 'but got %d, %d and %d elements respectively', bracketsizes(ds), bracketsizes(ds), bracketsizes(ss),
            dn, dn, sn)
    end
+   if liveindex(d, idx) then return dim, idx, s end
    checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, fname)   -- (TH's set1d or select numbered them)
    return dim, idx, unaliased(d, s)
 end
@@ -399,6 +445,10 @@ local function indexCopy(self, dim, index, src)
    local d = TD[self] or internal.badself(self)
    local idx, s
    dim, idx, s = checkindexsource('indexCopy', d, dim, index, src)
+   if liveindex(d, idx) then
+      inorder('indexCopy', d, dim, idx, s, function(p, i, v) p[i] = v end)
+      return src
+   end
    if dim == 1 and idx.sz[1] > 0 and copyblocks(d, s, idx, false) then return src end
    if idx.sz[1] > 0 and pick('copy', d, s, dim, idx) then return src end
    if bulk(d, s, dim) then
@@ -416,6 +466,10 @@ local function indexAdd(self, dim, index, src)
    local d = TD[self] or internal.badself(self)
    local idx, s
    dim, idx, s = checkindexsource('indexAdd', d, dim, index, src)
+   if liveindex(d, idx) then
+      inorder('indexAdd', d, dim, idx, s, function(p, i, v) p[i] = p[i] + v end)
+      return src
+   end
    if dim == 1 and idx.sz[1] > 0 and addblocks(d, s, idx) then return src end
    if idx.sz[1] > 0 and pick('add', d, s, dim, idx) then return src end
    if bulk(d, s, dim) then
@@ -434,6 +488,10 @@ local function indexFill(self, dim, index, given)
    local value = tonumber(internal.elementvalue(d.T, given)) or internal.checknumber(given, 3, 'indexFill')
    -- a vector takes any dimension number up to 1, as in Torch7
    dim = d.nd == 1 and dim < 2 and 1 or indexdim(d, dim, 'indexFill')
+   if liveindex(d, idx) then
+      inorder('indexFill', d, dim, idx, nil, function(p, i) p[i] = value end)
+      return given
+   end
    local done = indexloops.fill(d, idx, dim, value)
    if done then return given end
    checkrange(idx, d.sz[dim], d.nd == 1 and 1 or 2, 'indexFill')
@@ -555,11 +613,16 @@ local function scatter(self, dim, index, src)
    local dp, ip = d.st.ptr, idx.st.ptr
    local sp = s and s.st.ptr
    local base, step = sliceoffsets(d, dim, 0), d.str[dim]
-   for j = 0, idx.sz[dim] - 1 do
-      local io = sliceoffsets(idx, dim, j)
-      local so = s and sliceoffsets(s, dim, j)
-      for m = 1, #io do
-         dp[base[m] + (tonumber(ip[io[m]]) - 1) * step] = s and sp[so[m]] or src
+   local n, io, so = idx.sz[dim], {}, {}
+   for j = 0, n - 1 do
+      io[j] = sliceoffsets(idx, dim, j)
+      so[j] = s and sliceoffsets(s, dim, j)
+   end
+   -- (in TH's order, along dim for each place of the other dimensions: a
+   -- destination whose places repeat keeps the last write)
+   for m = 1, #io[0] do
+      for j = 0, n - 1 do
+         dp[base[m] + (tonumber(ip[io[j][m]]) - 1) * step] = s and sp[so[j][m]] or src
       end
    end
    return self
@@ -582,17 +645,21 @@ end
 
 local sizes = internal.bracketsizes
 
+-- TH's message for a tensor (d: the source of maskedSelect) and a mask of
+-- different counts
+local function sizemismatch(fname, d, m)
+   fail('inconsistent tensor size, expected %s %s and mask %s to have the same number of elements, '
+        .. 'but got %d and %d elements respectively', fname == 'maskedSelect' and 'src' or 'tensor',
+        sizes(d), sizes(m), nelement(d), nelement(m))
+end
+
 -- checkmask(v, d, argn, fname [, sizemessage [, nocount]]) -> mask data,
 -- number of ones (nil with nocount, when the mask's bytes are ORed alone)
 local function checkmask(v, d, argn, fname, sizemessage, nocount)
    local m = checkof(v, types.Byte, argn, fname)
    local n = nelement(m)
    if n ~= nelement(d) and sizemessage then fail(sizemessage) end
-   if n ~= nelement(d) then
-      fail('inconsistent tensor size, expected %s %s and mask %s to have the same number of elements, '
-           .. 'but got %d and %d elements respectively', fname == 'maskedSelect' and 'src' or 'tensor',
-           sizes(d), sizes(m), nelement(d), n)
-   end
+   if n ~= nelement(d) then sizemismatch(fname, d, m) end
    if n == 0 then return m, 0 end
    local ones, top = nil, nocount and maskloops.maskor(m, n)
    if top then
@@ -613,15 +680,33 @@ local function checkmask(v, d, argn, fname, sizemessage, nocount)
    return m, ones
 end
 
+-- res:maskedSelect(src, mask) with res the very src or mask: TH resized res to
+-- the sum of the mask's bytes before it compared src with mask, so that size
+-- is compared (x:maskedSelect(m, x) of a 2x3 x of ones: "mask [6]") and the
+-- call goes on with res so resized, as in the original (r:maskedSelect(r, m)
+-- of a 4-element r and a mask {1, 0, 1}: "src [2]").  Only a failed
+-- comparison of the sizes leaves res as it was.
+local function resizefirst(res, src, mask)
+   local m = checkof(mask, types.Byte, 2, 'maskedSelect')
+   local sum = 0
+   each(m, function(p, i) sum = sum + p[i] end)
+   local resized = {sz = {sum}, nd = sum > 0 and 1 or 0}   -- (a size of 0 is no dimension: "[]")
+   local s, r = src == res and resized or src, m == res and resized or m
+   if nelement(s) ~= nelement(r) then sizemismatch('maskedSelect', s, r) end
+   resize(res, {sum}, 1)
+   return true
+end
+
 -- maskedSelect(mask) -> a new 1-D tensor; res:maskedSelect(src, mask) fills res
 -- (the form by the count of arguments, as Tensor.c's: x:maskedSelect(m, nil) is the second)
 local function maskedSelect(self, ...)
    local a, b = ...
    local into = select('#', ...) == 2
-   local out, src, mask, argn
+   local out, src, mask, argn, sized
    local d = (TD[self] or internal.badself(self))
    if into then
       out, src, mask, argn = self, checkof(a, d.T, 1, 'maskedSelect'), b, 2
+      sized = (rawequal(self, a) or rawequal(self, b)) and resizefirst(d, src, mask)
    else
       src, mask, argn = d, a, 1
    end
@@ -631,7 +716,7 @@ local function maskedSelect(self, ...)
       out = out or newtensor(src.T, {}, 0)
       res = TD[out]
       src = unaliased(res, src)
-      resize(res, {ones}, 1)
+      if not sized then resize(res, {ones}, 1) end
    else
       -- (a new result of its size at once, not zeroed: every element is written)
       out = newtensor(src.T, {ones}, 1, true, true)

@@ -388,7 +388,8 @@ kernels.helpers{squaref = function(d)
 end}
 
 -- dist's sum of |x - y|^p in order, a FloatTensor's in float (x - y and the
--- powers rounded to float), then to the power 1/p (p = 0 gives 1 or inf;
+-- powers rounded to float), then to the power 1/p by pow (powf), p = 2 too:
+-- powf(s, 0.5) is not always sqrt(s) rounded to float (p = 0 gives 1 or inf;
 -- for p = 1, pow(|x - y|, 1) is |x - y|, as in norm)
 local distops = {
    [1] = kernels.op('distabs', math.huge, {Double = 'acc + abs(x - y)', Float = 'f32(acc + abs(f32(x - y)))'}),
@@ -407,9 +408,7 @@ dispatch.define{
       local e
       p, e = exponent(T, p or 2)
       if nelement(xd) == 0 then return 0 ^ e end
-      local s = lines.whole2(distops[p] or distops.p, xd, yd, 0, p)
-      if p ~= 2 then return power[T.name](s, e) end
-      return T == types.Float and f32(sqrt(s)) or sqrt(s)
+      return power[T.name](lines.whole2(distops[p] or distops.p, xd, yd, 0, p), e)
    end,
 }
 
