@@ -55,7 +55,8 @@ local LIBM = {exp = true, log = true, log1p = true, sin = true, cos = true, tan 
 -- (abs and neg leave a NaN as it is, sign bit included, as TH's did)
 local functions = {
    abs = function(x) if x ~= x then return x end return abs(x) end,
-   sign = function(x) return positive(x) - positive(-x) end,
+   -- (x scaled then clamped to -1..1, its zero made +0; NaN: 0, as TH)
+   sign = function(x) return x ~= x and 0 or min(max(x * 0x1p600 * 0x1p600, -1), 1) + 0 end,
    neg = function(x) if x ~= x then return x end return -x end,
    ceil = ceil, floor = floor, round = round, sqrt = sqrt, trunc = trunc,
    rsqrt = function(x) return 1 / sqrt(x) end,
