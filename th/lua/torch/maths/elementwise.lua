@@ -18,10 +18,11 @@ local abs, ceil, floor, sqrt = math.abs, math.ceil, math.floor, math.sqrt
 
 -- trunc, round, frac and sign without a branch on the element's sign (on
 -- data of both signs, a branch missed every other element: 3 ns each, the
--- original's 0.5-0.7): positive(d) is 1 for d > 0, else 0 (NaN and zeros
--- too), d scaled by 2^1200 (the smallest positive double becomes more than
--- 1) then clamped; signof(x) is -1 for x < 0 and for -0 (1 / x keeps a
--- zero's sign), else 1.  Numbers from 2^52 on (and NaN) are integers.
+-- original's 0.5-0.7), through math.max and math.min.  round's sign:
+-- signof(x) is -1 for x < 0 and for -0 (1 / x keeps a zero's sign), else 1,
+-- from positive(d), 1 for d > 0, else 0 (NaN and zeros too): d scaled by
+-- 2^1200 (the smallest positive double becomes more than 1), then clamped.
+-- Numbers from 2^52 on (and NaN) are integers.
 local max, min = math.max, math.min
 local function positive(d) return min(max(d * 0x1p600 * 0x1p600, 0), 1) end
 local function signof(x) return 1 - 2 * positive(-1 / x) end
