@@ -15,11 +15,16 @@ Q = np.linspace(0.5, 5.0, 10)
 
 @pytest.mark.parametrize("call", [
     "p:add(q)", "p:add(0, q)", "p:mul(1)", "torch.cmul(r, p, q)", "p:sum()", "torch.add(r, p, 1)",
+    "p:max()", "p:min()", "r:addmv(A, p)", "M:addmm(A, B)", "M:addr(p, q)", "torch.mv(r, A, p)",
+    "torch.mm(M, A, B)",
 ])
 def test_small_operations_allocate_nothing_per_call(runtime, call):
-    # before the varargs dispatch each call packed its arguments into one or two tables (88-192 bytes)
+    # before the varargs dispatch each call packed its arguments into one or
+    # two tables (88-192 bytes); x:max() and x:min() made one until the
+    # thirtieth session, the products a table of their sizes (56-100 bytes)
     per_call = runtime.execute(f"""
     local p, q, r = torch.rand(10), torch.rand(10), torch.rand(10)
+    local A, B, M = torch.rand(10, 10), torch.rand(10, 10), torch.rand(10, 10)
     local function f() return {call} end
     for _ = 1, 1000 do f() end
     collectgarbage(); collectgarbage('stop')

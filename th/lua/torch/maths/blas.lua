@@ -34,31 +34,40 @@ local function brackets(sizes, n)
    return '[' .. table.concat(sizes, ' x ', 1, n) .. ']'
 end
 
--- the sizes of the product of a and b, checking they conform (TH's words)
+-- the sizes of the product of a and b, checking they conform (TH's words):
+-- -> n, its n sizes (numbers, not a table: the accumulating products, hot
+-- in nn's layers, made one a call)
 local function productsizes(fname, a, b)
-   local k1, k2, sizes
+   local k1, k2
    if a.nd == 1 then             -- ger
-      return {a.sz[1], b.sz[1]}, 2
+      return 2, a.sz[1], b.sz[1]
    elseif b.nd == 1 then         -- mv
-      k1, k2, sizes = a.sz[2], b.sz[1], {a.sz[1]}
-   elseif a.nd == 2 then         -- mm
-      k1, k2, sizes = a.sz[2], b.sz[1], {a.sz[1], b.sz[2]}
+      k1, k2 = a.sz[2], b.sz[1]
+      if k1 ~= k2 then fail('size mismatch, %s, %s', brackets(a.sz, a.nd), brackets(b.sz, b.nd)) end
+      return 1, a.sz[1]
+   end
+   local n, s1, s2, s3
+   if a.nd == 2 then             -- mm
+      k1, k2, n, s1, s2 = a.sz[2], b.sz[1], 2, a.sz[1], b.sz[2]
    else                          -- bmm
       if a.sz[1] ~= b.sz[1] then
          fail("bad argument #2 to '%s' (equal number of batches expected, got %d, %d)", fname, a.sz[1], b.sz[1])
       end
-      k1, k2, sizes = a.sz[3], b.sz[2], {a.sz[1], a.sz[2], b.sz[3]}
+      k1, k2, n, s1, s2, s3 = a.sz[3], b.sz[2], 3, a.sz[1], a.sz[2], b.sz[3]
       if k1 ~= k2 then
          fail("bad argument #2 to '%s' (wrong matrix size, batch1: %dx%d, batch2: %dx%d)", fname,
               a.sz[2], a.sz[3], b.sz[2], b.sz[3])
       end
    end
-   if k1 ~= k2 and b.nd == 1 then
-      fail('size mismatch, %s, %s', brackets(a.sz, a.nd), brackets(b.sz, b.nd))
-   elseif k1 ~= k2 then
+   if k1 ~= k2 then
       fail('size mismatch, m1: %s, m2: %s', brackets(a.sz, a.nd), brackets(b.sz, b.nd))
    end
-   return sizes, #sizes
+   return n, s1, s2, s3
+end
+
+-- does d have the n sizes s1, s2, s3?
+local function hassizes(d, n, s1, s2, s3)
+   return d.nd == n and d.sz[1] == s1 and (n < 2 or d.sz[2] == s2) and (n < 3 or d.sz[3] == s3)
 end
 
 local function product(ad, bd, out, beta, c, alpha, batchsum)
@@ -211,21 +220,18 @@ for name, dims in pairs(plain) do
          local ad, bd = TD[a], TD[b]
          checkdims(name, ad, dims[1], 1)
          checkdims(name, bd, dims[2], 2)
-         local sizes, n = productsizes(name, ad, bd)
+         local n, s1, s2, s3 = productsizes(name, ad, bd)
          local r
          if res == nil then
             -- (not zeroed: every path below writes each element, ger's BLAS
             -- call zeroing r itself band by band, as TH zeroed it first)
-            res = internal.newtensor(T, sizes, n, true)
+            res = internal.newtensor(T, {s1, s2, s3}, n, true)
             r = TD[res]
          else
             r = TD[res]
             -- (the product's own sizes: a result of as many elements in
             -- another shape is TH's size error)
-            if r.nd ~= n or r.sz[1] ~= sizes[1] or n > 1 and r.sz[2] ~= sizes[2]
-               or n > 2 and r.sz[3] ~= sizes[3] then
-               resulterror(name, r, ad, bd)
-            end
+            if not hassizes(r, n, s1, s2, s3) then resulterror(name, r, ad, bd) end
          end
          local small = T.integer and intproducts.usable(name, r, ad, bd) and intproducts.product(r, 0, 1, ad, bd)
                        or not cblas.isexact()
@@ -271,11 +277,9 @@ for name, dims in pairs(accumulating) do
          checkdims(name, md, dims[1], 1)
          checkdims(name, ad, dims[2], 2)
          checkdims(name, bd, dims[3], 3)
-         local sizes, n = productsizes(name, ad, bd)
-         if name == 'addbmm' then sizes, n = {sizes[2], sizes[3]}, 2 end
-         for i = 1, n do
-            if md.sz[i] ~= sizes[i] then resulterror(name, md, ad, bd) end
-         end
+         local n, s1, s2, s3 = productsizes(name, ad, bd)
+         if name == 'addbmm' then n, s1, s2, s3 = 2, s2, s3, nil end
+         if not hassizes(md, n, s1, s2, s3) then resulterror(name, md, ad, bd) end
          beta, alpha = dispatch.cast(T, beta), dispatch.cast(T, alpha)
          local r
          res, r = dispatch.result(T, res, md)

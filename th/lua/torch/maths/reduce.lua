@@ -557,45 +557,52 @@ local function extremum(name)
       pycall(py.math_extreme, name, ndview(vd), ndview(id), ndview(xd), dim - 1)
       return rv, ri
    end
+   -- the best of all of xd's elements
+   local function whole(xd)
+      if xd.nd == 0 then fail("bad argument #1 to '%s' (tensor must have one dimension)", name) end
+      local first = nelement(xd) > 0 and internal.element(xd, 0)
+      local p = first and nelement(xd) <= EXTREME and kernels.flat(xd)
+      local v = p and extreme4[name].exprs[xd.T.name]
+                  and kernels.run('extreme4', extreme4[name], xd.T, nil, p, nelement(xd), first)
+      v = v or first and kernels.fold(fastextreme[name], xd, first)
+      if v then return v end
+      if p and xd.T == Long then return longextreme[name](p, nelement(xd)) end
+      if nelement(xd) > SMALL then
+         v = pycall(py.math_reduceall, name, ndview(xd))
+         if v ~= 0 then return v end   -- (a zero's sign: the first of +0 and -0, below)
+      end
+      return fold(xd, better, nil)
+   end
    return function(T, ...)
-      -- x:max(dim) and torch.max(values, indices, x, dim), the commonest
-      -- forms, without the argument table
+      -- x:max(), x:max(dim) and torch.max(values, indices, x, dim), the
+      -- commonest forms, without the argument table
       local x, d = ...
-      if type(d) == 'number' and select('#', ...) == 2 then
+      local n = select('#', ...)
+      if n == 1 then
+         local xd = TD[x]
+         if xd and xd.T == T then return whole(xd) end
+      end
+      if type(d) == 'number' and n == 2 then
          local xd = TD[x]
          if not xd or xd.T ~= T or xd.nd == 0 then xd = source(T, name, {x}, 1) end   -- (its errors)
          return along(T, nil, nil, xd, d, 2)
       end
       local rv, ri, x3, d4 = ...
       local vd, id, xd = TD[rv], TD[ri], TD[x3]
-      if type(d4) == 'number' and select('#', ...) == 4 and vd and id and xd and vd.T == T
+      if type(d4) == 'number' and n == 4 and vd and id and xd and vd.T == T
          and id.T == Long and xd.T == T and xd.nd > 0 then
          return along(T, rv, ri, xd, d4, 4)
       end
       local A = argtable(...)
       local rv, ri, i = results(T, name, A)
       -- Torch7's forms: (x) and ([values,] [indices,] x, dim), nothing more
-      local n, last = select('#', ...), A[i + 1]
+      local last = A[i + 1]
       if not (n == 1 or n == i + 1 and (type(last) == 'number' or type(last) == 'string' and tonumber(last))) then
          dispatch.argerror(name, T, 'method', ...)
       end
       local xd = source(T, name, A, i)
       local dim = A[i + 1]
-      if dim == nil and not rv then
-         if xd.nd == 0 then fail("bad argument #1 to '%s' (tensor must have one dimension)", name) end
-         local first = nelement(xd) > 0 and internal.element(xd, 0)
-         local p = first and nelement(xd) <= EXTREME and kernels.flat(xd)
-         local v = p and extreme4[name].exprs[xd.T.name]
-                     and kernels.run('extreme4', extreme4[name], xd.T, nil, p, nelement(xd), first)
-         v = v or first and kernels.fold(fastextreme[name], xd, first)
-         if v then return v end
-         if p and xd.T == Long then return longextreme[name](p, nelement(xd)) end
-         if nelement(xd) > SMALL then
-            v = pycall(py.math_reduceall, name, ndview(xd))
-            if v ~= 0 then return v end   -- (a zero's sign: the first of +0 and -0, below)
-         end
-         return fold(xd, better, nil)
-      end
+      if dim == nil and not rv then return whole(xd) end
       return along(T, rv, ri, xd, dim, i + 1)
    end
 end
