@@ -916,6 +916,14 @@ def test_gather_and_scatter_remainders():
     assert out == expected
 
 
+def test_copies_of_rows_with_unit_stride_hot():
+    # matrices whose rows have unit stride, in separate storages, go a
+    # memcpy a row: the same elements as the original's copy, overlapping
+    # and expanded destinations included (tests/fixtures/copy_rows.lua)
+    out, expected = fixture("copy_rows")
+    assert out == expected
+
+
 def test_branchless_element_functions_hot():
     # clamp, cmax, cmin, trunc, round, frac and sign take no branch on the
     # data: NaN, signed zeros, equal values, halves, infinities, 2^52 and

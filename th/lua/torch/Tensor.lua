@@ -1201,6 +1201,15 @@ local function copymatrix(d, s, n)
    return matrixcopy.copy(d.st.ptr + d.off, d, s.st.ptr + s.off, s)
 end
 
+-- rows of contiguous blocks from this long, in separate storages, go a
+-- memcpy a block (matrixcopy.blocks)
+local BLOCKCOPY = 8
+local function copyblocks(d, s)
+   if rawequal(d.st, s.st) or d.T.ptrtype ~= d.T.rawptr or not samesize(d, s) then return false end
+   checkbounds(d); checkbounds(s)
+   return matrixcopy.blocks(d, s, BLOCKCOPY)
+end
+
 -- copy(src): any type, same number of elements, sizes may differ
 -- does the LongTensor data s hold a value beyond 2^53? (C rounded it once
 -- into a float, from 64 bits: through a double it would be rounded twice)
@@ -1261,6 +1270,8 @@ local function copy(d, s)
       checkbounds(d); checkbounds(s)
       -- views of one storage may overlap: copied as numpy's bulk path does
       ffi.C.memmove(raw(d.st.ptr + d.off), raw(s.st.ptr + s.off), n * d.T.size)
+   elseif d.T == s.T and copyblocks(d, s) then
+      return
    elseif d.nd == 2 and s.nd == 2 and d.sz[1] == s.sz[1] and d.sz[2] == s.sz[2] and d.T == s.T
           and copymatrix(d, s, n) then
       return

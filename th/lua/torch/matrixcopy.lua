@@ -8,6 +8,8 @@
 -- One loop per element type (LuaJIT keeps each trace monomorphic); a
 -- LongTensor's elements go as int64 values from one int64 pointer to another
 -- (never through a Lua number, which would round them beyond 2^53).
+-- Tensors of up to four dimensions in separate storages whose rows are
+-- contiguous blocks go a memcpy a block (blocks).
 local types = require 'torch.types'
 
 local BLOCKED = 3600
@@ -56,6 +58,54 @@ for i = 1, types.count do
 end
 
 local matrixcopy = {}
+
+local copy = require('ffi').copy
+
+-- joint(d, s, i): is dimension i of d and of s evenly spaced with the next
+-- one, so that the two make one (d and s of the same sizes)?
+local function joint(d, s, i)
+   local n = d.sz[i + 1]
+   return d.str[i] == d.str[i + 1] * n and s.str[i] == s.str[i + 1] * n
+end
+
+-- rowsof(d, s) -> rows, length, d's and s's row strides: d and s (of the
+-- same sizes, up to four dimensions) as rows of contiguous blocks, the
+-- last dimensions that are contiguous in both the block, the others one
+-- evenly spaced dimension in each; nil when they are not, or are all
+-- contiguous.  (No loop over the dimensions: LuaJIT blacklisted such short
+-- loops, and then every trace through them, nelement's note says.)
+local function rowsof(d, s)
+   local nd = d.nd
+   if nd < 2 or nd > 4 or d.str[nd] ~= 1 or s.str[nd] ~= 1 then return nil end
+   local k = nd - 1            -- the last dimension before the block
+   if joint(d, s, k) then
+      k = k - 1
+      if k > 0 and joint(d, s, k) then k = k - 1 end
+      if k > 0 and joint(d, s, k) then k = k - 1 end
+   end
+   if k == 0 or k > 1 and not joint(d, s, 1) or k > 2 and not joint(d, s, 2) then return nil end
+   local sz = d.sz
+   local rows, length = sz[1], sz[nd]
+   if k > 1 then rows = rows * sz[2] end
+   if k > 2 then rows = rows * sz[3] end
+   if nd - k > 1 then length = length * sz[nd - 1] end
+   if nd - k > 2 then length = length * sz[nd - 2] end
+   return rows, length, d.str[k], s.str[k]
+end
+
+-- blocks(d, s, least) -> true when done: d = s for tensors of one type and
+-- the same sizes in separate storages, when both are rows of contiguous
+-- blocks of at least `least` elements (rowsof): a memcpy a block (numpy's
+-- strided copy of a 32 x 256 block into a narrowed 32 x 512 took 8.2 us,
+-- the element loop too, the original 5.4; a memcpy a row, 1.3).  (The
+-- pointers made in the call's arguments: no cdata per row.)
+function matrixcopy.blocks(d, s, least)
+   local rows, length, r1, x1 = rowsof(d, s)
+   if not rows or length < least then return false end
+   local rp, xp, bytes, r0, x0 = d.st.ptr, s.st.ptr, length * d.T.size, d.off, s.off
+   for i = 0, rows - 1 do copy(rp + (r0 + i * r1), xp + (x0 + i * x1), bytes) end
+   return true
+end
 
 -- tiled(d, s): does d = s go in tiles (a contiguous d, s its transpose's layout)?
 function matrixcopy.tiled(d, s)
