@@ -937,3 +937,12 @@ def test_seeds32_fuzz_findings():
     # slice's selections (tests/fixtures/seeds32_found.lua)
     out, expected = fixture("seeds32_found")
     assert out == expected
+
+
+def test_seeds33_fuzz_findings():
+    # the fuzzers on seeds 7701-7760 against the original: a DiskFile's
+    # readString('*l') over a line holding a NUL reads in THDiskFile's chunks
+    # (the room left in a 1024-byte buffer grown only once full)
+    # (tests/fixtures/seeds33_found.lua)
+    out, expected = fixture("seeds33_found")
+    assert out == expected

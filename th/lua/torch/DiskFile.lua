@@ -50,20 +50,26 @@ end
 
 -- the rest of the stream, or the next line without its newline; nil at the end
 function stdio.readstring(F, all)
-   local fp, buf, parts = F.fp, ffi.new('char[?]', CHUNK), {}
+   local fp, buf, parts = F.fp, ffi.new('char[?]', CHUNK + 1), {}   -- a read's room: up to CHUNK + 1
    if all then
       repeat
          local k = tonumber(C.fread(buf, 1, CHUNK, fp))
          parts[#parts + 1] = ffi.string(buf, k)
       until k < CHUNK
    else
-      while C.fgets(buf, CHUNK, fp) ~= nil do
+      -- THDiskFile's line buffer: each fgets gets the room left in it, a
+      -- part is the bytes before a NUL, and the buffer grows by CHUNK only
+      -- once full; so a NUL costs the rest of that read, newline included
+      local size, total = CHUNK, 0
+      while C.fgets(buf, size - total, fp) ~= nil do
          local len = tonumber(C.strlen(buf))
+         total = total + len
          if len > 0 and buf[len - 1] == NEWLINE then
             parts[#parts + 1] = ffi.string(buf, len - 1)
             return concat(parts)
          end
          parts[#parts + 1] = ffi.string(buf, len)
+         if total == size - 1 then size = size + CHUNK end
       end
    end
    local s = concat(parts)
