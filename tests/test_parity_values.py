@@ -942,7 +942,11 @@ def test_seeds32_fuzz_findings():
 def test_seeds33_fuzz_findings():
     # the fuzzers on seeds 7701-7760 against the original: a DiskFile's
     # readString('*l') over a line holding a NUL reads in THDiskFile's chunks
-    # (the room left in a 1024-byte buffer grown only once full)
+    # (the room left in a 1024-byte buffer grown only once full); a File's
+    # argument errors are numbered as a C method's (f:seek(0): #1 of 'seek',
+    # "calling 'writeInt' on bad self"), its constructors' as called by
+    # luaT's __call (#2 of '?', no position), arguments checked before the
+    # file and read as luaL_checkstring/checklong/tointeger read them
     # (tests/fixtures/seeds33_found.lua)
     out, expected = fixture("seeds33_found")
     assert out == expected
