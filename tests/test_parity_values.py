@@ -950,3 +950,15 @@ def test_seeds33_fuzz_findings():
     # (tests/fixtures/seeds33_found.lua)
     out, expected = fixture("seeds33_found")
     assert out == expected
+
+
+def test_seeds33_nn_findings():
+    # nn's THNN kernels probed beside the fuzzers on seeds 7701-7760:
+    # ClassNLLCriterion reads one input's target as its first element (th
+    # refused a target of two, and took a 1x1 one), checks a batch's count in
+    # THNN's assertion; SpatialClassNLLCriterion's checks in THNN's order and
+    # words (its gradient had raised numpy's IndexError); the margin criteria,
+    # SoftMax, SparseLinear and fractional max pooling in THNN's words
+    # (tests/fixtures/seeds33_nn_found.lua)
+    from nn_paths import assert_prints_recording
+    assert_prints_recording("seeds33_nn_found")
