@@ -958,7 +958,10 @@ def test_seeds33_nn_findings():
     # refused a target of two, and took a 1x1 one), checks a batch's count in
     # THNN's assertion; SpatialClassNLLCriterion's checks in THNN's order and
     # words (its gradient had raised numpy's IndexError); the margin criteria,
-    # SoftMax, SparseLinear and fractional max pooling in THNN's words
+    # SoftMax, SparseLinear and fractional max pooling in THNN's words;
+    # LogSoftMax's gradient of another shape refused (th took it), BCE's
+    # weights counted, the gradients' counts, pooling's padding, unpooling's
+    # shapes, FeatureLPPooling and GatedLinear in THNN's words
     # (tests/fixtures/seeds33_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds33_nn_found")

@@ -30,13 +30,18 @@ function P.shapes(input, gradOutput, g, ceilmode)
       if g.pad[i] < 0 or g.pad[i] > g.k[i] / 2 then halves = false end
    end
    if not halves then
-      local names = d == 2 and {'H', 'W'} or d == 3 and {'T', 'H', 'W'} or {'W'}
+      -- (THNN's words: the volumetric kernels' list of their own)
+      if d == 3 then
+         S.argerror(2, 'pad should be smaller than half of kernel size, but got kT: %d kW: %d, kH: %d, '
+                    .. 'padT: %d, padW: %d, padH: %d', g.k[1], g.k[3], g.k[2], g.pad[1], g.pad[3], g.pad[2])
+      end
+      local names = d == 2 and {'H', 'W'} or {'W'}
       local p, k = {}, {}
       for i = d, 1, -1 do
          p[#p + 1] = ('pad%s = %d'):format(names[i], g.pad[i])
          k[#k + 1] = ('k%s = %d'):format(names[i], g.k[i])
       end
-      S.argerror(2, 'pad should be smaller than half of kernel size, but got %s, %s ', concat(p, ', '), concat(k, ', '))
+      S.argerror(2, 'pad should be smaller than half of kernel size, but got %s, %s', concat(p, ', '), concat(k, ', '))
    end
    local first = S.checkinput(input, d, 2, d == 3)
    local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, ceilmode, nil, 'x')
