@@ -961,7 +961,9 @@ def test_seeds33_nn_findings():
     # SoftMax, SparseLinear and fractional max pooling in THNN's words;
     # LogSoftMax's gradient of another shape refused (th took it), BCE's
     # weights counted, the gradients' counts, pooling's padding, unpooling's
-    # shapes, FeatureLPPooling and GatedLinear in THNN's words
+    # shapes, FeatureLPPooling and GatedLinear in THNN's words; LookupTable's
+    # gradient read as the first rows of its memory; a kernel given a tensor
+    # of the other real type refused as the original's FFI call refused it
     # (tests/fixtures/seeds33_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds33_nn_found")
