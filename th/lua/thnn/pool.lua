@@ -16,13 +16,37 @@ local concat = table.concat
 
 local P = {}
 
+-- positive(v, argn, what, prefix): THNN's THArgCheck that every one of v
+-- (tensor axis order: T, H, W) is above 0, "prefixT: 1 prefixH: 2 prefixW: 3"
+local AXES = {[2] = {'H', 'W'}, [3] = {'T', 'H', 'W'}}
+local function positive(v, argn, what, prefix)
+   for i = 1, #v do
+      if v[i] <= 0 then
+         local got = {}
+         for j = 1, #v do got[j] = ('%s%s: %d'):format(prefix, AXES[#v][j], v[j]) end
+         S.argerror(argn, '%s, but got %s', what, concat(got, ' '))
+      end
+   end
+end
+
 -- THNN's checks of a pooling's arguments and input; returns the output's sizes
 function P.shapes(input, gradOutput, g, ceilmode)
    local d = #g.k
-   for i = 1, d do
-      if g.k[i] <= 0 or g.s[i] <= 0 then
-         S.argerror(2, 'kernel size and stride should be greater than zero, but got %s',
-                    'k: ' .. concat(g.k, ' ') .. ' d: ' .. concat(g.s, ' '))
+   if d == 1 then
+      for i = 1, d do
+         if g.k[i] <= 0 or g.s[i] <= 0 then
+            S.argerror(2, 'kernel size and stride should be greater than zero, but got %s',
+                       'k: ' .. concat(g.k, ' ') .. ' d: ' .. concat(g.s, ' '))
+         end
+      end
+   else
+      -- THNN's checks in turn, in its words and argument numbers: kernel,
+      -- stride, dilation (a dilation of 0 too, which th had taken)
+      positive(g.k, 5, 'kernel size should be greater than zero', 'k')
+      positive(g.s, 8, 'stride should be greater than zero', 'd')
+      if g.dil then
+         positive(g.dil, d == 2 and 12 or 14, d == 2 and 'dilation should be greater than zero'
+                  or 'dilation should be greater than 0', 'dilation')
       end
    end
    local halves = true
