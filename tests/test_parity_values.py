@@ -964,7 +964,8 @@ def test_seeds33_nn_findings():
     # shapes, FeatureLPPooling and GatedLinear in THNN's words; LookupTable's
     # gradient read as the first rows of its memory; a kernel given a tensor
     # of the other real type refused as the original's FFI call refused it;
-    # pooling's kernel, stride and dilation (0 refused) in THNN's words
+    # pooling's kernel, stride and dilation (0 refused), a temporal step of 0,
+    # in THNN's words
     # (tests/fixtures/seeds33_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds33_nn_found")
