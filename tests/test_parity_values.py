@@ -945,3 +945,35 @@ def test_seeds32_fuzz_findings():
     # slice's selections (tests/fixtures/seeds32_found.lua)
     out, expected = fixture("seeds32_found")
     assert out == expected
+
+
+def test_seeds33_fuzz_findings():
+    # the fuzzers on seeds 7701-7760 against the original: a DiskFile's
+    # readString('*l') over a line holding a NUL reads in THDiskFile's chunks
+    # (the room left in a 1024-byte buffer grown only once full); a File's
+    # argument errors are numbered as a C method's (f:seek(0): #1 of 'seek',
+    # "calling 'writeInt' on bad self"), its constructors' as called by
+    # luaT's __call (#2 of '?', no position), arguments checked before the
+    # file and read as luaL_checkstring/checklong/tointeger read them
+    # (tests/fixtures/seeds33_found.lua)
+    out, expected = fixture("seeds33_found")
+    assert out == expected
+
+
+def test_seeds33_nn_findings():
+    # nn's THNN kernels probed beside the fuzzers on seeds 7701-7760:
+    # ClassNLLCriterion reads one input's target as its first element (th
+    # refused a target of two, and took a 1x1 one), checks a batch's count in
+    # THNN's assertion; SpatialClassNLLCriterion's checks in THNN's order and
+    # words (its gradient had raised numpy's IndexError); the margin criteria,
+    # SoftMax, SparseLinear and fractional max pooling in THNN's words;
+    # LogSoftMax's gradient of another shape refused (th took it), BCE's
+    # weights counted, the gradients' counts, pooling's padding, unpooling's
+    # shapes, FeatureLPPooling and GatedLinear in THNN's words; LookupTable's
+    # gradient read as the first rows of its memory; a kernel given a tensor
+    # of the other real type refused as the original's FFI call refused it;
+    # pooling's kernel, stride and dilation (0 refused), a temporal step of 0,
+    # in THNN's words
+    # (tests/fixtures/seeds33_nn_found.lua)
+    from nn_paths import assert_prints_recording
+    assert_prints_recording("seeds33_nn_found")

@@ -24,6 +24,7 @@ end
 -- loops are done)
 local function operands(input, target, weights)
    checks.samecount(input, target, 'input', 'target')
+   if weights then checks.samecount(input, weights, 'input', 'weights') end
    local x, t = input:contiguous(), target:contiguous()
    local w = weights and weights:contiguous()
    return x:data(), t:data(), w and w:data(), input:nElement(), {x, t, w}

@@ -16,15 +16,20 @@ local function prepare(input, target, weights, ignore_index)
    if nd > 2 then fail('input tensor should be 1D or 2D') end
    local n = nd == 2 and input:size(1) or 1
    local nclasses = input:size(nd)
-   if target:nElement() ~= n or (nd == 2 and target:dim() ~= 1) then
+   -- (THNN's order: a target of more than one dimension, then a batch's
+   -- count; a single input's target is its first element, any others unread)
+   if target:dim() > 1 or target:nElement() < 1 then
       fail('multi-target not supported')
+   end
+   if nd == 2 and target:size(1) ~= n then
+      fail("Assertion `THIndexTensor_(size)(target, 0) == batch_size' failed. ")
    end
    local t = target:contiguous()
    local tp = t:data()
    for i = 0, n - 1 do
       local c = tonumber(tp[i])
       if c ~= ignore_index and (c < 1 or c > nclasses) then
-         fail("Assertion `cur_target >= 0 && cur_target < n_classes' failed.")
+         fail("Assertion `cur_target >= 0 && cur_target < n_classes' failed. ")
       end
    end
    return n, nclasses, t, weights and weights:contiguous()

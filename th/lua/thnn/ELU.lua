@@ -51,7 +51,7 @@ function K.ELU_updateOutput(state, input, output, alpha, inplace)
 end
 
 function K.ELU_updateGradInput(state, input, gradOutput, gradInput, output, alpha, inplace)
-   checks.samecount(output, gradOutput, 'output', 'gradOutput')
+   checks.samecount(input, gradOutput, 'input', 'gradOutput')   -- (THNN's words: the input's count)
    local y, g = output:contiguous(), gradOutput:contiguous()
    local float = output:type() == 'torch.FloatTensor'
    checks.into(inplace and gradOutput or gradInput:resizeAs(output), function(gi)

@@ -15,10 +15,12 @@ local function featuredim(input, width, batchMode)
    local dim = batchMode and 2 or 1
    local nd = input:dim()
    if nd < dim or nd > dim + 2 then
-      fail('FeatureLPPooling: input must be %s', batchMode and '2D, 3D or 4D (batch mode)' or '1D, 2D or 3D')
+      -- (THNN's THArgChecks: the input its argument #2, the width #3)
+      fail("bad argument #2 to 'v' (input must be %s)", batchMode and '2-4 dimensions for batch mode'
+           or '1-3 dimensions for non-batch mode')
    end
    if input:size(dim) < width then
-      fail('FeatureLPPooling: input feature size %d is smaller than the width %d', input:size(dim), width)
+      fail("bad argument #3 to 'v' (input: feature dimension must be >= width)")
    end
    return dim
 end

@@ -3,8 +3,12 @@ local fail = require('torch.internal').fail
 local K = {}
 
 local function halves(input, dim)
+   -- (THNN's THArgChecks on the input, its argument #2)
+   if dim < 1 or dim > input:dim() then
+      fail("bad argument #2 to 'v' (dimension %d out of range of %dD tensor)", dim, input:dim())
+   end
    local n = input:size(dim)
-   if n % 2 ~= 0 then fail('Halving dimension must be even. Dim %d is size %d', dim, n) end
+   if n % 2 ~= 0 then fail("bad argument #2 to 'v' (Halving dimension must be even. Dim %d is size %d)", dim, n) end
    return input:narrow(dim, 1, n / 2), input:narrow(dim, n / 2 + 1, n / 2)
 end
 

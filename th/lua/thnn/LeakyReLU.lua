@@ -1,6 +1,7 @@
 -- LeakyReLU: output = input > 0 ? input : input * negval; gradInput likewise
 -- scales gradOutput by negval where input <= 0.  In place, input becomes the
 -- output and gradOutput the gradInput.
+local checks = require 'thnn.checks'
 local K = {}
 
 -- the factor 1 where input > 0, negval elsewhere; in place, THNN scaled
@@ -28,6 +29,7 @@ function K.LeakyReLU_updateOutput(state, input, output, negval, inplace)
 end
 
 function K.LeakyReLU_updateGradInput(state, input, gradOutput, gradInput, negval, inplace)
+   checks.samecount(input, gradOutput, 'input', 'gradOutput')   -- (THNN's words)
    if inplace then
       gradOutput:cmul(inplaceslopes(input, negval))
       gradInput:set(gradOutput)

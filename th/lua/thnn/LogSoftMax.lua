@@ -32,6 +32,11 @@ function K.LogSoftMax_updateOutput(state, input, output)
 end
 
 function K.LogSoftMax_updateGradInput(state, input, gradOutput, gradInput, output)
+   -- (the shapes, not only the counts: THNN's check)
+   if not input:isSameSizeAs(gradOutput) then
+      checks.fail('input and gradOutput shapes do not match: input %s, gradOutput %s',
+                  checks.sizes(input), checks.sizes(gradOutput))
+   end
    checks.linesbackward(BACKWARD, 'LogSoftMax_updateGradInput', output, gradOutput, gradInput)
 end
 

@@ -39,6 +39,14 @@ function K.LookupTable_accGradParameters(state, input, gradOutput, gradWeight, c
    if idx:min() < 1 or idx:max() > nIndex then
       fail('inconsistent tensor size or out-of-range index (1..%d) in LookupTable', nIndex)
    end
+   -- (THNN read the first n rows of the gradient's memory, whatever its
+   -- shape; fewer elements than that, it read past them)
+   local need = n * gradWeight:size(2)
+   if gradOutput:nElement() < need then
+      fail('gradOutput has %d elements, fewer than the %d of %d rows', gradOutput:nElement(), need, n)
+   elseif gradOutput:nElement() > need then
+      gradOutput = gradOutput:contiguous():view(-1):narrow(1, 1, need)
+   end
    if not scaleGradByFreq and byrows(idx, gradOutput, gradWeight, paddingValue, scale) then return end
    local rows = gradOutput:contiguous():view(n, -1):clone():mul(scale)
    local pad = idx:eq(paddingValue)

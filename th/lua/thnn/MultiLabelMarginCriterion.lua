@@ -9,11 +9,16 @@ local tonumber = tonumber
 local K = {}
 
 -- -> contiguous input, the targets (0-based, per row), nframe, dim; isTarget filled
-local function prepare(input, target, isTarget)
-   if input:dim() > 2 then fail('vector or matrix expected') end
+-- (THNN's THArgCheck words: the input is its argument #2, the target #3; the
+-- gradient's isTarget, the forward's, must match the target)
+local function prepare(input, target, isTarget, backward)
+   if input:dim() > 2 then fail("bad argument #2 to 'v' (vector or matrix expected)") end
    local nframe = input:dim() == 2 and input:size(1) or 1
    local dim = input:size(input:dim())
-   if target:nElement() ~= nframe * dim then fail('inconsistent target size') end
+   if target:nElement() ~= nframe * dim then fail("bad argument #3 to 'v' (inconsistent target size)") end
+   if backward and isTarget:nElement() ~= nframe * dim then
+      fail("bad argument #3 to 'v' (inconsistent isTarget size)")
+   end
    local t = target:contiguous()
    local tp = t:data()
    isTarget:resize(input:size()):zero()
@@ -24,7 +29,7 @@ local function prepare(input, target, isTarget)
       for k = 0, dim - 1 do
          local c = tonumber(tp[n * dim + k])
          if c == 0 then break end
-         if c < 1 or c > dim then fail('target out of range') end
+         if c < 1 or c > dim then fail("bad argument #3 to 'v' (target out of range)") end
          list[#list + 1] = c - 1
          it[n * dim + c - 1] = 1
       end
@@ -56,7 +61,7 @@ function K.MultiLabelMarginCriterion_updateOutput(state, input, target, output, 
 end
 
 function K.MultiLabelMarginCriterion_updateGradInput(state, input, target, gradInput, isTarget, sizeAverage)
-   local x, rows, nframe, dim, it = prepare(input, target, isTarget)
+   local x, rows, nframe, dim, it = prepare(input, target, isTarget, true)
    local g = sizeAverage and 1 / (nframe * dim) or 1 / dim
    local xp = x:data()
    local gi = input.new():resizeAs(x):zero()

@@ -9,17 +9,18 @@ local K = {}
 
 local function prepare(input, target, p)
    if p ~= 1 and p ~= 2 then fail('only p == 1 and p == 2 supported') end
-   if input:dim() > 2 then fail('vector or matrix expected') end
+   -- (THNN's THArgCheck words: the input is its argument #2, the target #3)
+   if input:dim() > 2 then fail("bad argument #2 to 'v' (vector or matrix expected)") end
    local nframe = input:dim() == 2 and input:size(1) or 1
    local dim = input:size(input:dim())
-   if target:nElement() ~= nframe then fail('inconsistent target size') end
+   if target:nElement() ~= nframe then fail("bad argument #3 to 'v' (inconsistent target size)") end
    return input:contiguous(), target:contiguous(), nframe, dim
 end
 
 -- the 0-based class of sample n (THNN checked each as it came to it)
 local function class(tp, n, dim)
    local y = tonumber(tp[n]) - 1
-   if y < 0 or y >= dim then fail('target out of range') end
+   if y < 0 or y >= dim then fail("bad argument #3 to 'v' (target out of range)") end
    return y
 end
 

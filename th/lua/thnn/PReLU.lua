@@ -39,6 +39,7 @@ function K.PReLU_updateOutput(state, input, output, weight, nOutputPlane)
 end
 
 function K.PReLU_updateGradInput(state, input, gradOutput, gradInput, weight, nOutputPlane)
+   checks.samecount(input, gradOutput, 'input', 'gradOutput')   -- (THNN's words)
    gradInput:resizeAs(input):cmul(gradOutput, slopes(input, weight, nOutputPlane))
 end
 

@@ -2,6 +2,7 @@
 -- uniform(lower, upper) (kept in noise; noise is 1 elsewhere), drawn in element
 -- order from the generator as the original did; in evaluation by (lower + upper) / 2.
 -- In place, input becomes the output and gradOutput the gradInput.
+local checks = require 'thnn.checks'
 local K = {}
 
 local function trains(train, lower, upper)
@@ -35,6 +36,7 @@ function K.RReLU_updateOutput(state, input, output, noise, lower, upper, train, 
 end
 
 function K.RReLU_updateGradInput(state, input, gradOutput, gradInput, noise, lower, upper, train, inplace)
+   checks.samecount(input, gradOutput, 'input', 'gradOutput')   -- (THNN's words)
    local s
    if trains(train, lower, upper) then
       s = noise

@@ -26,6 +26,7 @@ function K.Sigmoid_updateOutput(state, input, output)
 end
 
 function K.Sigmoid_updateGradInput(state, input, gradOutput, gradInput, output)
+   checks.samecount(output, gradOutput, 'output', 'gradOutput')   -- (THNN's words)
    gradInput:resizeAs(output)
    local y, n = data(output)
    local g, gn = data(gradOutput)

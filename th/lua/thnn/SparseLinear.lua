@@ -19,8 +19,21 @@ local function formatted(input)
    return rows, batch
 end
 
+-- THNN's check of the feature indices, the first one out of range named
+local function checkfeatures(f, size)
+   if f:nElement() == 0 or (f:min() >= 1 and f:max() <= size) then return end
+   local fp = f:contiguous():data()
+   for i = 0, f:nElement() - 1 do
+      local k = tonumber(fp[i])
+      if k < 1 or k > size then
+         require('thnn.checks').fail('index out of bound. updateOutput: %d not between 1 and %d', k, size)
+      end
+   end
+end
+
 local function updateOutput(rows, nbatch, output, weight, bias)
    local b, f, v = columns(rows)
+   checkfeatures(f, weight:size(2))
    output:resize(nbatch, weight:size(1))
    output:copy(bias:view(1, -1):expandAs(output))
    local contrib = weight:index(2, f):cmul(v:view(1, -1):expand(weight:size(1), v:size(1)))

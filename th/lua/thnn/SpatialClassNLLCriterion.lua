@@ -8,20 +8,29 @@ local py, nd, call = S.py, S.nd, S.call
 
 local K = {}
 
+-- THNN's checks, in its order and words: the target's dimensions, the
+-- input's, the sizes, then every target a class (as a C long: 2.5 is 2)
 local function check(input, target)
-   if S.dims(input) ~= 4 then
-      S.argerror(2, 'only batches of spatial inputs supported (4D tensors), but got input of size: %s',
-                 S.shape(input))
-   end
    if S.dims(target) ~= 3 then
-      S.argerror(3, 'only batches of spatial targets supported (3D tensors) but got targets of size: %s',
-                 S.shape(target))
+      S.argerror(3, 'only batches of spatial targets supported (3D tensors) but got targets of dimension: %d',
+                 S.dims(target))
+   end
+   if S.dims(input) ~= 4 then
+      S.argerror(2, 'only batches of spatial inputs supported (4D tensors), but got input of dimension: %d',
+                 S.dims(input))
    end
    local same = S.size(input, 1) == S.size(target, 1) and S.size(input, 3) == S.size(target, 2)
                 and S.size(input, 4) == S.size(target, 3)
    if not same then
-      S.fail('input and target batch or spatial sizes don\'t match: target %s, input %s',
-             S.shape(target), S.shape(input))
+      S.fail("Assertion `input0 == target0 && input2 == target1 && input3 == target2' failed. "
+             .. 'size mismatch (got input: %s, target: %s)', table.concat(input:size():totable(), 'x'),
+             table.concat(target:size():totable(), 'x'))
+   end
+   if target:nElement() > 0 then
+      local lo, hi = target:min(), target:max()
+      if not (lo >= 1 and hi < S.size(input, 2) + 1) then
+         S.fail("Assertion `cur_target >= 0 && cur_target < n_classes' failed. ")
+      end
    end
 end
 

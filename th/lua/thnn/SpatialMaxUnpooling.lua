@@ -10,12 +10,13 @@ local K = {}
 local GEOM = S.flat{k = {1, 1}, s = {1, 1}, pad = {0, 0}}
 
 local function shapes(input, indices, owidth, oheight)
-   local first = S.checkinput(input, 2)
+   -- (THNN's check of the shapes first, in its words)
    local same = S.dims(indices) == S.dims(input)
    for i = 1, S.dims(input) do same = same and S.size(indices, i) == S.size(input, i) end
    if not same then
-      S.argerror(2, 'Invalid input shape %s or indices shape %s', S.shape(input), S.shape(indices))
+      S.fail('input and indices shapes do not match: input %s, indices %s', S.shape(input), S.shape(indices))
    end
+   local first = S.checkinput(input, 2)
    return S.outshape(input, first, S.size(input, first), {oheight, owidth})
 end
 

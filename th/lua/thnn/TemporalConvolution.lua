@@ -9,6 +9,8 @@ local K = {}
 
 -- THNN's checks; returns the output's sizes
 local function shapes(input, gradOutput, kW, dW, inputFrameSize, outputFrameSize)
+   -- (THNN's THArgCheck of the step first: th's sizes had divided by it)
+   if dW <= 0 then S.argerror(11, 'stride should be greater than zero, but got dW: %d', dW) end
    local n = S.dims(input)
    if n ~= 2 and n ~= 3 then
       S.argerror(2, '2D or 3D (batch mode) tensor expected for input, but got: %s', S.shape(input))

@@ -14,6 +14,8 @@ local py, nd, call = S.py, S.nd, S.call
 local K = {}
 
 local function shapes(input, gradOutput, kW, dW)
+   -- (THNN's THArgCheck of the step first: th's sizes had divided by it)
+   if dW <= 0 then S.argerror(6, 'stride should be greater than zero, but got dW: %d', dW) end
    local n = S.dims(input)
    if n ~= 2 and n ~= 3 then
       S.argerror(2, '2D or 3D (batch mode) tensor expected for input, but got: %s', S.shape(input))

@@ -8,12 +8,13 @@ local py, nd, call = S.py, S.nd, S.call
 local K = {}
 
 local function shapes(input, indices, oT, oW, oH)
-   local first = S.checkinput(input, 3)
+   -- (THNN's check of the shapes first, in its words)
    local same = S.dims(indices) == S.dims(input)
    for i = 1, S.dims(input) do same = same and S.size(indices, i) == S.size(input, i) end
    if not same then
-      S.argerror(2, 'Invalid input shape %s or indices shape %s', S.shape(input), S.shape(indices))
+      S.fail('input and indices shapes do not match: input %s, indices %s', S.shape(input), S.shape(indices))
    end
+   local first = S.checkinput(input, 3)
    return S.outshape(input, first, S.size(input, first), {oT, oH, oW})
 end
 

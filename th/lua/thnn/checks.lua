@@ -84,7 +84,10 @@ function checks.featuredim(input, fname)
    local nd = input:dim()
    if nd == 1 or nd == 3 then return 1 end
    if nd == 2 or nd == 4 then return 2 end
-   fail("bad argument #2 to '%s' (1D, 2D, 3D or 4D tensor expected)", fname)
+   -- (THNN's words: THArgCheck's in a forward, which named no function,
+   -- THError's in a gradient)
+   if fname:match('updateGradInput$') then fail('1D, 2D, 3D or 4D tensor expected') end
+   fail("bad argument #2 to 'v' (1D, 2D, 3D or 4D tensor expected)")
 end
 
 -- rounding(t) -> f(v): v as t's element type holds it, for a step THNN took

@@ -9,13 +9,21 @@ local py, nd, call = S.py, S.nd, S.call
 
 local F = {}
 
+-- THNN's names of the pooled dimensions, in the input's order, and the
+-- number of each one's pool size among its kernel's arguments
+local NAMES = {
+   [2] = {{'H', 'height', 7}, {'W', 'width', 6}},
+   [3] = {{'H', 'height', 9}, {'W', 'width', 8}, {'T', 'time', 7}},
+}
+
 local function shapes(input, gradOutput, osz, pool)
    local d = #osz
    local first = S.checkinput(input, d)
    for i = 1, d do
       local size = S.size(input, first + i)
       if osz[i] + pool[i] - 1 > size then
-         S.argerror(2, 'poolSize %d too large relative to input size %d for output size %d', pool[i], size, osz[i])
+         local short, long, argn = unpack(NAMES[d][i])
+         S.argerror(argn, 'poolSize%s (%d) too large relative to input %s (%d)', short, pool[i], long, size)
       end
    end
    local sizes = S.outshape(input, first, S.size(input, first), osz)

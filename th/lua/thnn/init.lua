@@ -52,11 +52,17 @@ end
 
 -- an argument as the kernel sees it: a C tensor structure becomes its tensor;
 -- a generator pointer is torch's generator (nn only ever passes torch._gen,
--- whose THGenerator th does not lay out in a userdata)
-local function resolve(v, argn, name)
+-- whose THGenerator th does not lay out in a userdata).  other: the pointer
+-- type of the other real type, which the C function's FFI call refused (a
+-- Float module given a DoubleTensor: argument numbers count the state, #1)
+local function resolve(v, argn, name, other)
    if type(v) ~= 'cdata' then return v end
    if ffi.istype(generatorptr, v) then return torch._gen end
    if v == nil then return nil end   -- a NULL pointer
+   if ffi.istype(other.ptr, v) then
+      error(("bad argument #%d to 'v' (cannot convert 'struct %s *' to 'struct %s *')")
+            :format(argn + 1, other.name, other.want), 3)
+   end
    local t = bystruct[tonumber(ffi.cast('intptr_t', v))]
    if t == nil then
       error(("bad argument #%d to '%s' (not the cdata() of a live tensor)"):format(argn, name), 3)
@@ -89,9 +95,9 @@ local function wrapper(n)
       local params, resolved = {}, {}
       for i = 1, n do
          params[i] = 'a' .. i
-         resolved[i] = ('resolve(a%d, %d, name)'):format(i, i)
+         resolved[i] = ('resolve(a%d, %d, name, other)'):format(i, i)
       end
-      local src = ('local resolve = ...\nreturn function(impl, name)\n'
+      local src = ('local resolve = ...\nreturn function(impl, name, other)\n'
                    .. '   return function(%s)\n      impl(nil%s)\n   end\nend')
          :format(table.concat(params, ', '), n > 0 and ', ' .. table.concat(resolved, ', ') or '')
       w = assert(loadstring(src, '=thnn.bind'))(resolve)
@@ -103,19 +109,22 @@ end
 -- THNN.h's longest argument list (state excluded) is 19
 local MAXARGS = 19
 
-local function bind(name, impl)
+local function bind(name, impl, other)
    local info = debug.getinfo(impl, 'u')
    local n = info.isvararg and MAXARGS or math.max(info.nparams - 1, 0)
-   return wrapper(n)(impl, name)
+   return wrapper(n)(impl, name, other)
 end
 
-local function kernels()
+-- T's kernels: other, the other real type's tensor pointer (see resolve)
+local function kernels(T)
+   local O = T == 'Float' and 'Double' or 'Float'
+   local other = {ptr = ffi.typeof('TH' .. O .. 'Tensor*'), name = 'TH' .. O .. 'Tensor', want = 'TH' .. T .. 'Tensor'}
    return setmetatable({}, {__index = function(self, name)
       if type(name) ~= 'string' then return nil end
       local fam = family(name:match('^([^_]+)_') or name)
       local impl = fam and fam[name]
       if not impl then return nil end
-      local f = bind(name, impl)
+      local f = bind(name, impl, other)
       rawset(self, name, f)
       return f
    end})
@@ -124,7 +133,7 @@ end
 THNN.kernels = {}
 for _, T in ipairs{'Float', 'Double'} do
    local tname = 'torch.' .. T .. 'Tensor'
-   THNN.kernels[tname] = kernels()
+   THNN.kernels[tname] = kernels(T)
    torch.getmetatable(tname).THNN = THNN.kernels[tname]
 end
 

@@ -16,13 +16,37 @@ local concat = table.concat
 
 local P = {}
 
+-- positive(v, argn, what, prefix): THNN's THArgCheck that every one of v
+-- (tensor axis order: T, H, W) is above 0, "prefixT: 1 prefixH: 2 prefixW: 3"
+local AXES = {[2] = {'H', 'W'}, [3] = {'T', 'H', 'W'}}
+local function positive(v, argn, what, prefix)
+   for i = 1, #v do
+      if v[i] <= 0 then
+         local got = {}
+         for j = 1, #v do got[j] = ('%s%s: %d'):format(prefix, AXES[#v][j], v[j]) end
+         S.argerror(argn, '%s, but got %s', what, concat(got, ' '))
+      end
+   end
+end
+
 -- THNN's checks of a pooling's arguments and input; returns the output's sizes
 function P.shapes(input, gradOutput, g, ceilmode)
    local d = #g.k
-   for i = 1, d do
-      if g.k[i] <= 0 or g.s[i] <= 0 then
-         S.argerror(2, 'kernel size and stride should be greater than zero, but got %s',
-                    'k: ' .. concat(g.k, ' ') .. ' d: ' .. concat(g.s, ' '))
+   if d == 1 then
+      for i = 1, d do
+         if g.k[i] <= 0 or g.s[i] <= 0 then
+            S.argerror(2, 'kernel size and stride should be greater than zero, but got %s',
+                       'k: ' .. concat(g.k, ' ') .. ' d: ' .. concat(g.s, ' '))
+         end
+      end
+   else
+      -- THNN's checks in turn, in its words and argument numbers: kernel,
+      -- stride, dilation (a dilation of 0 too, which th had taken)
+      positive(g.k, 5, 'kernel size should be greater than zero', 'k')
+      positive(g.s, 8, 'stride should be greater than zero', 'd')
+      if g.dil then
+         positive(g.dil, d == 2 and 12 or 14, d == 2 and 'dilation should be greater than zero'
+                  or 'dilation should be greater than 0', 'dilation')
       end
    end
    local halves = true
@@ -30,13 +54,18 @@ function P.shapes(input, gradOutput, g, ceilmode)
       if g.pad[i] < 0 or g.pad[i] > g.k[i] / 2 then halves = false end
    end
    if not halves then
-      local names = d == 2 and {'H', 'W'} or d == 3 and {'T', 'H', 'W'} or {'W'}
+      -- (THNN's words: the volumetric kernels' list of their own)
+      if d == 3 then
+         S.argerror(2, 'pad should be smaller than half of kernel size, but got kT: %d kW: %d, kH: %d, '
+                    .. 'padT: %d, padW: %d, padH: %d', g.k[1], g.k[3], g.k[2], g.pad[1], g.pad[3], g.pad[2])
+      end
+      local names = d == 2 and {'H', 'W'} or {'W'}
       local p, k = {}, {}
       for i = d, 1, -1 do
          p[#p + 1] = ('pad%s = %d'):format(names[i], g.pad[i])
          k[#k + 1] = ('k%s = %d'):format(names[i], g.k[i])
       end
-      S.argerror(2, 'pad should be smaller than half of kernel size, but got %s, %s ', concat(p, ', '), concat(k, ', '))
+      S.argerror(2, 'pad should be smaller than half of kernel size, but got %s, %s', concat(p, ', '), concat(k, ', '))
    end
    local first = S.checkinput(input, d, 2, d == 3)
    local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, ceilmode, nil, 'x')

@@ -13,6 +13,7 @@ local SEEK_SET, SEEK_END, IONBF, EOF, NEWLINE = 0, 2, 2, -1, 10
 local CHUNK = 1024
 
 local stdio = {}   -- the transfer primitives (see File.lua)
+stdio.longsizeopen = true   -- (THDiskFile's longSize refused a closed file, THMemoryFile's not)
 
 function stdio.isopen(F) return F.fp ~= nil end
 
@@ -50,20 +51,26 @@ end
 
 -- the rest of the stream, or the next line without its newline; nil at the end
 function stdio.readstring(F, all)
-   local fp, buf, parts = F.fp, ffi.new('char[?]', CHUNK), {}
+   local fp, buf, parts = F.fp, ffi.new('char[?]', CHUNK + 1), {}   -- a read's room: up to CHUNK + 1
    if all then
       repeat
          local k = tonumber(C.fread(buf, 1, CHUNK, fp))
          parts[#parts + 1] = ffi.string(buf, k)
       until k < CHUNK
    else
-      while C.fgets(buf, CHUNK, fp) ~= nil do
+      -- THDiskFile's line buffer: each fgets gets the room left in it, a
+      -- part is the bytes before a NUL, and the buffer grows by CHUNK only
+      -- once full; so a NUL costs the rest of that read, newline included
+      local size, total = CHUNK, 0
+      while C.fgets(buf, size - total, fp) ~= nil do
          local len = tonumber(C.strlen(buf))
+         total = total + len
          if len > 0 and buf[len - 1] == NEWLINE then
             parts[#parts + 1] = ffi.string(buf, len - 1)
             return concat(parts)
          end
          parts[#parts + 1] = ffi.string(buf, len)
+         if total == size - 1 then size = size + CHUNK end
       end
    end
    local s = concat(parts)
@@ -123,13 +130,20 @@ local function fopen(name, readable, writable)
    return C.fopen(name, readable and 'rb' or 'wb')
 end
 
--- openfile(fname, name, mode, modes, quiet, open, fields): the constructor
--- torch.<fname> over the stream open(name, readable, writable) -> FILE* or nil
-local function openfile(fname, name, mode, modes, quiet, open, fields)
-   if type(name) ~= 'string' then
-      fail("bad argument #1 to '%s' (string expected, got %s)", fname, type(name))
+-- openfile(fname, modes, open, fields, name, mode, quiet): the constructor
+-- torch.<fname> over the stream open(name, readable, writable) -> FILE* or
+-- nil; its arguments checked in turn as luaL_checkstring, luaL_optstring and
+-- an optional boolean read them (a number is a string) before the mode's text
+local function openfile(fname, modes, open, fields, ...)
+   local given, name, mode, quiet = select('#', ...), ...
+   for i, kind in ipairs{'string', 'string', 'boolean'} do
+      local v = select(i, ...)
+      if not (type(v) == kind or kind == 'string' and type(v) == 'number' or v == nil and i > 1) then
+         fail("bad argument #%d to '%s' (%s expected, got %s)", i, fname, kind, internal.typeof(v, i, given))
+      end
    end
-   local r, w = kinds.parsemode(mode or 'r', modes, fname)
+   name = tostring(name)
+   local r, w = kinds.parsemode(mode and tostring(mode) or 'r', modes, fname)
    local fp = open(name, r, w)
    if fp == nil then
       if quiet then return nil end
@@ -139,8 +153,8 @@ local function openfile(fname, name, mode, modes, quiet, open, fields)
    return kinds.new('torch.' .. fname, stdio, r, w, fields)
 end
 
-local function diskfile(name, mode, quiet)
-   return openfile('DiskFile', name, mode, 'rw', quiet, fopen, {})
+local function diskfile(...)
+   return openfile('DiskFile', 'rw', fopen, {}, ...)
 end
 
 local DiskFile = kinds.define('torch.DiskFile', 'torch.File', diskfile)
@@ -152,7 +166,7 @@ function DiskFile.isBigEndianCPU() return not LITTLE end
 
 local function encoding(fname, little)
    DiskFile[fname] = function(self)
-      local F = kinds.state(self, fname)
+      local F = kinds.open(self, fname)   -- (a closed file refused, as THDiskFile did)
       if little == nil then F.native = true else F.native = little == LITTLE end
       return self
    end
@@ -179,8 +193,8 @@ local function popen(cmd, readable)
    return C.popen(cmd, readable and 'r' or 'w')
 end
 
-local function pipefile(cmd, mode, quiet)
-   return openfile('PipeFile', cmd, mode, 'r|w', quiet, popen, {pipe = true})
+local function pipefile(...)
+   return openfile('PipeFile', 'r|w', popen, {pipe = true}, ...)
 end
 
 kinds.define('torch.PipeFile', 'torch.DiskFile', pipefile)

@@ -70,7 +70,7 @@ local function parsemode(mode, allowed, fname)
    local r, w = mode == 'r' or mode == 'rw', mode == 'w' or mode == 'rw'
    if type(mode) ~= 'string' or not (r or w) or (mode == 'rw' and allowed ~= 'rw') then
       fail("bad argument #2 to '%s' (file mode should be %s)", fname,
-           allowed == 'rw' and "'r','w' or 'rw'" or "'r' or 'w'")
+           allowed == 'rw' and "'r','w' or 'rw'" or "'r','w'")
    end
    return r, w
 end
@@ -244,26 +244,33 @@ local function defineio(T)
    local rname, wname = 'read' .. name, 'write' .. name
    local scratch = ffi.new(T.ctype .. '[1]')
 
+   -- (the argument checked before the file, as the original's binding did)
    File[rname] = function(self, a)
-      local F = open(self, rname)
+      local F = state(self, rname)
       if a == nil then
+         open(self, rname)
          scratch[0] = 0
          checkread(F, readinto(F, T, scratch, 1, rname), 1)
          return tonumber(scratch[0])
       end
       local s = SD[a]
       if type(a) == 'userdata' and s and s.T == T then
+         open(self, rname)
          local nread = readinto(F, T, s.ptr, s.n, rname)
          checkread(F, nread, s.n)
          return nread
       end
-      local n = type(a) == 'number' and a
+      -- (a count as luaL_checklong read it: a numeric string too, a
+      -- fraction cut toward zero; a negative one TH's allocator refused)
+      local n = type(a) == 'number' and a or type(a) == 'string' and tonumber(a)
       if not n then
          fail('nothing, number, or %sStorage expected', name)
       end
-      if n < 0 or n ~= floor(n) then
-         fail("bad argument #2 to '%s' (non-negative integer expected, got %s)", rname, tostring(n))
+      n = (n >= 0 and floor(n) or -floor(-n)) + 0   -- (+ 0: never -0)
+      if n < 0 then
+         fail('$ Torch: invalid memory size -- maybe an overflow?')
       end
+      open(self, rname)
       -- never allocate much more than the file can still hold (a corrupted count)
       local left = n * T.size > BIGREAD and F.readable and F.io.remaining(F)
       local room = left and min(n, floor(left / filesize(F, T))) or n
@@ -275,9 +282,11 @@ local function defineio(T)
    end
 
    File[wname] = function(self, a)
-      local F = open(self, wname)
-      if type(a) == 'number' then
-         scratch[0] = a
+      local F = state(self, wname)
+      local v = type(a) == 'number' and a or type(a) == 'string' and tonumber(a)   -- (lua_isnumber's)
+      if v then
+         open(self, wname)
+         scratch[0] = v
          writefrom(F, T, scratch, 1, wname)
          return
       end
@@ -285,6 +294,7 @@ local function defineio(T)
       if not (s and s.T == T) then
          fail('number, or %sStorage expected', name)
       end
+      open(self, wname)
       return writefrom(F, T, s.ptr, s.n, wname)
    end
 end
@@ -300,9 +310,14 @@ function File.readBool(self)
 end
 
 -- readString('*a' | '*l'): the rest of the file, or the next line without its newline
-function File.readString(self, fmt)
-   local F = open(self, 'readString')
-   if type(fmt) ~= 'string' or not fmt:match('^%*[al]') then
+-- (the arguments checked before the file, as the original's bindings did)
+function File.readString(self, ...)
+   local F, fmt = state(self, 'readString'), ...
+   if type(fmt) ~= 'string' and type(fmt) ~= 'number' then
+      fail("bad argument #2 to 'readString' (string expected, got %s)", internal.typeof(fmt, 1, select('#', ...)))
+   end
+   open(self, 'readString')
+   if not tostring(fmt):match('^%*[al]') then
       fail("bad argument #2 to 'readString' (format must be '*a' or '*l')")
    end
    if not F.readable then
@@ -316,11 +331,12 @@ function File.readString(self, fmt)
    return s
 end
 
-function File.writeString(self, s)
-   local F = open(self, 'writeString')
+function File.writeString(self, ...)
+   local F, s = state(self, 'writeString'), ...
    if type(s) ~= 'string' then
-      fail("bad argument #2 to 'writeString' (string expected, got %s)", type(s))
+      fail("bad argument #2 to 'writeString' (string expected, got %s)", internal.typeof(s, 1, select('#', ...)))
    end
+   open(self, 'writeString')
    if not F.writable then
       fail("bad argument #1 to 'writeString' (attempt to write in a read-only file)")
    end
@@ -363,14 +379,13 @@ getter('isReadable', 'readable')
 getter('isWritable', 'writable')
 
 -- seek(position): 1-based, as position()
-function File.seek(self, pos)
-   local F = open(self, 'seek')
-   if type(pos) ~= 'number' then
-      fail("bad argument #2 to 'seek' (number expected, got %s)", type(pos))
-   end
+function File.seek(self, ...)
+   local F = state(self, 'seek')
+   local pos = internal.checknumber((...), 2, 'seek', select('#', ...) + 1)
    if pos < 1 then
       fail("bad argument #2 to 'seek' (position has to be greater than 0!)")
    end
+   open(self, 'seek')
    if not F.io.seek(F, floor(pos) - 1) then
       -- (the original's MemoryFile said "at position", its DiskFile "to position")
       flagerror(F, F.st and 'unable to seek at position %d' or 'unable to seek to position %d', floor(pos) - 1)
@@ -413,8 +428,19 @@ function File.close(self)
 end
 
 -- longSize(4 | 8 | 0): the size of a Long in binary files (0: native, 8)
+-- (the size as lua_tointeger gave it to a C int: 0 for what is no number,
+-- a numeric string read, a fraction cut, wrapped around to 32 bits)
+local function cint(v)
+   local x = tonumber(v) or 0
+   if x ~= x or x == 1/0 or x == -1/0 then return 0 end
+   x = (x >= 0 and floor(x) or -floor(-x)) % 2^32
+   return x >= 2^31 and x - 2^32 or x
+end
+
 function File.longSize(self, size)
    local F = state(self, 'longSize')
+   if F.io.longsizeopen then open(self, 'longSize') end
+   size = cint(size)
    if size ~= 0 and size ~= 4 and size ~= 8 then
       fail("bad argument #1 to 'longSize' (Invalid long size specified)")
    end

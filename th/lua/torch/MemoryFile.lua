@@ -163,12 +163,17 @@ local function memoryfile(a, b)
       if s.n < 1 or s.ptr[s.n - 1] ~= 0 then
          fail("bad argument #1 to 'MemoryFile' (provided CharStorage must be terminated by 0)")
       end
-   elseif a == nil or type(a) == 'string' then
+   elseif a == nil or type(a) == 'string' or type(a) == 'number' then
       -- (room for a small object at once: the capacity never shows)
       st, mode, size = internal.newstorage(CHAR, INITIAL), a or 'rw', 0
    else
-      fail("bad argument #1 to 'MemoryFile' (CharStorage or mode expected, got %s)", torch.type(a))
+      -- (the mode, luaL_optstring's: a number is a string)
+      fail("bad argument #1 to 'MemoryFile' (string expected, got %s)", type(a))
    end
+   if type(mode) ~= 'string' and type(mode) ~= 'number' then
+      fail("bad argument #2 to 'MemoryFile' (string expected, got %s)", type(mode))
+   end
+   mode = tostring(mode)
    local r, w = kinds.parsemode(mode, 'rw', 'MemoryFile')
    return kinds.new('torch.MemoryFile', mem, r, w, {st = st, size = size, pos = 0})
 end

@@ -141,6 +141,23 @@ function internal.fieldmethod(f)
    internal.fieldmethods[f] = true
    return f
 end
+-- filesource(source) -> whether a method from that file is a File's, which
+-- in Torch7 were C functions numbering their arguments as a function's,
+-- self #1: luaL_argerror took one off for a method call (f:seek(0): #1 of
+-- 'seek'; f:writeInt(1) on a read-only file: "calling 'writeInt' on bad self")
+local function filesource(source)
+   return source:match('[/\\]torch[/\\]%a*File%.lua$') ~= nil
+end
+local function fileform(msg, call, fromc)
+   local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
+   if not n then return msg, fromc end
+   if fromc then return ("bad argument #%s to '?'%s"):format(n, rest), true end
+   if call.namewhat ~= 'method' then
+      return ("bad argument #%s to '%s'%s"):format(n, call.name or '?', rest), false
+   end
+   if n == '1' then return ("calling '%s' on bad self%s"):format(call.name or name, rest), false end
+   return ("bad argument #%d to '%s'%s"):format(n - 1, call.name or name, rest), false
+end
 local function mathsource(source)
    return source:match('[/\\]torch[/\\]maths[/\\]') ~= nil or source:match('[/\\]torch[/\\]random%.lua$') ~= nil
 end
@@ -218,8 +235,11 @@ local function callform(msg)
    -- (a constructor called through its class, torch.Tensor{1, 'a'}: luaT's
    -- __call, a C function, called it)
    local byclass = internal.constructorcalls[call.func]
+   if filesource(call.source) then return fileform(msg, call, fromc) end
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
    if not n then return msg, fromc or byclass end
+   -- (a File's constructor, torch.DiskFile(name, 'x'), called by luaT's __call)
+   if byclass and not isclass(name) then return ("bad argument #%s to '?'%s"):format(n, rest), true end
    if isclass(name) then      -- (a constructor: no self)
       if byclass or fromc then return ("bad argument #%s to '?'%s"):format(n, rest), true end
       -- (x.new(2, 'a'), also in a tail call: named as LuaJIT names the call)
