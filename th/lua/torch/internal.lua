@@ -148,6 +148,9 @@ end
 local function filesource(source)
    return source:match('[/\\]torch[/\\]%a*File%.lua$') ~= nil
 end
+
+-- fileform(msg, call, fromc) -> msg, fromc: a File method's argument error
+-- numbered and worded as its C function gave it
 local function fileform(msg, call, fromc)
    local n, name, rest = msg:match("^bad argument #(%d+) to '([^']*)'(.*)$")
    if not n then return msg, fromc end
