@@ -59,6 +59,16 @@ def test_errors_are_reported_and_the_session_goes_on(session, capfd):
     assert captured.out == "5\t\n"
 
 
+def test_a_semicolon_alone_is_a_syntax_error(session, capfd):
+    # as in the original (`syntax error: [string ";"]:1: unexpected symbol
+    # near ';'`): th had run it as `return ;`, silently (found by hand next
+    # to fuzz_repl seeds 7801-7806)
+    feed(session, ";", " ; ", "=;", "x = 2;", "x;", "x")
+    captured = capfd.readouterr()
+    assert captured.err == "syntax error: stdin:1: unexpected symbol near ';'\n" * 3
+    assert captured.out == "2\t\n"
+
+
 def test_classes_can_be_redefined(session, capfd):
     feed(session, "local A = torch.class('ReplThing')", "function A:f() return 1 end",
          "local A = torch.class('ReplThing')", "function A:f() return 2 end", "ReplThing():f()")

@@ -65,6 +65,9 @@ end
 -- or nil and the error of text as an expression list (inside the table
 -- constructor, `a = 1` would read as a field)
 local function expression(head, text)
+   -- a `;` alone is no expression (`return ;` would compile): read as the
+   -- statement Lua 5.1 refuses, it is the syntax error trepl gave
+   if text:match('^%s*;%s*$') then return loadstring(head .. text, '=stdin') end
    local f, err = loadstring(head .. 'return ' .. text, '=stdin')
    if not f then return nil, err end
    return loadstring(head .. 'return ' .. PASS .. '({' .. text:gsub(';%s*$', '') .. '\n})', '=stdin')
