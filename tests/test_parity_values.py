@@ -937,3 +937,11 @@ def test_seeds32_fuzz_findings():
     # slice's selections (tests/fixtures/seeds32_found.lua)
     out, expected = fixture("seeds32_found")
     assert out == expected
+
+
+def test_seeds33b_fuzz_findings():
+    # probing next to the fuzzers' seeds 7801-7810 (programs, conv, tester,
+    # repl, nn): paths.getregistryvalue exists, and off Windows fails at its
+    # caller's line (tests/fixtures/seeds33b_found.lua)
+    out, expected = fixture("seeds33b_found")
+    assert out == expected
