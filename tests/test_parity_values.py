@@ -977,3 +977,11 @@ def test_seeds33_nn_findings():
     # (tests/fixtures/seeds33_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds33_nn_found")
+
+
+def test_seeds33b_fuzz_findings():
+    # probing next to the fuzzers' seeds 7801-7810 (programs, conv, tester,
+    # repl, nn): paths.getregistryvalue exists, and off Windows fails at its
+    # caller's line (tests/fixtures/seeds33b_found.lua)
+    out, expected = fixture("seeds33b_found")
+    assert out == expected

@@ -59,6 +59,28 @@ def test_errors_are_reported_and_the_session_goes_on(session, capfd):
     assert captured.out == "5\t\n"
 
 
+def test_a_semicolon_alone_is_a_syntax_error(session, capfd):
+    # as in the original (`syntax error: [string ";"]:1: unexpected symbol
+    # near ';'`): th had run it as `return ;`, silently (found by hand next
+    # to fuzz_repl seeds 7801-7806)
+    feed(session, ";", " ; ", "=;", "x = 2;", "x;", "x")
+    captured = capfd.readouterr()
+    assert captured.err == "syntax error: stdin:1: unexpected symbol near ';'\n" * 3
+    assert captured.out == "2\t\n"
+
+
+def test_a_chunks_varargs_are_empty(session, capfd):
+    # as in the original: a chunk's `...` is empty (th's held its own
+    # functions), and an expression using it runs as a statement, its values
+    # not shown (`...` alone a syntax error); found by hand next to fuzz_repl
+    # seeds 7801-7806
+    feed(session, "local a = 1", "x = select('#', ...)", "x", "y = {...}", "#y", "select('#', ...)",
+         "= select('#', ...)", "...", "(function(...) return select('#', ...) end)(1, 2)", "a")
+    captured = capfd.readouterr()
+    assert captured.err == "syntax error: stdin:1: unexpected symbol near '...'\n"
+    assert captured.out == "0\t\n0\t\n2\t\n1\t\n"
+
+
 def test_classes_can_be_redefined(session, capfd):
     feed(session, "local A = torch.class('ReplThing')", "function A:f() return 1 end",
          "local A = torch.class('ReplThing')", "function A:f() return 2 end", "ReplThing():f()")

@@ -122,6 +122,12 @@ function paths.is_mac()
    return paths.uname():match('Darwin')
 end
 
+-- getregistryvalue(key, subkey, value): the Windows registry's, which the
+-- original had everywhere and refused at its caller's line elsewhere
+function paths.getregistryvalue()
+   error('This function exists only on windows', 2)
+end
+
 -- dir(dname) -> {entries, '.' and '..' included} or nil
 function paths.dir(...)
    local list = os_.paths_list(arg(1, 'dir', ...))

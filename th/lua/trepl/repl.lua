@@ -10,7 +10,7 @@ local bytes = require 'trepl.bytes'
 local repl = {}
 
 local type, tostring, pairs, ipairs, select, pcall, unpack = type, tostring, pairs, ipairs, select, pcall, unpack
-local getmetatable, loadstring, rawget = getmetatable, loadstring, rawget
+local getmetatable, loadstring, rawget, rawset, getfenv = getmetatable, loadstring, rawget, rawset, getfenv
 local getlocal, getinfo = debug.getlocal, debug.getinfo
 local insert, concat, sort, format = table.insert, table.concat, table.sort, string.format
 
@@ -50,7 +50,11 @@ local function capture()
    end
 end
 
--- 'local a, b, __th_pass, __th_capture = ...; ': the remembered locals, on the chunk's first line
+-- the chunk takes its head's values by calling __th_take, a global only
+-- until then, not as its `...`: that stays empty, as trepl's chunk's was
+local TAKE = '__th_take'
+
+-- 'local a, b, __th_pass, __th_capture = __th_take(); ': the remembered locals, on the chunk's first line
 local function prefix()
    local names = {}
    for _, name in ipairs(localnames) do
@@ -58,15 +62,27 @@ local function prefix()
    end
    insert(names, PASS)
    insert(names, CAPTURE)
-   return 'local ' .. concat(names, ', ') .. ' = ...; ', names
+   return 'local ' .. concat(names, ', ') .. ' = ' .. TAKE .. '(); ', names
+end
+
+-- trepl read an expression as a function's, which has no `...`: one using
+-- the chunk's runs as a statement (`= select('#', ...)` shows nothing, `...`
+-- is a syntax error at once)
+local VARARGS = 'varargs'
+local function varargs(text)
+   return not loadstring('return function() return ' .. text .. '\nend')
 end
 
 -- expression(head, text) -> the chunk returning text's values (see PASS),
 -- or nil and the error of text as an expression list (inside the table
--- constructor, `a = 1` would read as a field)
+-- constructor, `a = 1` would read as a field), VARARGS for one using `...`
 local function expression(head, text)
+   -- a `;` alone is no expression (`return ;` would compile): read as the
+   -- statement Lua 5.1 refuses, it is the syntax error trepl gave
+   if text:match('^%s*;%s*$') then return loadstring(head .. text, '=stdin') end
    local f, err = loadstring(head .. 'return ' .. text, '=stdin')
    if not f then return nil, err end
+   if varargs(text) then return nil, VARARGS end
    return loadstring(head .. 'return ' .. PASS .. '({' .. text:gsub(';%s*$', '') .. '\n})', '=stdin')
 end
 
@@ -94,7 +110,7 @@ local function compile(text, statements)
    if not f and asexpression then return asexpression, names, printing end
    if not f then
       -- `{1,` or `1 +` go on as an expression on the next line
-      if incomplete(err) then return nil, 'incomplete', err end
+      if incomplete(err) and experr ~= VARARGS then return nil, 'incomplete', err end
       if incomplete(experr) then return nil, 'incomplete', experr end
       return nil, 'error', err
    end
@@ -216,7 +232,13 @@ function repl.eval(text, statements, cell)
    local values = {}
    for i, name in ipairs(names) do values[i] = localvalues[name] end
    values[#names - 1], values[#names] = pass, capture
-   local res = {finish(xpcall(function() return f(unpack(values, 1, #names)) end, report))}
+   local env = getfenv(f)
+   rawset(env, TAKE, function()
+      rawset(env, TAKE, nil)
+      return unpack(values, 1, #names)
+   end)
+   local res = {finish(xpcall(function() return f() end, report))}
+   rawset(env, TAKE, nil)
    if not res[1] then
       return 'error', bytes(tostring(res[3]))
    end
