@@ -1142,22 +1142,27 @@ end
 -- fill, zero, copy, clone, contiguous, type conversion
 ---------------------------------------------------------------------------
 
--- (its own function: a closure in fillwith would make LuaJIT close upvalues
+-- (its own function: a closure in fill would make LuaJIT close upvalues
 -- on every return, which it cannot compile: each fill aborted a trace)
 local function eachset(d, v)
    each(d, function(ptr, i) ptr[i] = v end)
 end
 
--- every element of d (self's data) set to v, of d's type already
-local function fillwith(self, d, v)
+-- every element of d set to v, of d's type already
+local function fill(d, v)
    kernels = kernels or require 'torch.maths.kernels'
    internal.overwriting(d)
-   if kernels.fill(d, v) then return self end
+   if kernels.fill(d, v) then return end
    if nelement(d) <= SMALL then
       eachset(d, v)
    elseif d.nd > 0 then
       pycall(py.fill, ndview(d), v)
    end
+end
+internal.fill = fill
+
+local function fillwith(self, d, v)
+   fill(d, v)
    return self
 end
 

@@ -8,7 +8,7 @@ local types = require 'torch.types'
 local internal = require 'torch.internal'
 
 local TD, SD, fail = internal.tensors, internal.storages, internal.fail
-local selectview, clonemeta, checkbounds = internal.selectview, internal.clonemeta, internal.checkbounds
+local selectview, checkbounds = internal.selectview, internal.checkbounds
 local wraptensor = internal.wraptensor
 local tnew = require 'table.new'
 local poll = internal.poll
@@ -59,10 +59,11 @@ local function elementat(d, idx, nidx)
    return pos
 end
 
--- walk(d, idx) -> nil, the storage position of the element idx picks; or
--- the offset, dimension count, sizes and strides of the view it picks (made
--- from d's metadata at once: no intermediate views)
-local function walk(d, idx)
+-- walk(d, idx [, sz, str]) -> nil, the storage position of the element idx
+-- picks; or the offset, dimension count, sizes and strides of the view it
+-- picks (made from d's metadata at once: no intermediate views), written
+-- into sz and str when given
+local function walk(d, idx, sz, str)
    local nidx, dnd = #idx, d.nd
    if nidx > dnd then fail("bad argument #2 to '?' (too many indices provided)") end
    if nidx == dnd and nidx > 0 then
@@ -71,7 +72,8 @@ local function walk(d, idx)
    end
    local dsz, dstr = d.sz, d.str
    local off, nd = d.off, dnd              -- nd: the dimensions the view has left
-   local sz, str, k = tnew(dnd, 0), tnew(dnd, 0), 0
+   if not sz then sz, str = tnew(dnd, 0), tnew(dnd, 0) end
+   local k = 0
    local rest = nidx + 1   -- the first dimension the index leaves whole
    for dim = 1, nidx do
       local v, size = entry(idx[dim]), dsz[dim]
@@ -154,20 +156,54 @@ local function makeindex(mt)
    end
 end
 
--- assign v (a number or a tensor) to the view t; a numeric string is
--- read as the element setter reads it when byelement (x[2] = '1e10' on a
--- matrix), else as a number (x[{2, {}}] = '1e10'), as Torch7 did
-local function assign(t, v, byelement)
+-- The view an assignment x[k] = v writes lives only for the assignment, as
+-- the original's C did it: a field table borrowed from spares (no proxy, no
+-- sizes made: M[i] = 0 on a matrix cost twice the original's time).  A
+-- field table an error left out is made again; one given back keeps no
+-- storage alive.
+local spares = {}
+
+-- borrow(d, off) -> a field table of d's type and storage at offset off
+-- (sizes and strides to fill in, then shape(w, nd))
+local function borrow(d, off)
+   local n = #spares
+   local w = spares[n]
+   if w then
+      spares[n] = nil
+   else
+      w = {T = false, st = false, off = 0, nd = 0, sz = {}, str = {}, nv = false, fo = false}
+   end
+   w.T, w.st, w.off = d.T, d.st, off
+   return w
+end
+
+-- w's dimensions set to nd (its sizes and strides beyond them cleared)
+local function shape(w, nd)
+   for i = nd + 1, w.nd do w.sz[i], w.str[i] = nil, nil end
+   w.nd = nd
+end
+
+local function giveback(w)
+   w.st, w.nv, w.fo = false, false, false
+   spares[#spares + 1] = w
+end
+
+-- assign v (a number or a tensor) to the view w, then give it back; a
+-- numeric string is read as the element setter reads it when byelement
+-- (x[2] = '1e10' on a matrix), else as a number (x[{2, {}}] = '1e10'), as
+-- Torch7 did
+local function assign(w, v, byelement)
    if type(v) == 'string' then
-      v = (byelement and tonumber(internal.elementvalue(TD[t].T, v))) or tonumber(v) or v
+      v = (byelement and tonumber(internal.elementvalue(w.T, v))) or tonumber(v) or v
    end
    if type(v) == 'number' then
-      t:fill(v)
+      internal.fill(w, internal.ccast(w.T, v))
    elseif internal.istensor(v) then
-      t:copy(v)
+      internal.copy(w, TD[v])
    else
       fail("bad argument #3 to '?' (torch.*Tensor expected, got %s)", torch.type(v))
    end
+   giveback(w)
 end
 
 -- (why: the error of a value that is not a number: x[1] on a vector took
@@ -206,18 +242,28 @@ local function newindex(self, k, v)
       if d.nd == 0 then emptyerror() end
       if type(v) ~= 'number' and not internal.istensor(v) then valueof(d, v, 'torch.*Tensor') end
       local z = position(k, d.sz[1], 'out of range', 3)
+      local w = borrow(d, d.off + z * d.str[1])
+      local sz, str = w.sz, w.str
       if internal.istensor(v) then   -- (Torch7 copied into the row as a 1 x n view, or the
                                      -- element as a view of 1: its size error says so)
-         local row = clonemeta(d)
-         local rd = TD[row]
-         rd.off, rd.sz[1] = rd.off + z * rd.str[1], 1
-         return assign(row, v)
+         for i = 1, d.nd do sz[i], str[i] = d.sz[i], d.str[i] end
+         sz[1] = 1
+         shape(w, d.nd)
+         return assign(w, v)
       end
-      return assign(selectview(d, 1, z), v, true)
+      for i = 2, d.nd do sz[i - 1], str[i - 1] = d.sz[i], d.str[i] end
+      shape(w, d.nd - 1)
+      return assign(w, v, true)
    elseif tk == 'table' then
-      local off, pos, nd, sz, str = walk(d, k)
-      if pos then return setnumber(d, pos, v) end
-      return assign(wraptensor(d.T, d.st, off, nd, sz, str), v)
+      local w = borrow(d, 0)
+      local off, pos, nd = walk(d, k, w.sz, w.str)
+      if pos then
+         giveback(w)
+         return setnumber(d, pos, v)
+      end
+      w.off = off
+      shape(w, nd)
+      return assign(w, v)
    elseif tk == 'userdata' then
       if islong(k) then
          local x = first(d, v) and valueof(d, v)
