@@ -6,7 +6,7 @@
 --   th instructions.lua [n [nogc [filter]]]
 -- nogc: the collector stopped (the instructions of the operation itself,
 -- without the collection its garbage costs later).
-local n = tonumber(arg and arg[1]) or 5000
+local n = tonumber(arg and arg[1]) or 30000
 local nogc = arg and arg[2] == 'nogc'
 local filter = arg and arg[3]
 local warm = 300

@@ -2,12 +2,14 @@
 by valgrind's callgrind: a measure a busy machine does not move (timings of
 sub-microsecond calls moved 2-3x from run to run on a shared machine).
 
-    python scripts/bench/instructions.py [--n 5000] [--nogc] [--filter text]
+    python scripts/bench/instructions.py [--n 30000] [--nogc] [--filter text]
                                          [TH_A [TH_B]]
 
 Runs instructions.lua (beside this file) under callgrind with a dump of the
 counts at every call of C's clock(): each operation's n calls lie between two
-os.clock() calls.  Prints op, instructions per call under A and B, and A/B.
+os.clock() calls (n spans a dozen collection cycles: with 5,000 calls a
+count moved by half with where the cycles fell).  Prints op, instructions
+per call under A and B, and A/B.
 With --nogc the collector is stopped: the operation's own instructions,
 without the collection its garbage costs (the difference between the two
 tables is that cost).  Instructions are not time (cache misses, the
@@ -65,7 +67,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("th_a", nargs="?", default=own_th())
     p.add_argument("th_b", nargs="?", default=REFERENCE)
-    p.add_argument("--n", type=int, default=5000, help="calls of each operation counted")
+    p.add_argument("--n", type=int, default=30000, help="calls of each operation counted")
     p.add_argument("--nogc", action="store_true", help="the collector stopped")
     p.add_argument("--filter", default=None, help="only the operations whose name holds this text")
     a = p.parse_args()
