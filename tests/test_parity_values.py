@@ -979,6 +979,22 @@ def test_seeds33_nn_findings():
     assert_prints_recording("seeds33_nn_found")
 
 
+def test_seeds34_fuzz_findings():
+    # the fuzzers on seeds 7901-7960 against the original, and probes of
+    # error messages beside them: qr's q sized m x k before it is made the
+    # column-major m x n (a 1x2 q for a 2x1 a came back of strides 1,1, the
+    # original's 1,2); renorm's non-positive norm in TH's words; luaT's
+    # torch.class/newmetatable: the module checked before the parent and
+    # before the class is made, each part of its name walked ('torch.',
+    # 'a..b'), newmetatable's arguments checked first (a number read as a
+    # name), its errors at the caller's line; 'no value' for an argument not
+    # given (getmetatable, getconstructortable, getenv, setenv), typename and
+    # version of nothing refused, setheaptracking's message as luaT's
+    # (tests/fixtures/seeds34_found.lua)
+    out, expected = fixture("seeds34_found")
+    assert out == expected
+
+
 def test_seeds33b_fuzz_findings():
     # probing next to the fuzzers' seeds 7801-7810 (programs, conv, tester,
     # repl, nn): paths.getregistryvalue exists, and off Windows fails at its

@@ -39,7 +39,8 @@ end)
 torch._heaptracking = true
 function torch.setheaptracking(on)
    if type(on) ~= 'boolean' then
-      fail("bad argument #1 to 'setheaptracking' (boolean expected, got %s)", type(on))
+      -- (luaT named the type expected as the one given, whatever it was)
+      fail("bad argument #1 to 'setheaptracking' (boolean expected, got boolean)")
    end
    torch._heaptracking = on
 end
