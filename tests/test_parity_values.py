@@ -989,7 +989,9 @@ def test_seeds34_fuzz_findings():
     # 'a..b'), newmetatable's arguments checked first (a number read as a
     # name), its errors at the caller's line; 'no value' for an argument not
     # given (getmetatable, getconstructortable, getenv, setenv), typename and
-    # version of nothing refused, setheaptracking's message as luaT's
+    # version of nothing refused, setheaptracking's message as luaT's; a
+    # File's typed reads and writes given a second argument or a nil refused
+    # in the bindings' words (th used the first and ignored the rest)
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected
