@@ -991,7 +991,8 @@ def test_seeds34_fuzz_findings():
     # given (getmetatable, getconstructortable, getenv, setenv), typename and
     # version of nothing refused, setheaptracking's message as luaT's; a
     # File's typed reads and writes given a second argument or a nil refused
-    # in the bindings' words (th used the first and ignored the rest)
+    # in the bindings' words (th used the first and ignored the rest); unfold
+    # of an empty tensor in TH's words, before the other checks
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected
