@@ -992,7 +992,11 @@ def test_seeds34_fuzz_findings():
     # version of nothing refused, setheaptracking's message as luaT's; a
     # File's typed reads and writes given a second argument or a nil refused
     # in the bindings' words (th used the first and ignored the rest); unfold
-    # of an empty tensor in TH's words, before the other checks
+    # of an empty tensor in TH's words, before the other checks; HalfTensor
+    # without maths as Torch7's: torch.f of one is the default type's f, which
+    # refuses it (th raised its own internal errors or computed), a table of
+    # them no tensor array of the default type, its maths methods absent
+    # (th's maskedFill and indexFill returned 1)
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected

@@ -432,7 +432,11 @@ install('cat', cat, false, true)
 function torch.cat(a1, a2, a3, a4)
    local first = type(a1) == 'table' and a1[1] or type(a2) == 'table' and not TD[a1] and a2[1] or a1
    local d = TD[first]
-   return cat(d and d.T or dispatch.firsttype(4, a1, a2, a3, a4), a1, a2, a3, a4)
+   local T = d and d.T
+   -- (HalfTensors have no cat: the default type's, which refuses them)
+   if not T or T == types.Half then T = dispatch.firsttype(4, a1, a2, a3, a4) end
+   if T == types.Half then T = dispatch.defaulttype() end
+   return cat(T, a1, a2, a3, a4)
 end
 
 -- reshape([res,] x, sizes...): a copy of x's elements with the given sizes
