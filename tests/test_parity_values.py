@@ -996,7 +996,10 @@ def test_seeds34_fuzz_findings():
     # without maths as Torch7's: torch.f of one is the default type's f, which
     # refuses it (th raised its own internal errors or computed), a table of
     # them no tensor array of the default type, its maths methods absent
-    # (th's maskedFill and indexFill returned 1)
+    # (th's maskedFill and indexFill returned 1); its indexing as Torch7's
+    # (a number into a part of it is a fill it had not, before the index is
+    # checked; masks refused in its words), hot too; its cdata() (th had
+    # none: an internal error), elements of THHalf
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected

@@ -12,6 +12,7 @@ local selectview, clonemeta, checkbounds = internal.selectview, internal.cloneme
 local wraptensor = internal.wraptensor
 local tnew = require 'table.new'
 local poll = internal.poll
+local Half = types.Half
 local type, tonumber, rawget, floor = type, tonumber, rawget, math.floor
 
 -- (the errors are Torch7's: its __index__ and __newindex__ numbered the
@@ -144,6 +145,7 @@ local function makeindex(mt)
             local pos = positionof(d, k)   -- (first: an empty tensor has no storage)
             return tonumber(d.st.ptr[pos])
          elseif isbytetensor(k) then
+            if d.T == Half then fail('ByteTensor based indexing not yetsupported with half type') end   -- (sic)
             return self:maskedSelect(k)
          end
          return nil   -- (another object, a LongTensor too: no element, as in Torch7)
@@ -157,11 +159,16 @@ end
 -- assign v (a number or a tensor) to the view t; a numeric string is
 -- read as the element setter reads it when byelement (x[2] = '1e10' on a
 -- matrix), else as a number (x[{2, {}}] = '1e10'), as Torch7 did
+-- (Torch7's HalfTensor took no number into a part of it, nor a mask:
+-- its indexing had no fill for Half, nor masked functions)
+local function nohalffill() fail('fill on torch.HalfTensor not yet supported') end
+
 local function assign(t, v, byelement)
    if type(v) == 'string' then
       v = (byelement and tonumber(internal.elementvalue(TD[t].T, v))) or tonumber(v) or v
    end
    if type(v) == 'number' then
+      if TD[t].T == Half then nohalffill() end
       t:fill(v)
    elseif internal.istensor(v) then
       t:copy(v)
@@ -205,6 +212,7 @@ local function newindex(self, k, v)
       end
       if d.nd == 0 then emptyerror() end
       if type(v) ~= 'number' and not internal.istensor(v) then valueof(d, v, 'torch.*Tensor') end
+      if d.T == Half and not internal.istensor(v) then nohalffill() end   -- (before the index)
       local z = position(k, d.sz[1], 'out of range', 3)
       if internal.istensor(v) then   -- (Torch7 copied into the row as a 1 x n view, or the
                                      -- element as a view of 1: its size error says so)
@@ -225,6 +233,7 @@ local function newindex(self, k, v)
          d.st.ptr[pos] = x or valueof(d, v)
          return
       elseif isbytetensor(k) then
+         if d.T == Half then fail('ByteTensor indexing not yet supported with half types') end
          if type(v) == 'number' then
             self:maskedFill(k, v)
          else
