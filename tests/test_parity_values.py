@@ -999,7 +999,8 @@ def test_seeds34_fuzz_findings():
     # (th's maskedFill and indexFill returned 1); its indexing as Torch7's
     # (a number into a part of it is a fill it had not, before the index is
     # checked; masks refused in its words), hot too; its cdata() (th had
-    # none: an internal error), elements of THHalf
+    # none: an internal error), elements of THHalf; torch.updateerrorhandlers
+    # and updatethreadlocals there (th had neither)
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected

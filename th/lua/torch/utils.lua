@@ -45,6 +45,11 @@ function torch.setheaptracking(on)
    torch._heaptracking = on
 end
 
+-- Torch7 re-installed TH's error handlers and its per-thread state with
+-- these (for threads); th's have nothing to update: they return nothing
+function torch.updateerrorhandlers() end
+function torch.updatethreadlocals() end
+
 local function tabletensor(d, dim, off)
    local t = {}
    local ptr = d.st.ptr
