@@ -1000,7 +1000,9 @@ def test_seeds34_fuzz_findings():
     # (a number into a part of it is a fill it had not, before the index is
     # checked; masks refused in its words), hot too; its cdata() (th had
     # none: an internal error), elements of THHalf; torch.updateerrorhandlers
-    # and updatethreadlocals there (th had neither)
+    # and updatethreadlocals there (th had neither); match's inner-size check
+    # numbered as TH's (#3); bhistc with no bins fails as the original did,
+    # at its size check (th refused the count of bins)
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected
