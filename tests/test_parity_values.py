@@ -1002,7 +1002,8 @@ def test_seeds34_fuzz_findings():
     # none: an internal error), elements of THHalf; torch.updateerrorhandlers
     # and updatethreadlocals there (th had neither); match's inner-size check
     # numbered as TH's (#3); bhistc with no bins fails as the original did,
-    # at its size check (th refused the count of bins)
+    # at its size check (th refused the count of bins); torch.save/load's
+    # mode and referenced errors in Torch7's words
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected
