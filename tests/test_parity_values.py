@@ -1003,7 +1003,12 @@ def test_seeds34_fuzz_findings():
     # and updatethreadlocals there (th had neither); match's inner-size check
     # numbered as TH's (#3); bhistc with no bins fails as the original did,
     # at its size check (th refused the count of bins); torch.save/load's
-    # mode and referenced errors in Torch7's words
+    # mode and referenced errors in Torch7's words; a storage view's offset
+    # and size read as numbers before their ranges; a storage on a file as
+    # TH's mmap made it (shared: a missing file made, a shorter one
+    # lengthened; not shared: the file must hold the size asked; nothing to
+    # map TH's allocation error; bytes past the last whole element left
+    # out); torch.data of nothing is nothing
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected

@@ -78,6 +78,7 @@ internal.method('totable', torch.totable)
 -- torch.data(t [, asnumber]): the FFI pointer to the first element, or its
 -- address as an intptr_t cdata (tonumber() makes it a plain number), as documented
 function torch.data(obj, asnumber)
+   if obj == nil then return nil end   -- (as Torch7's)
    local ptr = obj:data()
    if asnumber then
       return require('ffi').cast('intptr_t', ptr)
