@@ -1008,7 +1008,8 @@ def test_seeds34_fuzz_findings():
     # TH's mmap made it (shared: a missing file made, a shorter one
     # lengthened; not shared: the file must hold the size asked; nothing to
     # map TH's allocation error; bytes past the last whole element left
-    # out); torch.data of nothing is nothing
+    # out); torch.data of nothing is nothing; a field written into a
+    # Generator or a File is luaT's "cannot be indexed"
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected

@@ -477,6 +477,12 @@ local function define(name, parent, constructor)
    local mt = getmetatable(proto)
    protos[name] = proto
    class.define(name, parent, constructor, nil, nil, mt)
+   -- (a field written into a file: luaT's error, the userdata has no fields;
+   -- a subclass's metatable, whose metatable this is, takes its methods)
+   mt.__newindex = function(self, k, v)
+      if type(self) ~= 'userdata' then return rawset(self, k, v) end
+      internal.raise(('the class %s cannot be indexed'):format(torch.typename(self)))
+   end
    -- an unreachable open file is closed, flushing what was written
    mt.__gc = function(self)
       local F = files[self]
