@@ -1009,7 +1009,8 @@ def test_seeds34_fuzz_findings():
     # lengthened; not shared: the file must hold the size asked; nothing to
     # map TH's allocation error; bytes past the last whole element left
     # out); torch.data of nothing is nothing; a field written into a
-    # Generator or a File is luaT's "cannot be indexed"
+    # Generator or a File is luaT's "cannot be indexed"; a storage copy to or
+    # from a HalfStorage wants the same size
     # (tests/fixtures/seeds34_found.lua)
     out, expected = fixture("seeds34_found")
     assert out == expected

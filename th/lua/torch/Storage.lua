@@ -339,7 +339,9 @@ function Storage.copy(self, ...)
       fail("bad argument #1 to 'copy' (torch.*Storage expected, got %s)",
            internal.typeof(src, 1, select('#', ...)) == 'no value' and 'no value' or torch.type(src))
    end
-   if s.n ~= o.n and (s.T == o.T or o.n < s.n) then
+   -- (one type: the sizes must agree; another: a longer source is cut, but
+   -- Half's copies, to or from it, wanted the same size too)
+   if s.n ~= o.n and (s.T == o.T or o.n < s.n or s.T == types.Half or o.T == types.Half) then
       fail("bad argument #1 to 'copy' (size mismatch)")
    end
    if s.T == o.T then
