@@ -180,7 +180,7 @@ local function lengthen(name, bytes)
 end
 local function checkfile(T, name, shared, size)
    local bytes = size and size * T.size
-   if shared and ffi.os ~= 'Windows' then lengthen(name, bytes) end
+   if shared and ffi.os == 'Linux' then lengthen(name, bytes) end   -- (Linux's open flags)
    local have = filebytes(name)
    if not have then   -- (TH's words)
       fail('unable to open file <%s> in %s mode', name, shared and 'read-write' or 'read-only')
