@@ -979,6 +979,43 @@ def test_seeds33_nn_findings():
     assert_prints_recording("seeds33_nn_found")
 
 
+def test_seeds34_fuzz_findings():
+    # the fuzzers on seeds 7901-7960 against the original, and probes of
+    # error messages beside them: qr's q sized m x k before it is made the
+    # column-major m x n (a 1x2 q for a 2x1 a came back of strides 1,1, the
+    # original's 1,2); renorm's non-positive norm in TH's words; luaT's
+    # torch.class/newmetatable: the module checked before the parent and
+    # before the class is made, each part of its name walked ('torch.',
+    # 'a..b'), newmetatable's arguments checked first (a number read as a
+    # name), its errors at the caller's line; 'no value' for an argument not
+    # given (getmetatable, getconstructortable, getenv, setenv), typename and
+    # version of nothing refused, setheaptracking's message as luaT's; a
+    # File's typed reads and writes given a second argument or a nil refused
+    # in the bindings' words (th used the first and ignored the rest); unfold
+    # of an empty tensor in TH's words, before the other checks; HalfTensor
+    # without maths as Torch7's: torch.f of one is the default type's f, which
+    # refuses it (th raised its own internal errors or computed), a table of
+    # them no tensor array of the default type, its maths methods absent
+    # (th's maskedFill and indexFill returned 1); its indexing as Torch7's
+    # (a number into a part of it is a fill it had not, before the index is
+    # checked; masks refused in its words), hot too; its cdata() (th had
+    # none: an internal error), elements of THHalf; torch.updateerrorhandlers
+    # and updatethreadlocals there (th had neither); match's inner-size check
+    # numbered as TH's (#3); bhistc with no bins fails as the original did,
+    # at its size check (th refused the count of bins); torch.save/load's
+    # mode and referenced errors in Torch7's words; a storage view's offset
+    # and size read as numbers before their ranges; a storage on a file as
+    # TH's mmap made it (shared: a missing file made, a shorter one
+    # lengthened; not shared: the file must hold the size asked; nothing to
+    # map TH's allocation error; bytes past the last whole element left
+    # out); torch.data of nothing is nothing; a field written into a
+    # Generator or a File is luaT's "cannot be indexed"; a storage copy to or
+    # from a HalfStorage wants the same size
+    # (tests/fixtures/seeds34_found.lua)
+    out, expected = fixture("seeds34_found")
+    assert out == expected
+
+
 def test_seeds33b_fuzz_findings():
     # probing next to the fuzzers' seeds 7801-7810 (programs, conv, tester,
     # repl, nn): paths.getregistryvalue exists, and off Windows fails at its

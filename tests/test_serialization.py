@@ -289,7 +289,7 @@ try(torch.save, 'x.t7', {f = print})
     assert lines[1].startswith("false\tcorrupted file: tensor view beyond its storage")
     assert lines[2].startswith("false\tread error: read 3 blocks instead of 2147483647")
     assert lines[3] == "false\tunknown Torch class <nn.Nowhere>\t"
-    assert lines[4].startswith('false\ttorch.load: "binary", "b32", "b64" or "ascii" (or nil) expected')
+    assert lines[4] == 'false\t"binary", "b32", "b64" or "ascii" (or nil) expected for mode\t'
     assert lines[5] == "false\tcannot open <missing.t7> in mode r \t"
     assert lines[6].startswith("false\tunknown object")
     assert lines[7].startswith("false\tUnwritable object <function>")

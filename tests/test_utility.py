@@ -160,6 +160,25 @@ def test_class_parent_errors_use_luaT_messages(runtime):
     assert b == "class ProbeChild has been already assigned a parent class\n"
 
 
+def test_class_that_is_its_own_parent_is_refused(runtime):
+    # Torch7 crashed on torch.class('X', 'X'); th refuses the parent (every
+    # lookup in such a class would loop)
+    code = """
+    local ok, m = pcall(torch.class, 'ProbeSelfParent', 'ProbeSelfParent')
+    return ok, (tostring(m):gsub('^.-:%d+: ', ''))"""
+    assert lua(runtime, code) == (False, "bad argument #2 (invalid parent class name ProbeSelfParent)")
+
+
+def test_class_of_a_missing_inner_module(runtime):
+    # the module's name is its parts up to the one missing (Torch7's message
+    # held bytes from beyond that name's end now and then: 'torch.s34q\xf4')
+    code = """
+    local ok, m = pcall(torch.class, 'torch.ProbeMissing.Inner')
+    return ok, (tostring(m):gsub('^.-:%d+: ', ''))"""
+    assert lua(runtime, code) == (False, "while creating metatable torch.ProbeMissing.Inner: "
+                                         "bad argument #1 (torch.ProbeMissing is an invalid module name)")
+
+
 def test_pointer_of_strings_numbers_and_errors(runtime):
     code = """
     local ok1 = pcall(torch.pointer, nil)

@@ -45,7 +45,11 @@ def view(arr, offset, *dims):
 def from_file(tname, filename, shared):
     """A buffer mapped on a file: writes reach the file only when `shared`."""
     dtype = DTYPES[tname]
-    arr = np.memmap(filename, dtype=dtype, mode="r+" if shared else "c")
+    raw = np.memmap(filename, dtype=np.uint8, mode="r+" if shared else "c")
+    # (the whole elements the file holds, as TH's mapping counted them: bytes
+    # past the last one are left out)
+    n = len(raw) // dtype.itemsize
+    arr = raw[:n * dtype.itemsize].view(dtype)
     return arr, arr.ctypes.data
 
 

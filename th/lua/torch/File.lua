@@ -245,8 +245,14 @@ local function defineio(T)
    local scratch = ffi.new(T.ctype .. '[1]')
 
    -- (the argument checked before the file, as the original's binding did)
-   File[rname] = function(self, a)
-      local F = state(self, rname)
+   -- (one argument or none, as the original's binding counted them: a nil
+   -- given, or a second argument, is none of its forms)
+   File[rname] = function(self, ...)
+      local F, a = state(self, rname), ...
+      local nargs = select('#', ...)
+      if nargs > 1 or nargs == 1 and a == nil then
+         fail('nothing, number, or %sStorage expected', name)
+      end
       if a == nil then
          open(self, rname)
          scratch[0] = 0
@@ -281,16 +287,17 @@ local function defineio(T)
       return st
    end
 
-   File[wname] = function(self, a)
-      local F = state(self, wname)
+   File[wname] = function(self, ...)
+      local F, a = state(self, wname), ...
       local v = type(a) == 'number' and a or type(a) == 'string' and tonumber(a)   -- (lua_isnumber's)
+      if select('#', ...) ~= 1 then v = nil end   -- (a second argument: none of its forms)
       if v then
          open(self, wname)
          scratch[0] = v
          writefrom(F, T, scratch, 1, wname)
          return
       end
-      local s = type(a) == 'userdata' and SD[a]
+      local s = type(a) == 'userdata' and select('#', ...) == 1 and SD[a]
       if not (s and s.T == T) then
          fail('number, or %sStorage expected', name)
       end
@@ -470,6 +477,12 @@ local function define(name, parent, constructor)
    local mt = getmetatable(proto)
    protos[name] = proto
    class.define(name, parent, constructor, nil, nil, mt)
+   -- (a field written into a file: luaT's error, the userdata has no fields;
+   -- a subclass's metatable, whose metatable this is, takes its methods)
+   mt.__newindex = function(self, k, v)
+      if type(self) ~= 'userdata' then return rawset(self, k, v) end
+      internal.raise(('the class %s cannot be indexed'):format(torch.typename(self)))
+   end
    -- an unreachable open file is closed, flushing what was written
    mt.__gc = function(self)
       local F = files[self]

@@ -293,6 +293,8 @@ end
 
 class.define('torch.Generator', nil, newgenerator, newgenerator, nil, genmt)
 genmt.new, genmt.write, genmt.read = newgenerator, write, read
+-- (a field written into a generator: luaT's error, the userdata has no fields)
+genmt.__newindex = function() internal.raise('the class torch.Generator cannot be indexed') end
 torch._gen = newgenerator()
 
 ---------------------------------------------------------------------------

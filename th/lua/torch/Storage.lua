@@ -156,6 +156,41 @@ local function checksize(n, argn, fname, given)
    return n   -- (a fraction cut, as a C long)
 end
 
+-- a storage mapped on a file, as TH's mmap allocator made it: shared, a
+-- missing file is made (0600) and a shorter one lengthened to the size
+-- asked; not shared, the file must hold that size; no bytes to map is TH's
+-- allocation error.  (size <= 0: the whole file.)
+pcall(ffi.cdef, [[
+int open(const char *pathname, int flags, ...);
+int ftruncate(int fd, long length);
+int close(int fd);
+]])
+local function filebytes(name)
+   local f = io.open(name, 'rb')
+   if not f then return nil end
+   local n = f:seek('end')
+   f:close()
+   return n
+end
+local function lengthen(name, bytes)
+   local fd = ffi.C.open(name, 66, ffi.new('int', 384))   -- (O_RDWR | O_CREAT, 0600)
+   if fd < 0 then return end
+   if bytes and bytes > (filebytes(name) or 0) then ffi.C.ftruncate(fd, bytes) end
+   ffi.C.close(fd)
+end
+local function checkfile(T, name, shared, size)
+   local bytes = size and size * T.size
+   if shared and ffi.os == 'Linux' then lengthen(name, bytes) end   -- (Linux's open flags)
+   local have = filebytes(name)
+   if not have then   -- (TH's words)
+      fail('unable to open file <%s> in %s mode', name, shared and 'read-write' or 'read-only')
+   end
+   if bytes and have < bytes then
+      fail('file <%s> size is smaller than the required mapping size <%d>', name, bytes)
+   end
+   if (bytes or have) == 0 then fail('$ Torch: unable to mmap memory: you tried to mmap 0GB.') end
+end
+
 -- the constructor: (), (size), (table), (storage, offset [, size]),
 -- (filename [, shared [, size]]), (size, pointer)
 local function construct(T, a, b, c)
@@ -194,7 +229,10 @@ local function construct(T, a, b, c)
       if src.T ~= T then
          fail("bad argument #1 to '%s' (%s expected, got %s)", T.storagename, T.storagename, src.T.storagename)
       end
-      -- Torch7's messages; a view has at least one element
+      -- Torch7's messages; a view has at least one element (the offset and
+      -- size read as numbers first, numeric strings too, as luaL_checknumber)
+      if b ~= nil then b = internal.checknumber(b, 2, T.storagename) end
+      if c ~= nil then c = internal.checknumber(c, 3, T.storagename) end
       local offset = b or 1
       if type(offset) ~= 'number' or offset < 1 or offset > src.n then
          fail('offset out of bounds')
@@ -210,6 +248,13 @@ local function construct(T, a, b, c)
       rawset(SD[view], 'fixed', true)
       return view
    elseif ta == 'string' then
+      -- (shared a boolean, the size a number, checked before the file)
+      if b ~= nil and type(b) ~= 'boolean' then
+         fail("bad argument #2 to '%s' (boolean expected, got %s)", T.storagename, type(b))
+      end
+      if c ~= nil then c = internal.checknumber(c, 3, T.storagename) end
+      if c and c <= 0 then c = nil end
+      checkfile(T, a, b, c)
       local ok, arr, ptr, n = pcall(memory.fromfile, T, a, b and true or false)
       if not ok then
          local f = io.open(a, b and 'r+b' or 'rb')
@@ -294,7 +339,9 @@ function Storage.copy(self, ...)
       fail("bad argument #1 to 'copy' (torch.*Storage expected, got %s)",
            internal.typeof(src, 1, select('#', ...)) == 'no value' and 'no value' or torch.type(src))
    end
-   if s.n ~= o.n and (s.T == o.T or o.n < s.n) then
+   -- (one type: the sizes must agree; another: a longer source is cut, but
+   -- Half's copies, to or from it, wanted the same size too)
+   if s.n ~= o.n and (s.T == o.T or o.n < s.n or s.T == types.Half or o.T == types.Half) then
       fail("bad argument #1 to 'copy' (size mismatch)")
    end
    if s.T == o.T then

@@ -819,6 +819,8 @@ end
 function Tensor.unfold(self, ...)
    local d = TD[self] or internal.badself(self)
    local dim, size, step = ints('unfold', 3, ...)
+   -- (an empty tensor refused first, as the tensor: TH's check before the others)
+   inrange(d.nd > 0, 0, 'unfold', 'cannot unfold an empty tensor')
    inrange(dim >= 1 and dim <= d.nd, 1, 'unfold')
    inrange(size <= d.sz[dim], 2, 'unfold')
    inrange(step > 0, 3, 'unfold', 'invalid step')

@@ -89,20 +89,36 @@ local function default_tostring(self)
    return torch.typename(self)
 end
 
--- where the constructor table of `name` lives: module[field]
+-- given(n, ...): the type luaL_typerror named for argument n of a C
+-- function called with `...`: 'no value' past the last one given
+local function given(n, ...)
+   if select('#', ...) < n then return 'no value' end
+   return type((select(n, ...)))
+end
+
+-- where the constructor table of `name` lives: module[field], field what
+-- follows the last dot ('' for 'torch.'), the module what precedes it walked
+-- a part at a time from _G (empty parts too: 'a..b' lives in a['']); a part
+-- that is no table fails, named with the parts before it, at the caller of
+-- torch.class or torch.newmetatable (level 4)
 local function home(name, module)
-   local field = name:match('([^.]+)$')
+   local field = name:match('[^.]*$')
    if module then return module, field end
-   local path = name:match('^(.*)%.[^.]+$')
+   local path = name:match('^(.*)%.')
    if not path then return _G, field end
-   local t = _G
-   for part in path:gmatch('[^.]+') do
+   local t, from = _G, 1
+   while true do
+      local dot = path:find('.', from, true)
+      local upto = dot and dot - 1 or #path
+      local part = path:sub(from, upto)
       if type(t[part]) ~= 'table' then
-         error(string.format("while creating metatable %s: bad argument #1 (%s is an invalid module name)", name, path), 3)
+         error(string.format("while creating metatable %s: bad argument #1 (%s is an invalid module name)",
+                             name, path:sub(1, upto)), 4)
       end
       t = t[part]
+      if not dot then return t, field end
+      from = dot + 1
    end
-   return t, field
 end
 
 -- define(name, parentName, constructor, factory, module [, mt]) registers a class,
@@ -113,6 +129,8 @@ local function define(name, parentname, constructor, factory, module, preset)
    if type(name) ~= 'string' then
       error("bad argument #1 to 'newmetatable' (string expected, got " .. type(name) .. ')', 3)
    end
+   -- (the module first, as luaT: a class whose module is missing is not made)
+   local where, field = home(name, module)
    local mt = registry[name]
    if not mt then
       mt = preset or {}
@@ -127,7 +145,9 @@ local function define(name, parentname, constructor, factory, module, preset)
          error(string.format('class %s has been already assigned a parent class\n', name), 3)
       end
       local parent = registry[parentname]
-      if not parent then
+      -- (a class its own parent too: Torch7 crashed on it; every lookup in
+      -- it would loop)
+      if not parent or parent == mt then
          error(string.format('bad argument #2 (invalid parent class name %s)', tostring(parentname)), 3)
       end
       setmetatable(mt, parent)
@@ -155,7 +175,6 @@ local function define(name, parentname, constructor, factory, module, preset)
       end
       internal.constructorcalls[call] = true
       ctmt.__call = call
-      local where, field = home(name, module)
       where[field] = ct
    end
    return mt
@@ -174,8 +193,25 @@ local function proxyclass(name, constructor, factory, methods)
 end
 
 -- torch.newmetatable(name, parentName, constructor, destructor, factory, module)
-function torch.newmetatable(name, parentname, constructor, destructor, factory, module)
-   return define(name, parentname, constructor, factory, module)
+-- (its arguments checked as luaT checked them, all before the module and the
+-- parent; names may be numbers, as luaL_checkstring read them)
+local function metatablearg(n, what)
+   error(("bad argument #%d to 'newmetatable' (%s or nil expected)"):format(n, what), 3)
+end
+function torch.newmetatable(...)
+   local name, parentname, constructor, destructor, factory, module = ...
+   if type(name) == 'number' then name = tostring(name) end
+   if type(name) ~= 'string' then
+      error(("bad argument #1 to 'newmetatable' (string expected, got %s)"):format(given(1, ...)), 2)
+   end
+   if type(parentname) == 'number' then parentname = tostring(parentname) end
+   if parentname ~= nil and type(parentname) ~= 'string' then metatablearg(2, 'parent class name') end
+   if constructor ~= nil and type(constructor) ~= 'function' then metatablearg(3, 'constructor function') end
+   if destructor ~= nil and type(destructor) ~= 'function' then metatablearg(4, 'destructor function') end
+   if factory ~= nil and type(factory) ~= 'function' then metatablearg(5, 'factory function') end
+   if module ~= nil and type(module) ~= 'table' then metatablearg(6, 'module table') end
+   local mt = define(name, parentname, constructor, factory, module)
+   return mt   -- (not a tail call: define's errors are at the caller's line)
 end
 
 -- torch.class(name [, parentName] [, module]) -> metatable [, parent metatable]
@@ -212,8 +248,17 @@ function torch.class(...)
    return mt, parentname and registry[parentname] or nil
 end
 
+-- checkany(fname): luaL_checkany's error for a C function given nothing
+-- (named '?' when called from C or by a tail call)
+local function checkany(fname)
+   local info = debug.getinfo(2, 'n')
+   error(("bad argument #1 to '%s' (value expected)"):format(info and info.name and fname or '?'), 3)
+end
+
 -- typename(obj) -> the class name, or nothing at all for a non-Torch value
-function torch.typename(obj)
+function torch.typename(...)
+   local obj = ...
+   if obj == nil and select('#', ...) == 0 then checkany('typename') end
    local mt = debug.getmetatable(obj)
    if type(mt) == 'table' then
       local name = rawget(mt, '__typename')
@@ -247,11 +292,12 @@ function torch.isTypeOf(obj, spec)
 end
 
 -- getmetatable(name) -> the class metatable, or nothing at all
-function torch.getmetatable(name)
+function torch.getmetatable(...)
+   local name = ...
    if type(name) ~= 'string' and type(name) ~= 'number' then   -- (luaL_checkstring's error)
       local info = debug.getinfo(1, 'n')
       error(("bad argument #1 to '%s' (string expected, got %s)"):format(
-         info and info.name and 'getmetatable' or '?', type(name)), 2)
+         info and info.name and 'getmetatable' or '?', given(1, ...)), 2)
    end
    local mt = registry[tostring(name)]
    if mt then return mt end
@@ -274,7 +320,14 @@ function torch.setmetatable(obj, name)
    return tostring(name)
 end
 
-function torch.getconstructortable(name)
+function torch.getconstructortable(...)
+   local name = ...
+   if type(name) == 'number' then name = tostring(name) end
+   if type(name) ~= 'string' then   -- (luaL_checkstring's error)
+      local info = debug.getinfo(1, 'n')
+      error(("bad argument #1 to '%s' (string expected, got %s)"):format(
+         info and info.name and 'getconstructortable' or '?', given(1, ...)), 2)
+   end
    return constructors[name]
 end
 
@@ -284,7 +337,9 @@ function torch.factory(name)
 end
 
 -- version(obj): its metatable's __version; nothing at all without a metatable
-function torch.version(obj)
+function torch.version(...)
+   local obj = ...
+   if obj == nil and select('#', ...) == 0 then checkany('version') end
    local mt = debug.getmetatable(obj)
    if type(mt) == 'table' then return rawget(mt, '__version') end
 end
@@ -330,23 +385,25 @@ end
 
 -- envarg(n, fname, what, v): the argument error of luaL_checktype, named
 -- as the caller called the function ('?' from C or a tail call)
-local function envarg(n, fname, what, v)
+local function envarg(n, fname, what, got)
    local info = debug.getinfo(2, 'n')
    error(("bad argument #%d to '%s' (%s expected, got %s)"):format(
-      n, info and info.name and fname or '?', what, type(v)), 3)
+      n, info and info.name and fname or '?', what, got), 3)
 end
 
-function torch.getenv(obj)
+function torch.getenv(...)
+   local obj = ...
    local t = type(obj)
-   if t ~= 'function' and t ~= 'userdata' then envarg(1, 'getenv', 'function or userdata', obj) end
+   if t ~= 'function' and t ~= 'userdata' then envarg(1, 'getenv', 'function or userdata', given(1, ...)) end
    if isproxy(obj) then return userenvs[obj] or _G end
    return debug.getfenv(obj)
 end
 
-function torch.setenv(obj, env)
+function torch.setenv(...)
+   local obj, env = ...
    local t = type(obj)
-   if t ~= 'function' and t ~= 'userdata' then envarg(1, 'setenv', 'function or userdata', obj) end
-   if type(env) ~= 'table' then envarg(2, 'setenv', 'table', env) end
+   if t ~= 'function' and t ~= 'userdata' then envarg(1, 'setenv', 'function or userdata', given(1, ...)) end
+   if type(env) ~= 'table' then envarg(2, 'setenv', 'table', given(2, ...)) end
    if isproxy(obj) then
       userenvs[obj] = env
    else

@@ -18,4 +18,5 @@ return {
    'torch.serialization',  -- save, load, serialize, deserialize
    'torch.Tester',         -- Tester and TestSuite
    'torch.maths.argcheck', -- the original's argument checks, for the maths functions defined above
+   'torch.halfmethods',    -- HalfTensor keeps the methods Torch7's had (no maths), last
 }

@@ -14,7 +14,8 @@ local TD, SD, max = internal.tensors, internal.storages, math.max
 
 -- C type names as the original's ffi.lua spelled them
 local ctypes = {Byte = 'unsigned char', Char = 'char', Short = 'short', Int = 'int',
-                Long = 'long', Float = 'float', Double = 'double'}
+                Long = 'long', Float = 'float', Double = 'double', Half = 'THHalf'}
+local Half = types.Half
 
 ffi.cdef[[
 typedef struct THAllocator {
@@ -31,7 +32,10 @@ local structs = {}   -- type name -> {storage = ctype, tensor = ctype, ...pointe
 internal.bystruct = setmetatable({}, {__mode = 'v'})
 local bystruct = internal.bystruct
 
-for i = 1, types.count do
+-- (Half's elements as TH declared them: a struct of the bits, data[i].x)
+if not pcall(ffi.typeof, 'THHalf') then ffi.cdef 'typedef struct { unsigned short x; } THHalf;' end
+
+for i = 1, types.all do
    local name = types[i].name
    local real = ctypes[name]
    ffi.cdef((([[
@@ -74,7 +78,8 @@ local function storagecdata(s)
       st.refcount = 1
       s.cstruct = st   -- anchored in the storage's data: lives as long as it
    end
-   st.data = ffi.cast(c.data, s.ptr)
+   -- (a HalfStorage's pointer converts: its bits' pointer under it)
+   st.data = ffi.cast(c.data, s.T == Half and s.ptr.p or s.ptr)
    st.size = s.n
    return ffi.cast(c.storageptr, st)
 end
@@ -115,7 +120,7 @@ local function tensorcdata(self)
 end
 
 internal.method('cdata', tensorcdata)
-for i = 1, types.count do
+for i = 1, types.all do
    torch.getmetatable(types[i].storagename).cdata = function(self) return storagecdata(SD[self] or internal.badself(self, 'torch.*Storage')) end
 end
 

@@ -12,6 +12,7 @@ local selectview, checkbounds = internal.selectview, internal.checkbounds
 local wraptensor = internal.wraptensor
 local tnew = require 'table.new'
 local poll = internal.poll
+local Half = types.Half
 local type, tonumber, rawget, floor = type, tonumber, rawget, math.floor
 
 -- (the errors are Torch7's: its __index__ and __newindex__ numbered the
@@ -146,6 +147,7 @@ local function makeindex(mt)
             local pos = positionof(d, k)   -- (first: an empty tensor has no storage)
             return tonumber(d.st.ptr[pos])
          elseif isbytetensor(k) then
+            if d.T == Half then fail('ByteTensor based indexing not yetsupported with half type') end   -- (sic)
             return self:maskedSelect(k)
          end
          return nil   -- (another object, a LongTensor too: no element, as in Torch7)
@@ -188,6 +190,10 @@ local function giveback(w)
    spares[#spares + 1] = w
 end
 
+-- (Torch7's HalfTensor took no number into a part of it, nor a mask:
+-- its indexing had no fill for Half, nor masked functions)
+local function nohalffill() fail('fill on torch.HalfTensor not yet supported') end
+
 -- assign v (a number or a tensor) to the view w, then give it back; a
 -- numeric string is read as the element setter reads it when byelement
 -- (x[2] = '1e10' on a matrix), else as a number (x[{2, {}}] = '1e10'), as
@@ -197,6 +203,7 @@ local function assign(w, v, byelement)
       v = (byelement and tonumber(internal.elementvalue(w.T, v))) or tonumber(v) or v
    end
    if type(v) == 'number' then
+      if w.T == Half then nohalffill() end
       internal.fill(w, internal.ccast(w.T, v))
    elseif internal.istensor(v) then
       internal.copy(w, TD[v])
@@ -241,6 +248,7 @@ local function newindex(self, k, v)
       end
       if d.nd == 0 then emptyerror() end
       if type(v) ~= 'number' and not internal.istensor(v) then valueof(d, v, 'torch.*Tensor') end
+      if d.T == Half and not internal.istensor(v) then nohalffill() end   -- (before the index)
       local z = position(k, d.sz[1], 'out of range', 3)
       local w = borrow(d, d.off + z * d.str[1])
       local sz, str = w.sz, w.str
@@ -271,6 +279,7 @@ local function newindex(self, k, v)
          d.st.ptr[pos] = x or valueof(d, v)
          return
       elseif isbytetensor(k) then
+         if d.T == Half then fail('ByteTensor indexing not yet supported with half types') end
          if type(v) == 'number' then
             self:maskedFill(k, v)
          else

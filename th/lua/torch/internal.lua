@@ -91,6 +91,9 @@ end
 -- ismethod(f, name) -> whether f is the method `name` of a Tensor or Storage
 -- type; isclass(name) -> whether name is a Tensor or Storage type
 local function ismethod(f, name)
+   -- (the methods every type got, as installed: a guarded type's metatable
+   -- holds a wrapper, and Half's has no maths)
+   if internal.Tensor and rawget(internal.Tensor, name) == f then return true end
    local types = require 'torch.types'
    for i = 1, types.all do
       for _, class in ipairs{types[i].tensorname, types[i].storagename} do

@@ -657,7 +657,11 @@ function torch.qr(...)
    local ad = matrix('qr', inp[1], 1, 'A', false, true)
    local m, n = ad.sz[1], ad.sz[2]
    local k = min(m, n)
-   local q = colmajor('qr', res[1], ad.T, m, n, {})
+   -- (q is sized m x k first, as TH did: a q given of that size keeps its
+   -- strides into the column-major m x n, one of another size is made anew)
+   local q = result('qr', res[1], ad.T)
+   resize(TD[q], {m, k}, 2)
+   q = colmajor('qr', q, ad.T, m, n, {})
    local r = result('qr', res[2], ad.T)
    local L, T, qd, rd = lapack.routines(ad.T), ad.T, TD[q], TD[r]
    if not L then

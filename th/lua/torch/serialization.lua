@@ -428,13 +428,18 @@ end
 -- format -> File encoding method, long size (b32/b64: Longs of 4/8 bytes)
 local FORMATS = {binary = {'binary'}, ascii = {'ascii'}, b32 = {'binary', 4}, b64 = {'binary', 8}}
 
+-- (save and load refuse a mode or a referenced flag in Torch7's words; its
+-- save named binary and ascii only, though th's writes b32 and b64 too)
+local MODEWORDS = {['torch.save'] = '"binary" or "ascii" (or nil) expected for mode',
+                   ['torch.load'] = '"binary", "b32", "b64" or "ascii" (or nil) expected for mode'}
 local function checkformat(fname, mode, referenced)
    local f = FORMATS[mode or 'binary']
    if not f then
+      if MODEWORDS[fname] then fail(MODEWORDS[fname]) end
       fail('%s: "binary", "b32", "b64" or "ascii" (or nil) expected for mode, got %s', fname, tostring(mode))
    end
    if referenced ~= nil and type(referenced) ~= 'boolean' then
-      fail('%s: true or false (or nil) expected for referenced, got %s', fname, tostring(referenced))
+      fail('true or false (or nil) expected for referenced')
    end
    return f[1], f[2]
 end

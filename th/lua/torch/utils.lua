@@ -39,10 +39,16 @@ end)
 torch._heaptracking = true
 function torch.setheaptracking(on)
    if type(on) ~= 'boolean' then
-      fail("bad argument #1 to 'setheaptracking' (boolean expected, got %s)", type(on))
+      -- (luaT named the type expected as the one given, whatever it was)
+      fail("bad argument #1 to 'setheaptracking' (boolean expected, got boolean)")
    end
    torch._heaptracking = on
 end
+
+-- Torch7 re-installed TH's error handlers and its per-thread state with
+-- these (for threads); th's have nothing to update: they return nothing
+function torch.updateerrorhandlers() end
+function torch.updatethreadlocals() end
 
 local function tabletensor(d, dim, off)
    local t = {}
@@ -72,6 +78,7 @@ internal.method('totable', torch.totable)
 -- torch.data(t [, asnumber]): the FFI pointer to the first element, or its
 -- address as an intptr_t cdata (tonumber() makes it a plain number), as documented
 function torch.data(obj, asnumber)
+   if obj == nil then return nil end   -- (as Torch7's)
    local ptr = obj:data()
    if asnumber then
       return require('ffi').cast('intptr_t', ptr)

@@ -282,11 +282,18 @@ for name, rows in pairs{histc = false, bhistc = true} do
       nbins = nbins == nil and 100 or toint(number(nbins, i + 1, name), i + 1, name)
       lo = lo == nil and 0 or number(lo, i + 2, name)
       hi = hi == nil and 0 or number(hi, i + 3, name)
-      if nbins <= 0 then fail("bad argument #%d to '%s' (number of bins must be positive)", i + 1, name) end
+      if nbins <= 0 and not rows then fail("bad argument #%d to 'histc' (number of bins must be positive)", i + 1) end
       -- (TH's words: its check of the size of dimension 2 first, then of the rank)
       if rows and xd.nd < 2 then fail("bad argument #2 to 'bhistc' (invalid dimension 2)") end
       if rows and xd.nd > 2 then
          fail("bad argument #2 to 'bhistc' (invalid dimension %d, the input must be a 2d tensor)", xd.nd)
+      end
+      -- (bhistc checked no count of bins: its rows x nbins histogram, resized
+      -- with nbins <= 0, ended at its rows, a vector, which TH's size check
+      -- refused)
+      if nbins <= 0 then
+         fail('inconsistent tensor size, expected tensor [%d x %d] and hist [%d] to have the same number of dimensions',
+              xd.sz[1], xd.sz[2], xd.sz[1])
       end
       -- (the data's range of no data: TH's min of an empty tensor failed)
       if not rows and lo == hi and nelement(xd) == 0 then
@@ -432,7 +439,11 @@ install('cat', cat, false, true)
 function torch.cat(a1, a2, a3, a4)
    local first = type(a1) == 'table' and a1[1] or type(a2) == 'table' and not TD[a1] and a2[1] or a1
    local d = TD[first]
-   return cat(d and d.T or dispatch.firsttype(4, a1, a2, a3, a4), a1, a2, a3, a4)
+   local T = d and d.T
+   -- (HalfTensors have no cat: the default type's, which refuses them)
+   if not T or T == types.Half then T = dispatch.firsttype(4, a1, a2, a3, a4) end
+   if T == types.Half then T = dispatch.defaulttype() end
+   return cat(T, a1, a2, a3, a4)
 end
 
 -- reshape([res,] x, sizes...): a copy of x's elements with the given sizes

@@ -278,7 +278,7 @@ end
 -- test's exit (a side trace) cannot leave a vararg function by a tail call.
 local FRONTENDS = [[
 local E, S = ...
-local select, type, TD, tensortype, Byte, Long = select, type, E.TD, E.tensortype, E.Byte, E.Long
+local select, type, TD, tensortype, Byte, Long, Half = select, type, E.TD, E.tensortype, E.Byte, E.Long, E.Half
 local poll, firsttype, miss, missinplace, via = E.poll, E.firsttype, E.miss, E.missinplace, E.via
 local impl, only, name, torchform, methodform = S.impl, S.only, S.name, S.torchform, S.methodform
 
@@ -293,6 +293,7 @@ local function torchcall(n, $A)
    poll()
    via.torch = true
    local T = firsttype(n, $A)
+   if T == Half then return E.nomaths(S, n, $A) end
    if only and not only(T) then E.notimplemented(T, name) end
    return parse(T, torchform, n, $A)
 end
@@ -336,8 +337,8 @@ end
 ]]
 
 -- what the generated front ends call
-local E = {TD = TD, tensortype = tensortype, Byte = types.Byte, Long = types.Long, poll = poll,
-           firsttype = firsttype, via = internal.via}
+local E = {TD = TD, tensortype = tensortype, Byte = types.Byte, Long = types.Long, Half = types.Half,
+           poll = poll, firsttype = firsttype, via = internal.via}
 
 function E.notimplemented(T, name)
    internal.locate(('%s does not implement the torch.%s() function'):format(T.tensorname, name))
@@ -354,6 +355,12 @@ function E.miss(S, T, form, n, ...)
       return again(tonumbers(n, ...))
    end
    argerror(S.name, T, form, firstn(n, ...))
+end
+
+-- torch.f(...) whose first tensor is a HalfTensor: the original's torch.f
+-- found no f for Half and called the default type's, which refused it
+function E.nomaths(S, n, ...)
+   argerror(S.name, dispatch.defaulttype(), S.torchform, firstn(n, ...))
 end
 
 function E.missinplace(S, T, method, self, n, ...)
@@ -375,6 +382,7 @@ local function frontends(spec)
       poll()
       internal.via.torch = true
       local T = firsttype(n, ...)
+      if T == types.Half then return E.nomaths(S, n, ...) end
       if S.only and not S.only(T) then E.notimplemented(T, S.name) end
       return E.miss(S, T, S.torchform, n, ...)
    end
@@ -713,6 +721,8 @@ function dispatch.guard(name, methods)
          via.torch = true
          local n = select('#', ...)
          local T, m = typeof(n, ...)
+         -- (a HalfTensor first: the default type's f, which refused it)
+         if T == types.Half then argerror(name, dispatch.defaulttype(), 'torch', unpack({...}, 1, m)) end
          local ok = checks[T]
          if ok == nil then ok = check(T) end
          if ok and not ok(m, ...) then argerror(name, T, 'torch', unpack({...}, 1, m)) end

@@ -34,7 +34,8 @@ local function match(T, res, m1, m2, gain)
    gain = dispatch.cast(T, gain or 1)
    local n1, dim1, p1, o1, keep1 = rows(m1)
    local n2, dim2, p2, o2, keep2 = rows(m2)
-   if dim1 ~= dim2 then fail("bad argument #2 to 'match' (m1 and m2 must have the same inner vector dim)") end
+   -- (TH's check numbered m2 as its third argument, after the result)
+   if dim1 ~= dim2 then fail("bad argument #3 to 'match' (m1 and m2 must have the same inner vector dim)") end
    res = dispatch.resultsized(T, res, {n1, n2}, 2)
    local out = res:contiguous()
    local po, oo = TD[out].st.ptr, TD[out].off
