@@ -89,6 +89,17 @@ end
 -- and a 256-element ReLU then cost 30-300 us instead of 1.
 local wrappers = {}   -- number of arguments -> function(impl, name) -> callable
 
+-- The wrappers stand for the closures of nn's THNN.lua, whose line 110 called
+-- the C function as `v`: their chunk bears that file's name, the call on
+-- that line, so that a kernel's error reads ".../nn/THNN.lua:110: ..." and
+-- a traceback "[C]: in function 'v'", as the original's (nn's Container
+-- prints one); '=thnn.bind' when no nn is on the path.
+local THNN_LINE = 110
+local function chunkname()
+   local path = package.searchpath('nn.THNN', package.path)
+   return path and '@' .. path or '=thnn.bind'
+end
+
 local function wrapper(n)
    local w = wrappers[n]
    if not w then
@@ -97,10 +108,10 @@ local function wrapper(n)
          params[i] = 'a' .. i
          resolved[i] = ('resolve(a%d, %d, name, other)'):format(i, i)
       end
-      local src = ('local resolve = ...\nreturn function(impl, name, other)\n'
-                   .. '   return function(%s)\n      impl(nil%s)\n   end\nend')
+      local src = ('local resolve = ... return function(v, name, other) return function(%s)'
+                   .. string.rep('\n', THNN_LINE - 1) .. ' v(nil%s) end end')
          :format(table.concat(params, ', '), n > 0 and ', ' .. table.concat(resolved, ', ') or '')
-      w = assert(loadstring(src, '=thnn.bind'))(resolve)
+      w = assert(loadstring(src, chunkname()))(resolve)
       wrappers[n] = w
    end
    return w
