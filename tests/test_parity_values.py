@@ -985,3 +985,34 @@ def test_seeds33b_fuzz_findings():
     # caller's line (tests/fixtures/seeds33b_found.lua)
     out, expected = fixture("seeds33b_found")
     assert out == expected
+
+
+def test_seeds34_nn_findings():
+    # nn probed beside the fuzzers on seeds 8001-8060: Sigmoid's gradient of
+    # an empty tensor (th's strided branch recursed until the stack
+    # overflowed); a kernel's error located at nn's THNN.lua:110 as the
+    # original's (th said thnn.bind:4), and debug.traceback (in nn
+    # Container's messages) showing th's frames as the C function 'v';
+    # convolutions checking the output's size before the input's planes,
+    # with the weight's planes in THNN's message, VolumetricConvolution's
+    # plane mismatch as addmm's; 3-D convolutions of one output element per
+    # image taking each image's columns as THNN's contiguous K x 1 (fuzz_nn
+    # 8008, under SkylakeX), the dilated one's forward gemm row-major
+    # (tests/fixtures/seeds34_nn_found.lua)
+    from nn_paths import assert_prints_recording
+    assert_prints_recording("seeds34_nn_found")
+
+
+@pytest.mark.skipif(not avx512(), reason="OpenBLAS's SkylakeX kernels need AVX-512")
+def test_seeds34_nn_findings_on_skylakex_kernels():
+    # the same under OpenBLAS's AVX-512 kernels, recorded from the original
+    # there: the 3-D convolutions' bits of fuzz_nn seed 8008
+    from nn_paths import FIXTURES, nn_env
+    env = dict(nn_env(), OPENBLAS_CORETYPE="SkylakeX")
+    proc = run_th([os.path.join(FIXTURES, "seeds34_nn_found.lua")], cwd=FIXTURES, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "seeds34_nn_found_skylakex_expected.txt")) as f:
+        expected = f.read().splitlines()
+    got = proc.stdout.splitlines()
+    bad = [(w, g) for w, g in zip(expected, got) if w != g]
+    assert not bad and len(got) == len(expected), f"(original, th) {[w[:80] for w, _ in bad[:3]]}"
