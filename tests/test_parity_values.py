@@ -997,8 +997,11 @@ def test_seeds34_nn_findings():
     # with the weight's planes in THNN's message, VolumetricConvolution's
     # plane mismatch as addmm's; 3-D convolutions of one output element per
     # image taking each image's columns as THNN's contiguous K x 1 (fuzz_nn
-    # 8008, under SkylakeX), the dilated one's forward gemm row-major
-    # (tests/fixtures/seeds34_nn_found.lua)
+    # 8008, under SkylakeX), the dilated one's forward gemm row-major;
+    # SpatialClassNLLCriterion's loss summed in order in the element type
+    # (numpy's pairwise sum: a Float loss's last bits), its gradient left
+    # zero for a total weight of 0 or less; one input's ClassNLL loss -x * w
+    # (-0 for a weight of 0) (tests/fixtures/seeds34_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds34_nn_found")
 

@@ -55,6 +55,12 @@ function K.ClassNLLCriterion_updateOutput(state, input, target, output, sizeAver
                                           weights, total_weight, ignore_index)
    local n, nclasses, t, w = prepare(input, target, weights, ignore_index)
    local loss, total = nllsum(input:contiguous(), t, w, n, nclasses, ignore_index, checks.rounding(input))
+   -- (one input's loss was -x * w, not a sum from 0: -0 for a weight of 0
+   -- and x > 0, where 0 - x * w is +0)
+   if input:dim() == 1 and loss == 0 and total == 0 and w then
+      local c = tonumber(t:data()[0])
+      if c ~= ignore_index then loss = -input[c] * w:data()[c - 1] end
+   end
    if sizeAverage and total ~= 0 then loss = loss / total end
    checks.setloss(total_weight, total)
    checks.setloss(output, loss)
