@@ -207,7 +207,8 @@ end
 
 -- debug.traceback as user code sees it (nn's Container puts one in its
 -- error messages): th's frames as the original's C functions, and without
--- th's runner below the main chunk, as the traceback of an uncaught error
+-- th's runner or prompt below the main chunk, as the traceback of an
+-- uncaught error
 function debug.traceback(...)
    local msg, level = ...
    if type(msg) == 'thread' or (level ~= nil and type(level) ~= 'number') then
@@ -220,7 +221,10 @@ function debug.traceback(...)
    level = (level or 1) + 1
    local text = collapse(rawtraceback(nomsg and '' or msg, level), level)
    if nomsg then text = text:sub(2) end   -- (the empty message's line)
-   return (text:gsub('\n\t%[C%]: in function \'run\'\n\t%[string "<python>"%]:%d+: in function <[^\n]*>$', ''))
+   -- (what follows the outermost main chunk is th's runner or prompt)
+   local last = text:match('^.*()\n\t[^\n]*: in main chunk')
+   local cut = last and text:find('\n', last + 1, true)
+   return cut and text:sub(1, cut - 1) or text
 end
 
 -- snapshot(): the globals th defined before user code runs (who() hides them)
