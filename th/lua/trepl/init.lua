@@ -196,19 +196,26 @@ local function collapse(text, level, lua)
    return head .. table.concat(asc(lines, ownsrc, funcs), '\n')
 end
 
+-- a traceback's text down to the outermost main chunk: what follows is
+-- th's runner or prompt (the original's showed its th launcher's frames)
+local function tochunk(text)
+   local last = text:match('^.*()\n\t[^\n]*: in main chunk')
+   local cut = last and text:find('\n', last + 1, true)
+   return cut and text:sub(1, cut - 1) or text
+end
+
 -- traceback for xpcall: the message, then the Lua stack from level (2 by
 -- default: the function that raised the error, when traceback is the
 -- handler itself), collapsed
 function trepl.traceback(msg, level, lua)
    level = level or 2
    local text = collapse(rawtraceback(trepl.message(msg), level), level, lua)
-   return text   -- (not a tail call: levels count this frame)
+   return tochunk(text)   -- (not a tail call of collapse: levels count this frame)
 end
 
 -- debug.traceback as user code sees it (nn's Container puts one in its
--- error messages): th's frames as the original's C functions, and without
--- th's runner or prompt below the main chunk, as the traceback of an
--- uncaught error
+-- error messages): th's frames as the original's C functions, down to the
+-- main chunk, as the traceback of an uncaught error
 function debug.traceback(...)
    local msg, level = ...
    if type(msg) == 'thread' or (level ~= nil and type(level) ~= 'number') then
@@ -221,10 +228,7 @@ function debug.traceback(...)
    level = (level or 1) + 1
    local text = collapse(rawtraceback(nomsg and '' or msg, level), level)
    if nomsg then text = text:sub(2) end   -- (the empty message's line)
-   -- (what follows the outermost main chunk is th's runner or prompt)
-   local last = text:match('^.*()\n\t[^\n]*: in main chunk')
-   local cut = last and text:find('\n', last + 1, true)
-   return cut and text:sub(1, cut - 1) or text
+   return tochunk(text)
 end
 
 -- snapshot(): the globals th defined before user code runs (who() hides them)
