@@ -1001,7 +1001,8 @@ def test_seeds34_nn_findings():
     # SpatialClassNLLCriterion's loss summed in order in the element type
     # (numpy's pairwise sum: a Float loss's last bits), its gradient left
     # zero for a total weight of 0 or less; one input's ClassNLL loss -x * w
-    # (-0 for a weight of 0) (tests/fixtures/seeds34_nn_found.lua)
+    # (-0 for a weight of 0); GatedLinearUnit's Float gradient with 1 - s
+    # exact (th rounded it to a float) (tests/fixtures/seeds34_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds34_nn_found")
 
