@@ -1002,7 +1002,10 @@ def test_seeds34_nn_findings():
     # (numpy's pairwise sum: a Float loss's last bits), its gradient left
     # zero for a total weight of 0 or less; one input's ClassNLL loss -x * w
     # (-0 for a weight of 0); GatedLinearUnit's Float gradient with 1 - s
-    # exact (th rounded it to a float) (tests/fixtures/seeds34_nn_found.lua)
+    # exact (th rounded it to a float); SparseLinear's output, weight
+    # gradient and update by BLAS axpy as THNN's (fused under SkylakeX), its
+    # legacy kernel's bias gradient row by row
+    # (tests/fixtures/seeds34_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds34_nn_found")
 
