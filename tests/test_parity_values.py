@@ -1004,7 +1004,8 @@ def test_seeds34_nn_findings():
     # (-0 for a weight of 0); GatedLinearUnit's Float gradient with 1 - s
     # exact (th rounded it to a float); SparseLinear's output, weight
     # gradient and update by BLAS axpy as THNN's (fused under SkylakeX), its
-    # legacy kernel's bias gradient row by row
+    # legacy kernel's bias gradient row by row; LookupTable's gradient with
+    # scaleGradByFreq by axpy of the scale divided by the count
     # (tests/fixtures/seeds34_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds34_nn_found")
