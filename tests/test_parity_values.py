@@ -1024,3 +1024,12 @@ def test_seeds34_nn_findings_on_skylakex_kernels():
     got = proc.stdout.splitlines()
     bad = [(w, g) for w, g in zip(expected, got) if w != g]
     assert not bad and len(got) == len(expected), f"(original, th) {[w[:80] for w, _ in bad[:3]]}"
+
+
+def test_seeds34b_fuzz_findings():
+    # probing next to the fuzzers' seeds 8001-8060 (torch alone): a view's
+    # size of 0 ends its sizes, as in torch.Tensor(6, 0), so x:view(6, 0) is
+    # x:view(6) (th refused it; nn.Reshape(0) failed)
+    # (tests/fixtures/seeds34b_found.lua)
+    out, expected = fixture("seeds34b_found")
+    assert out == expected
