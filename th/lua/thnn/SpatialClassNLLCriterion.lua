@@ -41,10 +41,24 @@ end
 local function nllsum(x, t, w, N, C, P, rd)
    local xp, tp, wp = x:data(), t:data(), w and w:data()
    local loss, total = 0, 0
+   local floor = math.floor
+   if not wp then
+      -- (weights of 1: the products exact, the total a count, which a
+      -- float's sum of ones stops at 2^24, rd(2^24 + 1) being 2^24)
+      for b = 0, N - 1 do
+         for e = 0, P - 1 do
+            local c = floor(tonumber(tp[b * P + e])) - 1
+            loss = rd(loss - xp[(b * C + c) * P + e])
+         end
+      end
+      local total = N * P
+      if rd(2^24 + 1) == 2^24 then total = math.min(total, 2^24) end
+      return loss, total
+   end
    for b = 0, N - 1 do
       for e = 0, P - 1 do
-         local c = math.floor(tonumber(tp[b * P + e])) - 1
-         local weight = wp and wp[c] or 1
+         local c = floor(tonumber(tp[b * P + e])) - 1
+         local weight = wp[c]
          loss = rd(loss - rd(xp[(b * C + c) * P + e] * weight))
          total = rd(total + weight)
       end
