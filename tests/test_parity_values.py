@@ -1005,7 +1005,9 @@ def test_seeds34_nn_findings():
     # exact (th rounded it to a float); SparseLinear's output, weight
     # gradient and update by BLAS axpy as THNN's (fused under SkylakeX), its
     # legacy kernel's bias gradient row by row; LookupTable's gradient with
-    # scaleGradByFreq by axpy of the scale divided by the count
+    # scaleGradByFreq by axpy of the scale divided by the count;
+    # FeatureLPPooling's view inputs through contiguous copies, its gradient
+    # term's quotient in the element type, rounded before it is added
     # (tests/fixtures/seeds34_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds34_nn_found")
