@@ -13,6 +13,8 @@ local K = {}
 -- all 1), each target checked to be a class or ignore_index
 local function prepare(input, target, weights, ignore_index)
    local nd = input:dim()
+   -- (an empty input: THNN read its last dimension's size first)
+   if nd == 0 then fail("bad argument #2 to 'v' (dimension 0 out of range of 0D tensor)") end
    if nd > 2 then fail('input tensor should be 1D or 2D') end
    local n = nd == 2 and input:size(1) or 1
    local nclasses = input:size(nd)

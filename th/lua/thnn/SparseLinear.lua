@@ -11,8 +11,11 @@ local function columns(input)
    return long:select(2, 1):long(), long:select(2, 2):long(), long:select(2, 3):clone()
 end
 
--- a legacy batch x nnz x 2 input as nnz x 3 rows
+-- a legacy batch x nnz x 2 input as nnz x 3 rows (THNN's check of its sizes first)
 local function formatted(input)
+   if input:dim() ~= 3 or input:size(3) ~= 2 then
+      require('thnn.checks').fail("bad argument #2 to 'v' (input size must be batchsize x nnz x 2)")
+   end
    local batch, nnz = input:size(1), input:size(2)
    local rows = input.new(batch * nnz, 3)
    local b = torch.range(1, batch):typeAs(input):view(batch, 1):expand(batch, nnz)
