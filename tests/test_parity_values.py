@@ -1009,8 +1009,10 @@ def test_seeds34_nn_findings():
     # FeatureLPPooling's view inputs through contiguous copies, its gradient
     # term's quotient in the element type, rounded before it is added;
     # empty inputs of ClassNLL, the margin criteria and SparseLinear's
-    # legacy kernels refused in THNN's words (th failed inside size())
-    # (tests/fixtures/seeds34_nn_found.lua)
+    # legacy kernels refused in THNN's words (th failed inside size());
+    # SpatialConvolutionMap's input dimensions in its words; FeatureLPPooling
+    # without batch_mode the FFI's "cannot convert 'nil' to 'bool'" (th
+    # computed) (tests/fixtures/seeds34_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds34_nn_found")
 
