@@ -1012,7 +1012,10 @@ def test_seeds34_nn_findings():
     # legacy kernels refused in THNN's words (th failed inside size());
     # SpatialConvolutionMap's input dimensions in its words; FeatureLPPooling
     # without batch_mode the FFI's "cannot convert 'nil' to 'bool'" (th
-    # computed) (tests/fixtures/seeds34_nn_found.lua)
+    # computed), and every kernel's C bool argument (inplace, train,
+    # sizeAverage, ceil_mode, count_include_pad, scaleGradByFreq) as the FFI
+    # converted it: nil an error, a number true unless 0 (th read nil as
+    # false and 0 as true), at THNN.lua:110 (tests/fixtures/seeds34_nn_found.lua)
     from nn_paths import assert_prints_recording
     assert_prints_recording("seeds34_nn_found")
 
