@@ -12,14 +12,6 @@ local function layout(input, dim)
    return b, f, input:nElement() / (b * f)
 end
 
--- batchMode as the C bool the FFI made of it (argument argn, counting the
--- state): nil refused, a number true unless 0
-local function cbool(batchMode, argn)
-   if batchMode == nil then fail("bad argument #%d to 'v' (cannot convert 'nil' to 'bool')", argn) end
-   if type(batchMode) == 'number' then return batchMode ~= 0 end
-   return batchMode
-end
-
 local function featuredim(input, width, batchMode)
    local dim = batchMode and 2 or 1
    local nd = input:dim()
@@ -42,7 +34,6 @@ local function windows(input, dim, power, width, stride)
 end
 
 function K.FeatureLPPooling_updateOutput(state, input, output, power, width, stride, batchMode)
-   batchMode = cbool(batchMode, 7)
    local dim = featuredim(input, width, batchMode)
    local size = input:size()
    size[dim] = math.floor((size[dim] - width) / stride) + 1
@@ -78,7 +69,6 @@ end
 -- nothing where output[f] is 0 (p > 1)
 function K.FeatureLPPooling_updateGradInput(state, gradOutput, input, output, gradInput,
                                             power, width, stride, batchMode)
-   batchMode = cbool(batchMode, 9)
    local dim = featuredim(input, width, batchMode)
    gradInput:resizeAs(input):zero()
    if input:nElement() > 0 and gradOutput:isSameSizeAs(output)
