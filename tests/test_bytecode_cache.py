@@ -7,9 +7,10 @@ import os
 
 from conftest import run_th
 
-# Lua's own traceback of an error in th's code (th's uncaught-error traceback
-# shows th's frames as the original's C functions)
-ERROR = "print(select(2, xpcall(function() torch.Tensor(2):narrow(1, 5, 1) end, debug.traceback)))"
+# LuaJIT's own traceback of an error in th's code (th's debug.traceback, as
+# its uncaught-error traceback, shows th's frames as the original's C functions)
+ERROR = ("print(select(2, xpcall(function() torch.Tensor(2):narrow(1, 5, 1) end, "
+         "require('torch.internal').traceback)))")
 
 
 def run(cache_home, code, cwd=None, lua_path=None):

@@ -1039,3 +1039,60 @@ def test_assignments_into_views():
               "overlapping in place view\tok\ttorch.DoubleTensor 10 1 1 2 3 4 5 6 7 8 9"}
     expected = [better.get(line.split("\t")[0], line) for line in expected]
     assert out == expected
+
+
+def test_seeds34_nn_findings():
+    # nn probed beside the fuzzers on seeds 8001-8060: Sigmoid's gradient of
+    # an empty tensor (th's strided branch recursed until the stack
+    # overflowed); a kernel's error located at nn's THNN.lua:110 as the
+    # original's (th said thnn.bind:4), and debug.traceback (in nn
+    # Container's messages) showing th's frames as the C function 'v';
+    # convolutions checking the output's size before the input's planes,
+    # with the weight's planes in THNN's message, VolumetricConvolution's
+    # plane mismatch as addmm's; 3-D convolutions of one output element per
+    # image taking each image's columns as THNN's contiguous K x 1 (fuzz_nn
+    # 8008, under SkylakeX), the dilated one's forward gemm row-major;
+    # SpatialClassNLLCriterion's loss summed in order in the element type
+    # (numpy's pairwise sum: a Float loss's last bits), its gradient left
+    # zero for a total weight of 0 or less; one input's ClassNLL loss -x * w
+    # (-0 for a weight of 0); GatedLinearUnit's Float gradient with 1 - s
+    # exact (th rounded it to a float); SparseLinear's output, weight
+    # gradient and update by BLAS axpy as THNN's (fused under SkylakeX), its
+    # legacy kernel's bias gradient row by row; LookupTable's gradient with
+    # scaleGradByFreq by axpy of the scale divided by the count;
+    # FeatureLPPooling's view inputs through contiguous copies, its gradient
+    # term's quotient in the element type, rounded before it is added;
+    # empty inputs of ClassNLL, the margin criteria and SparseLinear's
+    # legacy kernels refused in THNN's words (th failed inside size());
+    # SpatialConvolutionMap's input dimensions in its words; FeatureLPPooling
+    # without batch_mode the FFI's "cannot convert 'nil' to 'bool'" (th
+    # computed), and every kernel's C bool argument (inplace, train,
+    # sizeAverage, ceil_mode, count_include_pad, scaleGradByFreq) as the FFI
+    # converted it: nil an error, a number true unless 0 (th read nil as
+    # false and 0 as true), at THNN.lua:110 (tests/fixtures/seeds34_nn_found.lua)
+    from nn_paths import assert_prints_recording
+    assert_prints_recording("seeds34_nn_found")
+
+
+@pytest.mark.skipif(not avx512(), reason="OpenBLAS's SkylakeX kernels need AVX-512")
+def test_seeds34_nn_findings_on_skylakex_kernels():
+    # the same under OpenBLAS's AVX-512 kernels, recorded from the original
+    # there: the 3-D convolutions' bits of fuzz_nn seed 8008
+    from nn_paths import FIXTURES, nn_env
+    env = dict(nn_env(), OPENBLAS_CORETYPE="SkylakeX")
+    proc = run_th([os.path.join(FIXTURES, "seeds34_nn_found.lua")], cwd=FIXTURES, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(os.path.join(FIXTURES, "seeds34_nn_found_skylakex_expected.txt")) as f:
+        expected = f.read().splitlines()
+    got = proc.stdout.splitlines()
+    bad = [(w, g) for w, g in zip(expected, got) if w != g]
+    assert not bad and len(got) == len(expected), f"(original, th) {[w[:80] for w, _ in bad[:3]]}"
+
+
+def test_seeds34b_fuzz_findings():
+    # probing next to the fuzzers' seeds 8001-8060 (torch alone): a view's
+    # size of 0 ends its sizes, as in torch.Tensor(6, 0), so x:view(6, 0) is
+    # x:view(6) (th refused it; nn.Reshape(0) failed)
+    # (tests/fixtures/seeds34b_found.lua)
+    out, expected = fixture("seeds34b_found")
+    assert out == expected

@@ -81,6 +81,22 @@ def test_a_chunks_varargs_are_empty(session, capfd):
     assert captured.out == "0\t\n0\t\n2\t\n1\t\n"
 
 
+def test_a_traceback_taken_at_the_prompt_ends_at_the_chunk(session, capfd):
+    # debug.traceback() (nn's Container puts one in its messages) shows th's
+    # own frames as the C functions of the original and ends at the typed
+    # chunk, as the traceback of an error does (found next to fuzz seeds
+    # 8001-8060: th's prompt frames showed as '[C]: at 0x...', a THNN
+    # kernel's as th's Lua files)
+    feed(session, "print(debug.traceback('x'))", "print(pcall(torch.Tensor(2).narrow, torch.Tensor(2), 5, 1, 1))",
+         "print((select(2, xpcall(function() torch.Tensor(2):narrow(5, 1, 1) end, debug.traceback))))")
+    out = capfd.readouterr().out
+    assert out == ("x\nstack traceback:\n\tstdin:1: in main chunk\t\n"
+                   "false\tbad argument #2 to '?' (out of range)\t\n"
+                   "stdin:1: bad argument #1 to 'narrow' (out of range)\nstack traceback:\n"
+                   "\t[C]: in function 'narrow'\n\tstdin:1: in function <stdin:1>\n"
+                   "\t[C]: in function 'xpcall'\n\tstdin:1: in main chunk\t\n")
+
+
 def test_classes_can_be_redefined(session, capfd):
     feed(session, "local A = torch.class('ReplThing')", "function A:f() return 1 end",
          "local A = torch.class('ReplThing')", "function A:f() return 2 end", "ReplThing():f()")

@@ -88,6 +88,9 @@ def test_report_and_exit_status(th):
             "attempt to concatenate global 'world' (a nil value)\nstack traceback:\n"
             "\tscript.lua:15: in function <script.lua:13>\n" + DASHES) in text
     assert "testD\n Function call failed\n" in text and "boom" in text
+    # (a test's error traced down to the script's main chunk, as an
+    # uncaught error: th's runner frames below it had shown)
+    assert "\tscript.lua:20: in main chunk\n\n" + DASHES in text
     assert text.rstrip("\n").endswith(DASHES)
 
 

@@ -13,6 +13,8 @@ local K = {}
 -- all 1), each target checked to be a class or ignore_index
 local function prepare(input, target, weights, ignore_index)
    local nd = input:dim()
+   -- (an empty input: THNN read its last dimension's size first)
+   if nd == 0 then fail("bad argument #2 to 'v' (dimension 0 out of range of 0D tensor)") end
    if nd > 2 then fail('input tensor should be 1D or 2D') end
    local n = nd == 2 and input:size(1) or 1
    local nclasses = input:size(nd)
@@ -55,6 +57,12 @@ function K.ClassNLLCriterion_updateOutput(state, input, target, output, sizeAver
                                           weights, total_weight, ignore_index)
    local n, nclasses, t, w = prepare(input, target, weights, ignore_index)
    local loss, total = nllsum(input:contiguous(), t, w, n, nclasses, ignore_index, checks.rounding(input))
+   -- (one input's loss was -x * w, not a sum from 0: -0 for a weight of 0
+   -- and x > 0, where 0 - x * w is +0)
+   if input:dim() == 1 and loss == 0 and total == 0 and w then
+      local c = tonumber(t:data()[0])
+      if c ~= ignore_index then loss = -input[c] * w:data()[c - 1] end
+   end
    if sizeAverage and total ~= 0 then loss = loss / total end
    checks.setloss(total_weight, total)
    checks.setloss(output, loss)

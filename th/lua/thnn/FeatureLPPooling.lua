@@ -1,6 +1,7 @@
 -- FeatureLPPooling: along the feature dimension (1, or 2 in batch mode),
 -- output[f] = (sum of input[f * stride + k]^power for k < width)^(1 / power)
 local checks = require 'thnn.checks'
+local libm = require 'torch.maths.libm'
 local fail, data = checks.fail, checks.data
 local K = {}
 
@@ -37,6 +38,11 @@ function K.FeatureLPPooling_updateOutput(state, input, output, power, width, str
    local size = input:size()
    size[dim] = math.floor((size[dim] - width) / stride) + 1
    output:resize(size)
+   if not input:isContiguous() and input:nElement() > 0 then
+      -- (THNN's arithmetic on a contiguous copy: tensor operations rounded
+      -- each step of a FloatTensor's sums)
+      return K.FeatureLPPooling_updateOutput(state, input:contiguous(), output, power, width, stride, batchMode)
+   end
    local x = data(input)
    local y = data(output)
    if x and y then
@@ -65,6 +71,14 @@ function K.FeatureLPPooling_updateGradInput(state, gradOutput, input, output, gr
                                             power, width, stride, batchMode)
    local dim = featuredim(input, width, batchMode)
    gradInput:resizeAs(input):zero()
+   if input:nElement() > 0 and gradOutput:isSameSizeAs(output)
+      and not (input:isContiguous() and output:isContiguous() and gradOutput:isContiguous()) then
+      local gi = input.new():resizeAs(input)
+      K.FeatureLPPooling_updateGradInput(state, gradOutput:contiguous(), input:contiguous(), output:contiguous(),
+                                         gi, power, width, stride, batchMode)
+      gradInput:copy(gi)
+      return
+   end
    local x = data(input)
    local y = data(output)
    local g = data(gradOutput)
@@ -72,6 +86,10 @@ function K.FeatureLPPooling_updateGradInput(state, gradOutput, input, output, gr
    if x and y and g and gi and gradOutput:isSameSizeAs(output) then
       local nb, nf, ns = layout(input, dim)
       local nfo = output:size(dim)
+      -- (go * pow(x / out, p - 1): the quotient in the element type, C's
+      -- pow and the product in double, rounded to the type before it is
+      -- added, as recorded from the original)
+      local rd = checks.rounding(input)
       for b = 0, nb - 1 do
          for fo = 0, nfo - 1 do
             for s = 0, ns - 1 do
@@ -80,7 +98,7 @@ function K.FeatureLPPooling_updateGradInput(state, gradOutput, input, output, gr
                if power == 1 or out ~= 0 then
                   for k = 0, width - 1 do
                      local i = (b * nf + fo * stride + k) * ns + s
-                     gi[i] = gi[i] + go * (x[i] / out) ^ (power - 1)
+                     gi[i] = gi[i] + rd(go * libm.pow(rd(x[i] / out), power - 1))
                   end
                end
             end

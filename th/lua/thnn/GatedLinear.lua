@@ -24,7 +24,16 @@ function K.GatedLinear_updateGradInput(state, input, gradOutput, gradInput, dim)
    local ga, gb = halves(gradInput, dim)
    local s = b.new():resizeAs(b):sigmoid(b)
    ga:cmul(s, gradOutput)
-   gb:copy(s):mul(-1):add(1):cmul(s):cmul(gradOutput):cmul(a)   -- ((1 - s) * s * g) * a, in that order
+   -- ((1 - s) * s * g) * a, in that order, each product rounded to the
+   -- element type but 1 - s, exact (a FloatTensor's, as recorded from the
+   -- original: its 1 - s rounded to a float gave other last bits)
+   if torch.type(s) == 'torch.FloatTensor' then
+      local d = s:double()
+      gb:copy(d:mul(-1):add(1):cmul(s:double()))
+   else
+      gb:copy(s):mul(-1):add(1):cmul(s)
+   end
+   gb:cmul(gradOutput):cmul(a)
 end
 
 return K

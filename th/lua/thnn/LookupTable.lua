@@ -11,7 +11,9 @@ local K = {}
 -- each gradOutput row added into its weight row in turn by the BLAS axpy
 -- (one rounding an element, in the kernel's order, as the original's), for
 -- contiguous Float/Double tensors; false: no BLAS or another layout
-local function byrows(idx, gradOutput, gradWeight, paddingValue, scale)
+-- (byfreq: each row's scale divided by how often its index occurs, in the
+-- element type, as THNN's scale_ /= count)
+local function byrows(idx, gradOutput, gradWeight, paddingValue, scale, byfreq)
    local T = types[gradWeight:type():match('torch%.(%a+)Tensor')]
    local axpy = T and not T.integer and cblas.axpy(T)
    if not axpy or not gradWeight:isContiguous() or torch.type(gradOutput) ~= torch.type(gradWeight) then
@@ -21,9 +23,16 @@ local function byrows(idx, gradOutput, gradWeight, paddingValue, scale)
    local n, d = idx:nElement(), gradWeight:size(2)
    if g:nElement() ~= n * d then return false end
    local ip, gp, wp = idx:data(), g:data(), gradWeight:data()
+   local counts, rd = {}, checks.rounding(gradWeight)
+   if byfreq then
+      for i = 0, n - 1 do local r = tonumber(ip[i]) counts[r] = (counts[r] or 0) + 1 end
+   end
+   scale = rd(scale)
    for i = 0, n - 1 do
       local r = tonumber(ip[i])
-      if r ~= paddingValue then axpy(d, scale, gp + i * d, 1, wp + (r - 1) * d, 1) end
+      if r ~= paddingValue then
+         axpy(d, byfreq and rd(scale / counts[r]) or scale, gp + i * d, 1, wp + (r - 1) * d, 1)
+      end
    end
    return true, g   -- (g: alive until the loop is done)
 end
@@ -47,7 +56,7 @@ function K.LookupTable_accGradParameters(state, input, gradOutput, gradWeight, c
    elseif gradOutput:nElement() > need then
       gradOutput = gradOutput:contiguous():view(-1):narrow(1, 1, need)
    end
-   if not scaleGradByFreq and byrows(idx, gradOutput, gradWeight, paddingValue, scale) then return end
+   if byrows(idx, gradOutput, gradWeight, paddingValue, scale, scaleGradByFreq) then return end
    local rows = gradOutput:contiguous():view(n, -1):clone():mul(scale)
    local pad = idx:eq(paddingValue)
    if scaleGradByFreq then

@@ -10,7 +10,8 @@ local K = {}
 local function prepare(input, target, p)
    if p ~= 1 and p ~= 2 then fail('only p == 1 and p == 2 supported') end
    -- (THNN's THArgCheck words: the input is its argument #2, the target #3)
-   if input:dim() > 2 then fail("bad argument #2 to 'v' (vector or matrix expected)") end
+   -- (an empty input too, 0-D in THNN's check)
+   if input:dim() > 2 or input:dim() == 0 then fail("bad argument #2 to 'v' (vector or matrix expected)") end
    local nframe = input:dim() == 2 and input:size(1) or 1
    local dim = input:size(input:dim())
    if target:nElement() ~= nframe then fail("bad argument #3 to 'v' (inconsistent target size)") end

@@ -28,6 +28,8 @@ end
 function K.Sigmoid_updateGradInput(state, input, gradOutput, gradInput, output)
    checks.samecount(output, gradOutput, 'output', 'gradOutput')   -- (THNN's words)
    gradInput:resizeAs(output)
+   -- nothing to compute (the strided branch below would call itself forever)
+   if output:nElement() == 0 then return end
    local y, n = data(output)
    local g, gn = data(gradOutput)
    local gi = data(gradInput)

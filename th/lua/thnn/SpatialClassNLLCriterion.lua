@@ -3,6 +3,7 @@
 -- 1-based classes), weighted per class, averaged over the total weight when
 -- sizeAverage.
 local S = require 'thnn.spatial'
+local checks = require 'thnn.checks'
 
 local py, nd, call = S.py, S.nd, S.call
 
@@ -34,17 +35,57 @@ local function check(input, target)
    end
 end
 
+-- the loss and total weight added up place by place in the element type,
+-- as THNN did (numpy's pairwise sums gave other bits of a FloatTensor's;
+-- checked targets, read as C longs)
+local function nllsum(x, t, w, N, C, P, rd)
+   local xp, tp, wp = x:data(), t:data(), w and w:data()
+   local loss, total = 0, 0
+   local floor = math.floor
+   if not wp then
+      -- (weights of 1: the products exact, the total a count, which a
+      -- float's sum of ones stops at 2^24, rd(2^24 + 1) being 2^24)
+      for b = 0, N - 1 do
+         for e = 0, P - 1 do
+            local c = floor(tonumber(tp[b * P + e])) - 1
+            loss = rd(loss - xp[(b * C + c) * P + e])
+         end
+      end
+      local total = N * P
+      if rd(2^24 + 1) == 2^24 then total = math.min(total, 2^24) end
+      return loss, total
+   end
+   for b = 0, N - 1 do
+      for e = 0, P - 1 do
+         local c = floor(tonumber(tp[b * P + e])) - 1
+         local weight = wp[c]
+         loss = rd(loss - rd(xp[(b * C + c) * P + e] * weight))
+         total = rd(total + weight)
+      end
+   end
+   return loss, total
+end
+
 function K.SpatialClassNLLCriterion_updateOutput(state, input, target, output, sizeAverage, weights, total_weight)
    check(input, target)
-   S.resize(output, {1})
-   S.resize(total_weight, {1})
-   call(py.nn_spatial_nll_forward, nd(output), nd(total_weight), nd(input), nd(target), nd(weights), sizeAverage)
+   local N, C = S.size(input, 1), S.size(input, 2)
+   local P = S.size(input, 3) * S.size(input, 4)
+   local rd = checks.rounding(input)
+   local loss, total = 0, 0
+   if N * P > 0 then
+      loss, total = nllsum(input:contiguous(), target:contiguous(), weights and weights:contiguous(), N, C, P, rd)
+   end
+   if sizeAverage and total ~= 0 then loss = rd(loss / total) end
+   checks.setloss(total_weight, total)
+   checks.setloss(output, loss)
 end
 
 function K.SpatialClassNLLCriterion_updateGradInput(state, input, target, gradInput, sizeAverage, weights,
                                                     total_weight)
    check(input, target)
    S.resizeas(gradInput, input)
+   -- (a total weight of 0 or less: THNN left the zeroed gradient as it was)
+   if total_weight:nElement() > 0 and total_weight:storage()[total_weight:storageOffset()] <= 0 then return end
    call(py.nn_spatial_nll_backward, nd(gradInput), nd(input), nd(target), nd(weights), sizeAverage,
         nd(total_weight))
 end

@@ -46,14 +46,28 @@ local function planes(weight, g)
    return nout, weight:nElement() / nout / prod(g.k)
 end
 
+-- g.unchecked: a convolution whose THNN did not check the input's planes
+-- (VolumetricConvolution): its forward pass failed in the product of the
+-- weight, nOut x nIn*k, by the input's columns, C*k x the output's elements,
+-- with addmm's message
+local function mismatch(input, first, nin, nout, g, osz)
+   local c = S.size(input, first)
+   if c ~= nin then
+      internal.fail('size mismatch, m1: [%d x %d], m2: [%d x %d]', nout, nin * prod(g.k), c * prod(g.k), prod(osz))
+   end
+end
+
 -- check input and (for a backward pass) gradOutput; returns the output sizes,
 -- the plane dimension and the batch size (nil when not a batch)
 local function shapes(input, gradOutput, g, nin, nout)
    local d = #g.k
    local first, batch = S.checkinput(input, d, 2, d == 3)   -- (THNN's volumetric words)
-   S.checkplanes(input, first, nin)
-   local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, 'c', nout, d == 3 and 'x' or nil)
+   -- (the output's size first, THNN's message giving the weight's planes)
+   local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, 'c', nout, d == 3 and 'x' or nil,
+                          not g.unchecked and nin or nil)
+   if not g.unchecked then S.checkplanes(input, first, nin) end
    local sizes = S.outshape(input, first, nout, osz)
+   if g.unchecked and not gradOutput then mismatch(input, first, nin, nout, g, osz) end
    if gradOutput then S.checkgrad(gradOutput, sizes) end
    return sizes, osz, batch and S.size(input, 1) or nil
 end
@@ -401,8 +415,20 @@ local function colsbuffer(cols, t, batch, K, osz)
    return cols
 end
 
--- output image n = bias, then += weight (O x K) x cols_n
-local function forward3d(input, output, weight, bias, cols, g, nin, osz, batch)
+-- THNN's columns of one image were a contiguous K x P tensor.  With P = 1
+-- its strides, (1, 1), made BLAS take it otherwise than the column of th's
+-- K x N*P layout, strides (N, 1): other bits, a FloatTensor's under the
+-- AVX-512 kernels (fuzz_nn seed 8008).  imagecols(cols, N, K, P) -> the
+-- columns, the row stride of an image's K x P and the step between images,
+-- through a contiguous N x K copy when P = 1
+local function imagecols(cols, N, K, P)
+   if P == 1 and N > 1 then return cols:t():contiguous(), 1, K end
+   return cols, N * P, P
+end
+
+-- output image n = bias, then += weight (O x K) x cols_n (direct: a dilated
+-- convolution's, whose THNN called gemm directly: the result row-major)
+local function forward3d(input, output, weight, bias, cols, g, nin, osz, batch, direct)
    local N, O, K, P = batch or 1, S.size(weight, 1), nin * prod(g.k), prod(osz)
    local w = dense(weight, true)
    if not cblas.usable(TD[output], TD[w], TD[input]) then return false end
@@ -411,8 +437,9 @@ local function forward3d(input, output, weight, bias, cols, g, nin, osz, batch)
    local out = dense(output)
    local y = out:view(N, O, P)
    if bias then y:copy(dense(bias, true):view(1, O, 1):expandAs(y)) else y:zero() end
+   local c, rowstride, step = imagecols(cols, N, K, P)
    if not products(N, matrix(R, out, O, P, P, 1), O * P, 1, 1, matrix(A, w, O, K, K, 1), 0,
-                   matrix(B, cols, K, P, N * P, 1), P) then
+                   matrix(B, c, K, P, rowstride, 1), step, direct) then
       return false
    end
    if out ~= output then output:copy(out) end
@@ -425,10 +452,12 @@ local function backward3d(gradOutput, gradInput, weight, gcols, g, nin, osz, bat
    local w, gout = dense(weight, true), dense(gradOutput, true)
    if not cblas.usable(TD[gradInput], TD[w], TD[gout]) then return false end
    gcols = colsbuffer(gcols, gout, batch, K, osz)
-   if not products(N, matrix(R, gcols, K, P, N * P, 1), P, 0, 1, matrix(A, w, K, O, 1, K), 0,
+   local c, rowstride, step = imagecols(gcols, N, K, P)   -- (then copied back)
+   if not products(N, matrix(R, c, K, P, rowstride, 1), step, 0, 1, matrix(A, w, K, O, 1, K), 0,
                    matrix(B, gout, O, P, P, 1), O * P) then
       return false
    end
+   if c ~= gcols then gcols:copy(c:t()) end
    call(py.nn_conv_fold, nd(gradInput), nd(gcols), flat(g), osz[1], osz[2], osz[3])
    return true
 end
@@ -445,7 +474,7 @@ function C.forward(input, output, weight, bias, cols, g, ones)
       return forward2d(input, output, weight, bias, cols or input.new(), g, nin, osz, batch, ones ~= nil)
    end
    if ones then fillones(ones, osz[2], osz[3], osz[1]) end
-   if not forward3d(input, output, weight, bias, cols, g, nin, osz, batch) then
+   if not forward3d(input, output, weight, bias, cols, g, nin, osz, batch, ones ~= nil) then
       resizecols(cols, batch, nin * prod(g.k), osz)
       call(py.nn_conv_forward, nd(output), nd(input), nd(weight), nd(bias), nd(cols), flat(g))
    end
@@ -482,8 +511,9 @@ local function accgrad3d(input, gradOutput, gradWeight, cols, g, nin, osz, batch
    end
    local gw, gout = dense(gradWeight, true), dense(gradOutput, true)
    if T == types.Float then scale = f32(scale) end
+   local c, rowstride, step = imagecols(cols, N, K, P)
    if not products(N, matrix(R, gw, O, K, K, 1), 0, 1, scale, matrix(A, gout, O, P, P, 1), O * P,
-                   matrix(B, cols, P, K, 1, N * P), P) then
+                   matrix(B, c, P, K, 1, rowstride), step) then
       return false
    end
    if gw ~= gradWeight then gradWeight:copy(gw) end

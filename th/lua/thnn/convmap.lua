@@ -30,6 +30,10 @@ end
 
 local function shapes(input, gradOutput, g, nin, nout, full)
    if full and S.dims(input) ~= 3 then S.argerror(2, '3D tensor expected') end
+   -- (the direct map's words: no sizes shown)
+   if not full and S.dims(input) ~= 3 and S.dims(input) ~= 4 then
+      S.argerror(2, '3D or 4D(batch mode) tensor expected')
+   end
    local first = S.checkinput(input, 2)
    if S.size(input, first) < nin then    -- it may have more planes than the table uses
       S.argerror(2, 'invalid number of input planes')

@@ -61,7 +61,7 @@ local function resolve(v, argn, name, other)
    if v == nil then return nil end   -- a NULL pointer
    if ffi.istype(other.ptr, v) then
       error(("bad argument #%d to 'v' (cannot convert 'struct %s *' to 'struct %s *')")
-            :format(argn + 1, other.name, other.want), 3)
+            :format(argn + 1, other.name, other.want), 2)   -- (at nn's THNN.lua:110, the call)
    end
    local t = bystruct[tonumber(ffi.cast('intptr_t', v))]
    if t == nil then
@@ -89,19 +89,48 @@ end
 -- and a 256-element ReLU then cost 30-300 us instead of 1.
 local wrappers = {}   -- number of arguments -> function(impl, name) -> callable
 
-local function wrapper(n)
-   local w = wrappers[n]
+-- The wrappers stand for the closures of nn's THNN.lua, whose line 110 called
+-- the C function as `v`: their chunk bears that file's name, the call on
+-- that line, so that a kernel's error reads ".../nn/THNN.lua:110: ..." and
+-- a traceback "[C]: in function 'v'", as the original's (nn's Container
+-- prints one); '=thnn.bind' when no nn is on the path.
+local THNN_LINE = 110
+local function chunkname()
+   local path = package.searchpath('nn.THNN', package.path)
+   return path and '@' .. path or '=thnn.bind'
+end
+
+-- a C bool argument as the FFI made it (argn counting the state): a number
+-- true unless 0, a boolean as it is, nil or another type its error (nn's
+-- modules pass fields that can be nil: LeakyReLU's inplace, a criterion's
+-- sizeAverage set to nil)
+local function cbool(v, argn)
+   local t = type(v)
+   if t == 'boolean' then return v end
+   if t == 'number' then return v ~= 0 end
+   error(("bad argument #%d to 'v' (cannot convert '%s' to 'bool')"):format(argn + 1, t), 2)
+end
+
+-- the kernels' parameters that are C bools in THNN.h, by th's names for them
+local BOOLS = {sizeAverage = true, inplace = true, train = true, ceil_mode = true, count_include_pad = true,
+               scaleGradByFreq = true, batchMode = true}
+
+-- wrapper(n, bools): bools, the positions (state excluded) of C bools
+local function wrapper(n, bools)
+   local key = n .. ':' .. table.concat(bools, ',')
+   local w = wrappers[key]
    if not w then
-      local params, resolved = {}, {}
+      local params, resolved, isbool = {}, {}, {}
+      for _, i in ipairs(bools) do isbool[i] = true end
       for i = 1, n do
          params[i] = 'a' .. i
-         resolved[i] = ('resolve(a%d, %d, name, other)'):format(i, i)
+         resolved[i] = (isbool[i] and 'cbool(a%d, %d)' or 'resolve(a%d, %d, name, other)'):format(i, i)
       end
-      local src = ('local resolve = ...\nreturn function(impl, name, other)\n'
-                   .. '   return function(%s)\n      impl(nil%s)\n   end\nend')
+      local src = ('local resolve, cbool = ... return function(v, name, other) return function(%s)'
+                   .. string.rep('\n', THNN_LINE - 1) .. ' v(nil%s) end end')
          :format(table.concat(params, ', '), n > 0 and ', ' .. table.concat(resolved, ', ') or '')
-      w = assert(loadstring(src, '=thnn.bind'))(resolve)
-      wrappers[n] = w
+      w = assert(loadstring(src, chunkname()))(resolve, cbool)
+      wrappers[key] = w
    end
    return w
 end
@@ -112,7 +141,11 @@ local MAXARGS = 19
 local function bind(name, impl, other)
    local info = debug.getinfo(impl, 'u')
    local n = info.isvararg and MAXARGS or math.max(info.nparams - 1, 0)
-   return wrapper(n)(impl, name, other)
+   local bools = {}
+   for i = 2, info.isvararg and 1 or info.nparams do
+      if BOOLS[debug.getlocal(impl, i)] then bools[#bools + 1] = i - 1 end
+   end
+   return wrapper(n, bools)(impl, name, other)
 end
 
 -- T's kernels: other, the other real type's tensor pointer (see resolve)

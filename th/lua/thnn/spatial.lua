@@ -112,10 +112,11 @@ function S.outsize(size, k, s, pad, dil, rounding, anypad)
    return o
 end
 
--- outsizes(x, first, k, s, pad, dil, rounding, nplanes, sep): the output's
--- spatial sizes (rounding as outsize's), with THNN's error when one is below
--- 1 (sizes joined by sep)
-function S.outsizes(x, first, k, s, pad, dil, rounding, nout, sep)
+-- outsizes(x, first, k, s, pad, dil, rounding, nplanes, sep, planes): the
+-- output's spatial sizes (rounding as outsize's), with THNN's error when one
+-- is below 1 (sizes joined by sep; the input's planes given as planes, the
+-- weight's for a convolution, or x's)
+function S.outsizes(x, first, k, s, pad, dil, rounding, nout, sep, planes)
    local out, insz = {}, {}
    local ok, anypad = true, false
    for i = 1, #k do anypad = anypad or pad[i] ~= 0 end
@@ -125,7 +126,7 @@ function S.outsizes(x, first, k, s, pad, dil, rounding, nout, sep)
       if out[i] < 1 then ok = false end
    end
    if not ok then
-      local nin = TD[x].sz[first]
+      local nin = planes or TD[x].sz[first]
       sep = sep or ' x '
       fail('Given input size: (%d%s%s). Calculated output size: (%d%s%s). Output size is too small',
            nin, sep, concat(insz, sep), nout or nin, sep, concat(out, sep))

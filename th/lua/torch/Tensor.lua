@@ -861,18 +861,23 @@ local function viewsizes(self, sizes, n)
    if not iscontiguous(d) then
       fail('expecting a contiguous tensor')
    end
-   local known, negative = n > 0 and 1 or 0, false
+   -- (a size of 0 ends the sizes, as in torch.Tensor(6, 0): x:view(6, 0)
+   -- is x:view(6), which Torch7 took; its message shows them all)
+   local kept = n
+   for i = n, 1, -1 do if sizes[i] == 0 then kept = i - 1 end end
+   local known, negative = kept > 0 and 1 or 0, false
    for i = 1, n do
       negative = negative or sizes[i] < 0
-      known = known * sizes[i]
+      if i <= kept then known = known * sizes[i] end
    end
    if negative or known ~= total then
       fail('Wrong size for view. Input size: %s. Output size: %s', internal.sizestring(d), concat(sizes, 'x', 1, n))
    end
    if total == 0 then return empty(d.T) end
+   for i = kept + 1, n do sizes[i] = nil end
    -- (sizes, made for this call, become the view's: no empty tables made
    -- and replaced, 700 -> 480 bytes of garbage a view)
-   local nd, sz, str, extent = layout(sizes, n, nil, true)
+   local nd, sz, str, extent = layout(sizes, kept, nil, true)
    if extent + d.off > d.st.n then internal.resizestorage(d.st, extent + d.off) end   -- (as setmeta)
    return wrap(d.T, d.st, d.off, nd, sz, str)
 end

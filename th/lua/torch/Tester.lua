@@ -63,7 +63,7 @@ end
 -- nothing outside a run (no xpcall)
 local function testframes(withassert)
    local lines, method = {'stack traceback:'}, nil
-   local stack = debug.traceback('', 2)
+   local stack = internal.traceback('', 2)
    if not stack:find("in function 'xpcall'", 1, true) then return '' end
    for frame in stack:gmatch('\n(\t[^\n]+)') do
       if frame:find("in function 'xpcall'", 1, true) then break end

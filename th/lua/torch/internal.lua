@@ -29,6 +29,10 @@ local ffi = require 'ffi'
 
 local internal = {}
 
+-- LuaJIT's own debug.traceback (the th command puts one that hides th's
+-- frames in its place: trepl), for th's code that reads frames by file
+internal.traceback = debug.traceback
+
 -- Both tables are weak in keys and values; what keeps a data table alive is
 -- the proxy itself, whose environment it is (internal.attach).  A weak-keyed
 -- table alone would keep each dead proxy's data for another collection cycle,

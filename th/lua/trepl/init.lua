@@ -3,6 +3,7 @@
 -- or a chunk with a traceback on error.
 local torch = require 'torch'
 local internal = require 'torch.internal'
+local rawtraceback = internal.traceback
 
 -- require 'trepl' is also the REPL itself, as in the original: trepl() starts
 -- the interactive prompt (the host sets trepl.start), trepl.colorize colours text
@@ -168,16 +169,14 @@ local function asc(lines, ownsrc, funcs)
    return out
 end
 
--- traceback for xpcall: the message, then the Lua stack, th's own frames
--- shown as the C functions of the original (from level, 2 by default: the
--- function that raised the error, when traceback is the handler itself),
--- but those of the files in lua (their short_src as keys), which were Lua
--- in the original too
-function trepl.traceback(msg, level, lua)
-   level = level or 2
-   local text = debug.traceback(trepl.message(msg), level)
+-- collapse(text, level, lua): a traceback's text with th's own frames
+-- shown as the C functions of the original, but those of the files in lua
+-- (their short_src as keys), which were Lua in the original too; level: the
+-- traceback's first frame, counted from collapse's caller
+local function collapse(text, level, lua)
+   if type(text) ~= 'string' then return text end
    -- the function of each line (unless LuaJIT left levels out: "...")
-   local ownsrc, funcs, at = {}, {}, level
+   local ownsrc, funcs, at = {}, {}, level + 1
    while ours do
       local info = debug.getinfo(at, 'Sf')
       if not info then break end
@@ -185,7 +184,7 @@ function trepl.traceback(msg, level, lua)
          and not (lua and lua[info.short_src]) then
          ownsrc[info.short_src] = true
       end
-      funcs[at - level + 1] = info.func
+      funcs[at - level] = info.func
       at = at + 1
    end
    if text:find('\n\t%.%.%.\n') then funcs = {} end
@@ -195,6 +194,41 @@ function trepl.traceback(msg, level, lua)
    local lines = {}
    for line in (stack .. '\n'):gmatch('(.-)\n') do lines[#lines + 1] = line end
    return head .. table.concat(asc(lines, ownsrc, funcs), '\n')
+end
+
+-- a traceback's text down to the outermost main chunk: what follows is
+-- th's runner or prompt (the original's showed its th launcher's frames)
+local function tochunk(text)
+   local last = text:match('^.*()\n\t[^\n]*: in main chunk')
+   local cut = last and text:find('\n', last + 1, true)
+   return cut and text:sub(1, cut - 1) or text
+end
+
+-- traceback for xpcall: the message, then the Lua stack from level (2 by
+-- default: the function that raised the error, when traceback is the
+-- handler itself), collapsed
+function trepl.traceback(msg, level, lua)
+   level = level or 2
+   local text = collapse(rawtraceback(trepl.message(msg), level), level, lua)
+   return tochunk(text)   -- (not a tail call of collapse: levels count this frame)
+end
+
+-- debug.traceback as user code sees it (nn's Container puts one in its
+-- error messages): th's frames as the original's C functions, down to the
+-- main chunk, as the traceback of an uncaught error
+function debug.traceback(...)
+   local msg, level = ...
+   if type(msg) == 'thread' or (level ~= nil and type(level) ~= 'number') then
+      return rawtraceback(...)
+   end
+   local nomsg = select('#', ...) == 0
+   if not nomsg and type(msg) ~= 'string' and type(msg) ~= 'number' then
+      return msg   -- (nil and other objects come back untouched)
+   end
+   level = (level or 1) + 1
+   local text = collapse(rawtraceback(nomsg and '' or msg, level), level)
+   if nomsg then text = text:sub(2) end   -- (the empty message's line)
+   return tochunk(text)
 end
 
 -- snapshot(): the globals th defined before user code runs (who() hides them)
