@@ -18,13 +18,19 @@ def nn_env():
     return env
 
 
-def assert_prints_recording(name):
+def assert_prints_recording(name, coretype=None):
     """fixtures/<name>.lua, run by th from the fixtures folder with nn found,
     prints fixtures/<name>_expected.txt (what the original printed): the
-    first differing lines are shown."""
-    proc = run_th([os.path.join(FIXTURES, name + ".lua")], cwd=FIXTURES, env=nn_env(), timeout=300)
+    first differing lines are shown.  coretype: under those OpenBLAS kernels
+    (OPENBLAS_CORETYPE), against fixtures/<name>_<coretype>_expected.txt,
+    what the original printed under them."""
+    env, recording = nn_env(), name
+    if coretype:
+        env["OPENBLAS_CORETYPE"] = coretype
+        recording = f"{name}_{coretype.lower()}"
+    proc = run_th([os.path.join(FIXTURES, name + ".lua")], cwd=FIXTURES, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, name + "_expected.txt")) as f:
+    with open(os.path.join(FIXTURES, recording + "_expected.txt")) as f:
         expected = f.read().splitlines()
     got = proc.stdout.splitlines()
     bad = [(w, g) for w, g in zip(expected, got) if w != g]

@@ -6,8 +6,7 @@ import os
 
 import pytest
 
-from conftest import run_th
-from nn_paths import FIXTURES, assert_prints_recording, nn_env
+from nn_paths import assert_prints_recording
 
 
 def test_layers_match_the_original_bit_for_bit():
@@ -118,14 +117,7 @@ def test_local_row_convolutions_in_thnns_order_on_skylakex_kernels():
     THNN's views did (th's contiguous copies of them gave other sums there,
     found by fuzz_nn: SpatialConvolutionLocal(4, 2, 7, 7, 2, 4, 1, 2, 0, 1)
     on Float)."""
-    env = dict(nn_env(), OPENBLAS_CORETYPE="SkylakeX")
-    proc = run_th([os.path.join(FIXTURES, "nn_local_row_bits.lua")], cwd=FIXTURES, env=env, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "nn_local_row_bits_skylakex_expected.txt")) as f:
-        expected = f.read().splitlines()
-    got = proc.stdout.splitlines()
-    bad = [(w, g) for w, g in zip(expected, got) if w != g]
-    assert not bad and len(got) == len(expected), f"(original, th) {[w[:80] for w, _ in bad[:3]]}"
+    assert_prints_recording("nn_local_row_bits", "SkylakeX")
 
 
 def test_volumetric_convolutions_in_the_originals_order():

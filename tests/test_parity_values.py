@@ -1078,15 +1078,8 @@ def test_seeds34_nn_findings():
 def test_seeds34_nn_findings_on_skylakex_kernels():
     # the same under OpenBLAS's AVX-512 kernels, recorded from the original
     # there: the 3-D convolutions' bits of fuzz_nn seed 8008
-    from nn_paths import FIXTURES, nn_env
-    env = dict(nn_env(), OPENBLAS_CORETYPE="SkylakeX")
-    proc = run_th([os.path.join(FIXTURES, "seeds34_nn_found.lua")], cwd=FIXTURES, env=env, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    with open(os.path.join(FIXTURES, "seeds34_nn_found_skylakex_expected.txt")) as f:
-        expected = f.read().splitlines()
-    got = proc.stdout.splitlines()
-    bad = [(w, g) for w, g in zip(expected, got) if w != g]
-    assert not bad and len(got) == len(expected), f"(original, th) {[w[:80] for w, _ in bad[:3]]}"
+    from nn_paths import assert_prints_recording
+    assert_prints_recording("seeds34_nn_found", "SkylakeX")
 
 
 def test_seeds34b_fuzz_findings():
