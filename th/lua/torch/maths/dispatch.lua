@@ -768,11 +768,12 @@ function dispatch.result(T, res, d, raw)
    return res, r
 end
 
--- resultsized(T, res, sizes, n [, raw]) -> res, data: a new tensor or res
--- resized (not zeroed when raw: the caller writes every element)
-function dispatch.resultsized(T, res, sizes, n, raw)
+-- resultsized(T, res, sizes, n [, raw [, own]]) -> res, data: a new tensor
+-- or res resized (not zeroed when raw: the caller writes every element; own:
+-- a new tensor keeps the table sizes as its own, the caller's to give away)
+function dispatch.resultsized(T, res, sizes, n, raw, own)
    if res == nil then
-      res = internal.newtensor(T, sizes, n, raw)
+      res = internal.newtensor(T, sizes, n, raw, own)
       return res, TD[res]
    end
    local r = TD[res]
@@ -802,6 +803,13 @@ function dispatch.reducedsizes(d, dim)
    for i = 1, d.nd do sz[i] = d.sz[i] end
    sz[dim] = 1
    return sz, d.nd
+end
+
+-- reduced(T, res, d, dim) -> res, data: a result of the reduction of d along
+-- dim, new (its sizes made for it) or res resized
+function dispatch.reduced(T, res, d, dim)
+   local sz, n = dispatch.reducedsizes(d, dim)
+   return dispatch.resultsized(T, res, sz, n, false, true)
 end
 
 -- samecount(fname, a, b [, res]): operands a and b (and a result of a's

@@ -19,8 +19,8 @@ local TD, py, pycall, ndview, fail = internal.tensors, internal.py, internal.pyc
       internal.ndview, internal.fail
 local nelement, samesize = internal.nelement, internal.samesize
 local newtensor, copy, checkbounds, Tensor = internal.newtensor, internal.copy, internal.checkbounds, internal.Tensor
-local result, resultsized, reducedsizes, fold, SMALL =
-      dispatch.result, dispatch.resultsized, dispatch.reducedsizes, dispatch.fold, dispatch.SMALL
+local result, resultsized, reducedsizes, reduced, fold, SMALL =
+      dispatch.result, dispatch.resultsized, dispatch.reducedsizes, dispatch.reduced, dispatch.fold, dispatch.SMALL
 local type, select, unpack, tonumber, sqrt, floor = type, select, unpack, tonumber, math.sqrt, math.floor
 local Long = types.Long
 local C = require 'torch.maths.libm'
@@ -166,7 +166,7 @@ local function reduction(name, whole)
          if sig == 't' then return whole(xd) end
          dim = indim(xd, dim, 2, name, name == 'mean' and INVALID or OUTOFRANGE)
          local r
-         res, r = resultsized(T, res, reducedsizes(xd, dim))
+         res, r = reduced(T, res, xd, dim)
          local base = name == 'mean' and 'sum' or name
          local k = fastdim[base]
          if linefold(base, r, xd, dim) or base == 'sum' and longloops.sumdim(r, xd, dim)
@@ -255,7 +255,7 @@ for _, name in ipairs{'var', 'std'} do
          end
          local dim = indim(xd, a, 3, name, INVALID)
          local r
-         res, r = resultsized(T, res, reducedsizes(xd, dim))
+         res, r = reduced(T, res, xd, dim)
          local n = xd.sz[dim]
          local factor = T == types.Float and f32(n / (n - 1)) or n / (n - 1)
          lines.var(varops[name], r, xd, dim, b == true, factor)
@@ -304,7 +304,7 @@ dispatch.define{
       end
       dim = indim(xd, dim, 3, 'norm', INVALID)
       local r
-      res, r = resultsized(T, res, reducedsizes(xd, dim))
+      res, r = reduced(T, res, xd, dim)
       if p == 0 or p == 1 then
          lines.fold(normops[p], r, xd, dim, 0)
       else
@@ -530,8 +530,8 @@ end
 -- the value and index tensors of sizes `sizes` (not zeroed: every element is written)
 local function pair(T, rv, ri, sizes, nd)
    local vd, id
-   rv, vd = resultsized(T, rv, sizes, nd, true)
    ri, id = resultsized(Long, ri, sizes, nd, true)
+   rv, vd = resultsized(T, rv, sizes, nd, true, true)   -- (sizes given away last)
    return rv, ri, vd, id
 end
 
