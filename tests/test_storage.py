@@ -155,3 +155,37 @@ def test_string_takes_a_number_as_its_string(runtime):
     # Storage.c tested lua_isstring, which holds for numbers (converted as Lua does)
     code = """return torch.CharStorage():string(65):string(), torch.CharStorage():string(1.5):size()"""
     assert runtime.execute(code) == ("65", 3)
+
+
+def test_new_storages_made_hot_are_distinct_and_zeroed(th):
+    # new storages come from a stock made 64 at a time: made thousands of
+    # times in one loop (compiled, restocked mid-trace, collected), every one
+    # is its own zeroed memory of its size and type
+    proc = th(r"""
+local names = {'Byte', 'Char', 'Short', 'Int', 'Long', 'Float', 'Double'}
+local bad, kept = 0, {}
+for i = 1, 3000 do
+   for _, name in ipairs(names) do
+      local s = torch[name .. 'Storage'](5)
+      if #s ~= 5 or s[1] ~= 0 or s[5] ~= 0 or torch.typename(s) ~= 'torch.' .. name .. 'Storage' then
+         bad = bad + 1
+      end
+      s[2] = i % 100
+      local t = torch[name .. 'Storage']{1, 2, i % 100}
+      if t[3] ~= s[2] or #t ~= 3 then bad = bad + 1 end
+      if i % 50 == 0 then kept[#kept + 1] = s end
+   end
+   local sz = torch.Tensor(2, i % 7 + 1):size()
+   if #sz ~= 2 or sz[1] ~= 2 or sz[2] ~= i % 7 + 1 then bad = bad + 1 end
+end
+collectgarbage()
+for k, s in ipairs(kept) do
+   if s[2] ~= (math.ceil(k / 7) * 50) % 100 or s[1] ~= 0 then bad = bad + 1 end
+   for j = k + 1, math.min(k + 7, #kept) do
+      if rawequal(s, kept[j]) then bad = bad + 1 end
+   end
+end
+print(bad, #kept)
+""")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0", "420"]
