@@ -249,12 +249,30 @@ local function real(v)
    return tonumber(float[0])
 end
 
+-- torch.abs(number) of the default type Int or Long: the number made the
+-- type's integer as C's cast made it (truncated; what the type cannot hold,
+-- NaN too, its smallest value, as x86 converts), whose abs wraps
+local function intabs(T, v)
+   local lim = T == types.Int and 2^31 or 2^63
+   if v ~= v or v >= lim or v < -lim then return -lim end
+   v = (v >= 0 and math.floor(v) or math.ceil(v)) + 0      -- (+ 0: no -0)
+   if v == -lim then return v end
+   return v < 0 and -v or v
+end
+
+-- (only of a Double or Float default: another type's f refused numbers, but
+-- Int's and Long's abs)
 local function numeric(name, f, arity)
    local tensorform = torch[name]
    torch[name] = function(...)
       local a, b = ...
       if select('#', ...) == arity and type(a) == 'number' and (arity == 1 or type(b) == 'number') then
-         return real(f(real(a), arity == 2 and real(b) or nil))
+         local T = dispatch.defaulttype()
+         if not T.integer and T ~= types.Half then
+            return real(f(real(a), arity == 2 and real(b) or nil))
+         elseif name == 'abs' and (T == types.Int or T == types.Long) then
+            return intabs(T, a)
+         end
       end
       return tensorform(...)
    end
