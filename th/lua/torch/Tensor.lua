@@ -1410,6 +1410,14 @@ end
 for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permute'} do
    internal.torchmethod(name, Tensor[name])
 end
+-- (torch.view of what is no tensor, or of nothing: Torch7's view listed its forms)
+local torchview = torch.view
+torch.view = function(t, ...)
+   if not istensor(t) then fail(VIEWFORMS) end
+   local r = torchview(t, ...)
+   return r
+end
+internal.torchforms[torch.view] = 1
 function torch.isStorage(v) return isstorage(v) end
 
 return Tensor
