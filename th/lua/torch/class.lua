@@ -182,6 +182,8 @@ local function define(name, parentname, constructor, factory, module, preset)
       internal.constructorcalls[call] = true
       ctmt.__call = call
       where[field] = ct
+      -- (luaT gave a class with a constructor the field new: torch.MemoryFile.new('rw'))
+      if rawget(mt, 'new') == nil then mt.new = constructor end
    end
    return mt
 end
