@@ -1428,6 +1428,17 @@ torch.view = function(t, ...)
    return r
 end
 internal.torchforms[torch.view] = 1
+-- (torch.viewAs(result, src, template) of a template that is no tensor:
+-- Torch7's viewAs listed its forms before looking at the others)
+local torchviewas = torch.viewAs
+torch.viewAs = function(t, src, template, ...)
+   if template ~= nil and not istensor(template) then
+      fail('expecting (torch.Tensor, torch.Tensor, torch.LongStorage) or (torch.Tensor, torch.LongStorage)')
+   end
+   local r = torchviewas(t, src, template, ...)
+   return r
+end
+internal.torchforms[torch.viewAs] = 1
 function torch.isStorage(v) return isstorage(v) end
 
 return Tensor

@@ -36,11 +36,11 @@ end
 
 -- the default type as torch.f takes it when no argument is a tensor with
 -- maths: a HalfTensor default has none, which the original's dispatcher
--- reported so (no position: a C function's error), whatever f was
+-- reported so (at the caller's line), whatever f was
 local HALFDEFAULT = 'internal error: the default tensor type does not seem to be an actual tensor'
 function dispatch.mathsdefault()
    local T = dispatch.defaulttype()
-   if T == types.Half then error(HALFDEFAULT, 0) end
+   if T == types.Half then internal.locate(HALFDEFAULT) end
    return T
 end
 
