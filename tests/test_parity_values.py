@@ -979,6 +979,43 @@ def test_seeds33_nn_findings():
     assert_prints_recording("seeds33_nn_found")
 
 
+def test_seeds35_fuzz_findings():
+    # the fuzzers on seeds 8101-8160 against the original, and probes beside
+    # them: torch.typename names an object after its metatable's entry in
+    # luaT's registry (a table whose metatable merely holds __typename, or
+    # copies a class's, is a table: th took the field and failed inside
+    # serialization on the copy); torch.metatype registers a metatable and
+    # a cdata type (th had none); an unwritable upvalue named by its name in
+    # writeObject's path (th: upvalues.1.value), th's own functions
+    # unwritable at their own place as the original's C functions were
+    # (io.write, tostring, torch.add...; th wrote their internals or failed
+    # deep inside), trepl's print written and read back as a working print
+    # (the original's was Lua); a HalfTensor default's torch.f the
+    # dispatcher's "internal error" (th: a gsub error inside), torch.f of
+    # numbers the default type's (an integer type's refusal, Int's and
+    # Long's abs of the number cast as C did, Float's lerp in float; th
+    # computed in double), LAPACK of an integer tensor "does not implement";
+    # toc, factory, setmetatable, cdata, data and torch.view checking their
+    # arguments as Torch7; cpow into an expanded integer result beyond the
+    # type's range stored as C's cast (th's numpy path raised a Python
+    # overflow: fuzz_views seed 8112) (tests/fixtures/seeds35_found.lua)
+    out, expected = fixture("seeds35_found")
+    assert out == expected
+
+
+def test_seeds35_nn_findings():
+    # the THNN kernels' arguments as the original's FFI converted them into
+    # THNN's C types (th/lua/thnn/argtypes.lua, recorded from it): a double
+    # or int given nil, a string (a numeric one too), a table or a tensor
+    # the FFI's "cannot convert" error at THNN.lua:110, a boolean 1 or 0, a
+    # number into an int truncated, one no int holds (NaN too) the smallest
+    # int; a tensor pointer given a number, a string, a table, a boolean or
+    # another type's tensor the FFI's error (th computed, or failed inside
+    # its kernels) (tests/fixtures/seeds35_nn_found.lua)
+    from nn_paths import assert_prints_recording
+    assert_prints_recording("seeds35_nn_found")
+
+
 def test_seeds34_fuzz_findings():
     # the fuzzers on seeds 7901-7960 against the original, and probes of
     # error messages beside them: qr's q sized m x k before it is made the

@@ -109,6 +109,7 @@ function(script, tty, start, ...)
       io.stdout:flush()
       return exit(code, ...)
    end
+   require('torch.internal').nativefunctions[os.exit] = true
    trepl.snapshot()
 end
 """

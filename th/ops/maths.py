@@ -234,9 +234,14 @@ def _accumulate(f, out, b):
     if isinstance(f, np.ufunc) and f.nin == 2:
         f.at(flat, offsets, np.asarray(b).astype(out.dtype, casting="unsafe"))
         return
+    # (each result stored through numpy's C cast, as TH's element loop stored
+    # it: an integer cpow beyond the type's range is x86's conversion, not a
+    # Python integer's overflow error)
+    cell = np.empty(1, out.dtype)
     for k, o in enumerate(offsets):
         v = b[k] if isinstance(b, np.ndarray) else b
-        flat[o] = f(flat[o], v)
+        np.copyto(cell, f(flat[o], v), casting="unsafe")
+        flat[o] = cell[0]
 
 
 @export

@@ -100,37 +100,113 @@ local function chunkname()
    return path and '@' .. path or '=thnn.bind'
 end
 
--- a C bool argument as the FFI made it (argn counting the state): a number
--- true unless 0, a boolean as it is, nil or another type its error (nn's
--- modules pass fields that can be nil: LeakyReLU's inplace, a criterion's
--- sizeAverage set to nil)
+-- The kernels' scalar and pointer arguments as the original's FFI call
+-- converted them into THNN's C types (thnn/argtypes.lua, recorded from the
+-- original): a number into an int truncated (what no int holds, NaN too,
+-- the smallest one, as x86's conversion gives), a boolean 1 or 0, a numeric
+-- cdata its value; nil, a string (numeric too), a table... the FFI's error,
+-- located at nn's call (THNN.lua:110) and naming the argument counting the
+-- state (#1).  nn's modules pass fields that can be nil or strings
+-- (LeakyReLU's inplace, ELU's alpha, a criterion's sizeAverage or margin).
+
+-- the FFI's name for the type of a value it cannot convert
+local function ctypename(v)
+   local t = type(v)
+   if t == 'userdata' then return 'void *' end
+   if t == 'boolean' then return 'bool' end
+   if t == 'cdata' then return (tostring(ffi.typeof(v)):match('^ctype<(.*)>$')) end
+   return t
+end
+
+local function refuse(v, argn, ctype)
+   error(("bad argument #%d to 'v' (cannot convert '%s' to '%s')"):format(argn + 1, ctypename(v), ctype), 3)
+end
+
+-- a C bool: a number true unless 0
 local function cbool(v, argn)
    local t = type(v)
    if t == 'boolean' then return v end
    if t == 'number' then return v ~= 0 end
-   error(("bad argument #%d to 'v' (cannot convert '%s' to 'bool')"):format(argn + 1, t), 2)
+   refuse(v, argn, 'bool')
 end
 
--- the kernels' parameters that are C bools in THNN.h, by th's names for them
+local floor, ceil = math.floor, math.ceil
+
+-- a number as it comes out of C's conversion to `ctype`, or nil when the
+-- FFI refused it
+local function cnumber(v, ctype)
+   local t = type(v)
+   if t == 'cdata' then v, t = tonumber(v), 'number' end
+   if t == 'boolean' then return v and 1 or 0 end
+   if t ~= 'number' or ctype == 'double' then return v end
+   local lim = ctype == 'int' and 2^31 or 2^63
+   if v ~= v or v >= lim or v < -lim then return -lim end
+   return v >= 0 and floor(v) or ceil(v)
+end
+
+local function cint(v, argn, ctype)
+   if type(v) == 'number' and v == floor(v) and v < 2^31 and v >= -2^31 then return v end   -- (the usual case)
+   local n = cnumber(v, ctype)
+   if type(n) ~= 'number' then refuse(v, argn, ctype) end
+   return n
+end
+
+local function cdouble(v, argn)
+   if type(v) == 'number' then return v end
+   local n = cnumber(v, 'double')
+   if type(n) ~= 'number' then refuse(v, argn, 'double') end
+   return n
+end
+
+-- a tensor pointer: nil (NULL), the wanted C structure (code p: the
+-- kernel's real type, L a LongTensor, I an IntTensor); another tensor
+-- structure, a number, a string, a table... the FFI's error (a userdata,
+-- which the FFI took as a raw pointer, is given to the kernel as it is)
+local WANT = {L = {ct = ffi.typeof('THLongTensor*'), cname = 'struct THLongTensor *'},
+              I = {ct = ffi.typeof('THIntTensor*'), cname = 'struct THIntTensor *'}}
+local istype = ffi.istype
+local function cptr(v, argn, name, other, code)
+   if v == nil then return nil end
+   local want = WANT[code] or other
+   if type(v) == 'cdata' then
+      if istype(want.ct, v) then return resolve(v, argn, name, other) end
+      local cname = ctypename(v)
+      if cname:match('^struct TH%a+Tensor %*$') then refuse(v, argn, want.cname) end
+      return resolve(v, argn, name, other)
+   elseif type(v) ~= 'userdata' then
+      refuse(v, argn, want.cname)
+   end
+   return v
+end
+
+-- the kernels' parameters that are C bools in THNN.h, by th's names for
+-- them (for a kernel argtypes.lua has not)
 local BOOLS = {sizeAverage = true, inplace = true, train = true, ceil_mode = true, count_include_pad = true,
                scaleGradByFreq = true, batchMode = true}
+local argtypes = require 'thnn.argtypes'
 
--- wrapper(n, bools): bools, the positions (state excluded) of C bools
-local function wrapper(n, bools)
-   local key = n .. ':' .. table.concat(bools, ',')
-   local w = wrappers[key]
+local CONVERT = {
+   b = 'cbool(a%d, %d)', i = "cint(a%d, %d, 'int')", l = "cint(a%d, %d, 'int64_t')",
+   d = 'cdouble(a%d, %d)', p = "cptr(a%d, %d, name, other, 'p')", L = "cptr(a%d, %d, name, other, 'L')",
+   I = "cptr(a%d, %d, name, other, 'I')",
+}
+
+-- wrapper(codes): codes, a letter per argument (state excluded) as in
+-- argtypes.lua ('?' for an argument resolved as it comes)
+local function wrapper(codes)
+   local w = wrappers[codes]
    if not w then
-      local params, resolved, isbool = {}, {}, {}
-      for _, i in ipairs(bools) do isbool[i] = true end
+      local n = #codes
+      local params, resolved = {}, {}
       for i = 1, n do
          params[i] = 'a' .. i
-         resolved[i] = (isbool[i] and 'cbool(a%d, %d)' or 'resolve(a%d, %d, name, other)'):format(i, i)
+         resolved[i] = (CONVERT[codes:sub(i, i)] or 'resolve(a%d, %d, name, other)'):format(i, i)
       end
-      local src = ('local resolve, cbool = ... return function(v, name, other) return function(%s)'
+      local src = ('local resolve, cbool, cint, cdouble, cptr = ... return function(v, name, other) return function(%s)'
                    .. string.rep('\n', THNN_LINE - 1) .. ' v(nil%s) end end')
          :format(table.concat(params, ', '), n > 0 and ', ' .. table.concat(resolved, ', ') or '')
-      w = assert(loadstring(src, chunkname()))(resolve, cbool)
-      wrappers[key] = w
+      w = assert(loadstring(src, chunkname()))(resolve, cbool, cint, cdouble, cptr)
+      wrappers[codes] = w
    end
    return w
 end
@@ -141,17 +217,23 @@ local MAXARGS = 19
 local function bind(name, impl, other)
    local info = debug.getinfo(impl, 'u')
    local n = info.isvararg and MAXARGS or math.max(info.nparams - 1, 0)
-   local bools = {}
-   for i = 2, info.isvararg and 1 or info.nparams do
-      if BOOLS[debug.getlocal(impl, i)] then bools[#bools + 1] = i - 1 end
+   local codes = argtypes[name]
+   if not codes or #codes ~= n then
+      local c = {}
+      for i = 1, n do c[i] = '?' end
+      for i = 2, info.isvararg and 1 or info.nparams do
+         if BOOLS[debug.getlocal(impl, i)] then c[i - 1] = 'b' end
+      end
+      codes = table.concat(c)
    end
-   return wrapper(n, bools)(impl, name, other)
+   return wrapper(codes)(impl, name, other)
 end
 
 -- T's kernels: other, the other real type's tensor pointer (see resolve)
 local function kernels(T)
    local O = T == 'Float' and 'Double' or 'Float'
-   local other = {ptr = ffi.typeof('TH' .. O .. 'Tensor*'), name = 'TH' .. O .. 'Tensor', want = 'TH' .. T .. 'Tensor'}
+   local other = {ptr = ffi.typeof('TH' .. O .. 'Tensor*'), name = 'TH' .. O .. 'Tensor', want = 'TH' .. T .. 'Tensor',
+                  ct = ffi.typeof('TH' .. T .. 'Tensor*'), cname = 'struct TH' .. T .. 'Tensor *'}
    return setmetatable({}, {__index = function(self, name)
       if type(name) ~= 'string' then return nil end
       local fam = family(name:match('^([^_]+)_') or name)

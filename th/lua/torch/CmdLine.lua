@@ -58,6 +58,9 @@ end
 
 -- argument(key, help [, type]): a positional argument, required, read in order
 function CmdLine:argument(key, help, kind)
+   -- (a number is its string, as the original's string functions read it;
+   -- what is no string fails here, where the original failed when parsing)
+   if type(key) == 'number' then key = tostring(key) end
    if type(key) ~= 'string' then
       error('CmdLine:argument: the argument name must be a string', 2)
    end

@@ -273,7 +273,7 @@ local function defineio(T)
          fail('nothing, number, or %sStorage expected', name)
       end
       n = (n >= 0 and floor(n) or -floor(-n)) + 0   -- (+ 0: never -0)
-      if n < 0 then
+      if n < 0 or n ~= n then   -- (NaN: the smallest long, as x86 converts it)
          fail('$ Torch: invalid memory size -- maybe an overflow?')
       end
       open(self, rname)

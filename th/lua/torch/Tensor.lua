@@ -1080,7 +1080,10 @@ end
 -- sizes up to the first 0, which ends the dimensions)
 -- resize(d, sizes, n [, raw]): raw, a new storage (d had none) is not
 -- zeroed: the caller writes every element
-local function resize(d, sizes, n, raw)
+-- strides (resize(sizes, strides) of LongStorages): as TH's resizeNd, the
+-- ones given (>= 0) kept, the others (-1) made contiguous; the tensor stays
+-- as it is only when its sizes and those strides are already its own
+local function resize(d, sizes, n, raw, strides)
    local kept = n
    for i = 1, n do
       if sizes[i] == 0 then kept = i - 1 break end
@@ -1088,7 +1091,10 @@ local function resize(d, sizes, n, raw)
    local same = d.nd == kept
    if same then
       for i = 1, kept do
-         if sizes[i] ~= d.sz[i] then same = false break end
+         if sizes[i] ~= d.sz[i] or strides and strides[i] >= 0 and strides[i] ~= d.str[i] then
+            same = false
+            break
+         end
       end
    end
    if same then return end
@@ -1099,7 +1105,7 @@ local function resize(d, sizes, n, raw)
          fail("bad argument #%d to 'resize' (non-negative size expected)", i)
       end
    end
-   setmeta(d, d.st, d.off, sizes, n, nil, raw)
+   setmeta(d, d.st, d.off, sizes, n, strides, raw)
 end
 internal.resize = resize
 
@@ -1131,8 +1137,12 @@ function Tensor.resize(self, ...)
       if type(s1) == 'number' and hassizes(d, n, nil, s1, s2, s3, s4) then return self end
    end
    local sizes, strides = ...
-   if strides ~= nil and islongstorage(sizes) and not islongstorage(strides) then
-      fail("bad argument #2 to 'resize' (torch.LongStorage expected)")
+   if strides ~= nil and islongstorage(sizes) then
+      if not islongstorage(strides) then fail("bad argument #2 to 'resize' (torch.LongStorage expected)") end
+      -- (the strides were TH's too: th had dropped them)
+      local sz, n, str = longstoragesizes('resize', sizes, strides, 2)
+      resize(d, sz, n, nil, str)
+      return self
    end
    resize(d, readsizes('resize', ...))
    return self
@@ -1410,6 +1420,25 @@ end
 for _, name in ipairs{'expand', 'expandAs', 'view', 'viewAs', 'squeeze', 'permute'} do
    internal.torchmethod(name, Tensor[name])
 end
+-- (torch.view of what is no tensor, or of nothing: Torch7's view listed its forms)
+local torchview = torch.view
+torch.view = function(t, ...)
+   if not istensor(t) then fail(VIEWFORMS) end
+   local r = torchview(t, ...)
+   return r
+end
+internal.torchforms[torch.view] = 1
+-- (torch.viewAs(result, src, template) of a template that is no tensor:
+-- Torch7's viewAs listed its forms before looking at the others)
+local torchviewas = torch.viewAs
+torch.viewAs = function(t, src, template, ...)
+   if template ~= nil and not istensor(template) then
+      fail('expecting (torch.Tensor, torch.Tensor, torch.LongStorage) or (torch.Tensor, torch.LongStorage)')
+   end
+   local r = torchviewas(t, src, template, ...)
+   return r
+end
+internal.torchforms[torch.viewAs] = 1
 function torch.isStorage(v) return isstorage(v) end
 
 return Tensor

@@ -9,6 +9,11 @@ local internal = require 'torch.internal'
 local getmetatable, setmetatable, rawget, type, select = getmetatable, setmetatable, rawget, type, select
 
 local registry = {}        -- class name -> metatable
+-- metatable -> class name: luaT named an object after its metatable's entry
+-- in the registry, so a table whose metatable merely holds a __typename
+-- field (or a copy of a class's metatable) has no Torch type
+local classnames = {}
+local ctypenames           -- cdata type id -> class name (torch.metatype's), once there is one
 local constructors = {}    -- class name -> constructor table
 
 -- the operators of a class are looked up as __add__, __sub__... up its
@@ -139,6 +144,7 @@ local function define(name, parentname, constructor, factory, module, preset)
       for k, f in pairs(operators) do mt[k] = f end
       comparisons(mt)
       registry[name] = mt
+      classnames[mt] = name
    end
    if parentname then
       if getmetatable(mt) then
@@ -176,6 +182,8 @@ local function define(name, parentname, constructor, factory, module, preset)
       internal.constructorcalls[call] = true
       ctmt.__call = call
       where[field] = ct
+      -- (luaT gave a class with a constructor the field new: torch.MemoryFile.new('rw'))
+      if rawget(mt, 'new') == nil then mt.new = constructor end
    end
    return mt
 end
@@ -260,10 +268,37 @@ function torch.typename(...)
    local obj = ...
    if obj == nil and select('#', ...) == 0 then checkany('typename') end
    local mt = debug.getmetatable(obj)
-   if type(mt) == 'table' then
-      local name = rawget(mt, '__typename')
+   if mt ~= nil then
+      local name = classnames[mt]
       if name then return name end
    end
+   if ctypenames and type(obj) == 'cdata' then
+      local name = ctypenames[tonumber(ffi.typeof(obj))]
+      if name then return name end
+   end
+end
+
+-- metatype(name, mt [, ctype]): luaT's registration of a metatable made
+-- elsewhere (an FFI type's, as tds registered its own): torch.getmetatable(name)
+-- is mt, and an object of mt, or a cdata of exactly ctype, is of class name;
+-- mt itself is left as it is (no methods, no factory).  Registering a name
+-- again replaces what the name finds, not what the old metatable is named.
+function torch.metatype(...)
+   local name, mt, ctype = ...
+   local n = select('#', ...)
+   if type(name) == 'number' then name = tostring(name) end
+   if type(name) ~= 'string' or type(mt) ~= 'table' or n > 3 then
+      error('expecting: string table [ctype]', 0)
+   end
+   if n == 3 then   -- (a nil given too: the FFI's error)
+      local ok, ct = pcall(function() local t = ffi.typeof(ctype) return t end)   -- (not a tail call: named typeof)
+      -- (the FFI's message without th's position: the original's was in its own chunk)
+      if not ok then error('internal error (cdataname): ' .. tostring(ct):gsub('^[^\n]-:%d+: ', ''), 0) end
+      ctypenames = ctypenames or {}
+      ctypenames[tonumber(ct)] = name
+   end
+   registry[name] = mt
+   classnames[mt] = name
 end
 
 function torch.type(obj)
@@ -305,14 +340,16 @@ end
 
 -- setmetatable(t, name): t gets the class's metatable; what it returns is
 -- the name, as luaT's did (its stack's top)
-function torch.setmetatable(obj, name)
+-- (the name checked first, as luaT did)
+function torch.setmetatable(...)
+   local obj, name = ...
    local info = debug.getinfo(1, 'n')
    local fname = info and info.name and 'setmetatable' or '?'
-   if type(obj) ~= 'table' then
-      error(("bad argument #1 to '%s' (table expected, got %s)"):format(fname, type(obj)), 2)
-   end
    if type(name) ~= 'string' and type(name) ~= 'number' then
-      error(("bad argument #2 to '%s' (string expected, got %s)"):format(fname, type(name)), 2)
+      error(("bad argument #2 to '%s' (string expected, got %s)"):format(fname, given(2, ...)), 2)
+   end
+   if type(obj) ~= 'table' then
+      error(("bad argument #1 to '%s' (table expected, got %s)"):format(fname, given(1, ...)), 2)
    end
    local mt = registry[tostring(name)]
    if not mt then error('unknown typename ' .. tostring(name) .. '\n', 2) end
@@ -331,7 +368,15 @@ function torch.getconstructortable(...)
    return constructors[name]
 end
 
-function torch.factory(name)
+-- factory(name): luaL_checkstring's name (a number as its string)
+function torch.factory(...)
+   local name = ...
+   if type(name) == 'number' then name = tostring(name) end
+   if type(name) ~= 'string' then
+      local info = debug.getinfo(1, 'n')
+      error(("bad argument #1 to '%s' (string expected, got %s)"):format(
+         info and info.name and 'factory' or '?', given(1, ...)), 2)
+   end
    local mt = registry[name]
    return mt and mt.__factory or nil
 end

@@ -125,8 +125,11 @@ for i = 1, types.all do
 end
 
 -- torch.cdata(obj [, asnumber]): obj:cdata(), or its address as an intptr_t
-function torch.cdata(obj, asnumber)
-   local c = obj:cdata()
+-- (nil gives nothing, as Torch7's; its argument named self, as there, in an
+-- index error)
+function torch.cdata(self, asnumber)
+   if self == nil then return nil end
+   local c = self:cdata()
    if asnumber then return ffi.cast('intptr_t', c) end
    return c
 end

@@ -144,6 +144,9 @@ internal.fieldmethods = setmetatable({}, {__mode = 'k'})
 internal.torchforms = setmetatable({}, {__mode = 'k'})
 -- the __call functions of Tensor and Storage classes (class.lua)
 internal.constructorcalls = setmetatable({}, {__mode = 'k'})
+-- th's own functions made outside its Lua files (os.exit's wrapper, from
+-- Python), which a file refuses as it refuses the C functions they stand for
+internal.nativefunctions = setmetatable({}, {__mode = 'k'})
 function internal.fieldmethod(f)
    internal.fieldmethods[f] = true
    return f

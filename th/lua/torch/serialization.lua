@@ -54,6 +54,32 @@ local function books(self, fname)
    return b, F.force
 end
 
+-- th's own functions (its Lua files, the loops it generates, the few it
+-- makes from Python) stand for the original's C functions (torch.add,
+-- io.write, tostring...), which a file cannot carry: they are unwritable
+-- objects at their own place, not bytecode whose upvalues lead into th's
+-- internals (an error deep inside them, or a file of th's code)
+local throot = debug.getinfo(1, 'S').source:match('^(@.*/)lua/torch/[^/]*$')
+local getinfo, natives = debug.getinfo, internal.nativefunctions
+local function native(f)
+   if natives[f] then return true end
+   local source = getinfo(f, 'S').source
+   return (throot and source:sub(1, #throot) == throot) or source:sub(1, 5) == '=(th '
+end
+
+-- trepl's print was a Lua function in the original, written with its
+-- bytecode; th's print is th's own, so it is written as a function of no
+-- upvalues calling the global print, which reads back as a working print
+-- in th and in the original
+local printstub
+local function standin(f)
+   local trepl = package.loaded.trepl
+   if type(trepl) == 'table' and f == trepl.print then
+      printstub = printstub or dump(loadstring('return print(...)', '=print'))
+      return printstub
+   end
+end
+
 -- the type tag of a value, or nil when it cannot be written
 local function typeof(object)
    local t = type(object)
@@ -69,7 +95,7 @@ local function typeof(object)
       return TYPE_STRING
    elseif t == 'boolean' then
       return TYPE_BOOLEAN
-   elseif t == 'function' and pcall(dump, object) then
+   elseif t == 'function' and (standin(object) or not native(object) and pcall(dump, object)) then
       return TYPE_RECUR_FUNCTION
    end
 end
@@ -103,16 +129,29 @@ local function readstring(self)
    return kinds.readchars(self, n, 'readObject')
 end
 
+-- the path of the object being written, as the original's message gave it
+-- (the parts marked unnamed are th's own bookkeeping tables, not in its path)
+local unnamed = {}
 local function where(names)
-   return concat(names, '.')
+   local shown = {}
+   for i = 1, #names do
+      if names[i] ~= unnamed then shown[#shown + 1] = names[i] end
+   end
+   return concat(shown, '.')
 end
+
+-- the tables writefunction makes for a function's upvalues: the list (true)
+-- and each record (the upvalue's name); an unwritable upvalue is named in
+-- an error's path by its name (`<?>.f0`), as the original named it
+local upvaluelabels = setmetatable({}, {__mode = 'k'})
 
 local writeobject
 
 local function writefunction(self, b, object, hook)
    local upvalues = {}
+   local stub = standin(object)
    local i = 1
-   while true do
+   while not stub do
       local name, value = getupvalue(object, i)
       if not name then break end
       local id = upvalueid(object, i)
@@ -121,10 +160,12 @@ local function writefunction(self, b, object, hook)
          b.upvalueids[id] = b.nupvalueids
       end
       upvalues[i] = {name = name, id = b.upvalueids[id], value = value}
+      upvaluelabels[upvalues[i]] = name
       i = i + 1
    end
-   writestring(self, dump(object))
-   writeobject(self, upvalues, 'upvalues', hook)
+   upvaluelabels[upvalues] = true
+   writestring(self, stub or dump(object))
+   writeobject(self, upvalues, unnamed, hook)
 end
 
 local function writetorch(self, object, hook, names)
@@ -192,9 +233,18 @@ function writeobject(self, object, debugname, hook)
             local n = 0
             for _ in pairs(object) do n = n + 1 end
             self:writeInt(n)
+            local label = upvaluelabels[object]
             for k, v in pairs(object) do
                writeobject(self, k, nil, hook)
-               writeobject(self, v, (type(k) == 'string' or type(k) == 'number') and tostring(k) or nil, hook)
+               local vname
+               if label == nil then
+                  vname = (type(k) == 'string' or type(k) == 'number') and tostring(k) or nil
+               elseif label == true then
+                  vname = unnamed                     -- a record of the upvalue list
+               else
+                  vname = k == 'value' and label or unnamed  -- the upvalue, by its name
+               end
+               writeobject(self, v, vname, hook)
             end
          end
       end

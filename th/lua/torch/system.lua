@@ -23,8 +23,9 @@ function torch.tic()
    return tonumber(now.sec) + tonumber(now.nsec) * 1e-9
 end
 
-function torch.toc(t)
-   return torch.tic() - internal.checknumber(t, 1, 'toc')
+function torch.toc(...)
+   local t = ...
+   return torch.tic() - internal.checknumber(t, 1, 'toc', select('#', ...))   -- (none given: 'no value')
 end
 
 function torch.getnumcores()

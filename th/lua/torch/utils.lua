@@ -77,9 +77,9 @@ internal.method('totable', torch.totable)
 
 -- torch.data(t [, asnumber]): the FFI pointer to the first element, or its
 -- address as an intptr_t cdata (tonumber() makes it a plain number), as documented
-function torch.data(obj, asnumber)
-   if obj == nil then return nil end   -- (as Torch7's)
-   local ptr = obj:data()
+function torch.data(self, asnumber)
+   if self == nil then return nil end   -- (as Torch7's, whose index errors named it self)
+   local ptr = self:data()
    if asnumber then
       return require('ffi').cast('intptr_t', ptr)
    end

@@ -449,10 +449,23 @@ dispatch.define{
    end,
 }
 local tensorlerp = torch.lerp
+-- torch.lerp(a, b, w) of numbers (numeric strings too, as the binding read
+-- them) is the default type's, or the type's a last argument names: a
+-- Float's in float, an integer type's "does not implement", Half's the
+-- tensor form's error
 function torch.lerp(...)
-   local a, b, w = ...
-   if type(a) == 'number' and type(b) == 'number' and type(w) == 'number' and select('#', ...) == 3 then
-      return lerp(a, b, w)
+   local n = select('#', ...)
+   local a, b, w, name = ...
+   local T = n == 4 and dispatch.numbersof(3, tonumber(a), tonumber(b), tonumber(w), name)
+   if (n == 3 or T) and type(a) ~= 'userdata' and type(b) ~= 'userdata' and type(w) ~= 'userdata' then
+      a, b, w = tonumber(a), tonumber(b), tonumber(w)
+      if a and b and w then
+         local given = T
+         T = T or dispatch.defaulttype()
+         if T == types.Double then return lerp(a, b, w) end
+         if T == types.Float then return f32(floatlerp(f32(a), f32(b), w)) end
+         if given then dispatch.numbersnotimplemented(T, 'lerp') end
+      end
    end
    return tensorlerp(...)   -- (the arguments as given: an error lists no nil the call did not give)
 end

@@ -442,7 +442,7 @@ function torch.cat(a1, a2, a3, a4)
    local T = d and d.T
    -- (HalfTensors have no cat: the default type's, which refuses them)
    if not T or T == types.Half then T = dispatch.firsttype(4, a1, a2, a3, a4) end
-   if T == types.Half then T = dispatch.defaulttype() end
+   if T == types.Half then T = dispatch.mathsdefault() end
    return cat(T, a1, a2, a3, a4)
 end
 

@@ -34,6 +34,16 @@ function dispatch.defaulttype()
    return defaultT
 end
 
+-- the default type as torch.f takes it when no argument is a tensor with
+-- maths: a HalfTensor default has none, which the original's dispatcher
+-- reported so (at the caller's line), whatever f was
+local HALFDEFAULT = 'internal error: the default tensor type does not seem to be an actual tensor'
+function dispatch.mathsdefault()
+   local T = dispatch.defaulttype()
+   if T == types.Half then internal.locate(HALFDEFAULT) end
+   return T
+end
+
 -- the element type of the first tensor among the n arguments (else the
 -- default one); the first six in named variables: no loop over `...` for a
 -- usual call (callers pass exactly n arguments: those past n are nil)
@@ -44,7 +54,7 @@ local function firsttype(n, a1, a2, a3, a4, a5, a6, ...)
       d = TD[(select(i, ...))]
       if d then return d.T end
    end
-   return dispatch.defaulttype()
+   return dispatch.mathsdefault()
 end
 dispatch.firsttype = firsttype
 
@@ -360,7 +370,7 @@ end
 -- torch.f(...) whose first tensor is a HalfTensor: the original's torch.f
 -- found no f for Half and called the default type's, which refused it
 function E.nomaths(S, n, ...)
-   argerror(S.name, dispatch.defaulttype(), S.torchform, firstn(n, ...))
+   argerror(S.name, dispatch.mathsdefault(), S.torchform, firstn(n, ...))
 end
 
 function E.missinplace(S, T, method, self, n, ...)
@@ -681,7 +691,7 @@ local function typeof(n, a1, a2, a3, ...)
    end
    local named = n > 0 and typebytensorname[(select(n, a1, a2, a3, ...))]
    if named then return named, n - 1 end
-   return dispatch.defaulttype(), n
+   return dispatch.mathsdefault(), n
 end
 
 -- torch.f(..., 'torch.IntTensor') without a tensor argument is f of that type
@@ -722,7 +732,10 @@ function dispatch.guard(name, methods)
          local n = select('#', ...)
          local T, m = typeof(n, ...)
          -- (a HalfTensor first: the default type's f, which refused it)
-         if T == types.Half then argerror(name, dispatch.defaulttype(), 'torch', unpack({...}, 1, m)) end
+         if T == types.Half then argerror(name, dispatch.mathsdefault(), 'torch', unpack({...}, 1, m)) end
+         -- (the original's dispatcher took the first tensor's type, or the
+         -- default one: a type without f, an integer's LAPACK, said so)
+         if m == n and entry.torch[T.name] == false then E.notimplemented(T, name) end
          local ok = checks[T]
          if ok == nil then ok = check(T) end
          if ok and not ok(m, ...) then argerror(name, T, 'torch', unpack({...}, 1, m)) end

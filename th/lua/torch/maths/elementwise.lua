@@ -240,21 +240,72 @@ dispatch.define{
    end,
 }
 
--- torch.f(numbers...): f on numbers of the default type (a float is rounded
--- in and out); any other call goes to the tensor form
+-- torch.f(numbers...): f on numbers of the default type, or of the type a
+-- last argument names ('torch.FloatTensor': a float is rounded in and out);
+-- any other call goes to the tensor form
 local float = ffi.new('float[1]')
-local function real(v)
-   if dispatch.defaulttype() ~= types.Float then return v end
+local function real(v, T)
+   if T ~= types.Float then return v end
    float[0] = v
    return tonumber(float[0])
 end
 
+-- the tensor types a last argument may name (not Half: its f was the
+-- default type's, which took no name)
+local named = {}
+for i = 1, types.count do named[types[i].tensorname] = types[i] end
+
+-- torch.abs(number) of the type Int or Long: the number made the type's
+-- integer as C's cast made it (truncated; what the type cannot hold, NaN
+-- too, its smallest value, as x86 converts), whose abs wraps
+local function intabs(T, v)
+   local lim = T == types.Int and 2^31 or 2^63
+   if v ~= v or v >= lim or v < -lim then return -lim end
+   v = (v >= 0 and math.floor(v) or math.ceil(v)) + 0      -- (+ 0: no -0)
+   if v == -lim then return v end
+   return v < 0 and -v or v
+end
+
+-- numbersof(arity, ...) -> the type named last (or nil) when the arguments
+-- are arity numbers, that type's name after them or not; false otherwise
+local function numbersof(arity, ...)
+   local n, a, b, c = select('#', ...), ...
+   local T
+   if n == arity + 1 then
+      T = named[select(n, ...)]
+      if not T then return false end
+   elseif n ~= arity then
+      return false
+   end
+   if type(a) ~= 'number' or arity >= 2 and type(b) ~= 'number' or arity >= 3 and type(c) ~= 'number' then
+      return false
+   end
+   return T
+end
+dispatch.numbersof = numbersof
+
+local function notimplemented(T, name)
+   internal.locate(('%s does not implement the torch.%s() function'):format(T.tensorname, name))
+end
+dispatch.numbersnotimplemented = notimplemented
+
+-- (of a Double or Float only: another type's f refused numbers, but Int's
+-- and Long's abs)
 local function numeric(name, f, arity)
    local tensorform = torch[name]
    torch[name] = function(...)
-      local a, b = ...
-      if select('#', ...) == arity and type(a) == 'number' and (arity == 1 or type(b) == 'number') then
-         return real(f(real(a), arity == 2 and real(b) or nil))
+      local T = numbersof(arity, ...)
+      if T ~= false then
+         local a, b = ...
+         local given = T
+         T = T or dispatch.defaulttype()
+         if not T.integer and T ~= types.Half then
+            return real(f(real(a, T), arity == 2 and real(b, T) or nil), T)
+         elseif name == 'abs' and (T == types.Int or T == types.Long) then
+            return intabs(T, a)
+         elseif given then
+            notimplemented(T, name)
+         end
       end
       return tensorform(...)
    end
