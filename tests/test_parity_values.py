@@ -1089,3 +1089,18 @@ def test_seeds34b_fuzz_findings():
     # (tests/fixtures/seeds34b_found.lua)
     out, expected = fixture("seeds34b_found")
     assert out == expected
+
+
+def test_seeds35b_fuzz_findings():
+    # real nn/nngraph/optim code run next to the fuzzers' seeds 8201-8260:
+    # debug.getinfo shows a class's __call (Foo(...)) as the C function
+    # luaT's was, and the constructor it runs unnamed, so nngraph's labels
+    # of the nodes gModule makes, and its error about unused inputs, read
+    # "[[C]]:-1_" (th showed its class.lua)
+    # (tests/fixtures/seeds35b_found.lua, run with nn and nngraph found)
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "seeds35b_found.lua")], cwd=FIXTURES, env=nn_env())
+    out = output(proc)
+    with open(os.path.join(FIXTURES, "seeds35b_found.expected")) as f:
+        expected = [line.rstrip() for line in f.read().splitlines()]
+    assert out == expected

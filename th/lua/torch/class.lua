@@ -240,10 +240,12 @@ function torch.class(...)
    end
    local mt = define(name, parentname, constructor, factory, module)
    -- Foo(...) keeps a frame of its own above the constructor's, as under luaT
-   debug.getmetatable(mt.__constructor).__call = function(_, ...)
+   local call = function(_, ...)
       local obj = constructor(...)
       return obj
    end
+   internal.classcalls[call] = true
+   debug.getmetatable(mt.__constructor).__call = call
    mt.new = constructor   -- Foo.new(...) and obj.new(...) make a new Foo (nngraph uses it)
    return mt, parentname and registry[parentname] or nil
 end

@@ -144,6 +144,9 @@ internal.fieldmethods = setmetatable({}, {__mode = 'k'})
 internal.torchforms = setmetatable({}, {__mode = 'k'})
 -- the __call functions of Tensor and Storage classes (class.lua)
 internal.constructorcalls = setmetatable({}, {__mode = 'k'})
+-- the __call functions of torch.class classes (class.lua): luaT's C __call in
+-- the original, so debug.getinfo shows their frames as C (trepl/init.lua)
+internal.classcalls = setmetatable({}, {__mode = 'k'})
 function internal.fieldmethod(f)
    internal.fieldmethods[f] = true
    return f

@@ -4,6 +4,9 @@
 local torch = require 'torch'
 local internal = require 'torch.internal'
 local rawtraceback = internal.traceback
+-- LuaJIT's own debug.getinfo, called as a field so that its argument errors
+-- still name 'getinfo' (debug.getinfo as user code sees it: below)
+local raw = {getinfo = debug.getinfo}
 
 -- require 'trepl' is also the REPL itself, as in the original: trepl() starts
 -- the interactive prompt (the host sets trepl.start), trepl.colorize colours text
@@ -178,7 +181,7 @@ local function collapse(text, level, lua)
    -- the function of each line (unless LuaJIT left levels out: "...")
    local ownsrc, funcs, at = {}, {}, level + 1
    while ours do
-      local info = debug.getinfo(at, 'Sf')
+      local info = raw.getinfo(at, 'Sf')
       if not info then break end
       if info.source:sub(2, #ours + 1) == ours and info.source:sub(1, 1) == '@'
          and not (lua and lua[info.short_src]) then
@@ -229,6 +232,39 @@ function debug.traceback(...)
    local text = collapse(rawtraceback(nomsg and '' or msg, level), level)
    if nomsg then text = text:sub(2) end   -- (the empty message's line)
    return tochunk(text)
+end
+
+-- debug.getinfo as user code sees it: the frame of a class's __call
+-- (Foo(...), torch.Tensor{...}) is the C function luaT's __call was, and the
+-- constructor a torch.class's __call runs is unnamed, as called from C
+-- (nngraph labels a node with the frame six levels above Node's __init:
+-- "[[C]]:-1_" for the nodes gModule makes, named in its errors)
+local function ccall(f)
+   return internal.classcalls[f] or internal.constructorcalls[f]
+end
+function debug.getinfo(...)
+   local thread, level, what = ...
+   if type(thread) ~= 'thread' then thread, level, what = nil, ... end
+   if type(level) ~= 'number' or level < 1 or (thread and thread ~= coroutine.running()) then
+      local info = raw.getinfo(...)
+      return info
+   end
+   level = level + 1   -- (this function's frame)
+   local info, at
+   if thread then info = raw.getinfo(thread, level, what) else info = raw.getinfo(level, what) end
+   if not info then return info end
+   at = raw.getinfo(level, 'f')
+   if at and ccall(at.func) then
+      if info.source then info.source, info.short_src, info.what = '=[C]', '[C]', 'C' end
+      if info.currentline then info.currentline = -1 end
+      if info.linedefined then info.linedefined, info.lastlinedefined = -1, -1 end
+      if info.nups then info.nups = 0 end
+      info.activelines = nil
+   elseif info.namewhat then
+      local above = raw.getinfo(level + 1, 'f')
+      if above and internal.classcalls[above.func] then info.name, info.namewhat = nil, '' end
+   end
+   return info
 end
 
 -- snapshot(): the globals th defined before user code runs (who() hides them)
