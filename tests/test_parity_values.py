@@ -1096,7 +1096,10 @@ def test_seeds35b_fuzz_findings():
     # debug.getinfo shows a class's __call (Foo(...)) as the C function
     # luaT's was, and the constructor it runs unnamed, so nngraph's labels
     # of the nodes gModule makes, and its error about unused inputs, read
-    # "[[C]]:-1_" (th showed its class.lua)
+    # "[[C]]:-1_" (th showed its class.lua); a torch.class's __index__ and
+    # __newindex__ are asked first, as luaT's __index and __newindex did
+    # (th ignored them); the Lua function a class's __call, __index__ or
+    # __tostring__ runs is unnamed in tracebacks, as called from C
     # (tests/fixtures/seeds35b_found.lua, run with nn and nngraph found)
     from nn_paths import nn_env
     proc = run_th([os.path.join(FIXTURES, "seeds35b_found.lua")], cwd=FIXTURES, env=nn_env())

@@ -67,6 +67,9 @@ local operators = {
       return results(f(self, ...))
    end,
 }
+-- (luaT's C functions: debug.getinfo and tracebacks show them as C, and
+-- the Lua function they call as called from C, unnamed)
+internal.classcalls[operators.__call] = true
 
 -- the comparisons, made anew for each class: Lua compares two objects by
 -- __eq, __lt and __le only when both have the same one (luaT gave each
@@ -85,9 +88,10 @@ end
 -- tostring(obj): its __tostring__, or else its class name (as luaT did)
 local function default_tostring(self)
    local f = getmetatable(self).__tostring__
-   if f then return f(self) end
+   if f then return results(f(self)) end
    return torch.typename(self)
 end
+internal.classcalls[default_tostring] = true
 
 -- given(n, ...): the type luaL_typerror named for argument n of a C
 -- function called with `...`: 'no value' past the last one given
@@ -214,6 +218,65 @@ function torch.newmetatable(...)
    return mt   -- (not a tail call: define's errors are at the caller's line)
 end
 
+-- A class's objects find their fields in its metatable (its __index), but
+-- luaT's __index and __newindex, C functions, first asked the class's
+-- __index__(self, k) and __newindex__(self, k, v) when it had them
+-- (torch-dataframe's Dataseries, datasets indexed by number): objects of
+-- such a class, and the classes above it, get the two below, made when an
+-- object is.  The lookups of __index__ and __newindex__ go through the
+-- parents' __index, so a parent's __index__ is also asked for them, with
+-- the child's metatable as self, as under luaT.
+
+-- what luaT's __index gave back after __index__ returned `...`: its results
+-- sat on the stack above (self, k, metatable); a true last one returned the
+-- value below it, a false one was dropped and k looked up in the value
+-- below (the metatable when there was one result)
+local function indexed(k, mt, ...)
+   local n = select('#', ...)
+   if n == 0 then return k end
+   local below = mt
+   if n > 1 then below = (select(n - 1, ...)) end
+   if (select(n, ...)) then return below end
+   return below[k]
+end
+
+local function luaTindex(self, k)
+   local mt = getmetatable(self)
+   local f = mt.__index__
+   if f == nil then return mt[k] end
+   if type(f) ~= 'function' then error('critical internal indexing error: __index__ is not a function', 2) end
+   local v = indexed(k, mt, f(self, k))
+   return v
+end
+
+local function luaTnewindex(self, k, v)
+   local f = getmetatable(self).__newindex__
+   if f ~= nil then
+      if type(f) ~= 'function' then error('critical internal indexing error: __newindex__ is not a function', 2) end
+      if f(self, k, v) then return end
+   end
+   rawset(self, k, v)
+end
+
+internal.classcalls[luaTindex], internal.classcalls[luaTnewindex] = true, true
+
+-- indexing(mt) -> mt, its objects given luaT's __index and __newindex if
+-- it or a class above it has __index__ or __newindex__
+local function indexing(mt)
+   local top, m = nil, mt
+   while m do
+      if rawget(m, '__index__') ~= nil or rawget(m, '__newindex__') ~= nil then top = m end
+      m = getmetatable(m)
+   end
+   m = top and mt
+   while m do
+      if rawget(m, '__index') == m then m.__index, m.__newindex = luaTindex, luaTnewindex end
+      if m == top then break end
+      m = getmetatable(m)
+   end
+   return mt
+end
+
 -- torch.class(name [, parentName] [, module]) -> metatable [, parent metatable]
 function torch.class(...)
    local n = select('#', ...)
@@ -231,12 +294,12 @@ function torch.class(...)
       error('<class name> [<parent class name>] [<module table>] expected', 2)
    end
    local function constructor(...)
-      local self = setmetatable({}, registry[name])
+      local self = setmetatable({}, indexing(registry[name]))
       if self.__init then self:__init(...) end
       return self
    end
    local function factory()
-      return setmetatable({}, registry[name])
+      return setmetatable({}, indexing(registry[name]))
    end
    local mt = define(name, parentname, constructor, factory, module)
    -- Foo(...) keeps a frame of its own above the constructor's, as under luaT
@@ -318,7 +381,7 @@ function torch.setmetatable(obj, name)
    end
    local mt = registry[tostring(name)]
    if not mt then error('unknown typename ' .. tostring(name) .. '\n', 2) end
-   setmetatable(obj, mt)
+   setmetatable(obj, indexing(mt))
    return tostring(name)
 end
 

@@ -140,6 +140,17 @@ local function unnamed(f)
    return '\t[C]: ' .. (address and 'at ' .. address or '?')
 end
 
+-- called(line, f, caller): a traceback's line of the Lua function f, which
+-- a C function of luaT called in the original (a class's __call__,
+-- __index__, __tostring__...): unnamed, "in function <file:line>", as
+-- LuaJIT names a function called from C
+local function called(line, f, caller)
+   if not (caller and internal.classcalls[caller] and f) then return line end
+   local info = raw.getinfo(f, 'S')
+   if info.what ~= 'Lua' then return line end
+   return (line:gsub(" in function '[^']*'$", (' in function <%s:%d>'):format(info.short_src, info.linedefined)))
+end
+
 -- asc(lines, ownsrc, funcs): each run of lines of th's frames (C frames
 -- before and between them too: th's error()) as the line of the C function
 -- the original ran there, "[C]: in function 'add'", named as the run's
@@ -159,13 +170,14 @@ local function asc(lines, ownsrc, funcs)
       end
       if last then
          local name = lines[last]:match(" in function ('[^']*')$")
-         if not name or DISPATCHED[name] or internal.constructorcalls[funcs[last]] then
+         if not name or (DISPATCHED[name] and not internal.classcalls[funcs[last]])
+            or internal.constructorcalls[funcs[last]] then
             out[#out + 1] = unnamed(funcs[last])
          end
          if name then out[#out + 1] = '\t[C]: in function ' .. name end
          i = last + 1
       else
-         out[#out + 1] = lines[i]
+         out[#out + 1] = called(lines[i], funcs[i], funcs[i + 1])
          i = i + 1
       end
    end
