@@ -11,78 +11,108 @@ local getmetatable, setmetatable, rawget, type, select = getmetatable, setmetata
 local registry = {}        -- class name -> metatable
 local constructors = {}    -- class name -> constructor table
 
+-- its arguments: f's results returned through it make the call to f a non-tail call
+local function results(...) return ... end
+
 -- the operators of a class are looked up as __add__, __sub__... up its
 -- hierarchy; without one, luaT's message (its typo included), which names
 -- both operands of a binary one ('(null)' for a value of no Torch class)
 -- (the left operand's metatable when it has one, a string's too: '2' + x
--- is an error; only then the right one's)
-local function operator(name, what, unary)
-   return function(a, b)
+-- is an error; only then the right one's).  lua: for a torch.class class,
+-- whose __add__... is Lua code: not a tail call, so that luaT's C function
+-- stays in a traceback below it, which debug.getinfo and tracebacks show
+-- as C, and the Lua function unnamed (internal.classcalls); Tensor and
+-- Storage keep the tail call (their __add__ was C too)
+local function operator(name, what, unary, lua)
+   local function missing(a, b)
+      if unary then return string.format('%s has no %s operator', torch.typename(a), what) end
+      return string.format('both %s and %s have no %s operator', torch.typename(a) or '(null)',
+                           torch.typename(b) or '(null)', what)
+   end
+   if not lua then
+      return function(a, b)
+         local mt = getmetatable(a)
+         if mt == nil then mt = getmetatable(b) end
+         local f = type(mt) == 'table' and mt[name]
+         if not f then error(missing(a, b), 2) end
+         return f(a, b)
+      end
+   end
+   local op = function(a, b)
       local mt = getmetatable(a)
       if mt == nil then mt = getmetatable(b) end
       local f = type(mt) == 'table' and mt[name]
-      if not f then
-         if unary then error(string.format('%s has no %s operator', torch.typename(a), what), 2) end
-         error(string.format('both %s and %s have no %s operator', torch.typename(a) or '(null)',
-                             torch.typename(b) or '(null)', what), 2)
-      end
-      return f(a, b)
+      if not f then error(missing(a, b), 2) end
+      return results(f(a, b))
    end
+   internal.classcalls[op] = true
+   return op
 end
 
--- its arguments: f's results returned through it make the call to f a non-tail call
-local function results(...) return ... end
-
-local operators = {
-   __add = operator('__add__', 'addition'),
-   __sub = operator('__sub__', 'substraction'),
-   __mul = operator('__mul__', 'multiplication'),
-   __div = operator('__div__', 'division'),
-   __mod = operator('__mod__', 'modulo'),
-   __pow = operator('__pow__', 'power'),
-   __unm = operator('__unm__', 'negation', true),
-   -- luaT's messages name both operands, '(null)' for a non-Torch value
-   -- (the left operand's metatable when it has one, as for the operators)
-   __concat = function(a, b)
-      local mt = getmetatable(a)
-      if mt == nil then mt = getmetatable(b) end
-      local f = type(mt) == 'table' and mt.__concat__
-      if not f then
-         error(string.format('both %s and %s have no concat operator',
-                             torch.typename(a) or '(null)', torch.typename(b) or '(null)'), 2)
-      end
-      return f(a, b)
-   end,
-   -- only userdata objects reach it (Lua 5.1 ignores __len on tables)
-   __len = function(self)
-      local f = getmetatable(self).__len__
-      if not f then error(torch.typename(self) .. ' has no length operator', 2) end
-      return f(self)
-   end,
-   -- not a tail call: as under luaT, obj(...) keeps a frame between the caller and
-   -- __call__ (nngraph finds where a node was declared by its debug level)
-   __call = function(self, ...)
-      local f = getmetatable(self).__call__
-      if not f then error(torch.typename(self) .. ' has no call operator', 2) end
-      return results(f(self, ...))
-   end,
-}
--- (luaT's C functions: debug.getinfo and tracebacks show them as C, and
--- the Lua function they call as called from C, unnamed)
-internal.classcalls[operators.__call] = true
+local function operatortable(lua)
+   local t = {
+      __add = operator('__add__', 'addition', false, lua),
+      __sub = operator('__sub__', 'substraction', false, lua),
+      __mul = operator('__mul__', 'multiplication', false, lua),
+      __div = operator('__div__', 'division', false, lua),
+      __mod = operator('__mod__', 'modulo', false, lua),
+      __pow = operator('__pow__', 'power', false, lua),
+      __unm = operator('__unm__', 'negation', true, lua),
+      -- luaT's messages name both operands, '(null)' for a non-Torch value
+      -- (the left operand's metatable when it has one, as for the operators)
+      __concat = function(a, b)
+         local mt = getmetatable(a)
+         if mt == nil then mt = getmetatable(b) end
+         local f = type(mt) == 'table' and mt.__concat__
+         if not f then
+            error(string.format('both %s and %s have no concat operator',
+                                torch.typename(a) or '(null)', torch.typename(b) or '(null)'), 2)
+         end
+         return results(f(a, b))
+      end,
+      -- only userdata objects reach it (Lua 5.1 ignores __len on tables)
+      __len = function(self)
+         local f = getmetatable(self).__len__
+         if not f then error(torch.typename(self) .. ' has no length operator', 2) end
+         return results(f(self))
+      end,
+      -- not a tail call: as under luaT, obj(...) keeps a frame between the caller and
+      -- __call__ (nngraph finds where a node was declared by its debug level)
+      __call = function(self, ...)
+         local f = getmetatable(self).__call__
+         if not f then error(torch.typename(self) .. ' has no call operator', 2) end
+         return results(f(self, ...))
+      end,
+   }
+   if lua then
+      internal.classcalls[t.__call], internal.classcalls[t.__concat] = true, true
+      internal.classcalls[t.__len] = true
+   end
+   return t
+end
+local operators, luaoperators = operatortable(false), operatortable(true)
 
 -- the comparisons, made anew for each class: Lua compares two objects by
 -- __eq, __lt and __le only when both have the same one (luaT gave each
 -- class its own), else == is false and < an error ("attempt to compare two
 -- userdata values")
-local function comparisons(mt)
-   mt.__lt = operator('__lt__', 'less-than')
-   mt.__le = operator('__le__', 'less-equal')
+local function comparisons(mt, lua)
+   mt.__lt = operator('__lt__', 'less-than', false, lua)
+   mt.__le = operator('__le__', 'less-equal', false, lua)
+   if not lua then
+      mt.__eq = function(a, b)
+         local f = getmetatable(a).__eq__
+         if f then return f(a, b) end
+         return rawequal(a, b)
+      end
+      return
+   end
    mt.__eq = function(a, b)
       local f = getmetatable(a).__eq__
-      if f then return f(a, b) end
+      if f then return results(f(a, b)) end
       return rawequal(a, b)
    end
+   internal.classcalls[mt.__eq] = true
 end
 
 -- tostring(obj): its __tostring__, or else its class name (as luaT did)
@@ -140,8 +170,8 @@ local function define(name, parentname, constructor, factory, module, preset)
       mt = preset or {}
       mt.__typename, mt.__version, mt.__tostring = name, 1, default_tostring
       mt.__index = mt
-      for k, f in pairs(operators) do mt[k] = f end
-      comparisons(mt)
+      for k, f in pairs(preset and operators or luaoperators) do mt[k] = f end
+      comparisons(mt, not preset)
       registry[name] = mt
    end
    if parentname then

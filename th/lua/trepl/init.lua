@@ -163,14 +163,17 @@ local function asc(lines, ownsrc, funcs)
    end
    local out, i = {}, 1
    while i <= #lines do
-      local last = nil
+      local last, count = nil, 0
       for j = i, #lines do
          if kinds[j] == 'user' then break end
-         if kinds[j] == 'th' then last = j end
+         if kinds[j] == 'th' then last, count = j, count + 1 end
       end
       if last then
          local name = lines[last]:match(" in function ('[^']*')$")
-         if not name or (DISPATCHED[name] and not internal.classcalls[funcs[last]])
+         -- (a class's metamethod alone called the user's __add__,
+         -- __index__...: luaT's one C function)
+         local alone = count == 1 and internal.classcalls[funcs[last]]
+         if not name or (DISPATCHED[name] and not alone)
             or internal.constructorcalls[funcs[last]] then
             out[#out + 1] = unnamed(funcs[last])
          end
