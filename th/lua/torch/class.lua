@@ -186,18 +186,20 @@ local function define(name, parentname, constructor, factory, module, preset)
       end
       setmetatable(mt, parent)
    end
-   mt.__factory = factory
+   -- (set raw, as luaT did: not through a parent's __newindex__)
+   rawset(mt, '__factory', factory)
    local ct = constructors[name]
    if not ct then
       -- (printed as luaT's printed it: the plain table's "table: 0x...")
       ct = {}
       local plain = tostring(ct)
-      setmetatable(ct, {__index = mt, __newindex = mt, __metatable = mt,
-                        __tostring = function() return plain end})
+      setmetatable(ct, {__index = mt, __newindex = function(_, k, v) rawset(mt, k, v) end,
+                        __metatable = mt, __tostring = function() return plain end})
       constructors[name] = ct
    end
    -- as luaT built them: the constructor table, and getmetatable(obj) is the class
-   mt.__constructor, mt.__metatable = ct, mt
+   rawset(mt, '__constructor', ct)
+   rawset(mt, '__metatable', mt)
    if constructor then
       local ctmt = debug.getmetatable(ct)
       -- (not a tail call: luaT's __call, a C function, called the
@@ -300,7 +302,10 @@ local function indexing(mt)
    end
    m = top and mt
    while m do
-      if rawget(m, '__index') == m then m.__index, m.__newindex = luaTindex, luaTnewindex end
+      if rawget(m, '__index') == m then
+         rawset(m, '__index', luaTindex)
+         rawset(m, '__newindex', luaTnewindex)   -- (not through a parent's __newindex)
+      end
       if m == top then break end
       m = getmetatable(m)
    end
@@ -339,7 +344,7 @@ function torch.class(...)
    end
    internal.classcalls[call] = true
    debug.getmetatable(mt.__constructor).__call = call
-   mt.new = constructor   -- Foo.new(...) and obj.new(...) make a new Foo (nngraph uses it)
+   rawset(mt, 'new', constructor)   -- Foo.new(...) and obj.new(...) make a new Foo (nngraph uses it)
    return mt, parentname and registry[parentname] or nil
 end
 
