@@ -1099,7 +1099,9 @@ def test_seeds35b_fuzz_findings():
     # "[[C]]:-1_" (th showed its class.lua); a torch.class's __index__ and
     # __newindex__ are asked first, as luaT's __index and __newindex did
     # (th ignored them); the Lua function a class's __call, __index__ or
-    # __tostring__ runs is unnamed in tracebacks, as called from C
+    # __tostring__ runs is unnamed in tracebacks, as called from C;
+    # TemporalSubSampling sums a window in double when its frames are
+    # adjacent in memory, as TH's sum did (fuzz_nn 8226: a transposed input)
     # (tests/fixtures/seeds35b_found.lua, run with nn and nngraph found)
     from nn_paths import nn_env
     proc = run_th([os.path.join(FIXTURES, "seeds35b_found.lua")], cwd=FIXTURES, env=nn_env())
