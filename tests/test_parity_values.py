@@ -1101,7 +1101,8 @@ def test_seeds35b_fuzz_findings():
     # (th ignored them); the Lua function a class's __call, __index__ or
     # __tostring__ runs is unnamed in tracebacks, as called from C;
     # TemporalSubSampling sums a window in double when its frames are
-    # adjacent in memory, as TH's sum did (fuzz_nn 8226: a transposed input)
+    # adjacent in memory, as TH's sum did (fuzz_nn 8226: a transposed input);
+    # PReLU's weight gradient takes a Float scale rounded to float
     # (tests/fixtures/seeds35b_found.lua, run with nn and nngraph found)
     from nn_paths import nn_env
     proc = run_th([os.path.join(FIXTURES, "seeds35b_found.lua")], cwd=FIXTURES, env=nn_env())
