@@ -144,8 +144,10 @@ internal.fieldmethods = setmetatable({}, {__mode = 'k'})
 internal.torchforms = setmetatable({}, {__mode = 'k'})
 -- the __call functions of Tensor and Storage classes (class.lua)
 internal.constructorcalls = setmetatable({}, {__mode = 'k'})
--- the __call functions of torch.class classes (class.lua): luaT's C __call in
--- the original, so debug.getinfo shows their frames as C (trepl/init.lua)
+-- the metamethods of torch.class classes that call the class's Lua code
+-- (class.lua: Foo(...), obj(...), __index__, __add__, __tostring__...):
+-- luaT's C functions in the original, so debug.getinfo and tracebacks show
+-- their frames as C, and the function they call unnamed (trepl/init.lua)
 internal.classcalls = setmetatable({}, {__mode = 'k'})
 function internal.fieldmethod(f)
    internal.fieldmethods[f] = true

@@ -249,9 +249,10 @@ function debug.traceback(...)
    return tochunk(text)
 end
 
--- debug.getinfo as user code sees it: the frame of a class's __call
--- (Foo(...), torch.Tensor{...}) is the C function luaT's __call was, and the
--- constructor a torch.class's __call runs is unnamed, as called from C
+-- debug.getinfo as user code sees it: the frames of what luaT did in C and
+-- th does in Lua (a class's __call, Foo(...) and torch.Tensor{...}; a
+-- torch.class's obj(...), __index, __tostring and operators) read as C,
+-- and the function such a frame called is unnamed, as called from C
 -- (nngraph labels a node with the frame six levels above Node's __init:
 -- "[[C]]:-1_" for the nodes gModule makes, named in its errors)
 local function ccall(f)
