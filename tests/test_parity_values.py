@@ -1126,3 +1126,24 @@ def test_seeds34b_fuzz_findings():
     # (tests/fixtures/seeds34b_found.lua)
     out, expected = fixture("seeds34b_found")
     assert out == expected
+
+
+def test_seeds35b_fuzz_findings():
+    # real nn/nngraph/optim code run next to the fuzzers' seeds 8201-8260:
+    # debug.getinfo shows a class's __call (Foo(...)) as the C function
+    # luaT's was, and the constructor it runs unnamed, so nngraph's labels
+    # of the nodes gModule makes, and its error about unused inputs, read
+    # "[[C]]:-1_" (th showed its class.lua); a torch.class's __index__ and
+    # __newindex__ are asked first, as luaT's __index and __newindex did
+    # (th ignored them); the Lua function a class's __call, __index__ or
+    # __tostring__ runs is unnamed in tracebacks, as called from C;
+    # TemporalSubSampling sums a window in double when its frames are
+    # adjacent in memory, as TH's sum did (fuzz_nn 8226: a transposed input);
+    # PReLU's weight gradient takes a Float scale rounded to float
+    # (tests/fixtures/seeds35b_found.lua, run with nn and nngraph found)
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "seeds35b_found.lua")], cwd=FIXTURES, env=nn_env())
+    out = output(proc)
+    with open(os.path.join(FIXTURES, "seeds35b_found.expected")) as f:
+        expected = [line.rstrip() for line in f.read().splitlines()]
+    assert out == expected

@@ -59,6 +59,7 @@ function K.PReLU_accGradParameters(state, input, gradOutput, gradInput, weight, 
       planes, per = nOutputPlane, x:nElement() / (samples * nOutputPlane)
    end
    local w = gradWeight:data()
+   scale = rd(scale)   -- (THNN took it as a real: a float's scale is rounded first)
    for k = 0, samples * planes - 1 do
       local sum, base = 0, k * per
       for i = base, base + per - 1 do

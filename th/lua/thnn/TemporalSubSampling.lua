@@ -36,11 +36,19 @@ local function geom(kW, dW)
    return S.flat{k = {kW}, s = {dW}, pad = {0}}
 end
 
+-- THNN summed each window of the input as it was given, with TH's sum
+-- along the frames: in double when the frames are adjacent in memory
+-- (stride 1: one feature of a contiguous input, or a transposed input),
+-- else in the element type, frame after frame
+local function wide(input, n)
+   return input:stride(n - 1) == 1
+end
+
 function K.TemporalSubSampling_updateOutput(state, input, output, weight, bias, kW, dW, inputFrameSize)
    local sizes, n = shapes(input, nil, kW, dW, inputFrameSize)
    S.resize(output, sizes)
    call(py.nn_subsampling_forward, planes(output, n), planes(input, n), nd(weight), nd(bias), geom(kW, dW), 1,
-        S.size(input, n) == 1)
+        wide(input, n))
 end
 
 function K.TemporalSubSampling_updateGradInput(state, input, gradOutput, gradInput, weight, kW, dW)
@@ -50,8 +58,8 @@ function K.TemporalSubSampling_updateGradInput(state, input, gradOutput, gradInp
 end
 
 -- frame by frame, as THNN did (the bits recorded from the original): the
--- window's sum per feature (in the element type, or in double when there
--- is one feature: THNN summed a contiguous column wider), then
+-- window's sum per feature (in the element type, or in double when the
+-- input's frames are adjacent: wide() above), then
 -- gradWeight += (scale * sum) * gradOutput frame (addcmul's roundings) and
 -- gradBias += scale * gradOutput frame (the in-place add's BLAS axpy)
 local f32 = ffi.new('float[1]')
@@ -61,8 +69,7 @@ local function round(T, v)
    return v
 end
 
-local function accgrad(T, xp, gp, wp, bp, F, C, kW, dW, scale)
-   local wide = C == 1
+local function accgrad(T, xp, gp, wp, bp, F, C, kW, dW, scale, wide)
    for k = 0, F - 1 do
       local x, g = xp + k * dW * C, gp + k * C
       for f = 0, C - 1 do
@@ -88,7 +95,7 @@ function K.TemporalSubSampling_accGradParameters(state, input, gradOutput, gradW
    end
    local x, g = input:contiguous(), gradOutput:contiguous()
    accgrad(T, x:data(), g:data(), gradWeight:data(), gradBias and gradBias:data(), F[1], F[2], kW, dW,
-           round(T, scale or 1))
+           round(T, scale or 1), wide(input, n))
 end
 
 return K

@@ -16,83 +16,117 @@ local classnames = {}
 local ctypenames           -- cdata type id -> class name (torch.metatype's), once there is one
 local constructors = {}    -- class name -> constructor table
 
+-- its arguments: f's results returned through it make the call to f a non-tail call
+local function results(...) return ... end
+
 -- the operators of a class are looked up as __add__, __sub__... up its
 -- hierarchy; without one, luaT's message (its typo included), which names
 -- both operands of a binary one ('(null)' for a value of no Torch class)
 -- (the left operand's metatable when it has one, a string's too: '2' + x
--- is an error; only then the right one's)
-local function operator(name, what, unary)
-   return function(a, b)
+-- is an error; only then the right one's).  lua: for a torch.class class,
+-- whose __add__... is Lua code: not a tail call, so that luaT's C function
+-- stays in a traceback below it, which debug.getinfo and tracebacks show
+-- as C, and the Lua function unnamed (internal.classcalls); Tensor and
+-- Storage keep the tail call (their __add__ was C too)
+local function operator(name, what, unary, lua)
+   local function missing(a, b)
+      if unary then return string.format('%s has no %s operator', torch.typename(a), what) end
+      return string.format('both %s and %s have no %s operator', torch.typename(a) or '(null)',
+                           torch.typename(b) or '(null)', what)
+   end
+   if not lua then
+      return function(a, b)
+         local mt = getmetatable(a)
+         if mt == nil then mt = getmetatable(b) end
+         local f = type(mt) == 'table' and mt[name]
+         if not f then error(missing(a, b), 2) end
+         return f(a, b)
+      end
+   end
+   local op = function(a, b)
       local mt = getmetatable(a)
       if mt == nil then mt = getmetatable(b) end
       local f = type(mt) == 'table' and mt[name]
-      if not f then
-         if unary then error(string.format('%s has no %s operator', torch.typename(a), what), 2) end
-         error(string.format('both %s and %s have no %s operator', torch.typename(a) or '(null)',
-                             torch.typename(b) or '(null)', what), 2)
-      end
-      return f(a, b)
+      if not f then error(missing(a, b), 2) end
+      return results(f(a, b))
    end
+   internal.classcalls[op] = true
+   return op
 end
 
--- its arguments: f's results returned through it make the call to f a non-tail call
-local function results(...) return ... end
-
-local operators = {
-   __add = operator('__add__', 'addition'),
-   __sub = operator('__sub__', 'substraction'),
-   __mul = operator('__mul__', 'multiplication'),
-   __div = operator('__div__', 'division'),
-   __mod = operator('__mod__', 'modulo'),
-   __pow = operator('__pow__', 'power'),
-   __unm = operator('__unm__', 'negation', true),
-   -- luaT's messages name both operands, '(null)' for a non-Torch value
-   -- (the left operand's metatable when it has one, as for the operators)
-   __concat = function(a, b)
-      local mt = getmetatable(a)
-      if mt == nil then mt = getmetatable(b) end
-      local f = type(mt) == 'table' and mt.__concat__
-      if not f then
-         error(string.format('both %s and %s have no concat operator',
-                             torch.typename(a) or '(null)', torch.typename(b) or '(null)'), 2)
-      end
-      return f(a, b)
-   end,
-   -- only userdata objects reach it (Lua 5.1 ignores __len on tables)
-   __len = function(self)
-      local f = getmetatable(self).__len__
-      if not f then error(torch.typename(self) .. ' has no length operator', 2) end
-      return f(self)
-   end,
-   -- not a tail call: as under luaT, obj(...) keeps a frame between the caller and
-   -- __call__ (nngraph finds where a node was declared by its debug level)
-   __call = function(self, ...)
-      local f = getmetatable(self).__call__
-      if not f then error(torch.typename(self) .. ' has no call operator', 2) end
-      return results(f(self, ...))
-   end,
-}
+local function operatortable(lua)
+   local t = {
+      __add = operator('__add__', 'addition', false, lua),
+      __sub = operator('__sub__', 'substraction', false, lua),
+      __mul = operator('__mul__', 'multiplication', false, lua),
+      __div = operator('__div__', 'division', false, lua),
+      __mod = operator('__mod__', 'modulo', false, lua),
+      __pow = operator('__pow__', 'power', false, lua),
+      __unm = operator('__unm__', 'negation', true, lua),
+      -- luaT's messages name both operands, '(null)' for a non-Torch value
+      -- (the left operand's metatable when it has one, as for the operators)
+      __concat = function(a, b)
+         local mt = getmetatable(a)
+         if mt == nil then mt = getmetatable(b) end
+         local f = type(mt) == 'table' and mt.__concat__
+         if not f then
+            error(string.format('both %s and %s have no concat operator',
+                                torch.typename(a) or '(null)', torch.typename(b) or '(null)'), 2)
+         end
+         return results(f(a, b))
+      end,
+      -- only userdata objects reach it (Lua 5.1 ignores __len on tables)
+      __len = function(self)
+         local f = getmetatable(self).__len__
+         if not f then error(torch.typename(self) .. ' has no length operator', 2) end
+         return results(f(self))
+      end,
+      -- not a tail call: as under luaT, obj(...) keeps a frame between the caller and
+      -- __call__ (nngraph finds where a node was declared by its debug level)
+      __call = function(self, ...)
+         local f = getmetatable(self).__call__
+         if not f then error(torch.typename(self) .. ' has no call operator', 2) end
+         return results(f(self, ...))
+      end,
+   }
+   if lua then
+      internal.classcalls[t.__call], internal.classcalls[t.__concat] = true, true
+      internal.classcalls[t.__len] = true
+   end
+   return t
+end
+local operators, luaoperators = operatortable(false), operatortable(true)
 
 -- the comparisons, made anew for each class: Lua compares two objects by
 -- __eq, __lt and __le only when both have the same one (luaT gave each
 -- class its own), else == is false and < an error ("attempt to compare two
 -- userdata values")
-local function comparisons(mt)
-   mt.__lt = operator('__lt__', 'less-than')
-   mt.__le = operator('__le__', 'less-equal')
+local function comparisons(mt, lua)
+   mt.__lt = operator('__lt__', 'less-than', false, lua)
+   mt.__le = operator('__le__', 'less-equal', false, lua)
+   if not lua then
+      mt.__eq = function(a, b)
+         local f = getmetatable(a).__eq__
+         if f then return f(a, b) end
+         return rawequal(a, b)
+      end
+      return
+   end
    mt.__eq = function(a, b)
       local f = getmetatable(a).__eq__
-      if f then return f(a, b) end
+      if f then return results(f(a, b)) end
       return rawequal(a, b)
    end
+   internal.classcalls[mt.__eq] = true
 end
 
 -- tostring(obj): its __tostring__, or else its class name (as luaT did)
 local function default_tostring(self)
    local f = getmetatable(self).__tostring__
-   if f then return f(self) end
+   if f then return results(f(self)) end
    return torch.typename(self)
 end
+internal.classcalls[default_tostring] = true
 
 -- given(n, ...): the type luaL_typerror named for argument n of a C
 -- function called with `...`: 'no value' past the last one given
@@ -141,8 +175,8 @@ local function define(name, parentname, constructor, factory, module, preset)
       mt = preset or {}
       mt.__typename, mt.__version, mt.__tostring = name, 1, default_tostring
       mt.__index = mt
-      for k, f in pairs(operators) do mt[k] = f end
-      comparisons(mt)
+      for k, f in pairs(preset and operators or luaoperators) do mt[k] = f end
+      comparisons(mt, not preset)
       registry[name] = mt
       classnames[mt] = name
    end
@@ -158,18 +192,20 @@ local function define(name, parentname, constructor, factory, module, preset)
       end
       setmetatable(mt, parent)
    end
-   mt.__factory = factory
+   -- (set raw, as luaT did: not through a parent's __newindex__)
+   rawset(mt, '__factory', factory)
    local ct = constructors[name]
    if not ct then
       -- (printed as luaT's printed it: the plain table's "table: 0x...")
       ct = {}
       local plain = tostring(ct)
-      setmetatable(ct, {__index = mt, __newindex = mt, __metatable = mt,
-                        __tostring = function() return plain end})
+      setmetatable(ct, {__index = mt, __newindex = function(_, k, v) rawset(mt, k, v) end,
+                        __metatable = mt, __tostring = function() return plain end})
       constructors[name] = ct
    end
    -- as luaT built them: the constructor table, and getmetatable(obj) is the class
-   mt.__constructor, mt.__metatable = ct, mt
+   rawset(mt, '__constructor', ct)
+   rawset(mt, '__metatable', mt)
    if constructor then
       local ctmt = debug.getmetatable(ct)
       -- (not a tail call: luaT's __call, a C function, called the
@@ -222,6 +258,68 @@ function torch.newmetatable(...)
    return mt   -- (not a tail call: define's errors are at the caller's line)
 end
 
+-- A class's objects find their fields in its metatable (its __index), but
+-- luaT's __index and __newindex, C functions, first asked the class's
+-- __index__(self, k) and __newindex__(self, k, v) when it had them
+-- (torch-dataframe's Dataseries, datasets indexed by number): objects of
+-- such a class, and the classes above it, get the two below, made when an
+-- object is.  The lookups of __index__ and __newindex__ go through the
+-- parents' __index, so a parent's __index__ is also asked for them, with
+-- the child's metatable as self, as under luaT.
+
+-- what luaT's __index gave back after __index__ returned `...`: its results
+-- sat on the stack above (self, k, metatable); a true last one returned the
+-- value below it, a false one was dropped and k looked up in the value
+-- below (the metatable when there was one result)
+local function indexed(k, mt, ...)
+   local n = select('#', ...)
+   if n == 0 then return k end
+   local below = mt
+   if n > 1 then below = (select(n - 1, ...)) end
+   if (select(n, ...)) then return below end
+   return below[k]
+end
+
+local function luaTindex(self, k)
+   local mt = getmetatable(self)
+   local f = mt.__index__
+   if f == nil then return mt[k] end
+   if type(f) ~= 'function' then error('critical internal indexing error: __index__ is not a function', 2) end
+   local v = indexed(k, mt, f(self, k))
+   return v
+end
+
+local function luaTnewindex(self, k, v)
+   local f = getmetatable(self).__newindex__
+   if f ~= nil then
+      if type(f) ~= 'function' then error('critical internal indexing error: __newindex__ is not a function', 2) end
+      if f(self, k, v) then return end
+   end
+   rawset(self, k, v)
+end
+
+internal.classcalls[luaTindex], internal.classcalls[luaTnewindex] = true, true
+
+-- indexing(mt) -> mt, its objects given luaT's __index and __newindex if
+-- it or a class above it has __index__ or __newindex__
+local function indexing(mt)
+   local top, m = nil, mt
+   while m do
+      if rawget(m, '__index__') ~= nil or rawget(m, '__newindex__') ~= nil then top = m end
+      m = getmetatable(m)
+   end
+   m = top and mt
+   while m do
+      if rawget(m, '__index') == m then
+         rawset(m, '__index', luaTindex)
+         rawset(m, '__newindex', luaTnewindex)   -- (not through a parent's __newindex)
+      end
+      if m == top then break end
+      m = getmetatable(m)
+   end
+   return mt
+end
+
 -- torch.class(name [, parentName] [, module]) -> metatable [, parent metatable]
 function torch.class(...)
    local n = select('#', ...)
@@ -239,20 +337,22 @@ function torch.class(...)
       error('<class name> [<parent class name>] [<module table>] expected', 2)
    end
    local function constructor(...)
-      local self = setmetatable({}, registry[name])
+      local self = setmetatable({}, indexing(registry[name]))
       if self.__init then self:__init(...) end
       return self
    end
    local function factory()
-      return setmetatable({}, registry[name])
+      return setmetatable({}, indexing(registry[name]))
    end
    local mt = define(name, parentname, constructor, factory, module)
    -- Foo(...) keeps a frame of its own above the constructor's, as under luaT
-   debug.getmetatable(mt.__constructor).__call = function(_, ...)
+   local call = function(_, ...)
       local obj = constructor(...)
       return obj
    end
-   mt.new = constructor   -- Foo.new(...) and obj.new(...) make a new Foo (nngraph uses it)
+   internal.classcalls[call] = true
+   debug.getmetatable(mt.__constructor).__call = call
+   rawset(mt, 'new', constructor)   -- Foo.new(...) and obj.new(...) make a new Foo (nngraph uses it)
    return mt, parentname and registry[parentname] or nil
 end
 
@@ -353,7 +453,7 @@ function torch.setmetatable(...)
    end
    local mt = registry[tostring(name)]
    if not mt then error('unknown typename ' .. tostring(name) .. '\n', 2) end
-   setmetatable(obj, mt)
+   setmetatable(obj, indexing(mt))
    return tostring(name)
 end
 

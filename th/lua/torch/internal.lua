@@ -147,6 +147,11 @@ internal.constructorcalls = setmetatable({}, {__mode = 'k'})
 -- th's own functions made outside its Lua files (os.exit's wrapper, from
 -- Python), which a file refuses as it refuses the C functions they stand for
 internal.nativefunctions = setmetatable({}, {__mode = 'k'})
+-- the metamethods of torch.class classes that call the class's Lua code
+-- (class.lua: Foo(...), obj(...), __index__, __add__, __tostring__...):
+-- luaT's C functions in the original, so debug.getinfo and tracebacks show
+-- their frames as C, and the function they call unnamed (trepl/init.lua)
+internal.classcalls = setmetatable({}, {__mode = 'k'})
 function internal.fieldmethod(f)
    internal.fieldmethods[f] = true
    return f

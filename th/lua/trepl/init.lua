@@ -4,6 +4,9 @@
 local torch = require 'torch'
 local internal = require 'torch.internal'
 local rawtraceback = internal.traceback
+-- LuaJIT's own debug.getinfo, called as a field so that its argument errors
+-- still name 'getinfo' (debug.getinfo as user code sees it: below)
+local raw = {getinfo = debug.getinfo}
 
 -- require 'trepl' is also the REPL itself, as in the original: trepl() starts
 -- the interactive prompt (the host sets trepl.start), trepl.colorize colours text
@@ -137,6 +140,17 @@ local function unnamed(f)
    return '\t[C]: ' .. (address and 'at ' .. address or '?')
 end
 
+-- called(line, f, caller): a traceback's line of the Lua function f, which
+-- a C function of luaT called in the original (a class's __call__,
+-- __index__, __tostring__...): unnamed, "in function <file:line>", as
+-- LuaJIT names a function called from C
+local function called(line, f, caller)
+   if not (caller and internal.classcalls[caller] and f) then return line end
+   local info = raw.getinfo(f, 'S')
+   if info.what ~= 'Lua' then return line end
+   return (line:gsub(" in function '[^']*'$", (' in function <%s:%d>'):format(info.short_src, info.linedefined)))
+end
+
 -- asc(lines, ownsrc, funcs): each run of lines of th's frames (C frames
 -- before and between them too: th's error()) as the line of the C function
 -- the original ran there, "[C]: in function 'add'", named as the run's
@@ -149,20 +163,24 @@ local function asc(lines, ownsrc, funcs)
    end
    local out, i = {}, 1
    while i <= #lines do
-      local last = nil
+      local last, count = nil, 0
       for j = i, #lines do
          if kinds[j] == 'user' then break end
-         if kinds[j] == 'th' then last = j end
+         if kinds[j] == 'th' then last, count = j, count + 1 end
       end
       if last then
          local name = lines[last]:match(" in function ('[^']*')$")
-         if not name or DISPATCHED[name] or internal.constructorcalls[funcs[last]] then
+         -- (a class's metamethod alone called the user's __add__,
+         -- __index__...: luaT's one C function)
+         local alone = count == 1 and internal.classcalls[funcs[last]]
+         if not name or (DISPATCHED[name] and not alone)
+            or internal.constructorcalls[funcs[last]] then
             out[#out + 1] = unnamed(funcs[last])
          end
          if name then out[#out + 1] = '\t[C]: in function ' .. name end
          i = last + 1
       else
-         out[#out + 1] = lines[i]
+         out[#out + 1] = called(lines[i], funcs[i], funcs[i + 1])
          i = i + 1
       end
    end
@@ -178,7 +196,7 @@ local function collapse(text, level, lua)
    -- the function of each line (unless LuaJIT left levels out: "...")
    local ownsrc, funcs, at = {}, {}, level + 1
    while ours do
-      local info = debug.getinfo(at, 'Sf')
+      local info = raw.getinfo(at, 'Sf')
       if not info then break end
       if info.source:sub(2, #ours + 1) == ours and info.source:sub(1, 1) == '@'
          and not (lua and lua[info.short_src]) then
@@ -229,6 +247,40 @@ function debug.traceback(...)
    local text = collapse(rawtraceback(nomsg and '' or msg, level), level)
    if nomsg then text = text:sub(2) end   -- (the empty message's line)
    return tochunk(text)
+end
+
+-- debug.getinfo as user code sees it: the frames of what luaT did in C and
+-- th does in Lua (a class's __call, Foo(...) and torch.Tensor{...}; a
+-- torch.class's obj(...), __index, __tostring and operators) read as C,
+-- and the function such a frame called is unnamed, as called from C
+-- (nngraph labels a node with the frame six levels above Node's __init:
+-- "[[C]]:-1_" for the nodes gModule makes, named in its errors)
+local function ccall(f)
+   return internal.classcalls[f] or internal.constructorcalls[f]
+end
+function debug.getinfo(...)
+   local thread, level, what = ...
+   if type(thread) ~= 'thread' then thread, level, what = nil, ... end
+   if type(level) ~= 'number' or level < 1 or (thread and thread ~= coroutine.running()) then
+      local info = raw.getinfo(...)
+      return info
+   end
+   level = level + 1   -- (this function's frame)
+   local info, at
+   if thread then info = raw.getinfo(thread, level, what) else info = raw.getinfo(level, what) end
+   if not info then return info end
+   at = raw.getinfo(level, 'f')
+   if at and ccall(at.func) then
+      if info.source then info.source, info.short_src, info.what = '=[C]', '[C]', 'C' end
+      if info.currentline then info.currentline = -1 end
+      if info.linedefined then info.linedefined, info.lastlinedefined = -1, -1 end
+      if info.nups then info.nups = 0 end
+      info.activelines = nil
+   elseif info.namewhat then
+      local above = raw.getinfo(level + 1, 'f')
+      if above and internal.classcalls[above.func] then info.name, info.namewhat = nil, '' end
+   end
+   return info
 end
 
 -- snapshot(): the globals th defined before user code runs (who() hides them)
