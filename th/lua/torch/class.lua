@@ -219,7 +219,7 @@ local function define(name, parentname, constructor, factory, module, preset)
       ctmt.__call = call
       where[field] = ct
       -- (luaT gave a class with a constructor the field new: torch.MemoryFile.new('rw'))
-      if rawget(mt, 'new') == nil then mt.new = constructor end
+      if rawget(mt, 'new') == nil then rawset(mt, 'new', constructor) end
    end
    return mt
 end
