@@ -122,6 +122,42 @@ print(status:match('VmPeak:%s*(%d+)'), status:match('VmHWM:%s*(%d+)'))
     assert peak_resident_kb < 500 * 1024, f"peak resident memory {peak_resident_kb} kB"
 
 
+def test_memory_kept_for_reuse_is_given_back_when_malloc_refuses(tmp_path):
+    # under an address-space limit, 400 MB of dropped 10 MB buffers kept for
+    # reuse (their size still in use) must not make a 300 MB tensor fail:
+    # before the allocation error, spare buffers of every size go back to malloc
+    code = """local ffi = require 'ffi'
+ffi.cdef[[ struct th_rlimit { unsigned long cur, max; }; int setrlimit(int, const struct th_rlimit *); ]]
+local internal = require 'torch.internal'
+local function vm()
+   local f = io.open('/proc/self/status')
+   local s = f:read('*a')
+   f:close()
+   return tonumber(s:match('VmSize:%s*(%d+)')) * 1024
+end
+-- numpy and the helper threads first: their memory is not the test's
+local warm = torch.Tensor(10 * 2^17):fill(1)
+internal.ndview(internal.tensors[warm])
+warm = nil
+collectgarbage()
+local RLIMIT_AS = 9
+local limit = vm() + 600 * 2^20
+assert(ffi.C.setrlimit(RLIMIT_AS, ffi.new('struct th_rlimit', limit, limit)) == 0)
+-- 400 MB of 10 MB tensors, written and dropped: their buffers stay spare
+local t = {}
+for i = 1, 40 do t[i] = torch.Tensor(10 * 2^17):fill(1) end
+t = nil
+collectgarbage()
+-- (one more of their size, asked for now: the spare ones are not idle)
+local _ = torch.Tensor(10 * 2^17):fill(1)
+print(pcall(function() return torch.Tensor(300 * 2^17):fill(2):sum() end))
+"""
+    (tmp_path / "spare.lua").write_text(code)
+    r = run_th([str(tmp_path / "spare.lua")], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["true", str(300 * 2**17 * 2)]
+
+
 def test_new_tensors_of_every_type_are_zeros_over_recycled_memory(runtime):
     # buffers beyond 1 KB are recycled once their tensor is collected: a new
     # tensor of each type over a buffer another one filled reads as zeros,

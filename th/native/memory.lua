@@ -143,6 +143,14 @@ local function reclaim()
    busy = false
 end
 
+-- drain(): every spare buffer back to malloc
+local function drain()
+   for bytes, stack in pairs(spare) do
+      for i = 1, #stack do release(stack[i], bytes) end
+   end
+   spare, idle = {}, {}
+end
+
 -- the sentinel: an unreachable userdata whose finalizer runs at the end of
 -- every collection cycle, makes the next one and reclaims.  A cycle the
 -- collector ran by itself (many small tensors) freed what a forced one
@@ -165,10 +173,8 @@ getmetatable(closer).__gc = function()
       if addrs[slot] ~= 0 then release(addrs[slot], sizes[slot]) end
       addrs[slot] = 0
    end
-   for bytes, stack in pairs(spare) do
-      for i = 1, #stack do release(stack[i], bytes) end
-   end
-   spare, nslots, nfree = {}, 0, 0
+   drain()
+   nslots, nfree = 0, 0
 end
 memory.closer = closer
 
@@ -208,7 +214,9 @@ local function take(T, bytes, zeroed, lazy, retried, verb)
             memory.raise(('$ Torch: not enough memory: you tried to %s %dGB. Buy new RAM!'):format(
                verb or 'allocate', math.floor(bytes / 2^30)))
          end
+         -- (the spare buffers of other sizes go back too: their memory may hold this one)
          collect()
+         drain()
          return take(T, bytes, zeroed, lazy, 'failed', verb)
       end
       addr = tonumber(cast('intptr_t', p))
