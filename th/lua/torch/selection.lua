@@ -20,6 +20,7 @@ local newtensor, resize, selectview = internal.newtensor, internal.resize, inter
 local copy, clone, checkbounds = internal.copy, internal.clone, internal.checkbounds
 local iscontiguous = internal.iscontiguous
 local type, tonumber, floor, huge = type, tonumber, math.floor, math.huge
+local tnew = require 'table.new'
 
 local SMALL = 64        -- up to this many elements, loops stay in LuaJIT
 local kernels = require 'torch.maths.kernels'
@@ -287,15 +288,12 @@ local function pick(mode, dst, src, dim, idx)
    return true
 end
 
-local function indexselect(res, src, dim, idx)
-   local sizes = {}
-   for i = 1, src.nd do sizes[i] = src.sz[i] end
+-- fillselect(res, src, dim, idx): res (at its size) = the slices of src
+-- that idx picks along dim
+local function fillselect(res, src, dim, idx)
    local n = idx.sz[1]
-   sizes[dim] = n
-   src = unaliased(res, src)
-   resize(res, sizes, src.nd, true)   -- (each element written below: not zeroed)
-   if dim == 1 and n > 0 and copyblocks(res, src, idx, true) then return end
-   if n > 0 and pick('index', res, src, dim, idx) then return end
+   if dim == 1 and copyblocks(res, src, idx, true) then return end
+   if pick('index', res, src, dim, idx) then return end
    if nelement(res) > SMALL then
       return pycall(py.index_select, ndview(res), ndview(src), ndview(idx), dim - 1)
    end
@@ -306,6 +304,25 @@ local function indexselect(res, src, dim, idx)
       local sp, rp = src.st.ptr, res.st.ptr
       for m = 1, #ro do rp[ro[m]] = sp[so[m]] end
    end
+end
+
+-- indexselect(res, src, dim, idx) -> res, or a new tensor when res is nil
+-- (made at its size, not zeroed: each element is written)
+local function indexselect(res, src, dim, idx)
+   local nd = src.nd
+   local sizes = tnew(nd, 0)
+   for i = 1, nd do sizes[i] = src.sz[i] end
+   sizes[dim] = idx.sz[1]
+   local out
+   if res then
+      src = unaliased(res, src)
+      resize(res, sizes, nd, true)
+   else
+      out = newtensor(src.T, sizes, nd, true, true)
+      res = TD[out]
+   end
+   fillselect(res, src, dim, idx)
+   return out
 end
 
 -- index(dim, index) -> a new tensor; res:index(src, dim, index) fills res and
@@ -333,9 +350,7 @@ local function index(self, ...)
       indexselect(TD[out], src, dim, id)
       return idx
    end
-   out = newtensor(src.T, {}, 0)
-   indexselect(TD[out], src, dim, id)
-   return out
+   return indexselect(nil, src, dim, id)
 end
 
 -- is the index one line of the destination's own memory?  TH read such an
