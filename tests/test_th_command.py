@@ -132,6 +132,10 @@ def test_traceback_shows_th_frames_as_the_c_functions_of_the_original(th):
     assert stack(r) == [
         "stack traceback:", "\t[C]: in function 'error'", "\tscript.lua:1: in function 'func'",
         "\t[C]: in function 'apply'", "\tscript.lua:1: in main chunk"]
+    # (the memory pool's frames too: TH's allocator was C)
+    r = th("local x = torch.Tensor(3)\nlocal y = torch.Tensor(2^40)\n")
+    assert [re.sub(r"0x[0-9a-f]+", "0x", line) for line in stack(r)] == [
+        "stack traceback:", "\t[C]: at 0x", "\t[C]: in function 'Tensor'", "\tscript.lua:2: in main chunk"]
 
 
 def test_traceback_of_luat_metamethods(th):

@@ -123,8 +123,9 @@ function trepl.message(msg)
    return '(error object is a ' .. type(msg) .. ' value)'
 end
 
--- th's own Lua sources: the directory holding trepl/
-local ours = debug.getinfo(1, 'S').source:match('^@(.*[/\\])trepl[/\\][^/\\]*$')
+-- th's own Lua sources: the package's directory (lua/ holds trepl/; native/
+-- the memory pool, whose allocation error is the original's C one)
+local ours = debug.getinfo(1, 'S').source:match('^@(.*[/\\])lua[/\\]trepl[/\\][^/\\]*$')
 
 -- luaT's arithmetic and indexing metamethods of tensors, and its __call of
 -- a C class (torch.Tensor{...}): a C function calling the type's own
