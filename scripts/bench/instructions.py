@@ -15,6 +15,10 @@ without the collection its garbage costs (the difference between the two
 tables is that cost).  Instructions are not time (cache misses, the
 collector's memory traffic), but they tell where extra work is, whatever
 else the machine runs.  Needs valgrind; each command takes a few minutes.
+Count a regular install (pip install ., not -e): under an editable one the
+same operations counted 20-40% more (a new 10x10 7,664 against 5,702, a bare
+newproxy 855 against 507), and glibc's memmove is valgrind's own, a byte at
+a time (a copy of 10^4 doubles read 300,000).
 """
 import argparse
 import glob
