@@ -230,6 +230,15 @@ local function readleading(fname, ...)
 end
 internal.readleading = readleading
 
+-- sizesfirst(v, fname): Torch7's expand and repeatTensor, Lua functions, told
+-- a first size (a number or a LongStorage) from a source tensor by its type,
+-- so a numeric string there was taken for the source, and failed as one
+-- (th names its type)
+local function sizesfirst(v, fname)
+   if type(v) == 'string' then fail("bad argument #1 to '%s' (number expected, got string)", fname) end
+end
+internal.sizesfirst = sizesfirst
+
 ---------------------------------------------------------------------------
 -- numpy views and element loops
 ---------------------------------------------------------------------------
@@ -986,12 +995,10 @@ local function expandsizes(a, ...)
 end
 
 -- expand([result,] sizes...): size-1 dimensions repeat with stride 0
-function Tensor.expand(self, a, ...)
-   local result
-   if istensor(a) then
-      result, self, a = self, a, ...
-      return setinto(Tensor.expand(self, a, select(2, ...)), result)
-   end
+-- expandview(self, sizes...): self's view of those sizes (a tensor first:
+-- expand's result form again)
+local function expandview(self, a, ...)
+   if istensor(a) then return Tensor.expand(self, a, ...) end
    local d = TD[self] or internal.badself(self)
    local sizes, n, nonnumber = expandsizes(a, ...)
    if n ~= d.nd then
@@ -1019,6 +1026,16 @@ function Tensor.expand(self, a, ...)
       end
    end
    return view(d, d.off, n, sz, str)
+end
+
+-- expand([result,] [src,] sizes...) (after a source, the first size as the
+-- later ones: Torch7's C read them).  No tail call: the errors are numbered
+-- after the method found on the stack
+function Tensor.expand(self, a, ...)
+   if istensor(a) then return setinto(expandview(a, ...), self) end
+   sizesfirst(a, 'expand')
+   local t = expandview(self, a, ...)
+   return t
 end
 
 -- expandAs([result,] tensor, template)
