@@ -935,6 +935,7 @@ end
 -- view([result,] sizes...) as a method: self:view(...) or result:view(src, sizes...)
 function Tensor.view(self, a, ...)
    if istensor(a) then
+      if not TD[self] then internal.badself(self) end
       local sizes, n = viewsizesof(...)
       local t = viewsizes(a, sizes, n, self)
       local d, e = TD[self], TD[t]
@@ -1032,6 +1033,7 @@ end
 -- later ones: Torch7's C read them).  No tail call: the errors are numbered
 -- after the method found on the stack
 function Tensor.expand(self, a, ...)
+   if not TD[self] then internal.badself(self) end
    if istensor(a) then return setinto(expandview(a, ...), self) end
    sizesfirst(a, 'expand')
    local t = expandview(self, a, ...)
