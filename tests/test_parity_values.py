@@ -990,8 +990,10 @@ def test_seeds36_fuzz_findings():
     # into a result of another type is set's error (th pointed a FloatTensor
     # at a DoubleStorage), of the wrong sizes sets the result first (Torch7's
     # Lua view); cat into a result that is one of its inputs skips the inputs
-    # empty after the resize and fails with TH's narrow's #3/#4
-    # (tests/fixtures/seeds36_found.lua)
+    # empty after the resize and fails with TH's narrow's #3/#4; expand and
+    # repeatTensor of a numeric string first fail; sum/prod/mean(x, x, d) leave
+    # TH's 0s or 1s; __index__/__newindex__ called by name give false for a
+    # key that is no index (tests/fixtures/seeds36_found.lua)
     out, expected = fixture("seeds36_found")
     assert out == expected
 
