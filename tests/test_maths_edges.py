@@ -142,11 +142,12 @@ def test_empty_all_and_any_are_an_error(runtime):
 
 def test_cat_into_one_of_its_parts_is_an_error_not_a_write_beyond_it(runtime):
     # Torch7 corrupted its heap here; th resizes the result first (the part
-    # with it) and the next part no longer fits: narrow's error
+    # with it) and the next part no longer fits: TH's narrow's error for its
+    # first index (#3), as Torch7 gave it where it did not crash (cat(x, x, x))
     code = """
     local t, b = torch.range(1, 12):resize(3, 4), torch.ones(3, 4)
     local ok, err = pcall(torch.cat, t, {t, b}, 1)
-    return ok, tostring(err):match("bad argument #2 to '%?' %(out of range%)") ~= nil, t:size(1), t:sum()
+    return ok, tostring(err):match("bad argument #3 to '%?' %(out of range%)") ~= nil, t:size(1), t:sum()
     """
     ok, matched, rows, total = runtime.execute(code)
     assert (ok, matched, rows) == (False, True, 6)

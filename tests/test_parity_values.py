@@ -979,6 +979,25 @@ def test_seeds33_nn_findings():
     assert_prints_recording("seeds33_nn_found")
 
 
+def test_seeds36_fuzz_findings():
+    # probes by hand beside the fuzzers on seeds 8301-8360 (which found no
+    # difference that is not a known one): x:cmax()/x:cmin() with no argument
+    # are cmax(r, r, x) of a new empty r, as cwrap's defaults made them (TH's
+    # size error, or the empty r; th: "invalid arguments"); torch.f of
+    # numeric strings computes (torch.abs('2'), torch.pow('2', '3'); th:
+    # "invalid arguments: number"); ger's and mv's result of the wrong
+    # dimensions in TH's addr's and addmv's words; view(result, src, sizes)
+    # into a result of another type is set's error (th pointed a FloatTensor
+    # at a DoubleStorage), of the wrong sizes sets the result first (Torch7's
+    # Lua view); cat into a result that is one of its inputs skips the inputs
+    # empty after the resize and fails with TH's narrow's #3/#4; expand and
+    # repeatTensor of a numeric string first fail; sum/prod/mean(x, x, d) leave
+    # TH's 0s or 1s; __index__/__newindex__ called by name give false for a
+    # key that is no index (tests/fixtures/seeds36_found.lua)
+    out, expected = fixture("seeds36_found")
+    assert out == expected
+
+
 def test_seeds35_fuzz_findings():
     # the fuzzers on seeds 8101-8160 against the original, and probes beside
     # them: torch.typename names an object after its metatable's entry in

@@ -230,6 +230,15 @@ local function readleading(fname, ...)
 end
 internal.readleading = readleading
 
+-- sizesfirst(v, fname): Torch7's expand and repeatTensor, Lua functions, told
+-- a first size (a number or a LongStorage) from a source tensor by its type,
+-- so a numeric string there was taken for the source, and failed as one
+-- (th names its type)
+local function sizesfirst(v, fname)
+   if type(v) == 'string' then fail("bad argument #1 to '%s' (number expected, got string)", fname) end
+end
+internal.sizesfirst = sizesfirst
+
 ---------------------------------------------------------------------------
 -- numpy views and element loops
 ---------------------------------------------------------------------------
@@ -852,16 +861,34 @@ local function infersizes(sizes, n, total)
    return sizes
 end
 
-local function viewsizes(self, sizes, n)
+-- a failed view(result, src, sizes...): Torch7's view, a Lua function, set
+-- the result to the sizes before it counted the elements (TH's resizeNd: the
+-- sizes up to the first below 1, src's storage grown to them), so the result
+-- kept them, and the message showed src's sizes after that (when src was
+-- the result, those)
+local function setfailedview(r, d, sizes, n)
+   local kept = 0
+   while kept < n and sizes[kept + 1] > 0 do kept = kept + 1 end
+   setmeta(r, d.st, d.off, sizes, kept)
+end
+
+-- set's error for a result of type R given what is no storage of R's
+local function seterror(R)
+   internal.raise(("bad argument #1 to 'set' (expecting number or %s or %s)"):format(R.tensorname, R.storagename))
+end
+
+local function viewsizes(self, sizes, n, result)
    local d = TD[self] or internal.badself(self)
    local total = nelement(d)
    infersizes(sizes, n, total)   -- (its errors first, then set's, as in Torch7)
-   if not d.st then   -- (Torch7's view, a Lua function, set the result to a storage it did not have)
-      internal.raise(("bad argument #1 to 'set' (expecting number or %s or %s)"):format(d.T.tensorname, d.T.storagename))
-   end
+   -- (Torch7's view, a Lua function, set the result to src's storage: set's
+   -- error for a src with none, and for a result of another type)
+   local R = result and TD[result].T or d.T
+   if not d.st then seterror(R) end
    if not iscontiguous(d) then
       fail('expecting a contiguous tensor')
    end
+   if R ~= d.T then seterror(R) end
    -- (a size of 0 ends the sizes, as in torch.Tensor(6, 0): x:view(6, 0)
    -- is x:view(6), which Torch7 took; its message shows them all)
    local kept = n
@@ -872,6 +899,7 @@ local function viewsizes(self, sizes, n)
       if i <= kept then known = known * sizes[i] end
    end
    if negative or known ~= total then
+      if result then setfailedview(TD[result], d, sizes, n) end
       fail('Wrong size for view. Input size: %s. Output size: %s', internal.sizestring(d), concat(sizes, 'x', 1, n))
    end
    if total == 0 then return empty(d.T) end
@@ -908,7 +936,9 @@ end
 -- view([result,] sizes...) as a method: self:view(...) or result:view(src, sizes...)
 function Tensor.view(self, a, ...)
    if istensor(a) then
-      local t = viewsizes(a, viewsizesof(...))
+      if not TD[self] then internal.badself(self) end
+      local sizes, n = viewsizesof(...)
+      local t = viewsizes(a, sizes, n, self)
       local d, e = TD[self], TD[t]
       d.st, d.off, d.nd, d.sz, d.str = e.st, e.off, e.nd, e.sz, e.str
       return self
@@ -967,12 +997,10 @@ local function expandsizes(a, ...)
 end
 
 -- expand([result,] sizes...): size-1 dimensions repeat with stride 0
-function Tensor.expand(self, a, ...)
-   local result
-   if istensor(a) then
-      result, self, a = self, a, ...
-      return setinto(Tensor.expand(self, a, select(2, ...)), result)
-   end
+-- expandview(self, sizes...): self's view of those sizes (a tensor first:
+-- expand's result form again)
+local function expandview(self, a, ...)
+   if istensor(a) then return Tensor.expand(self, a, ...) end
    local d = TD[self] or internal.badself(self)
    local sizes, n, nonnumber = expandsizes(a, ...)
    if n ~= d.nd then
@@ -1000,6 +1028,17 @@ function Tensor.expand(self, a, ...)
       end
    end
    return view(d, d.off, n, sz, str)
+end
+
+-- expand([result,] [src,] sizes...) (after a source, the first size as the
+-- later ones: Torch7's C read them).  No tail call: the errors are numbered
+-- after the method found on the stack
+function Tensor.expand(self, a, ...)
+   if not TD[self] then internal.badself(self) end
+   if istensor(a) then return setinto(expandview(a, ...), self) end
+   sizesfirst(a, 'expand')
+   local t = expandview(self, a, ...)
+   return t
 end
 
 -- expandAs([result,] tensor, template)

@@ -399,6 +399,7 @@ local function repeatTensor(self, a, ...)
       sizes, n = internal.readleading('repeatTensor', ...)
    else
       src = (TD[self] or internal.badself(self))
+      internal.sizesfirst(a, 'repeatTensor')
       sizes, n = internal.readleading('repeatTensor', a, ...)
    end
    if n < src.nd then

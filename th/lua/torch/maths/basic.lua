@@ -223,10 +223,10 @@ local function elementwise(T, fname, op, res, x, y)
    return res
 end
 
-local function binary(name, op, variants, only)
+local function binary(name, op, variants, only, alone)
    dispatch.define{
       elementwise = true,
-      name = name, inplace = true, variants = variants, only = only,
+      name = name, inplace = true, variants = variants, only = only, alone = alone,
       impl = function(T, _, res, x, y) return elementwise(T, name, op, res, x, y) end,
    }
 end
@@ -243,8 +243,17 @@ binary('cfmod', 'fmod', {'tt'})
 binary('cremainder', 'remainder', {'tt'})
 binary('cmod', 'fmod', {'tt'})             -- deprecated name of cfmod
 -- cmax/cmin (listed with the dimension-wise functions) are element-wise too
-binary('cmax', 'max', {'tt', 'tn'})
-binary('cmin', 'min', {'tt', 'tn'})
+-- x:cmax() alone was no argument error in the original: cwrap's defaults
+-- made it cmax(r, r, x) of a new empty r, TH's size error unless x is empty
+-- (then r)
+local function alone(name, op)
+   return function(T, x)
+      local r = internal.newtensor(T, {}, 0)
+      return elementwise(T, name, op, r, r, x)
+   end
+end
+binary('cmax', 'max', {'tt', 'tn'}, nil, alone('cmax', 'max'))
+binary('cmin', 'min', {'tt', 'tn'}, nil, alone('cmin', 'min'))
 
 -- the bit operations (bitops.lua's loops; numpy's Python path for the rest)
 local function bitwise(T, fname, op, res, x, y)

@@ -194,15 +194,18 @@ dispatch.define{
 }
 
 -- resulterror(name, t, a, b): TH's error for a result (or an addend) t
--- of the wrong sizes for the product of a and b
+-- of the wrong sizes for the product of a and b (each of TH's addmm, addr
+-- and addmv worded its dimension check its own way)
 local function resulterror(name, t, a, b)
    local bt, ba, bb = brackets(t.sz, t.nd), brackets(a.sz, a.nd), brackets(b.sz, b.nd)
    if name == 'bmm' or name == 'baddbmm' or name == 'addbmm' then
       fail("bad argument #1 to '%s' (output tensor of incorrect size)", name)
-   elseif (name == 'mm' or name == 'ger' or name == 'addmm' or name == 'addr') and t.nd ~= 2 then
+   elseif (name == 'mm' or name == 'addmm') and t.nd ~= 2 then
       fail('matrix expected, got %dD tensor for t', t.nd)
+   elseif (name == 'ger' or name == 'addr') and t.nd ~= 2 then
+      fail('expected matrix, got %dD tensor for t', t.nd)
    elseif (name == 'mv' or name == 'addmv') and t.nd ~= 1 then
-      fail('vector expected, got %dD tensor for t', t.nd)
+      fail('vector expected, got t: %dD', t.nd)
    elseif name == 'mv' or name == 'addmv' then
       fail('size mismatch, t: %s, mat: %s', bt, ba)
    elseif name == 'ger' or name == 'addr' then

@@ -344,37 +344,39 @@ local function narrowed(r, dim, at, n)
    return {T = r.T, st = r.st, off = r.off + at * r.str[dim], nd = r.nd, sz = sz, str = str, nv = false}
 end
 
--- the parts copied into res (r its data, nd dimensions) side by side along
--- dim, in order: a contiguous part in another storage than a contiguous
--- result as blocks of bytes (one for every index before dim), the others
--- into a view of res element by element, in TH's order
-local function place(res, r, parts, dim, nd)
+-- the inputs copied into res (r its data, nd dimensions) side by side along
+-- dim, in order, the empty ones skipped: a contiguous input in another
+-- storage than a contiguous result as blocks of bytes (one for every index
+-- before dim), the others into a view of res element by element, in TH's
+-- order.  res itself as an input has res's new sizes by now (empty before,
+-- it is not skipped), as in TH, which narrowed res for it where it did not
+-- fit: TH's narrow's error (#3 its first index, #4 its size)
+local function place(res, r, inputs, dim, nd)
    local whole, size, inner, outer = dense(r), r.T.size, 1, 1
    for k = dim + 1, nd do inner = inner * r.sz[k] end
    for k = 1, dim - 1 do outer = outer * r.sz[k] end
    local row = r.sz[dim] * inner * size      -- the bytes of res for one index before dim
-   local shared = false                      -- (does a part read res's memory?)
-   for _, d in ipairs(parts) do
+   local shared = false                      -- (does an input read res's memory?)
+   for _, d in ipairs(inputs) do
       checkbounds(d)
       shared = shared or rawequal(d.st, r.st)
-      -- (res itself as a part has res's new sizes: copied as views, which
-      -- fail where they do not fit, as before)
       if d == r then whole = false end
    end
    if whole and not shared then internal.overwriting(r) end   -- (nothing fails from here)
    local at = 0
-   for _, d in ipairs(parts) do
+   for _, d in ipairs(inputs) do
       local n = d.sz[dim] or 1
-      if whole and not rawequal(d.st, r.st) and dense(d) then
+      if d.nd == 0 then   -- (skipped)
+      elseif whole and not rawequal(d.st, r.st) and dense(d) then
          local bytes = n * inner * size
          local rp, xp = cast(u8, r.st.ptr + r.off) + at * inner * size, cast(u8, d.st.ptr + d.off)
          for o = 0, outer - 1 do copy(rp + o * row, xp + o * bytes, bytes) end
       elseif at + n <= r.sz[dim] then   -- (into the data of res's view: no tensor made)
          internal.copy(narrowed(r, dim, at, n), d)
-      else   -- (res itself was a part: narrow's error)
-         internal.copy(TD[Tensor.narrow(res, dim, at + 1, n)], d)
+      else
+         fail("bad argument #%d to '?' (out of range)", at < r.sz[dim] and 4 or 3)
       end
-      at = at + n
+      if d.nd > 0 then at = at + n end
    end
 end
 
@@ -396,12 +398,13 @@ local function cat(T, a1, a2, a3, a4)
       local n = a4 ~= nil and 4 or a3 ~= nil and 3 or a2 ~= nil and 2 or a1 ~= nil and 1 or 0
       dispatch.argerror('cat', T, internal.via.torch and 'torch' or 'method', unpack({a1, a2, a3, a4}, 1, n))
    end
-   local parts, maxnd = {}, 0
+   local inputs, first, maxnd = {}, nil, 0   -- (first: the first input not empty)
    for k, t in ipairs(list) do
       local d = TD[t]
       if not d or d.T ~= T then fail('expected %s in tensor array', T.tensorname:match('%a+$')) end
+      inputs[k] = d
       if d.nd > 0 then
-         parts[#parts + 1] = d
+         first = first or d
          maxnd = max(maxnd, d.nd)
       end
    end
@@ -411,25 +414,27 @@ local function cat(T, a1, a2, a3, a4)
    -- ones); its check was #4, a result given or not
    if dim < 1 then fail("bad argument #4 to 'cat' (invalid dimension %d)", dim) end
    if dim > MAXDIM then fail("bad argument #4 to 'cat' (dimension %d out of range 1..%d)", dim, MAXDIM) end
-   if #parts == 0 then
+   if not first then
       if res then return res end   -- (as Torch7: nothing to write, res as it was)
       return internal.emptytensor(T)
    end
    local nd = max(maxnd, dim)
    local sizes, total = {}, 0
-   for k = 1, nd do sizes[k] = parts[1].sz[k] or 1 end
-   for _, d in ipairs(parts) do
-      for k = 1, nd do
-         if k ~= dim and (d.sz[k] or 1) ~= sizes[k] then
-            fail('inconsistent tensor sizes')
+   for k = 1, nd do sizes[k] = first.sz[k] or 1 end
+   for _, d in ipairs(inputs) do
+      if d.nd > 0 then
+         for k = 1, nd do
+            if k ~= dim and (d.sz[k] or 1) ~= sizes[k] then
+               fail('inconsistent tensor sizes')
+            end
          end
+         total = total + (d.sz[dim] or 1)
       end
-      total = total + (d.sz[dim] or 1)
    end
    sizes[dim] = total
    local r
    res, r = resultsized(T, res, sizes, nd)
-   place(res, r, parts, dim, nd)
+   place(res, r, inputs, dim, nd)
    return res
 end
 install('cat', cat, false, true)

@@ -374,6 +374,7 @@ function E.nomaths(S, n, ...)
 end
 
 function E.missinplace(S, T, method, self, n, ...)
+   if n == 0 and S.alone and tensortype(self) == T then return S.alone(T, self) end
    if numericstrings(n, ...) then return method(self, tonumbers(n, ...)) end
    argerror(S.name, T, S.methodform, self, firstn(n, ...))
 end
@@ -382,7 +383,7 @@ end
 local function frontends(spec)
    local fcases, k = switch(functioncases(spec))
    local icases, ki = switch(inplacecases(spec))
-   local S = {impl = spec.impl, only = spec.only, name = spec.name, count = k,
+   local S = {impl = spec.impl, only = spec.only, name = spec.name, count = k, alone = spec.alone,
               torchform = {'torch', spec.variants}, methodform = {'method', spec.variants}}
    local src = FRONTENDS:gsub('%$(%u+)', {A = names(k), K = k, FUNCTION = fcases,
                                            I = names(ki), KI = ki, INPLACE = icases,
@@ -400,9 +401,11 @@ local function frontends(spec)
 end
 
 -- define{name =, variants = {...}, impl = function(T, sig, res, ...), inplace =, res =,
---        scalar =, explicit =}
+--        scalar =, explicit =, alone =}
 -- installs torch[name] and the method on every tensor type (only the types
 -- `only(T)` accepts, when given).  impl gets the arguments of the variant.
+-- alone(T, self), when given, answers the in-place method called with no
+-- argument (where cwrap's defaults made a call of it, no argument error).
 -- Every argument counts, a trailing nil too (the original's bindings took
 -- none): a call that fits no variant is the original's "invalid arguments" error.
 -- The front ends are generated at the first call of any of them (generating

@@ -240,7 +240,8 @@ dispatch.define{
    end,
 }
 
--- torch.f(numbers...): f on numbers of the default type, or of the type a
+-- torch.f(numbers...): f on numbers (numeric strings too, as the bindings
+-- read them) of the default type, or of the type a
 -- last argument names ('torch.FloatTensor': a float is rounded in and out);
 -- any other call goes to the tensor form
 local float = ffi.new('float[1]')
@@ -266,6 +267,11 @@ local function intabs(T, v)
    return v < 0 and -v or v
 end
 
+-- a number as the bindings read one (lua_isnumber): numeric strings too
+local function isnumber(v)
+   return type(v) == 'number' or type(v) == 'string' and tonumber(v) ~= nil
+end
+
 -- numbersof(arity, ...) -> the type named last (or nil) when the arguments
 -- are arity numbers, that type's name after them or not; false otherwise
 local function numbersof(arity, ...)
@@ -277,7 +283,7 @@ local function numbersof(arity, ...)
    elseif n ~= arity then
       return false
    end
-   if type(a) ~= 'number' or arity >= 2 and type(b) ~= 'number' or arity >= 3 and type(c) ~= 'number' then
+   if not isnumber(a) or arity >= 2 and not isnumber(b) or arity >= 3 and not isnumber(c) then
       return false
    end
    return T
@@ -297,6 +303,7 @@ local function numeric(name, f, arity)
       local T = numbersof(arity, ...)
       if T ~= false then
          local a, b = ...
+         a, b = tonumber(a), tonumber(b)
          local given = T
          T = T or dispatch.defaulttype()
          if not T.integer and T ~= types.Half then

@@ -169,6 +169,10 @@ local function reduction(name, whole)
          res, r = reduced(T, res, xd, dim)
          local base = name == 'mean' and 'sum' or name
          local k = fastdim[base]
+         -- (TH's sum and prod along a dimension of a stride other than 1 set
+         -- the result to 0 or 1, then added the rows into it: into x itself,
+         -- resized by then, that left the 0s or 1s)
+         if r == xd and xd.str[dim] ~= 1 then return res:fill(k[2]) end
          if linefold(base, r, xd, dim) or base == 'sum' and longloops.sumdim(r, xd, dim)
             or k[1] and kernels.dimfold(k[1], r, xd, dim, k[2]) then
             -- a mean along a dimension is TH's sum along it, divided in the element type
