@@ -1147,3 +1147,19 @@ def test_seeds35b_fuzz_findings():
     with open(os.path.join(FIXTURES, "seeds35b_found.expected")) as f:
         expected = [line.rstrip() for line in f.read().splitlines()]
     assert out == expected
+
+
+def test_seeds36b_fuzz_findings():
+    # real nn code run next to the fuzzers' seeds 8401-8460 (hand-written
+    # criteria with weights): ClassNLLCriterion checks in THNN's order and
+    # words, weights of another count than the classes refused (th read past
+    # them, or failed on the batch's size), a batch's empty target TH's size
+    # error, updateGradInput's return at a total weight of 0 before its
+    # checks; SpatialClassNLLCriterion checks the weights' count too
+    # (tests/fixtures/seeds36b_found.lua, run with nn found)
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "seeds36b_found.lua")], cwd=FIXTURES, env=nn_env())
+    out = output(proc)
+    with open(os.path.join(FIXTURES, "seeds36b_found.expected")) as f:
+        expected = [line.rstrip() for line in f.read().splitlines()]
+    assert out == expected
