@@ -1155,7 +1155,12 @@ def test_seeds36b_fuzz_findings():
     # words, weights of another count than the classes refused (th read past
     # them, or failed on the batch's size), a batch's empty target TH's size
     # error, updateGradInput's return at a total weight of 0 before its
-    # checks; SpatialClassNLLCriterion checks the weights' count too
+    # checks; SpatialClassNLLCriterion checks the weights' count too.
+    # A torch.class's __tostring__ (hand-written classes printing their
+    # fields), __call__ and operators reaching a failing builtin or tensor
+    # method by a tail call: no position, unnamed, as called from luaT's C
+    # functions (th said "class.lua:126: bad argument #3 to 'f'"), and the
+    # traceback of an error in __tostring__ taken where it was raised
     # (tests/fixtures/seeds36b_found.lua, run with nn found)
     from nn_paths import nn_env
     proc = run_th([os.path.join(FIXTURES, "seeds36b_found.lua")], cwd=FIXTURES, env=nn_env())
