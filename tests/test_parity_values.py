@@ -1155,7 +1155,11 @@ def test_seeds36b_fuzz_findings():
     # words, weights of another count than the classes refused (th read past
     # them, or failed on the batch's size), a batch's empty target TH's size
     # error, updateGradInput's return at a total weight of 0 before its
-    # checks; SpatialClassNLLCriterion checks the weights' count too.
+    # checks; SpatialClassNLLCriterion checks the weights' count too;
+    # MultiMarginCriterion's and MultiLabelMarginCriterion's targets
+    # checked by shape, not count; TemporalConvolution given a weight or
+    # bias of other shapes runs THNN's loop, failing in its copy's and
+    # addmm's words (th failed in numpy's), the memory checked first.
     # A torch.class's __tostring__ (hand-written classes printing their
     # fields), __call__ and operators reaching a failing builtin or tensor
     # method by a tail call: no position, unnamed, as called from luaT's C
