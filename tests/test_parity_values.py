@@ -1159,7 +1159,8 @@ def test_seeds36b_fuzz_findings():
     # MultiMarginCriterion's and MultiLabelMarginCriterion's targets
     # checked by shape, not count; TemporalConvolution given a weight or
     # bias of other shapes runs THNN's loop, failing in its copy's and
-    # addmm's words (th failed in numpy's), the memory checked first.
+    # addmm's words (th failed in numpy's), the memory checked first;
+    # PReLU's slopes its weight's first nOutputPlane elements.
     # A torch.class's __tostring__ (hand-written classes printing their
     # fields), __call__ and operators reaching a failing builtin or tensor
     # method by a tail call: no position, unnamed, as called from luaT's C
@@ -1172,3 +1173,15 @@ def test_seeds36b_fuzz_findings():
     with open(os.path.join(FIXTURES, "seeds36b_found.expected")) as f:
         expected = [line.rstrip() for line in f.read().splitlines()]
     assert out == expected
+
+
+def test_seeds36b_prelu_small_gradweight_is_an_error():
+    # PReLU's accGradParameters wrote the planes' sums from gradWeight's first
+    # element on, past the end of a smaller gradWeight (set by hand): th
+    # crashed (SIGSEGV) where the original wrote past its memory; an error now
+    from nn_paths import nn_env
+    code = ("require 'nn' local m = nn.PReLU(3) m.gradWeight = torch.zeros(2) "
+            "print(pcall(m.accGradParameters, m, torch.linspace(-1, 1, 12):view(4, 3), torch.ones(4, 3)))")
+    proc = run_th(["-e", code], env=nn_env())
+    (line,) = output(proc)
+    assert line.startswith("false\t") and line.endswith(": gradWeight should have room for 3 elements, but got [2]")
