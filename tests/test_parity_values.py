@@ -1185,3 +1185,36 @@ def test_seeds36b_prelu_small_gradweight_is_an_error():
     proc = run_th(["-e", code], env=nn_env())
     (line,) = output(proc)
     assert line.startswith("false\t") and line.endswith(": gradWeight should have room for 3 elements, but got [2]")
+
+
+def test_seeds36b_small_channel_tensors_are_errors():
+    # BatchNormalization's weight, bias, running statistics and gradients of
+    # fewer elements than the channels: THNN's get1d failed ("out of range",
+    # in an OpenMP loop that now and then aborted the original); th read and
+    # wrote past them, and crashed at exit.  SpatialConvolutionMM's gradBias
+    # of one element for 3 planes: THNN's check, where th wrote past it
+    from nn_paths import nn_env
+    code = r"""
+require 'nn'
+for _, f in ipairs({'weight', 'bias', 'running_var', 'gradWeight', 'gradBias'}) do
+   local m = nn.BatchNormalization(3)
+   m[f] = torch.ones(1)
+   local x = torch.linspace(-1, 1, 12):view(4, 3)
+   local ok, e = pcall(function()
+      m:forward(x)
+      m:backward(x, torch.ones(4, 3))
+   end)
+   print(f, ok, (tostring(e):gsub('^[^\n]-:%d+: ', '')))
+end
+local m = nn.SpatialConvolutionMM(2, 3, 2, 2)
+m.gradBias = torch.ones(1)
+local x = torch.linspace(-1, 1, 32):view(2, 4, 4)
+m:forward(x)
+print(pcall(m.backward, m, x, torch.ones(3, 3, 3)))
+"""
+    proc = run_th(["-e", code], env=nn_env())
+    lines = output(proc)
+    assert lines[:5] == [f"{f}\tfalse\tbad argument #2 to 'v' (out of range)"
+                         for f in ("weight", "bias", "running_var", "gradWeight", "gradBias")]
+    assert lines[5].startswith("false\t") and lines[5].endswith(
+        "Need bias of dimension 1 and bias.size[0] == 3 but got bias to be of shape: [1]")
