@@ -1166,3 +1166,74 @@ def test_seeds35b_fuzz_findings():
     with open(os.path.join(FIXTURES, "seeds35b_found.expected")) as f:
         expected = [line.rstrip() for line in f.read().splitlines()]
     assert out == expected
+
+
+def test_seeds36b_fuzz_findings():
+    # real nn code run next to the fuzzers' seeds 8401-8460 (hand-written
+    # criteria with weights): ClassNLLCriterion checks in THNN's order and
+    # words, weights of another count than the classes refused (th read past
+    # them, or failed on the batch's size), a batch's empty target TH's size
+    # error, updateGradInput's return at a total weight of 0 before its
+    # checks; SpatialClassNLLCriterion checks the weights' count too;
+    # MultiMarginCriterion's and MultiLabelMarginCriterion's targets
+    # checked by shape, not count; TemporalConvolution given a weight or
+    # bias of other shapes runs THNN's loop, failing in its copy's and
+    # addmm's words (th failed in numpy's), the memory checked first;
+    # PReLU's slopes its weight's first nOutputPlane elements.
+    # A torch.class's __tostring__ (hand-written classes printing their
+    # fields), __call__ and operators reaching a failing builtin or tensor
+    # method by a tail call: no position, unnamed, as called from luaT's C
+    # functions (th said "class.lua:126: bad argument #3 to 'f'"), and the
+    # traceback of an error in __tostring__ taken where it was raised
+    # (tests/fixtures/seeds36b_found.lua, run with nn found)
+    from nn_paths import nn_env
+    proc = run_th([os.path.join(FIXTURES, "seeds36b_found.lua")], cwd=FIXTURES, env=nn_env())
+    out = output(proc)
+    with open(os.path.join(FIXTURES, "seeds36b_found.expected")) as f:
+        expected = [line.rstrip() for line in f.read().splitlines()]
+    assert out == expected
+
+
+def test_seeds36b_prelu_small_gradweight_is_an_error():
+    # PReLU's accGradParameters wrote the planes' sums from gradWeight's first
+    # element on, past the end of a smaller gradWeight (set by hand): th
+    # crashed (SIGSEGV) where the original wrote past its memory; an error now
+    from nn_paths import nn_env
+    code = ("require 'nn' local m = nn.PReLU(3) m.gradWeight = torch.zeros(2) "
+            "print(pcall(m.accGradParameters, m, torch.linspace(-1, 1, 12):view(4, 3), torch.ones(4, 3)))")
+    proc = run_th(["-e", code], env=nn_env())
+    (line,) = output(proc)
+    assert line.startswith("false\t") and line.endswith(": gradWeight should have room for 3 elements, but got [2]")
+
+
+def test_seeds36b_small_channel_tensors_are_errors():
+    # BatchNormalization's weight, bias, running statistics and gradients of
+    # fewer elements than the channels: THNN's get1d failed ("out of range",
+    # in an OpenMP loop that now and then aborted the original); th read and
+    # wrote past them, and crashed at exit.  SpatialConvolutionMM's gradBias
+    # of one element for 3 planes: THNN's check, where th wrote past it
+    from nn_paths import nn_env
+    code = r"""
+require 'nn'
+for _, f in ipairs({'weight', 'bias', 'running_var', 'gradWeight', 'gradBias'}) do
+   local m = nn.BatchNormalization(3)
+   m[f] = torch.ones(1)
+   local x = torch.linspace(-1, 1, 12):view(4, 3)
+   local ok, e = pcall(function()
+      m:forward(x)
+      m:backward(x, torch.ones(4, 3))
+   end)
+   print(f, ok, (tostring(e):gsub('^[^\n]-:%d+: ', '')))
+end
+local m = nn.SpatialConvolutionMM(2, 3, 2, 2)
+m.gradBias = torch.ones(1)
+local x = torch.linspace(-1, 1, 32):view(2, 4, 4)
+m:forward(x)
+print(pcall(m.backward, m, x, torch.ones(3, 3, 3)))
+"""
+    proc = run_th(["-e", code], env=nn_env())
+    lines = output(proc)
+    assert lines[:5] == [f"{f}\tfalse\tbad argument #2 to 'v' (out of range)"
+                         for f in ("weight", "bias", "running_var", "gradWeight", "gradBias")]
+    assert lines[5].startswith("false\t") and lines[5].endswith(
+        "Need bias of dimension 1 and bias.size[0] == 3 but got bias to be of shape: [1]")

@@ -28,6 +28,17 @@ end
 
 local function ptr(t) return t and t:data() end
 
+-- THNN read and wrote each channel's number of the weight, bias, running
+-- and saved statistics (and their gradients) with get1d/set1d: one of
+-- fewer elements than the channels failed there (th's loops had gone past
+-- its end)
+local function perchannel(c, ...)
+   for i = 1, select('#', ...) do
+      local t = select(i, ...)
+      if t and t:nElement() < c then checks.fail("bad argument #2 to 'v' (out of range)") end
+   end
+end
+
 -- the channels' layout: runs per channel, their length, the stride of
 -- their elements and between runs, the element count per channel
 local function layout(input)
@@ -95,6 +106,7 @@ function K.BatchNormalization_updateOutput(state, input, output, weight, bias, r
    output:resizeAs(input)
    if input:nElement() == 0 then return end
    local G = geometry(input)
+   perchannel(G.c, weight, bias, running_mean, running_var)
    if train then
       save_mean:resize(G.c)
       save_std:resize(G.c)
@@ -174,6 +186,8 @@ function K.BatchNormalization_backward(state, input, gradOutput, gradInput, grad
    if gradInput then gradInput:resizeAs(gradOutput) end
    if input:nElement() == 0 then return end
    local G = geometry(input)
+   perchannel(G.c, gradWeight, gradBias, weight, running_mean, running_var, train and save_mean,
+              train and save_std)
    local rd = input:type() == 'torch.FloatTensor' and f32 or same
    local x, g, w = dense(input), dense(gradOutput), dense(weight)
    local gw, gb = dense(gradWeight), dense(gradBias)

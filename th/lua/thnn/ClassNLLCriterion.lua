@@ -9,22 +9,35 @@ local fail = checks.fail
 local tonumber = tonumber
 local K = {}
 
--- THNN's checks -> rows, classes, the contiguous targets and weights (nil:
--- all 1), each target checked to be a class or ignore_index
-local function prepare(input, target, weights, ignore_index)
+-- The classes: the input's last dimension (an empty input: THNN read its
+-- size first, in updateGradInput too)
+local function classes(input)
    local nd = input:dim()
-   -- (an empty input: THNN read its last dimension's size first)
    if nd == 0 then fail("bad argument #2 to 'v' (dimension 0 out of range of 0D tensor)") end
+   return input:size(nd)
+end
+
+-- THNN's checks in its order -> rows, the contiguous targets and weights
+-- (nil: all 1), each target checked to be a class or ignore_index.
+-- weightmsg: THNN's words for weights of another count than the classes
+-- (updateOutput's named the count and the weights' sizes)
+local function prepare(input, target, weights, ignore_index, nclasses, weightmsg)
+   local nd = input:dim()
+   if target:dim() > 1 then fail('multi-target not supported') end
    if nd > 2 then fail('input tensor should be 1D or 2D') end
-   local n = nd == 2 and input:size(1) or 1
-   local nclasses = input:size(nd)
-   -- (THNN's order: a target of more than one dimension, then a batch's
-   -- count; a single input's target is its first element, any others unread)
-   if target:dim() > 1 or target:nElement() < 1 then
-      fail('multi-target not supported')
+   if weights and weights:nElement() ~= nclasses then
+      fail(weightmsg, nclasses, checks.sizes(weights))
    end
-   if nd == 2 and target:size(1) ~= n then
-      fail("Assertion `THIndexTensor_(size)(target, 0) == batch_size' failed. ")
+   local n = nd == 2 and input:size(1) or 1
+   if nd == 1 then
+      -- (a single input's target is its first element, any others unread;
+      -- THNN read the first of an empty target all the same, and crashed)
+      if target:nElement() < 1 then fail('multi-target not supported') end
+   else
+      if target:dim() == 0 then fail("bad argument #2 to 'v' (dimension 1 out of range of 0D tensor)") end
+      if target:size(1) ~= n then
+         fail("Assertion `THIndexTensor_(size)(target, 0) == batch_size' failed. ")
+      end
    end
    local t = target:contiguous()
    local tp = t:data()
@@ -34,7 +47,7 @@ local function prepare(input, target, weights, ignore_index)
          fail("Assertion `cur_target >= 0 && cur_target < n_classes' failed. ")
       end
    end
-   return n, nclasses, t, weights and weights:contiguous()
+   return n, t, weights and weights:contiguous()
 end
 
 -- -> the loss (summed in the element type, as THNN did) and total weight
@@ -55,7 +68,10 @@ end
 
 function K.ClassNLLCriterion_updateOutput(state, input, target, output, sizeAverage,
                                           weights, total_weight, ignore_index)
-   local n, nclasses, t, w = prepare(input, target, weights, ignore_index)
+   local nclasses = classes(input)
+   local n, t, w = prepare(input, target, weights, ignore_index, nclasses,
+                           'weight tensor should be defined either for all %d classes or no classes'
+                           .. ' but got weight tensor of shape: %s')
    local loss, total = nllsum(input:contiguous(), t, w, n, nclasses, ignore_index, checks.rounding(input))
    -- (one input's loss was -x * w, not a sum from 0: -0 for a weight of 0
    -- and x > 0, where 0 - x * w is +0)
@@ -85,9 +101,12 @@ end
 -- gradInput (zeroed by nn) gets -w / total_weight at each target
 function K.ClassNLLCriterion_updateGradInput(state, input, target, gradInput, sizeAverage,
                                              weights, total_weight, ignore_index)
-   local n, nclasses, t, w = prepare(input, target, weights, ignore_index)
+   local nclasses = classes(input)
+   -- (THNN returned before its other checks)
    local total = total_weight[1]
    if total <= 0 then return end
+   local n, t, w = prepare(input, target, weights, ignore_index, nclasses,
+                           'weight tensor should be defined either for all or no classes')
    local g = gradInput:isContiguous() and gradInput or gradInput.new():resizeAs(gradInput):copy(gradInput)
    nllgrad(g, t, w, n, nclasses, ignore_index, sizeAverage, total, checks.rounding(input))
    if g ~= gradInput then gradInput:copy(g) end

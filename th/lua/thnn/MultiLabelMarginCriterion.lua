@@ -16,7 +16,10 @@ local function prepare(input, target, isTarget, backward)
    if input:dim() > 2 or input:dim() == 0 then fail("bad argument #2 to 'v' (vector or matrix expected)") end
    local nframe = input:dim() == 2 and input:size(1) or 1
    local dim = input:size(input:dim())
-   if target:nElement() ~= nframe * dim then fail("bad argument #3 to 'v' (inconsistent target size)") end
+   -- (the target of the input's shape: a vector of dim classes, or nframe x dim)
+   if target:dim() ~= input:dim() or target:size(1) ~= input:size(1) or target:size(target:dim()) ~= dim then
+      fail("bad argument #3 to 'v' (inconsistent target size)")
+   end
    if backward and isTarget:nElement() ~= nframe * dim then
       fail("bad argument #3 to 'v' (inconsistent isTarget size)")
    end

@@ -7,14 +7,24 @@ local fail = checks.fail
 local tonumber = tonumber
 local K = {}
 
-local function prepare(input, target, p)
+-- THNN's checks -> the contiguous input and target, nframe, dim.  A batch's
+-- target is a vector of nframe classes; one input's class is its target's
+-- first element, read by get1d in updateOutput (a vector wanted), as it
+-- lies in updateGradInput (of any shape; THNN read past an empty one)
+local function prepare(input, target, p, backward)
    if p ~= 1 and p ~= 2 then fail('only p == 1 and p == 2 supported') end
    -- (THNN's THArgCheck words: the input is its argument #2, the target #3)
    -- (an empty input too, 0-D in THNN's check)
    if input:dim() > 2 or input:dim() == 0 then fail("bad argument #2 to 'v' (vector or matrix expected)") end
    local nframe = input:dim() == 2 and input:size(1) or 1
    local dim = input:size(input:dim())
-   if target:nElement() ~= nframe then fail("bad argument #3 to 'v' (inconsistent target size)") end
+   if input:dim() == 2 then
+      if target:dim() ~= 1 or target:size(1) ~= nframe then
+         fail("bad argument #3 to 'v' (inconsistent target size)")
+      end
+   elseif target:dim() ~= 1 and not (backward and target:nElement() > 0) then
+      fail("bad argument #1 to 'v' (tensor must have one dimension)")
+   end
    return input:contiguous(), target:contiguous(), nframe, dim
 end
 
@@ -56,7 +66,7 @@ function K.MultiMarginCriterion_updateOutput(state, input, target, output, sizeA
 end
 
 function K.MultiMarginCriterion_updateGradInput(state, input, target, gradInput, sizeAverage, p, weights, margin)
-   local x, t, nframe, dim = prepare(input, target, p)
+   local x, t, nframe, dim = prepare(input, target, p, true)
    local rd = checks.rounding(input)
    local g = rd(sizeAverage and 1 / (nframe * dim) or 1 / dim)
    margin = rd(margin)

@@ -15,7 +15,9 @@ local function channeldim(input, nOutputPlane)
    return dim
 end
 
--- the slopes w, shaped to broadcast over input
+-- the slopes w, shaped to broadcast over input: the weight's first
+-- nOutputPlane elements, as THNN read its data (a weight of more, set by
+-- hand, works; th had failed to view it)
 local function weights(input, weight, nOutputPlane)
    if nOutputPlane == 0 then
       return input.new():resizeAs(input):fill(weight[1])
@@ -23,7 +25,9 @@ local function weights(input, weight, nOutputPlane)
    local dim = channeldim(input, nOutputPlane)
    local shape = {}
    for i = 1, input:dim() do shape[i] = i == dim and nOutputPlane or 1 end
-   return weight:view(torch.LongStorage(shape)):expandAs(input)
+   local w = weight
+   if w:nElement() > nOutputPlane then w = w:contiguous():view(-1):narrow(1, 1, nOutputPlane) end
+   return w:view(torch.LongStorage(shape)):expandAs(input)
 end
 
 -- the factor 1 where input > 0, w elsewhere
@@ -57,6 +61,12 @@ function K.PReLU_accGradParameters(state, input, gradOutput, gradInput, weight, 
       local dim = channeldim(input, nOutputPlane)
       samples = dim == 1 and 1 or x:size(1)
       planes, per = nOutputPlane, x:nElement() / (samples * nOutputPlane)
+   end
+   -- (THNN wrote the planes' sums from gradWeight's first element on, past
+   -- the end of a smaller one: an error here)
+   local room = gradWeight:nElement() > 0 and gradWeight:storage():size() - gradWeight:storageOffset() + 1 or 0
+   if room < planes then
+      fail('gradWeight should have room for %d elements, but got %s', planes, checks.sizes(gradWeight))
    end
    local w = gradWeight:data()
    scale = rd(scale)   -- (THNN took it as a real: a float's scale is rounded first)

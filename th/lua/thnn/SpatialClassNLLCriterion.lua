@@ -10,8 +10,9 @@ local py, nd, call = S.py, S.nd, S.call
 local K = {}
 
 -- THNN's checks, in its order and words: the target's dimensions, the
--- input's, the sizes, then every target a class (as a C long: 2.5 is 2)
-local function check(input, target)
+-- input's, the weights' count, the sizes, then every target a class (as a
+-- C long: 2.5 is 2)
+local function check(input, target, weights)
    if S.dims(target) ~= 3 then
       S.argerror(3, 'only batches of spatial targets supported (3D tensors) but got targets of dimension: %d',
                  S.dims(target))
@@ -19,6 +20,9 @@ local function check(input, target)
    if S.dims(input) ~= 4 then
       S.argerror(2, 'only batches of spatial inputs supported (4D tensors), but got input of dimension: %d',
                  S.dims(input))
+   end
+   if weights and weights:nElement() ~= S.size(input, 2) then
+      S.fail('weight tensor should be defined either for all or no classes')
    end
    local same = S.size(input, 1) == S.size(target, 1) and S.size(input, 3) == S.size(target, 2)
                 and S.size(input, 4) == S.size(target, 3)
@@ -67,7 +71,7 @@ local function nllsum(x, t, w, N, C, P, rd)
 end
 
 function K.SpatialClassNLLCriterion_updateOutput(state, input, target, output, sizeAverage, weights, total_weight)
-   check(input, target)
+   check(input, target, weights)
    local N, C = S.size(input, 1), S.size(input, 2)
    local P = S.size(input, 3) * S.size(input, 4)
    local rd = checks.rounding(input)
@@ -82,7 +86,7 @@ end
 
 function K.SpatialClassNLLCriterion_updateGradInput(state, input, target, gradInput, sizeAverage, weights,
                                                     total_weight)
-   check(input, target)
+   check(input, target, weights)
    S.resizeas(gradInput, input)
    -- (a total weight of 0 or less: THNN left the zeroed gradient as it was)
    if total_weight:nElement() > 0 and total_weight:storage()[total_weight:storageOffset()] <= 0 then return end

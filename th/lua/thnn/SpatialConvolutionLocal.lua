@@ -107,6 +107,8 @@ end
 function K.SpatialConvolutionLocal_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,
                                                      fgradInput, kW, kH, dW, dH, padW, padH, iW, iH, oW, oH, scale)
    local sizes = check(input, gradOutput, gradWeight, nil, iW, iH, oW, oH)
+   -- (gradBias checked as the forward's bias: th's view of it had failed in its own words)
+   if gradBias ~= nil then S.checkgrad(gradBias, {sizes[#sizes - 2], oH, oW}, 'bias') end
    scale = scale or 1
    local batch, N, O, P, Kc = layout(input, sizes, gradWeight, kW, kH, oW, oH)
    if finput:nElement() ~= N * Kc * P or not finput:isContiguous() then

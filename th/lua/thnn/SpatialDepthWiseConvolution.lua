@@ -8,10 +8,13 @@ local py, nd, call = S.py, S.nd, S.call
 
 local K = {}
 
-local function shapes(input, gradOutput, weight, g)
-   local first = S.checkinput(input, 2)
+-- (bias: the forward's bias or accGradParameters' gradBias, which THNN
+-- checked before the input; th's numpy failed in its own words)
+local function shapes(input, gradOutput, weight, g, bias)
    local nout = S.size(weight, 1)
    local nin = weight:nElement() / nout / (g.k[1] * g.k[2])
+   if bias then S.checkgrad(bias, {nout, nin}, 'bias') end
+   local first = S.checkinput(input, 2)
    S.checkplanes(input, first, nin)
    local osz = S.outsizes(input, first, g.k, g.s, g.pad, nil, 'c', nout * nin)
    local sizes = S.outshape(input, first, nout * nin, osz)
@@ -26,7 +29,7 @@ end
 function K.SpatialDepthWiseConvolution_updateOutput(state, input, output, weight, bias, finput, fgradInput,
                                                     kW, kH, dW, dH, padW, padH)
    local g = geom(kW, kH, dW, dH, padW, padH)
-   S.resize(output, shapes(input, nil, weight, g))
+   S.resize(output, shapes(input, nil, weight, g, bias))
    call(py.nn_depthwise_forward, nd(output), nd(input), nd(weight), nd(bias), S.flat(g))
 end
 
@@ -41,7 +44,7 @@ end
 function K.SpatialDepthWiseConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,
                                                          fgradInput, kW, kH, dW, dH, padW, padH, scale)
    local g = geom(kW, kH, dW, dH, padW, padH)
-   shapes(input, gradOutput, gradWeight, g)
+   shapes(input, gradOutput, gradWeight, g, gradBias)
    call(py.nn_depthwise_accgrad, nd(gradWeight), nd(gradBias), nd(input), nd(gradOutput), S.flat(g), scale or 1)
 end
 

@@ -130,10 +130,84 @@ local function accgrad(input, gradOutput, gradWeight, gradBias, kW, dW, scale, i
    end
 end
 
+-- THNN's own loop over th's tensors, for a weight or bias of other shapes
+-- than the module's sizes (one set by hand): its errors those of the copy
+-- and addmm THNN called (th's numpy path had failed in numpy's words).
+-- Sample by sample (the samples of the tensor `by`, the gradOutput in
+-- updateGradInput as THNN went by it): the output frames in groups whose
+-- windows do not overlap, each group's rows a view of the storage; each
+-- group f(outwindow, inwindow)
+local function groups(input, output, by, kW, dW, f)
+   local batch = S.dims(by) == 3
+   for n = 1, batch and S.size(by, 1) or 1 do
+      local x, y = input, output
+      if batch then x, y = input:select(1, n), output:select(1, n) end
+      local T, inF, F, outF = x:size(1), x:size(2), y:size(1), y:size(2)
+      local stride = math.floor((kW - 1) / dW) + 1
+      local k, left = 0, F
+      while left > 0 do
+         local nf = math.floor((T - k * dW - kW) / (stride * dW)) + 1
+         left = left - nf
+         local xw = x.new():set(x:storage(), x:storageOffset() + k * dW * inF,
+                                torch.LongStorage{nf, kW * inF}, torch.LongStorage{stride * dW * inF, 1})
+         local yw = y.new():set(y:storage(), y:storageOffset() + k * outF,
+                                torch.LongStorage{nf, outF}, torch.LongStorage{stride * outF, 1})
+         f(yw, xw)
+         k = k + 1
+      end
+   end
+end
+
+-- whether a weight (gradWeight) and bias (gradBias) have the module's
+-- shapes: outF x kW * inF, and outF elements
+local function wellformed(weight, bias, kW, inF, outF)
+   return S.dims(weight) == 2 and S.size(weight, 1) == outF and S.size(weight, 2) == kW * inF
+          and (bias == nil or bias:nElement() == outF)
+end
+
+-- THNN's check of the input alone (updateGradInput's and accGradParameters'
+-- took the frame size from nothing)
+local function inputcheck(input, kW, dW)
+   shapes(input, nil, kW, dW)
+end
+
+-- the transposed weight THNN multiplied by (its transpose of a vector failed)
+local function transposed(weight)
+   if S.dims(weight) < 2 then S.argerror(2, 'out of range') end
+   return weight:transpose(1, 2)
+end
+
+-- r += scale m1 m2, with TH's addmm's checks in its order and words
+local function addmm(r, scale, m1, m2)
+   if S.dims(m1) ~= 2 or S.dims(m2) ~= 2 then
+      S.fail('matrices expected, got %dD, %dD tensors', S.dims(m1), S.dims(m2))
+   end
+   if S.size(m1, 2) ~= S.size(m2, 1) then
+      S.fail('size mismatch, m1: %s, m2: %s', S.shape(m1), S.shape(m2))
+   end
+   if S.dims(r) ~= 2 then S.fail('matrix expected, got %dD tensor for t', S.dims(r)) end
+   if S.size(r, 1) ~= S.size(m1, 1) or S.size(r, 2) ~= S.size(m2, 2) then
+      S.fail('size mismatch, t: %s, m1: %s, m2: %s', S.shape(r), S.shape(m1), S.shape(m2))
+   end
+   r:addmm(1, r, scale, m1, m2)
+end
+
+-- THNN's first checks, of the parameters' memory
+local function contiguous(weight, bias)
+   if not weight:isContiguous() then S.argerror(4, 'weight must be contiguous') end
+   if bias and not bias:isContiguous() then S.argerror(5, 'bias must be contiguous') end
+end
+
 function K.TemporalConvolution_updateOutput(state, input, output, weight, bias, kW, dW, inputFrameSize,
                                             outputFrameSize)
+   contiguous(weight, bias)
    S.resize(output, shapes(input, nil, kW, dW, inputFrameSize, outputFrameSize))
    local x = input:contiguous()   -- (as THNN took it)
+   if not wellformed(weight, bias, kW, inputFrameSize, outputFrameSize) then
+      local frames = S.dims(output) == 3 and output:view(-1, outputFrameSize) or output
+      for f = 1, frames:size(1) do frames:select(1, f):copy(bias) end
+      return groups(x, output, output, kW, dW, function(yw, xw) addmm(yw, 1, xw, transposed(weight)) end)
+   end
    if blasable(weight, bias, kW, inputFrameSize, outputFrameSize, output, x) then
       return forward(x, output, weight, bias, kW, dW, inputFrameSize, outputFrameSize)
    end
@@ -141,7 +215,16 @@ function K.TemporalConvolution_updateOutput(state, input, output, weight, bias, 
 end
 
 function K.TemporalConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, kW, dW)
-   local inF, outF = S.size(weight, 2) / kW, S.size(weight, 1)
+   contiguous(weight)
+   local n = S.dims(input)
+   local inF, outF = n >= 2 and S.size(input, n), S.dims(gradOutput) >= 2 and S.size(gradOutput, S.dims(gradOutput))
+   if inF and outF and not wellformed(weight, nil, kW, inF, outF) then
+      inputcheck(input, kW, dW)
+      S.resizeas(gradInput, input)
+      gradInput:zero()
+      return groups(gradInput, gradOutput, gradOutput, kW, dW, function(ow, gw) addmm(gw, 1, ow, weight) end)
+   end
+   inF, outF = S.size(weight, 2) / kW, S.size(weight, 1)
    shapes(input, gradOutput, kW, dW, inF, outF)
    S.resizeas(gradInput, input)
    local g = gradOutput:contiguous()
@@ -152,7 +235,19 @@ function K.TemporalConvolution_updateGradInput(state, input, gradOutput, gradInp
 end
 
 function K.TemporalConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, kW, dW, scale)
-   local inF, outF = S.size(gradWeight, 2) / kW, S.size(gradWeight, 1)
+   local n = S.dims(input)
+   local inF, outF = n >= 2 and S.size(input, n), S.dims(gradOutput) >= 2 and S.size(gradOutput, S.dims(gradOutput))
+   if inF and outF and not wellformed(gradWeight, gradBias, kW, inF, outF) then
+      inputcheck(input, kW, dW)
+      local x = input:contiguous()
+      -- (per sample: the bias's sums first, then the weight's)
+      local frames = S.dims(gradOutput) == 3 and gradOutput:view(-1, outF) or gradOutput
+      for f = 1, frames:size(1) do gradBias:add(scale or 1, frames:select(1, f)) end
+      return groups(x, gradOutput, gradOutput, kW, dW, function(ow, xw)
+         addmm(gradWeight, scale or 1, ow:t(), xw)
+      end)
+   end
+   inF, outF = S.size(gradWeight, 2) / kW, S.size(gradWeight, 1)
    shapes(input, gradOutput, kW, dW, inF, outF)
    local x, g = input:contiguous(), gradOutput:contiguous()
    if blasable(gradWeight, gradBias, kW, inF, outF, g, x) then

@@ -44,15 +44,35 @@ local function wide(input, n)
    return input:stride(n - 1) == 1
 end
 
+-- THNN's words when a weight or bias (set by hand) has another count than
+-- the C features: its cmul and cadd of each output frame (1 x C) by them,
+-- and updateGradInput's cmul of them by each gradOutput frame (C)
+local function frameop(t, C)
+   if t and t:nElement() ~= C then
+      S.fail('inconsistent tensor size, expected r_ [1 x %d], t [1 x %d] and src %s to have the same number of '
+             .. 'elements, but got %d, %d and %d elements respectively', C, C, S.shape(t), C, C, t:nElement())
+   end
+end
+local function gradop(t, C)
+   if t:nElement() ~= C then
+      S.fail('inconsistent tensor size, expected r_ %s, t %s and src [%d] to have the same number of elements, '
+             .. 'but got %d, %d and %d elements respectively', S.shape(t), S.shape(t), C, t:nElement(),
+             t:nElement(), C)
+   end
+end
+
 function K.TemporalSubSampling_updateOutput(state, input, output, weight, bias, kW, dW, inputFrameSize)
    local sizes, n = shapes(input, nil, kW, dW, inputFrameSize)
-   S.resize(output, sizes)
+   S.resize(output, sizes)   -- (before the frames' products, as THNN's)
+   frameop(weight, sizes[2])
+   frameop(bias, sizes[2])
    call(py.nn_subsampling_forward, planes(output, n), planes(input, n), nd(weight), nd(bias), geom(kW, dW), 1,
         wide(input, n))
 end
 
 function K.TemporalSubSampling_updateGradInput(state, input, gradOutput, gradInput, weight, kW, dW)
-   local _, n = shapes(input, gradOutput, kW, dW, S.size(weight, 1))
+   local sizes, n = shapes(input, gradOutput, kW, dW)
+   gradop(weight, sizes[2])
    S.resizeas(gradInput, input)
    call(py.nn_subsampling_backward, planes(gradInput, n), planes(gradOutput, n), nd(weight), geom(kW, dW), 1)
 end
@@ -85,7 +105,16 @@ local function accgrad(T, xp, gp, wp, bp, F, C, kW, dW, scale, wide)
 end
 
 function K.TemporalSubSampling_accGradParameters(state, input, gradOutput, gradWeight, gradBias, kW, dW, scale)
-   local F, n = shapes(input, gradOutput, kW, dW, S.size(gradWeight, 1))
+   local F, n = shapes(input, gradOutput, kW, dW)
+   -- (THNN added each frame's products to gradWeight by addcmul, its
+   -- gradient to gradBias by cadd, in their words when the counts
+   -- differed; th's loop had written past a smaller one)
+   if gradWeight:nElement() ~= F[2] then
+      S.fail('inconsistent tensor size, expected r_ %s, src1 [1 x %d] and src2 [%d] to have the same number of '
+             .. 'elements, but got %d, %d and %d elements respectively', S.shape(gradWeight), F[2], F[2],
+             gradWeight:nElement(), F[2], F[2])
+   end
+   if gradBias then gradop(gradBias, F[2]) end
    local T = TD[gradWeight].T
    if (T ~= types.Float and T ~= types.Double) or TD[input].T ~= T or TD[gradOutput].T ~= T
       or gradBias and TD[gradBias].T ~= T or not gradWeight:isContiguous()

@@ -7,7 +7,8 @@ local K = {}
 
 local function geom(weight, dT, dW, dH, pT, pW, pH)
    if S.dims(weight) ~= 5 then
-      S.argerror(4, '5D weight tensor expected (nInputPlane x nOutputPlane x kT x kH x kW), but got: %s',
+      -- (THNN's words, its planes named in the direct convolution's order)
+      S.argerror(4, '5D (nOutputPlane x nInputPlane x kT x kH x kW) tensor expected for weight, but got: %s',
                  S.shape(weight))
    end
    return {k = {S.size(weight, 3), S.size(weight, 4), S.size(weight, 5)}, s = {dT, dH, dW}, pad = {pT, pH, pW}}

@@ -27,11 +27,12 @@ local function prod(t)
    return p
 end
 
--- (argn: the weight's argument, 4; a gradient's 5)
+-- (argn: the weight's argument, THNN's 5 for a 2D convolution, 4 for a 3D one)
 local function checkweight(weight, d, argn)
    local n = S.dims(weight)
    if n ~= 2 and n ~= d + 2 then
-      S.argerror(argn or 4, '2D or %dD weight tensor expected, but got: %s', d + 2, S.shape(weight))
+      if d == 3 then S.argerror(argn or 4, 'weight tensor should be 2D or 5D - got %d', n) end
+      S.argerror(argn or 5, '2D or 4D weight tensor expected, but got: %s', S.shape(weight))
    end
 end
 
@@ -397,6 +398,11 @@ local function checkdirect(weight, g, argn)
          S.argerror(4, '4D weight tensor (nOutputPlane,nInputPlane,kH,kW) expected, but got: %s', S.shape(weight))
       end
       checkgeometry(g)
+   elseif g.dil then
+      if S.dims(weight) ~= 5 then
+         S.argerror(4, '5D (nOutputPlane x nInputPlane x kT x kH x kW) tensor expected for weight, but got: %s',
+                    S.shape(weight))
+      end
    else
       if d == 2 then checkgeometry(g) end
       checkweight(weight, d, argn)
@@ -522,8 +528,11 @@ end
 
 -- (ones: the dilated convolutions' buffer, whose bias gradient THNN made by gemv)
 function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale, ones)
-   if #g.k == 2 then checkdirect(gradWeight, g, 5) end
+   checkdirect(gradWeight, g, #g.k == 2 and 5 or nil)
    local nout, nin = planes(gradWeight, g)
+   -- (THNN checked gradBias as its forward did the bias; th had written its
+   -- planes' sums past the end of a smaller one)
+   checkbias(gradBias, nout)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
    if #g.k == 2 then
       return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1,
@@ -723,7 +732,8 @@ function C.fullaccgrad(input, gradOutput, gradWeight, gradBias, g, adj, scale, c
    local d = #g.k
    if d == 2 then checkgeometry(g, adj) end
    checkfullweight(gradWeight, d)
-   if d == 2 then checkbias(gradBias, S.size(gradWeight, 2)) end
+   -- (a 3D one's too: th's gemv had written past a smaller gradBias)
+   checkbias(gradBias, S.size(gradWeight, 2))
    local sizes, batch = fullshapes(input, gradOutput, gradWeight, g, adj)
    if d == 2 then
       return fullaccgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), ones, g, sizes, batch,

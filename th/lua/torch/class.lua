@@ -120,10 +120,49 @@ local function comparisons(mt, lua)
    internal.classcalls[mt.__eq] = true
 end
 
+-- An error raised in a class's __tostring__, as it left luaT's C __tostring:
+-- a builtin that __tostring__ reached by a tail call (return
+-- string.format(...)) and that failed had no position and no name, its
+-- frame lying on the C function's (LuaJIT locates it at th's frame below
+-- and names it after th's local: class.lua:NNN: bad argument #2 to 'f').
+-- The error is caught there and raised again from rethrow; the traceback
+-- taken where it was first raised (internal.rethrown) stands for the one
+-- the handlers of the error raised again would take (internal.again).
+local function rethrow(ok, ...)
+   if ok then return ... end
+   error((...), 0)
+end
+
+-- again(msg, level) -> the first traceback of msg, when the frame at level
+-- (counted from again's caller), or the one below, is rethrow raising it
+-- again; nil otherwise
+function internal.again(msg, level)
+   local first = internal.rethrown
+   if not (first and rawequal(first.msg, msg)) then return nil end
+   for at = level + 1, level + 2 do
+      local info = debug.getinfo(at, 'f')
+      if info and info.func == rethrow then return first end
+   end
+   return nil
+end
+
+local here = '^' .. debug.getinfo(1, 'S').short_src:gsub('%p', '%%%0') .. ':%d+: '
+local function fromc(e)
+   if type(e) == 'string' and e:find(here) then
+      e = e:gsub(here, '', 1):gsub("^bad argument #(%d+) to '[^']*'", "bad argument #%1 to '?'")
+   end
+   -- (taken here, at the depth the handler of an uncaught error takes it:
+   -- LuaJIT leaves out the middle of a deep stack counting from there)
+   if not internal.again(e, 2) then
+      internal.rethrown = {msg = e, text = internal.traceback('', 2), frames = internal.frames(2)}
+   end
+   return e
+end
+
 -- tostring(obj): its __tostring__, or else its class name (as luaT did)
 local function default_tostring(self)
    local f = getmetatable(self).__tostring__
-   if f then return results(f(self)) end
+   if f then return rethrow(xpcall(f, fromc, self)) end
    return torch.typename(self)
 end
 internal.classcalls[default_tostring] = true

@@ -152,6 +152,19 @@ internal.nativefunctions = setmetatable({}, {__mode = 'k'})
 -- luaT's C functions in the original, so debug.getinfo and tracebacks show
 -- their frames as C, and the function they call unnamed (trepl/init.lua)
 internal.classcalls = setmetatable({}, {__mode = 'k'})
+
+-- frames(level) -> getinfo 'Sf' of each frame from level (counted from
+-- frames' caller) down: what a traceback taken at that level shows, one
+-- a line (trepl/init.lua names th's frames in it after them)
+function internal.frames(level)
+   local frames, at = {}, level + 1
+   while true do
+      local info = getinfo(at, 'Sf')
+      if not info then return frames end
+      frames[#frames + 1] = info
+      at = at + 1
+   end
+end
 function internal.fieldmethod(f)
    internal.fieldmethods[f] = true
    return f
@@ -214,15 +227,18 @@ end
 -- entryframe(level) -> the level (counted from entryframe's caller) of the
 -- th frame that the user's code, or a C function, called: the last of th's
 -- frames from level up (C frames between th's own are th's: a pcall inside
--- th); nil when the frame at level is no th's
+-- th); nil when the frame at level is no th's.  A class's metamethod that
+-- runs its Lua code (internal.classcalls) ends th's frames: luaT's C
+-- function, it called the th function that the user's __tostring__ or
+-- __call__ reached by a tail call (return self.t:narrow(5, 1, 1))
 local function entryframe(level)
    local entry = nil
    level = level + 1
    while true do
-      local info = getinfo(level, 'S')
+      local info = getinfo(level, 'Sf')
       if not info then break end
       if info.what ~= 'C' then
-         if info.source:sub(2, #ours + 1) ~= ours then break end
+         if info.source:sub(2, #ours + 1) ~= ours or internal.classcalls[info.func] then break end
          entry = level - 1
       end
       level = level + 1
@@ -230,14 +246,21 @@ local function entryframe(level)
    return entry
 end
 
+-- cframe(info) -> whether the frame info ('Sf') was a C function in the
+-- original: C, or a class's metamethod calling its Lua code (luaT's)
+local function cframe(info)
+   return info ~= nil and (info.what == 'C' or internal.classcalls[info.func] ~= nil)
+end
+
 local function callform(msg)
    local entry = entryframe(3)
    if not entry then return msg end
-   local above = getinfo(entry + 1, 'S')
-   local call = getinfo(entry, 'nSf')
+   local above, call = getinfo(entry + 1, 'Sf'), getinfo(entry, 'nSf')
+   -- (unnamed when a class's metamethod called it: from luaT's C function)
+   if above and internal.classcalls[above.func] then call.name, call.namewhat = nil, '' end
    -- (a metamethod, x + y or x[k], was a C function in Torch7: its errors
    -- had no position, as from C)
-   local fromc = above ~= nil and above.what == 'C' or call.namewhat == 'metamethod'
+   local fromc = cframe(above) or call.namewhat == 'metamethod'
    local shift = internal.torchforms[call.func]
    if shift then
       local n, rest = msg:match("^bad argument #(%d+) to '[^']*'(.*)$")
@@ -286,8 +309,7 @@ local fail = internal.fail
 -- that is C (pcall(torch.norm, x))
 function internal.locate(msg)
    local entry = entryframe(2)
-   local above = entry and getinfo(entry + 1, 'S')
-   if not above or above.what == 'C' then error(msg, 0) end
+   if not entry or cframe(getinfo(entry + 1, 'Sf')) then error(msg, 0) end
    -- (a constructor called through its class: luaT's __call, C, called it)
    if internal.constructorcalls[getinfo(entry, 'f').func] then error(msg, 0) end
    error(msg, entry + 1)

@@ -188,23 +188,20 @@ local function asc(lines, ownsrc, funcs)
    return out
 end
 
--- collapse(text, level, lua): a traceback's text with th's own frames
+-- collapse(text, frames, lua): a traceback's text with th's own frames
 -- shown as the C functions of the original, but those of the files in lua
--- (their short_src as keys), which were Lua in the original too; level: the
--- traceback's first frame, counted from collapse's caller
-local function collapse(text, level, lua)
+-- (their short_src as keys), which were Lua in the original too; frames:
+-- internal.frames of the traceback's first level, one a line
+local function collapse(text, frames, lua)
    if type(text) ~= 'string' then return text end
    -- the function of each line (unless LuaJIT left levels out: "...")
-   local ownsrc, funcs, at = {}, {}, level + 1
-   while ours do
-      local info = raw.getinfo(at, 'Sf')
-      if not info then break end
+   local ownsrc, funcs = {}, {}
+   for i, info in ipairs(ours and frames or {}) do
       if info.source:sub(2, #ours + 1) == ours and info.source:sub(1, 1) == '@'
          and not (lua and lua[info.short_src]) then
          ownsrc[info.short_src] = true
       end
-      funcs[at - level] = info.func
-      at = at + 1
+      funcs[i] = info.func
    end
    if text:find('\n\t%.%.%.\n') then funcs = {} end
    if not next(ownsrc) then return text end
@@ -228,8 +225,15 @@ end
 -- handler itself), collapsed
 function trepl.traceback(msg, level, lua)
    level = level or 2
-   local text = collapse(rawtraceback(trepl.message(msg), level), level, lua)
-   return tochunk(text)   -- (not a tail call of collapse: levels count this frame)
+   -- (an error a class's __tostring__ raised, raised again: its traceback
+   -- where it was raised, class.lua's internal.again)
+   local first, text, frames = internal.again(msg, level)
+   if first then
+      text, frames = trepl.message(msg) .. first.text, first.frames
+   else
+      text, frames = rawtraceback(trepl.message(msg), level), internal.frames(level)
+   end
+   return tochunk(collapse(text, frames, lua))
 end
 
 -- debug.traceback as user code sees it (nn's Container puts one in its
@@ -245,7 +249,13 @@ function debug.traceback(...)
       return msg   -- (nil and other objects come back untouched)
    end
    level = (level or 1) + 1
-   local text = collapse(rawtraceback(nomsg and '' or msg, level), level)
+   local first, text, frames = internal.again(msg, level)
+   if first then
+      text, frames = (nomsg and '' or msg) .. first.text, first.frames
+   else
+      text, frames = rawtraceback(nomsg and '' or msg, level), internal.frames(level)
+   end
+   text = collapse(text, frames)
    if nomsg then text = text:sub(2) end   -- (the empty message's line)
    return tochunk(text)
 end
