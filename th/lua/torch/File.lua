@@ -412,7 +412,9 @@ function File.position(self)
    local F = open(self, 'position')
    local pos = F.io.position(F)
    if not pos then
-      flagerror(F, 'unable to obtain file position')
+      -- (only a DiskFile on a pipe fails here; TH's ftell check raised its
+      -- error unless quiet, without flagging hasError, and gave offset 0)
+      if not F.quiet then fail('unable to obtain disk file offset (maybe a long overflow occurred)') end
       return 1
    end
    return pos + 1
