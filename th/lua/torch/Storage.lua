@@ -283,6 +283,7 @@ local function construct(T, a, b, c)
       end
       if c ~= nil then c = internal.checknumber(c, 3, T.storagename) end
       if c and c <= 0 then c = nil end
+      a = a:match('^[^%z]*')   -- (TH took the name as a C string: it ends at a 0 byte)
       checkfile(T, a, b, c)
       local ok, arr, ptr, n = pcall(memory.fromfile, T, a, b and true or false)
       if not ok then
