@@ -550,17 +550,34 @@ local function frombytes(ptr, n, mode, fname)
    return using(file, function(f) return f:readObject() end)
 end
 
-function torch.deserializeFromStorage(storage, mode)
-   local s = type(storage) == 'userdata' and SD[storage]
-   if not s then
-      fail("bad argument #1 to 'deserializeFromStorage' (storage expected, got %s)", torch.type(storage))
+-- deserializeFromStorage(bytes [, mode]): Torch7 read the bytes that
+-- torch.CharTensor(bytes) gave along its first dimension, so a CharTensor is
+-- taken too (a column of one, a narrowed one), and what that constructor or
+-- size(1) refuses fails in their words (an empty storage, a table, a string)
+local function tensorbytes(bytes, mode)
+   local tx = torch.CharTensor(bytes)
+   if tx:dim() == 0 then   -- (its Lua's tx:size(1), a method named as such)
+      error("bad argument #1 to 'size' (dimension 1 out of range of 0D tensor)", 0)
    end
-   return frombytes(s.ptr, s.n * s.T.size, mode, 'torch.deserializeFromStorage')
+   local n = tx:size(1)
+   local st = internal.newstorage(CHAR, n)
+   torch.CharTensor(st):copy(tx)
+   return frombytes(SD[st].ptr, n, mode, 'torch.deserializeFromStorage')
 end
 
-function torch.deserialize(str, mode)
-   if type(str) ~= 'string' then
-      fail("bad argument #1 to 'deserialize' (string expected, got %s)", type(str))
+function torch.deserializeFromStorage(storage, mode)
+   local s = type(storage) == 'userdata' and SD[storage]
+   if s and s.T == CHAR and s.n > 0 then
+      return frombytes(s.ptr, s.n, mode, 'torch.deserializeFromStorage')
    end
-   return frombytes(str, #str, mode, 'torch.deserialize')
+   return tensorbytes(storage, mode)
+end
+
+-- deserialize(str [, mode]): Torch7 made a CharStorage of str, so a number is
+-- its text and any other value no bytes at all (CharStorage:string's answer)
+function torch.deserialize(str, mode)
+   if type(str) == 'string' and #str > 0 then
+      return frombytes(str, #str, mode, 'torch.deserialize')
+   end
+   return tensorbytes(torch.CharStorage():string(str), mode)
 end
