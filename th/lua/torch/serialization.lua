@@ -251,7 +251,10 @@ function writeobject(self, object, debugname, hook)
    end
    names[#names] = nil
 end
-File.writeObject = writeobject
+function File.writeObject(self, ...)
+   kinds.lualevel(self, 'writeInt', false)
+   return writeobject(self, ...)
+end
 
 local function readfunction(self, b, tag, index, force)
    local code = readstring(self)
@@ -317,6 +320,7 @@ end
 
 function File.readObject(self)
    local b, force = books(self, 'readObject')
+   kinds.lualevel(self, 'readInt', true)
    local tag = self:readInt()
    if tag == TYPE_NIL then
       return nil
@@ -361,10 +365,15 @@ end
 ---------------------------------------------------------------------------
 
 -- checkfile(file, fname): a tensor's or storage's write and read take a torch.File
+-- (a file it cannot use fails a Tensor's or Storage's write/read as TH's
+-- checks failed the original's C function: at its own #1, self, "calling
+-- 'write' on bad self (attempt to use a closed file)" for a method call)
 local function checkfile(file, fname)
    if not torch.isTypeOf(file, 'torch.File') then
       fail("bad argument #1 to '%s' (torch.File expected, got %s)", fname, torch.type(file))
    end
+   local why = kinds.unusable(file, fname == 'read')
+   if why then fail("bad argument #0 to '%s' (%s)", fname, why) end
 end
 
 local function writetensor(self, file)
