@@ -292,7 +292,9 @@ local function construct(T, a, b, c)
             fail('unable to open file <%s> in %s mode', a, b and 'read-write' or 'read-only')
          end
          f:close()
-         fail("cannot map file '%s' as a %s (%s)", a, T.storagename, tostring(arr))
+         -- (what opens but cannot be mapped, a directory: TH's failed mmap,
+         -- in its words, of the size asked for, rounded down to GB)
+         fail('$ Torch: unable to mmap memory: you tried to mmap %dGB.', math.floor((c or 0) * T.size / 2^30))
       end
       if c and c < n then n = c end
       return wrap(T, arr, ptr, n)
