@@ -997,7 +997,9 @@ def test_seeds36c_findings():
     # Generator's write/read at their own self ("calling 'write' on bad
     # self"). Utilities: isatty numbers the last argument one past them;
     # packageLuaPath puts the name for '?' as it is, and gives torch's
-    # parent directory for none; include's concatenation errors.
+    # parent directory for none; include's concatenation errors. CmdLine:
+    # text's assert, help, string, log and parse of odd arguments in the
+    # original's words (th's were its own, or Lua's at a line of th's file).
     out, expected = fixture("seeds36c_found")
     assert out == expected
 
