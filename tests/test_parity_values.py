@@ -1000,6 +1000,7 @@ def test_seeds36c_findings():
     # parent directory for none; include's concatenation errors. CmdLine:
     # text's assert, help, string, log and parse of odd arguments in the
     # original's words (th's were its own, or Lua's at a line of th's file).
+    # Timer: no factory and unwritable, a userdata in Torch7 (th wrote it).
     out, expected = fixture("seeds36c_found")
     assert out == expected
 

@@ -85,6 +85,8 @@ local function typeof(object)
    local t = type(object)
    if t == 'nil' then
       return TYPE_NIL
+   elseif t == 'table' and torch.typename(object) == 'torch.Timer' then
+      return nil   -- (a userdata in Torch7: unwritable)
    elseif torch.typename(object) and torch.factory(torch.typename(object)) then
       return TYPE_TORCH
    elseif t == 'table' then
@@ -207,7 +209,9 @@ function writeobject(self, object, debugname, hook)
    names[#names + 1] = debugname or '<?>'
    local tag = typeof(object)
    if not tag then
-      fail('Unwritable object <%s> at %s', type(object), where(names))
+      -- (a Timer named as the userdata it was in Torch7)
+      local kind = torch.typename(object) == 'torch.Timer' and 'userdata' or type(object)
+      fail('Unwritable object <%s> at %s', kind, where(names))
    end
    self:writeInt(tag)
    if tag == TYPE_NUMBER then
