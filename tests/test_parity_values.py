@@ -979,6 +979,32 @@ def test_seeds33_nn_findings():
     assert_prints_recording("seeds33_nn_found")
 
 
+def test_seeds36c_findings():
+    # probes by hand of the APIs around the tensors (tests/fixtures/
+    # seeds36c_found.lua). PipeFile: position on a pipe in TH's words
+    # ("unable to obtain disk file offset"), no hasError when quiet; the
+    # shell commands th starts keep SIGPIPE's default (a pipeline cut short,
+    # `yes | head`, said "Broken pipe" under th). Files and Storages: a file
+    # name ends at a 0 byte; a Storage of a directory is TH's failed mmap.
+    # Serialization: deserialize of a number reads its text, of '' or what is
+    # no string fails in CharStorage's and CharTensor's words,
+    # deserializeFromStorage takes what torch.CharTensor takes (a CharTensor
+    # read along its first dimension). paths: backslashes come out of
+    # dirname, basename and concat as '/', concat's component before a '/'
+    # losing one; files(nil) is dir's argument error. Files of the wrong mode
+    # or closed: readBool/writeBool/readObject/writeObject fail as their first
+    # self:readInt()/writeInt() did in Torch7's Lua, a Tensor's, Storage's or
+    # Generator's write/read at their own self ("calling 'write' on bad
+    # self"). Utilities: isatty numbers the last argument one past them;
+    # packageLuaPath puts the name for '?' as it is, and gives torch's
+    # parent directory for none; include's concatenation errors. CmdLine:
+    # text's assert, help, string, log and parse of odd arguments in the
+    # original's words (th's were its own, or Lua's at a line of th's file).
+    # Timer: no factory and unwritable, a userdata in Torch7 (th wrote it).
+    out, expected = fixture("seeds36c_found")
+    assert out == expected
+
+
 def test_seeds36_fuzz_findings():
     # probes by hand beside the fuzzers on seeds 8301-8360 (which found no
     # difference that is not a known one): x:cmax()/x:cmin() with no argument

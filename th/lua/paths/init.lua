@@ -29,34 +29,39 @@ local function arg(n, fname, ...)
 end
 
 -- normalise(s) -> the absolute path s (starting with '/') without '.', '..'
--- and empty components
+-- and empty components.  Backslashes are no separators, but the original's
+-- came out as '/' at the end, and a component followed by a '/' lost one
+-- trailing backslash once checked for '.' and '..' ('a\' then 'b' is 'a/b',
+-- '.\' then 'b' './b', '/x' then '\a' '/x//a').
 local function normalise(s)
    local parts = {}
-   for part in s:gmatch('[^/]+') do
+   for part, slash in s:gmatch('([^/]+)(/?)') do
       if part == '..' then
          parts[#parts] = nil
       elseif part ~= '.' then
+         if slash ~= '' then part = part:gsub('\\$', '') end
          insert(parts, part)
       end
    end
-   return '/' .. concat(parts, '/')
+   return ('/' .. concat(parts, '/')):gsub('\\', '/')
 end
 
 -- concat(...) -> the absolute, normalised path of the names joined in turn (an
--- absolute name restarts from the root; a relative start is taken from cwd)
+-- absolute name restarts from the root; a relative start is taken from cwd;
+-- an empty name adds a '/', which takes a backslash away before it)
 function paths.concat(...)
    local path = nil
    for i = 1, select('#', ...) do
       local s = arg(i, 'concat', ...)
       if s:sub(1, 1) == '/' or path == nil or path == '' then
          path = s
-      elseif s ~= '' then
+      else
          path = path .. '/' .. s
       end
    end
    path = path or ''
    if path:sub(1, 1) ~= '/' then path = paths.cwd() .. '/' .. path end
-   return normalise(path)
+   return (normalise(path))
 end
 
 -- dirname('/a/b/c.txt') -> '/a/b'; dirname('c.txt') -> '.'.  Trailing slashes
@@ -67,7 +72,7 @@ function paths.dirname(...)
    if s:match('^/+$') then return s end
    local dir = s:gsub('/+$', ''):gsub('[^/]*$', ''):gsub('/$', '')
    if dir == '' then return s:sub(1, 1) == '/' and '/' or '.' end
-   return dir
+   return (dir:gsub('\\', '/'))   -- (the original's backslashes came out as '/')
 end
 
 -- basename(path [, suffix]) -> the last component ('' for '/'), without
@@ -81,7 +86,7 @@ function paths.basename(...)
          base = base:sub(1, #base - #suffix - 1)
       end
    end
-   return base
+   return (base:gsub('\\', '/'))   -- (the original's backslashes came out as '/')
 end
 
 -- extname('a/b.tar.gz') -> 'gz': what follows the last '.' of the whole name
@@ -142,6 +147,11 @@ end
 -- files(dname [, include]) -> an iterator over the entries include() accepts
 -- (a function of the name, or a pattern the name must contain)
 function paths.files(dname, include)
+   if type(dname) ~= 'string' and type(dname) ~= 'number' then
+      -- (the original's Lua called the C dir: its error, at a line of the
+      -- original's own file, which th leaves out, not at one of th's)
+      error(("bad argument #1 to 'dir' (string expected, got %s)"):format(type(dname)), 0)
+   end
    local entries = paths.dir(dname) or {}
    if type(include) == 'string' then
       local pattern = include

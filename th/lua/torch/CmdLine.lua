@@ -30,12 +30,23 @@ function CmdLine:__init(argseparator, keyseparator)
    self.silentio = false
 end
 
+-- Where the original's Lua code failed in its own CmdLine.lua (an assert,
+-- Lua's own index or concatenation error), th raises the same message with
+-- no position: a line of th's file is no better than the original's, which
+-- th leaves out as for its other Lua files.
+local function fault(fmt, ...)
+   error(fmt:format(...), 0)
+end
+
+-- (pairs(t) of what is no table, in the original's loops)
+local function checkpairs(t)
+   if type(t) ~= 'table' then fault("bad argument #1 to 'pairs' (table expected, got %s)", type(t)) end
+end
+
 -- text([txt]): a line of the help text
 function CmdLine:text(txt)
    txt = txt or ''
-   if type(txt) ~= 'string' then
-      error('CmdLine:text: string expected, got ' .. type(txt), 2)
-   end
+   if type(txt) ~= 'string' then fault('assertion failed!') end
    insert(self.helplines, txt)
 end
 
@@ -128,6 +139,9 @@ end
 -- parse([arg]) -> params: arg defaults to the script's arguments
 function CmdLine:parse(arg)
    arg = arg or _G.arg or {}
+   if type(arg) ~= 'table' and type(arg) ~= 'string' then
+      fault("attempt to get length of local 'arg' (a %s value)", type(arg))
+   end
    local params = self:default()
    local i, n = 1, 0
    while i <= #arg do
@@ -155,6 +169,7 @@ end
 function CmdLine:string(prefix, params, ignore)
    prefix = prefix or ''
    ignore = ignore or {}
+   checkpairs(params)
    local arguments, options = {}, {}
    for k, v in pairs(params) do
       local option = self.options['-' .. k]
@@ -193,6 +208,9 @@ function CmdLine:string(prefix, params, ignore)
    end
    if str == '' then
       return prefix
+   end
+   if type(prefix) ~= 'string' and type(prefix) ~= 'number' then
+      fault("attempt to concatenate local 'prefix' (a %s value)", type(prefix))
    end
    return prefix .. self.argseparator .. str
 end
@@ -244,6 +262,7 @@ function CmdLine:log(file, params)
    print('[program started on ' .. date() .. ']')
    print('[command line arguments]')
    if params then
+      checkpairs(params)
       for k, v in pairs(params) do
          print(k, v)
       end
@@ -251,12 +270,24 @@ function CmdLine:log(file, params)
    print('[----------------------]')
 end
 
+-- scriptname(arg) -> arg[0], which the original's help joined to the usage
+local function scriptname(arg)
+   if type(arg) ~= 'table' and type(arg) ~= 'string' then
+      fault("attempt to index local 'arg' (a %s value)", type(arg))
+   end
+   local name = arg[0]
+   if type(name) ~= 'string' and type(name) ~= 'number' then
+      fault('attempt to concatenate a %s value', type(name))
+   end
+   return name
+end
+
 -- help([arg]): the usage line (with the script name arg[0] when arg is given:
 -- as in the original, a table without [0] is an error), then the text, options
 -- and arguments in the order they were declared
 function CmdLine:help(arg)
    write('Usage: ')
-   if arg then write(arg[0] .. ' ') end
+   if arg then write(scriptname(arg) .. ' ') end
    write('[options]')
    for _, argument in ipairs(self.arguments) do
       write(' <', strip(argument.key), '>')

@@ -142,7 +142,7 @@ local function openfile(fname, modes, open, fields, ...)
          fail("bad argument #%d to '%s' (%s expected, got %s)", i, fname, kind, internal.typeof(v, i, given))
       end
    end
-   name = tostring(name)
+   name = tostring(name):match('^[^%z]*')   -- (a C string for TH: it ends at a 0 byte)
    local r, w = kinds.parsemode(mode and tostring(mode) or 'r', modes, fname)
    local fp = open(name, r, w)
    if fp == nil then

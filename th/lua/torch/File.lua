@@ -308,11 +308,32 @@ end
 
 for i = 1, types.count do defineio(types[i]) end
 
+-- unusable(self, reading) -> why the open File self cannot read (or write),
+-- in TH's words; nil when it can
+local function unusable(self, reading)
+   local F = state(self, reading and 'read' or 'write')
+   if not F.io.isopen(F) then return 'attempt to use a closed file' end
+   if reading and not F.readable then return 'attempt to read in a write-only file' end
+   if not reading and not F.writable then return 'attempt to write in a read-only file' end
+end
+
+-- lualevel(self, fname, reading): for the methods Torch7 wrote in Lua
+-- (readBool, writeBool, readObject, writeObject), a file they cannot use
+-- refused as their first method call on it was, `self:readInt()`: "calling
+-- 'readInt' on bad self", at a line of the original's File.lua (which th
+-- leaves out, as for the original's other Lua files)
+local function lualevel(self, fname, reading)
+   local why = unusable(self, reading)
+   if why then error(("calling '%s' on bad self (%s)"):format(fname, why), 0) end
+end
+
 function File.writeBool(self, value)
+   lualevel(self, 'writeInt', false)
    File.writeInt(self, value and 1 or 0)
 end
 
 function File.readBool(self)
+   lualevel(self, 'readInt', true)
    return File.readInt(self) == 1
 end
 
@@ -412,7 +433,9 @@ function File.position(self)
    local F = open(self, 'position')
    local pos = F.io.position(F)
    if not pos then
-      flagerror(F, 'unable to obtain file position')
+      -- (only a DiskFile on a pipe fails here; TH's ftell check raised its
+      -- error unless quiet, without flagging hasError, and gave offset 0)
+      if not F.quiet then fail('unable to obtain disk file offset (maybe a long overflow occurred)') end
       return 1
    end
    return pos + 1
@@ -574,7 +597,7 @@ end
 
 kinds.define = define
 kinds.parsemode = parsemode
-kinds.state = state
+kinds.state, kinds.unusable, kinds.lualevel = state, unusable, lualevel
 kinds.open = open
 kinds.ASCII = ASCII
 internal.files = kinds

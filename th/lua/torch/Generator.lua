@@ -273,6 +273,10 @@ local function checkfile(self, file, fname)
    if not torch.isTypeOf(file, 'torch.File') then
       fail("bad argument #2 to '?' (torch.File expected, got %s)", torch.type(file))
    end
+   -- (a file it cannot use: TH's check at the C function's #1, the
+   -- generator, "calling 'write' on bad self" for a method call)
+   local why = internal.files.unusable(file, fname == 'read')
+   if why then fail("bad argument #0 to '%s' (%s)", fname, why) end
 end
 
 local function write(self, file)

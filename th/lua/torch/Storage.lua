@@ -283,6 +283,7 @@ local function construct(T, a, b, c)
       end
       if c ~= nil then c = internal.checknumber(c, 3, T.storagename) end
       if c and c <= 0 then c = nil end
+      a = a:match('^[^%z]*')   -- (TH took the name as a C string: it ends at a 0 byte)
       checkfile(T, a, b, c)
       local ok, arr, ptr, n = pcall(memory.fromfile, T, a, b and true or false)
       if not ok then
@@ -291,7 +292,9 @@ local function construct(T, a, b, c)
             fail('unable to open file <%s> in %s mode', a, b and 'read-write' or 'read-only')
          end
          f:close()
-         fail("cannot map file '%s' as a %s (%s)", a, T.storagename, tostring(arr))
+         -- (what opens but cannot be mapped, a directory: TH's failed mmap,
+         -- in its words, of the size asked for, rounded down to GB)
+         fail('$ Torch: unable to mmap memory: you tried to mmap %dGB.', math.floor((c or 0) * T.size / 2^30))
       end
       if c and c < n then n = c end
       return wrap(T, arr, ptr, n)

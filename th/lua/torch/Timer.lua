@@ -6,6 +6,9 @@ local ffi = require 'ffi'
 local internal = require 'torch.internal'
 
 local Timer = torch.class('torch.Timer')
+-- (no factory: Torch7's Timer was a C userdata made by its constructor only,
+-- so torch.factory('torch.Timer') is nil and no file writes a Timer)
+rawset(torch.getmetatable('torch.Timer'), '__factory', nil)
 
 -- clock() -> real, user, sys in seconds: a monotonic wall clock and the
 -- process's CPU times (getrusage, microseconds, as the original Timer read

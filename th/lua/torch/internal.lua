@@ -118,8 +118,8 @@ end
 -- tensorc(source) -> whether a method from that file is one of Torch7's
 -- Tensor.c or Storage.c, whose messages th numbers as luaL_argerror did
 -- (TH's own checks, THArgCheck, and the maths number their arguments as a
--- function's, self first)
-local TENSORC = {Tensor = true, Storage = true, selection = true}
+-- function's, self first; serialization.lua holds their write and read)
+local TENSORC = {Tensor = true, Storage = true, selection = true, serialization = true}
 local function tensorc(source)
    return TENSORC[source:match('[/\\]torch[/\\](%a+)%.lua$') or ''] == true
 end

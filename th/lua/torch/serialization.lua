@@ -85,6 +85,8 @@ local function typeof(object)
    local t = type(object)
    if t == 'nil' then
       return TYPE_NIL
+   elseif t == 'table' and torch.typename(object) == 'torch.Timer' then
+      return nil   -- (a userdata in Torch7: unwritable)
    elseif torch.typename(object) and torch.factory(torch.typename(object)) then
       return TYPE_TORCH
    elseif t == 'table' then
@@ -207,7 +209,9 @@ function writeobject(self, object, debugname, hook)
    names[#names + 1] = debugname or '<?>'
    local tag = typeof(object)
    if not tag then
-      fail('Unwritable object <%s> at %s', type(object), where(names))
+      -- (a Timer named as the userdata it was in Torch7)
+      local kind = torch.typename(object) == 'torch.Timer' and 'userdata' or type(object)
+      fail('Unwritable object <%s> at %s', kind, where(names))
    end
    self:writeInt(tag)
    if tag == TYPE_NUMBER then
@@ -251,7 +255,10 @@ function writeobject(self, object, debugname, hook)
    end
    names[#names] = nil
 end
-File.writeObject = writeobject
+function File.writeObject(self, ...)
+   kinds.lualevel(self, 'writeInt', false)
+   return writeobject(self, ...)
+end
 
 local function readfunction(self, b, tag, index, force)
    local code = readstring(self)
@@ -317,6 +324,7 @@ end
 
 function File.readObject(self)
    local b, force = books(self, 'readObject')
+   kinds.lualevel(self, 'readInt', true)
    local tag = self:readInt()
    if tag == TYPE_NIL then
       return nil
@@ -361,10 +369,15 @@ end
 ---------------------------------------------------------------------------
 
 -- checkfile(file, fname): a tensor's or storage's write and read take a torch.File
+-- (a file it cannot use fails a Tensor's or Storage's write/read as TH's
+-- checks failed the original's C function: at its own #1, self, "calling
+-- 'write' on bad self (attempt to use a closed file)" for a method call)
 local function checkfile(file, fname)
    if not torch.isTypeOf(file, 'torch.File') then
       fail("bad argument #1 to '%s' (torch.File expected, got %s)", fname, torch.type(file))
    end
+   local why = kinds.unusable(file, fname == 'read')
+   if why then fail("bad argument #0 to '%s' (%s)", fname, why) end
 end
 
 local function writetensor(self, file)
@@ -550,17 +563,34 @@ local function frombytes(ptr, n, mode, fname)
    return using(file, function(f) return f:readObject() end)
 end
 
-function torch.deserializeFromStorage(storage, mode)
-   local s = type(storage) == 'userdata' and SD[storage]
-   if not s then
-      fail("bad argument #1 to 'deserializeFromStorage' (storage expected, got %s)", torch.type(storage))
+-- deserializeFromStorage(bytes [, mode]): Torch7 read the bytes that
+-- torch.CharTensor(bytes) gave along its first dimension, so a CharTensor is
+-- taken too (a column of one, a narrowed one), and what that constructor or
+-- size(1) refuses fails in their words (an empty storage, a table, a string)
+local function tensorbytes(bytes, mode)
+   local tx = torch.CharTensor(bytes)
+   if tx:dim() == 0 then   -- (its Lua's tx:size(1), a method named as such)
+      error("bad argument #1 to 'size' (dimension 1 out of range of 0D tensor)", 0)
    end
-   return frombytes(s.ptr, s.n * s.T.size, mode, 'torch.deserializeFromStorage')
+   local n = tx:size(1)
+   local st = internal.newstorage(CHAR, n)
+   torch.CharTensor(st):copy(tx)
+   return frombytes(SD[st].ptr, n, mode, 'torch.deserializeFromStorage')
 end
 
-function torch.deserialize(str, mode)
-   if type(str) ~= 'string' then
-      fail("bad argument #1 to 'deserialize' (string expected, got %s)", type(str))
+function torch.deserializeFromStorage(storage, mode)
+   local s = type(storage) == 'userdata' and SD[storage]
+   if s and s.T == CHAR and s.n > 0 then
+      return frombytes(s.ptr, s.n, mode, 'torch.deserializeFromStorage')
    end
-   return frombytes(str, #str, mode, 'torch.deserialize')
+   return tensorbytes(storage, mode)
+end
+
+-- deserialize(str [, mode]): Torch7 made a CharStorage of str, so a number is
+-- its text and any other value no bytes at all (CharStorage:string's answer)
+function torch.deserialize(str, mode)
+   if type(str) == 'string' and #str > 0 then
+      return frombytes(str, #str, mode, 'torch.deserialize')
+   end
+   return tensorbytes(torch.CharStorage():string(str), mode)
 end

@@ -33,23 +33,47 @@ function torch.getnumcores()
 end
 
 -- isatty(file): whether an open Lua file handle is a terminal (the FFI
--- converts LuaJIT's file userdata to its FILE *)
-function torch.isatty(f)
+-- converts LuaJIT's file userdata to its FILE *).  Torch7's C function took
+-- the last argument given, and numbered it one past the arguments in its
+-- error (isatty({}): #2, isatty(io.stdout, 6): #3; with none, #1 'got
+-- number'); a closed file is refused (Torch7 crashed on it).
+function torch.isatty(...)
+   local n = select('#', ...)
+   local f = n > 0 and select(n, ...) or nil
    if io.type(f) ~= 'file' then
-      fail("bad argument #1 to 'isatty' (FILE* expected, got %s)", io.type(f) or type(f))
+      local got = n == 0 and 'number' or io.type(f) or type(f)
+      fail("bad argument #%d to 'isatty' (FILE* expected, got %s)", n + 1, got)
    end
    return C.th_sys_isatty(C.th_sys_fileno(ffi.cast('void *', f))) == 1
 end
 
--- packageLuaPath(name) -> the directory of the Lua module `name` (none when
--- no file on package.path is that module)
+-- packageLuaPath(name) -> the directory of the first file of package.path
+-- that opens with name put for its '?' as it is (no dots made slashes, as in
+-- Torch7: 'torch.File' is none); no name: the directory of torch's
 function torch.packageLuaPath(name)
-   local file = package.searchpath(name, package.path)
-   if file then return (file:match('^(.*)[/\\]')) end
+   if name == nil then
+      return (torch.packageLuaPath('torch'):match('^(.*)/'))
+   end
+   for template in package.path:gmatch('[^;]+') do
+      local path = template:gsub('%?', name)
+      local f = io.open(path)
+      if f then
+         f:close()
+         return (path:match('^(.*)/'))
+      end
+   end
 end
 
+-- include(package, file): runs file from package's directory (what cannot
+-- be joined fails as the original's concatenation did, in its own Lua file,
+-- whose line th leaves out)
 function torch.include(package, file)
-   dofile(torch.packageLuaPath(package) .. '/' .. file)
+   if type(file) ~= 'string' and type(file) ~= 'number' then
+      error(("attempt to concatenate local 'file' (a %s value)"):format(type(file)), 0)
+   end
+   local dir = torch.packageLuaPath(package)
+   if dir == nil then error('attempt to concatenate a nil value', 0) end
+   dofile(dir .. '/' .. file)
 end
 
 -- include(file [, level]): runs file from the directory of the script that
