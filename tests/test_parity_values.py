@@ -19,9 +19,11 @@ def lines(th, code):
     return output(th(code))
 
 
-def fixture(name):
-    """The output of tests/fixtures/name.lua, and what the original printed for it."""
-    out = output(run_th([os.path.join(FIXTURES, name + ".lua")]))
+def fixture(name, env=None):
+    """The output of tests/fixtures/name.lua, and what the original printed for it
+    (env: run from the fixtures folder in that environment)."""
+    where = {"cwd": FIXTURES, "env": env} if env else {}
+    out = output(run_th([os.path.join(FIXTURES, name + ".lua")], **where))
     with open(os.path.join(FIXTURES, name + ".expected")) as f:
         return out, [line.rstrip() for line in f.read().splitlines()]
 
@@ -1187,10 +1189,7 @@ def test_seeds35b_fuzz_findings():
     # PReLU's weight gradient takes a Float scale rounded to float
     # (tests/fixtures/seeds35b_found.lua, run with nn and nngraph found)
     from nn_paths import nn_env
-    proc = run_th([os.path.join(FIXTURES, "seeds35b_found.lua")], cwd=FIXTURES, env=nn_env())
-    out = output(proc)
-    with open(os.path.join(FIXTURES, "seeds35b_found.expected")) as f:
-        expected = [line.rstrip() for line in f.read().splitlines()]
+    out, expected = fixture("seeds35b_found", nn_env())
     assert out == expected
 
 
@@ -1213,10 +1212,7 @@ def test_seeds36b_fuzz_findings():
     # traceback of an error in __tostring__ taken where it was raised
     # (tests/fixtures/seeds36b_found.lua, run with nn found)
     from nn_paths import nn_env
-    proc = run_th([os.path.join(FIXTURES, "seeds36b_found.lua")], cwd=FIXTURES, env=nn_env())
-    out = output(proc)
-    with open(os.path.join(FIXTURES, "seeds36b_found.expected")) as f:
-        expected = [line.rstrip() for line in f.read().splitlines()]
+    out, expected = fixture("seeds36b_found", nn_env())
     assert out == expected
 
 
