@@ -306,8 +306,9 @@ local function fillselect(res, src, dim, idx)
    end
 end
 
--- indexselect(res, src, dim, idx) -> res, or a new tensor when res is nil
--- (made at its size, not zeroed: each element is written)
+-- indexselect(res, src, dim, idx): res resized to the slices of src that
+-- idx picks along dim, and filled; res nil -> a new tensor of them (made at
+-- its size, not zeroed: each element is written)
 local function indexselect(res, src, dim, idx)
    local nd = src.nd
    local sizes = tnew(nd, 0)
