@@ -191,6 +191,14 @@ end
 -- buffer may never be touched, its memory does not count as new; verb: TH's
 -- word for it in the failure's message, 'reallocate' for a storage that grows)
 local function take(T, bytes, zeroed, lazy, retried, verb)
+   -- (a count no size_t holds: the double would wrap in its conversion to
+   -- malloc's argument, 2^62 floats' 2^64 bytes becoming a buffer of a few,
+   -- and the storage would claim elements past its memory; TH's own
+   -- multiplication wrapped the same way and crashed at the first write)
+   if bytes + ALIGN >= 2^63 then
+      memory.raise(('$ Torch: not enough memory: you tried to %s %dGB. Buy new RAM!'):format(
+         verb or 'allocate', math.floor(bytes / 2^30)))
+   end
    busy = true
    local stack, addr = spare[bytes], nil
    local k = 0

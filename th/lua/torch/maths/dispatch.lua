@@ -92,10 +92,12 @@ local ctypes = {Byte = 'unsigned char', Char = 'char', Short = 'short', Int = 'i
                 Long = 'long', Float = 'float', Double = 'double'}
 local luatypes = {number = true, string = true, boolean = true, ['nil'] = true, table = true, userdata = true}
 
--- an argument's type as the original named it: a torch class without its package
+-- an argument's type as the original named it: luaT's class name, a torch
+-- one without its 'torch.' (nn.Linear and foo.Bar keep their package: th
+-- took the last part), a function, thread or cdata '???'
 local function typename(v)
    local tn = torch.typename(v)
-   if tn then return (tn:match('[^.]*$')) end
+   if tn then return (tn:gsub('^torch%.', '')) end
    local t = type(v)
    if t == 'string' and tonumber(v) then return 'number' end   -- (listed as lua_isnumber saw it)
    return luatypes[t] and t or '???'
