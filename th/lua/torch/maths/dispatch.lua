@@ -908,6 +908,20 @@ function dispatch.loop1(r, x, f, c)
    end
 end
 
+-- r[i] = f(x[i], c), x[i] as the pointer reads it (a LongTensor's an int64
+-- cdata, not rounded to a number)
+function dispatch.rawloop1(r, x, f, c)
+   local n = nelement(r)
+   if n == 0 then return end
+   local rp, ro, ri = walker(r)
+   local xp, xo, xi = walkerof(x, r, rp, ro, ri)
+   ri = ri or false
+   for i = 0, n - 1 do
+      local rk, xk = ri and ri[i + 1] or ro + i, xi and xi[i + 1] or xo + i
+      rp[rk] = f(xp[xk], c)
+   end
+end
+
 -- r[i] = f(x[i], y[i], c)
 function dispatch.loop2(r, x, y, f, c)
    local n = nelement(r)
