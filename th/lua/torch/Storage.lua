@@ -405,7 +405,8 @@ end
 -- where Torch7's C function looked: s:string('a', 'b') stores 'b',
 -- s:string('a', {}) reads (th took the first)
 local function bytestring(self, ...)
-   local s = SD[self]
+   -- (a bad self: luaT's check, where Torch7's string read through it and crashed)
+   local s = SD[self] or internal.badself(self, 'torch.*Storage')
    local n = select('#', ...)
    local str = n > 0 and select(n, ...) or nil
    if type(str) == 'number' then str = tostring(str) end   -- lua_isstring took numbers
