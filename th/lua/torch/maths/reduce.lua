@@ -929,8 +929,9 @@ local warmup   -- (below: run once, before the first rows)
 -- found.  -> true when done so
 local rowwise
 local function beyonddoubles(x, xd, dim, rv, vd, ri, m, net, first, f, a, b, c)
-   local bound = longloops.bound(xd)
-   if bound and bound < 2 ^ 53 then return false end   -- (2^53 + 1 reads as 2^53)
+   -- (a layout bound reads not: that of a contiguous copy)
+   local bound = longloops.bound(xd) or longloops.bound(TD[Tensor.contiguous(x)])
+   if bound < 2 ^ 53 then return false end   -- (2^53 + 1 reads as 2^53)
    local ranks = newtensor(types.Double, {unpack(xd.sz, 1, xd.nd)}, xd.nd)
    pycall(py.math_dense_ranks, ndview(TD[ranks]), ndview(xd))
    -- (a result sharing x's memory would overwrite values not taken yet)
