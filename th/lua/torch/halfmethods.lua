@@ -24,7 +24,8 @@ end
 -- Torch7 loaded its torch/test.lua at start-up, and that file gave HalfTensor
 -- five methods of its own, for its tests, each through a DoubleTensor copy:
 -- abs and max of self alone, mean along d, add(value, src) and reshape(a, b),
--- the result a new HalfTensor (max a number), self left as it was.  Their
+-- the result a new HalfTensor (max a number), self left as it was; and the
+-- subtraction operator h1 - h2 (any tensor as h2; no other operator).  Their
 -- arguments go on as those helpers passed them (only add's second made a
 -- DoubleTensor), so a call of another form fails in the DoubleTensor's words
 -- (`x:add(y)`: attempt to index local 'b').  Found by probing the original's
@@ -34,3 +35,4 @@ function mt.max(self) return self:double():max() end
 function mt.mean(self, d) return self:double():mean(d):half() end
 function mt.add(self, a, b) return self:double():add(a, b:double()):half() end
 function mt.reshape(self, a, b) return self:double():reshape(a, b):half() end
+function mt.__sub(self, other) return (self:double() - other:double()):half() end
