@@ -1007,6 +1007,22 @@ def test_seeds36c_findings():
     assert out == expected
 
 
+def test_seeds37_fuzz_findings():
+    # probes by hand beside the fuzzers on seeds 8501-8560 (which found no
+    # difference that is not a known one): a LongTensor holding values beyond
+    # 2^53 sorted, topk'd, kthvalue'd, median'd and mode'd exactly (th sorted
+    # its lines as doubles and stored them back: 2^60 + k gave 2^60), and its
+    # clamps of up to 64 elements; HalfTensor's abs/add/max/mean/reshape and
+    # subtraction, which the original's start-up gave it (its torch/test.lua);
+    # "invalid arguments" naming a class with its package (foo.Bar, not Bar)
+    # and a function, thread or cdata '???' in the random functions;
+    # Storage:string reading its last argument; torch.Timer a userdata (th: a
+    # table); setnumthreads' argument error named; match's gain as a numeric
+    # string (tests/fixtures/seeds37_found.lua)
+    out, expected = fixture("seeds37_found")
+    assert out == expected
+
+
 def test_seeds36_fuzz_findings():
     # probes by hand beside the fuzzers on seeds 8301-8360 (which found no
     # difference that is not a known one): x:cmax()/x:cmin() with no argument

@@ -26,9 +26,13 @@ def test_setnumthreads_reads_a_c_int(runtime, given, expected):
 
 def test_setnumthreads_returns_nothing_and_checks_its_argument(runtime):
     assert runtime.execute("return select('#', torch.setnumthreads(torch.getnumthreads()))") == 0
-    for arg, kind in (("'a'", "string"), ("", "no value")):
-        with pytest.raises(LuaError, match=rf"bad argument #1 to '\?' \(number expected, got {kind}\)"):
+    # (named as luaL_argerror named the original's C function: after the call,
+    # 'setnumthreads', '?' from C; an explicit nil is "got nil")
+    for arg, kind in (("'a'", "string"), ("", "no value"), ("nil", "nil")):
+        with pytest.raises(LuaError, match=rf"bad argument #1 to 'setnumthreads' \(number expected, got {kind}\)"):
             runtime.execute(f"torch.setnumthreads({arg})")
+    with pytest.raises(LuaError, match=r"bad argument #1 to '\?' \(number expected, got table\)"):
+        runtime.execute("local ok, e = pcall(torch.setnumthreads, {}) error(e, 0)")
 
 
 def test_one_thread_gives_the_same_results(runtime):

@@ -185,12 +185,26 @@ local function element(T, owner)
    return T.cast(owner)
 end
 
+-- nomemory(bytes [, verb]): TH's error for an allocation that failed (the
+-- GB exact as TH's %ld printed them; a count past any size_t, which a range
+-- to infinity asks for, in %g: th's own)
+function memory.nomemory(bytes, verb)
+   local gb = math.floor(bytes / 2^30)
+   memory.raise(('$ Torch: not enough memory: you tried to %s %sGB. Buy new RAM!'):format(
+      verb or 'allocate', gb < 2^53 and ('%.0f'):format(gb) or ('%g'):format(gb)))
+end
+
 -- take(T, bytes, zeroed [, lazy [, retried [, verb]]]) -> owner: a spare
 -- buffer of that size, or a new one (after a collection when malloc fails,
 -- or when the new memory since the last one is worth a collection; lazy: the
 -- buffer may never be touched, its memory does not count as new; verb: TH's
 -- word for it in the failure's message, 'reallocate' for a storage that grows)
 local function take(T, bytes, zeroed, lazy, retried, verb)
+   -- (a count no size_t holds: the double would wrap in its conversion to
+   -- malloc's argument, 2^62 floats' 2^64 bytes becoming a buffer of a few,
+   -- and the storage would claim elements past its memory; TH's own
+   -- multiplication wrapped the same way and crashed at the first write)
+   if not (bytes + ALIGN < 2^63) then memory.nomemory(bytes, verb) end
    busy = true
    local stack, addr = spare[bytes], nil
    local k = 0
@@ -211,8 +225,7 @@ local function take(T, bytes, zeroed, lazy, retried, verb)
       if p == nil then
          busy = false
          if retried == 'failed' then   -- (TH's words)
-            memory.raise(('$ Torch: not enough memory: you tried to %s %dGB. Buy new RAM!'):format(
-               verb or 'allocate', math.floor(bytes / 2^30)))
+            memory.nomemory(bytes, verb)
          end
          -- (the spare buffers of other sizes go back too: their memory may hold this one)
          collect()

@@ -507,6 +507,16 @@ _RETRIES = 8
 
 
 @export
+def math_dense_ranks(dst, x):
+    """dst (doubles of x's shape) = each element's rank among x's distinct
+    values, 0 for the smallest: the order and the ties of x's int64 values,
+    in numbers a double holds exactly (for the selections, which sort lines
+    of doubles, of a LongTensor holding values beyond 2^53)."""
+    x = np.asarray(x)
+    dst[...] = np.unique(x, return_inverse=True)[1].reshape(x.shape)
+
+
+@export
 def math_kth_distinct(vals, idx, x, axis, k):
     """The k-th smallest of each line of x along axis into vals and its 1-based
     position into idx (both of x's sizes with 1 at axis) when no other value

@@ -307,6 +307,7 @@ torch._gen = newgenerator()
 
 -- invalid(expected, ...): the original's binding error for these arguments
 -- (their types as it named them, each followed by a space)
+local luatypes = {number = true, string = true, boolean = true, ['nil'] = true, table = true, userdata = true}
 local function invalid(expected, ...)
    local n = select('#', ...)
    local names = {}
@@ -314,7 +315,8 @@ local function invalid(expected, ...)
       local v = select(i, ...)
       local name = torch.typename(v)
       if type(v) == 'string' and tonumber(v) then name = 'number' end   -- (lua_isnumber's)
-      names[i] = (name and name:gsub('^torch%.', '') or type(v)) .. ' '
+      -- (a function, thread or cdata had no name there: '???')
+      names[i] = (name and name:gsub('^torch%.', '') or luatypes[type(v)] and type(v) or '???') .. ' '
    end
    fail('invalid arguments: %s\nexpected arguments: %s', n == 0 and 'no arguments provided' or table.concat(names), expected)
 end

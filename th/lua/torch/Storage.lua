@@ -401,9 +401,14 @@ end
 
 -- string(): the storage's bytes as a Lua string; string(str): resize to
 -- #str elements and copy the bytes of str in (Byte and Char storages only,
--- as in Torch7)
-local function bytestring(self, str)
-   local s = SD[self]
+-- as in Torch7).  The string is the last argument, the top of the stack
+-- where Torch7's C function looked: s:string('a', 'b') stores 'b',
+-- s:string('a', {}) reads (th took the first)
+local function bytestring(self, ...)
+   -- (a bad self: luaT's check, where Torch7's string read through it and crashed)
+   local s = SD[self] or internal.badself(self, 'torch.*Storage')
+   local n = select('#', ...)
+   local str = n > 0 and select(n, ...) or nil
    if type(str) == 'number' then str = tostring(str) end   -- lua_isstring took numbers
    if type(str) ~= 'string' then   -- (anything else reads, as in Torch7)
       return ffi.string(s.ptr, s.n)

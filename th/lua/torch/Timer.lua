@@ -1,14 +1,16 @@
 -- torch.Timer: a stopwatch measuring real (wall-clock), user and system CPU
 -- time.  It starts running when created; stop() and resume() pause and
 -- continue it, reset() sets it back to zero without changing whether it runs.
+-- A Timer is a userdata, as Torch7's C one was: type() 'userdata', no fields
+-- of its own (writing one is luaT's "cannot be indexed"), no length, and no
+-- factory, so torch.factory('torch.Timer') is nil and no file writes it.
 local torch = require 'torch'
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
+local class = require 'torch.class'
 
-local Timer = torch.class('torch.Timer')
--- (no factory: Torch7's Timer was a C userdata made by its constructor only,
--- so torch.factory('torch.Timer') is nil and no file writes a Timer)
-rawset(torch.getmetatable('torch.Timer'), '__factory', nil)
+local TM = setmetatable({}, {__mode = 'kv'})   -- timer proxy -> its state (internal.attach)
+local Timer = {}
 
 -- clock() -> real, user, sys in seconds: a monotonic wall clock and the
 -- process's CPU times (getrusage, microseconds, as the original Timer read
@@ -49,47 +51,54 @@ end
 
 -- (as luaT's Timer printed itself)
 function Timer:__tostring__()
-   return ('torch.Timer [status: %s]'):format(self.__running and 'running' or 'stopped')
+   return ('torch.Timer [status: %s]'):format(TM[self].running and 'running' or 'stopped')
 end
 
-function Timer:__init()
-   self.__running = true
-   self.__total = {0, 0, 0}                -- real, user, sys accumulated while running
-   self.__start = {clock()}
+local proto
+local function new()
+   return internal.attach(TM, newproxy(proto), {
+      running = true,
+      total = {0, 0, 0},                  -- real, user, sys accumulated while running
+      start = {clock()},
+   })
 end
 
 -- the totals as they are now
 local function elapsed(self)
-   local total = self.__total
-   if not self.__running then
+   local T = TM[self]
+   local total = T.total
+   if not T.running then
       return total[1], total[2], total[3]
    end
-   local start = self.__start
+   local start = T.start
    local real, user, sys = clock()
    return total[1] + real - start[1], total[2] + user - start[2], total[3] + sys - start[3]
 end
 
 function Timer:reset()
    check(self)
-   self.__total = {0, 0, 0}
-   self.__start = {clock()}
+   local T = TM[self]
+   T.total = {0, 0, 0}
+   T.start = {clock()}
    return self
 end
 
 function Timer:stop()
    check(self)
-   if self.__running then
-      self.__total = {elapsed(self)}
-      self.__running = false
+   local T = TM[self]
+   if T.running then
+      T.total = {elapsed(self)}
+      T.running = false
    end
    return self
 end
 
 function Timer:resume()
    check(self)
-   if not self.__running then
-      self.__start = {clock()}
-      self.__running = true
+   local T = TM[self]
+   if not T.running then
+      T.start = {clock()}
+      T.running = true
    end
    return self
 end
@@ -99,6 +108,13 @@ function Timer:time()
    check(self)
    local real, user, sys = elapsed(self)
    return {real = real, user = user, sys = sys}
+end
+
+local mt
+proto, mt = class.proxyclass('torch.Timer', new, nil, Timer)
+-- (a field written into a timer: luaT's error, the userdata has no fields)
+mt.__newindex = function(self)
+   internal.raise(('the class %s cannot be indexed'):format(torch.typename(self)))
 end
 
 return Timer

@@ -20,3 +20,21 @@ for name, v in pairs(mt) do
       mt[name] = nil   -- (clearing a field during pairs is allowed)
    end
 end
+
+-- Torch7 loaded its torch/test.lua at start-up, and that file gave HalfTensor
+-- five methods of its own, for its tests, each through a copy of the default
+-- tensor type (x:real()): abs and max of self alone, mean along d,
+-- add(value, src) and reshape(a, b), the result a new HalfTensor (max a
+-- number), self left as it was; and the subtraction operator h1 - h2 (any
+-- tensor as h2; no other operator).  Their arguments go on as those helpers
+-- passed them (only add's second and the subtraction's were made the default
+-- type), so a call of another form fails in that type's words (`x:add(y)`:
+-- attempt to index local 'b'; with a LongTensor default, mean is "attempt to
+-- call method 'mean'").  Found by probing the original's HalfTensor (its
+-- metatable listed them).
+function mt.abs(self) return self:real():abs():half() end
+function mt.max(self) return self:real():max() end
+function mt.mean(self, d) return self:real():mean(d):half() end
+function mt.add(self, a, b) return self:real():add(a, b:real()):half() end
+function mt.reshape(self, a, b) return self:real():reshape(a, b):half() end
+function mt.__sub(self, other) return (self:real() - other:real()):half() end

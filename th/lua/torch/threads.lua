@@ -8,10 +8,13 @@ local count   -- the thread count, once asked
 
 -- n as luaL_checkint read it: a number or numeric string, cut toward zero,
 -- wrapped into a C int; fewer than one thread is one
-function torch.setnumthreads(n)
+function torch.setnumthreads(...)
+   local n = ...
    local v = type(n) ~= 'table' and tonumber(n)
    if not v then
-      error(("bad argument #1 to '?' (number expected, got %s)"):format(n == nil and 'no value' or type(n)), 2)
+      -- (named as luaL_argerror named the C function: 'setnumthreads' when
+      -- called by that name, '?' from C, pcall(torch.setnumthreads, ''))
+      internal.fail("bad argument #1 to 'setnumthreads' (number expected, got %s)", select('#', ...) == 0 and 'no value' or type(n))
    end
    v = tobit(v < 0 and -floor(-v) or floor(v))
    py.setnumthreads(v)

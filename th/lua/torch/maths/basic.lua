@@ -379,7 +379,15 @@ dispatch.define{
       if lo <= hi and kernels.map1(clamplow, r, xd, lo) and kernels.map1(clamphigh, r, r, hi) then
          return res
       end
-      if nelement(xd) <= SMALL then
+      if T == types.Long and nelement(xd) <= SMALL then
+         -- (a LongTensor's elements as int64, compared and kept exactly: as
+         -- numbers, 2^60 - 10 read as 2^60 and was stored back so)
+         local L, H = ffi.new('int64_t', lo), ffi.new('int64_t', hi)
+         dispatch.rawloop1(r, xd, function(a)
+            if a < L then return L elseif a > H then return H end
+            return a
+         end)
+      elseif nelement(xd) <= SMALL then
          loop1(r, xd, function(a)
             if a < lo then return lo elseif a > hi then return hi end
             return a

@@ -92,10 +92,12 @@ local ctypes = {Byte = 'unsigned char', Char = 'char', Short = 'short', Int = 'i
                 Long = 'long', Float = 'float', Double = 'double'}
 local luatypes = {number = true, string = true, boolean = true, ['nil'] = true, table = true, userdata = true}
 
--- an argument's type as the original named it: a torch class without its package
+-- an argument's type as the original named it: luaT's class name, a torch
+-- one without its 'torch.' (nn.Linear and foo.Bar keep their package: th
+-- took the last part), a function, thread or cdata '???'
 local function typename(v)
    local tn = torch.typename(v)
-   if tn then return (tn:match('[^.]*$')) end
+   if tn then return (tn:gsub('^torch%.', '')) end
    local t = type(v)
    if t == 'string' and tonumber(v) then return 'number' end   -- (listed as lua_isnumber saw it)
    return luatypes[t] and t or '???'
@@ -903,6 +905,20 @@ function dispatch.loop1(r, x, f, c)
       ri = ri or offsets(r)
       xi = xi or offsets(x)
       for i = 1, n do rp[ri[i]] = f(tonumber(xp[xi[i]]), c) end
+   end
+end
+
+-- r[i] = f(x[i], c), x[i] as the pointer reads it (a LongTensor's an int64
+-- cdata, not rounded to a number)
+function dispatch.rawloop1(r, x, f, c)
+   local n = nelement(r)
+   if n == 0 then return end
+   local rp, ro, ri = walker(r)
+   local xp, xo, xi = walkerof(x, r, rp, ro, ri)
+   ri = ri or false
+   for i = 0, n - 1 do
+      local rk, xk = ri and ri[i + 1] or ro + i, xi and xi[i + 1] or xo + i
+      rp[rk] = f(xp[xk], c)
    end
 end
 

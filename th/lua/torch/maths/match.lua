@@ -28,6 +28,8 @@ local function match(T, res, m1, m2, gain)
       end
       if d.nd == 0 then fail("bad argument #%d to 'match' (non-empty tensor expected)", argn) end
    end
+   -- (a numeric string is the number, as the binding's lua_isnumber took it)
+   if type(gain) == 'string' then gain = tonumber(gain) or gain end
    if gain ~= nil and type(gain) ~= 'number' then
       fail("bad argument #3 to 'match' (number expected, got %s)", type(gain))
    end

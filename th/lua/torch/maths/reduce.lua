@@ -920,8 +920,31 @@ end
 local warmup   -- (below: run once, before the first rows)
 
 -- (net, first: see passes)
-local function rowwise(T, x, dim, rv, ri, m, net, first, f, a, b, c)
+-- A LongTensor holding a value beyond 2^53 does not fit the doubles its
+-- lines are sorted in (th's sort, topk, kthvalue, median and mode of 2^60 +
+-- k gave 2^60 for every value, its indices in a tie's order): its lines are
+-- sorted as the ranks of its values among its distinct ones instead, which
+-- compare as the int64 values did in TH, so that every comparison, swap and
+-- tie comes out the same, and the values are taken from x by the indices
+-- found.  -> true when done so
+local rowwise
+local function beyonddoubles(x, xd, dim, rv, vd, ri, m, net, first, f, a, b, c)
+   -- (a layout bound reads not: that of a contiguous copy)
+   local bound = longloops.bound(xd) or longloops.bound(TD[Tensor.contiguous(x)])
+   if bound < 2 ^ 53 then return false end   -- (2^53 + 1 reads as 2^53)
+   local ranks = newtensor(types.Double, {unpack(xd.sz, 1, xd.nd)}, xd.nd)
+   pycall(py.math_dense_ranks, ndview(TD[ranks]), ndview(xd))
+   -- (a result sharing x's memory would overwrite values not taken yet)
+   if rawequal(vd.st, xd.st) or rawequal(TD[ri].st, xd.st) then x = Tensor.clone(x) end
+   rowwise(types.Double, ranks, dim, newtensor(types.Double, {unpack(vd.sz, 1, vd.nd)}, vd.nd), ri,
+           m, net, first, f, a, b, c)
+   torch.getmetatable('torch.LongTensor').gather(rv, x, dim, ri)
+   return true
+end
+
+function rowwise(T, x, dim, rv, ri, m, net, first, f, a, b, c)
    local xd, vd, id = TD[x], TD[rv], TD[ri]
+   if T == Long and beyonddoubles(x, xd, dim, rv, vd, ri, m, net, first, f, a, b, c) then return end
    if warmup and nelement(xd) > SHORT then
       local w = warmup
       warmup = nil
