@@ -161,6 +161,7 @@ local function asc(lines, ownsrc, funcs)
    for i, line in ipairs(lines) do
       local src = line:match('^\t(.-):%d+: ')
       kinds[i] = src and ownsrc[src] and 'th' or line:match('^\t%[C%]: ') and 'C' or 'user'
+      if funcs[i] and internal.luaframes[funcs[i]] then kinds[i] = 'user' end
    end
    local out, i = {}, 1
    while i <= #lines do
