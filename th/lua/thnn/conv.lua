@@ -578,11 +578,13 @@ local function fullshapes(input, gradOutput, weight, g, adj)
    return sizes, batch
 end
 
+-- (THNN's 2D check took a 2-D weight, nInputPlane x nOutputPlane, as well:
+-- see fullkernel)
 local function checkfullweight(weight, d)
    local n = S.dims(weight)
    if d == 2 and n ~= 2 and n ~= 4 then
       S.argerror(5, '2D or 4D weight tensor expected, but got: %s', S.shape(weight))
-   elseif n ~= d + 2 then
+   elseif d ~= 2 and n ~= d + 2 then
       S.argerror(4, '%dD weight tensor expected (nInputPlane x nOutputPlane x %s), but got: %s',
                  d + 2, d == 2 and 'kH x kW' or 'kT x kH x kW', S.shape(weight))
    end
@@ -702,6 +704,22 @@ local function fullaccgrad3d(input, gradOutput, gradWeight, cols, g, batch, scal
    if gw ~= gradWeight then gradWeight:copy(gw) end
 end
 
+-- fullkernel(weight, g) -> the 2D weight as nInputPlane x nOutputPlane x kH x
+-- kW, after THNN's checks: it multiplied the weight's memory by the
+-- module's kernel, whatever the weight's own, so that one of another kernel
+-- (or a 2-D one, but for a 1 x 1 kernel) was read past its end or crashed
+-- the process: th's error (th had failed inside its own loops, or computed
+-- from the weight's first elements)
+local function fullkernel(weight, g)
+   local n = S.dims(weight)
+   if n == 4 and S.size(weight, 3) == g.k[1] and S.size(weight, 4) == g.k[2] then return weight end
+   if n == 2 and g.k[1] == 1 and g.k[2] == 1 and weight:isContiguous() then
+      return weight:view(S.size(weight, 1), S.size(weight, 2), 1, 1)
+   end
+   S.fail('SpatialFullConvolution: a weight of nInputPlane x nOutputPlane x %d x %d (the kernel) expected, but got: %s',
+          g.k[1], g.k[2], S.shape(weight))
+end
+
 -- (cols, ones: nn's finput and fgradInput, THNN's columns and ones)
 function C.fullforward(input, output, weight, bias, g, adj, cols, ones)
    local d = #g.k
@@ -709,6 +727,7 @@ function C.fullforward(input, output, weight, bias, g, adj, cols, ones)
    checkfullweight(weight, d)
    checkbias(bias, S.size(weight, 2))
    local sizes, batch = fullshapes(input, nil, weight, g, adj)
+   if d == 2 then weight = fullkernel(weight, g) end
    S.resize(output, sizes)
    if d == 2 then
       if ones then fillones(ones, sizes[#sizes - 1], sizes[#sizes]) end
@@ -723,6 +742,7 @@ function C.fullbackward(input, gradOutput, gradInput, weight, g, adj, gcols)
    if d == 2 then checkgeometry(g, adj) end
    checkfullweight(weight, d)
    local sizes, batch = fullshapes(input, gradOutput, weight, g, adj)
+   if d == 2 then weight = fullkernel(weight, g) end
    S.resizeas(gradInput, input)
    if d == 2 then return fullbackward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, sizes, batch) end
    fullbackward3d(input, gradOutput, gradInput, weight, gcols or input.new(), g, batch)
@@ -736,6 +756,7 @@ function C.fullaccgrad(input, gradOutput, gradWeight, gradBias, g, adj, scale, c
    checkbias(gradBias, S.size(gradWeight, 2))
    local sizes, batch = fullshapes(input, gradOutput, gradWeight, g, adj)
    if d == 2 then
+      gradWeight = fullkernel(gradWeight, g)
       return fullaccgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), ones, g, sizes, batch,
                            scale or 1)
    end
