@@ -1287,7 +1287,8 @@ def test_seeds37b_reads_past_are_errors():
     # gradOutput or gradBias too small; TemporalRowConvolution's gradOutput of
     # another batch (an uncaught TH error ended the original);
     # SpatialFullConvolution's weight of another kernel (th failed inside its
-    # own loops); BatchNormalization's 3 x 1 weight and running statistics
+    # own loops) and a dilated convolution's (th took its planes from its
+    # count); BatchNormalization's 3 x 1 weight and running statistics
     # (THNN's get1d failed in an OpenMP loop, which now and then ended the
     # original)
     from nn_paths import nn_env
@@ -1356,6 +1357,11 @@ e('fullconv kernel', function()
    m.weight = torch.ones(2, 3, 3, 2)
    m:forward(torch.ones(2, 4, 4))
 end)
+e('dilated kernel', function()
+   local m = nn.SpatialDilatedConvolution(2, 3, 3, 3)
+   m.weight = torch.ones(3, 2, 3, 2)
+   m:forward(torch.ones(2, 5, 5))
+end)
 for _, f in ipairs({'weight', 'bias', 'running_mean', 'running_var'}) do
    e('batchnorm ' .. f, function()
       local m = nn.BatchNormalization(3)
@@ -1381,5 +1387,6 @@ end
         "gradOutput to be of shape: [1 x 3 x 4]",
         "fullconv kernel\tfalse\tSpatialFullConvolution: a weight of nInputPlane x nOutputPlane x 3 x 3 "
         "(the kernel) expected, but got: [2 x 3 x 3 x 2]",
+        "dilated kernel\tfalse\ta weight of 3 x 2 x 3 x 3 (the kernel) expected, but got: [3 x 2 x 3 x 2]",
     ] + [f"batchnorm {f}\tfalse\tbad argument #1 to 'v' (tensor must have one dimension)"
          for f in ("weight", "bias", "running_mean", "running_var")]

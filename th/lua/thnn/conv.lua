@@ -41,10 +41,28 @@ local function checkbias(bias, nout)
    if bias ~= nil then S.checkgrad(bias, {nout}, 'bias') end
 end
 
--- planes of a direct convolution's weight: nOut, nIn
+-- planes of a direct convolution's weight: nOut, nIn (a dilated one's
+-- weight of a kernel's dimensions: its second size, as THNN read it, see
+-- dilatedkernel)
 local function planes(weight, g)
    local nout = S.size(weight, 1)
+   if g.dil and S.dims(weight) == #g.k + 2 then return nout, S.size(weight, 2) end
    return nout, weight:nElement() / nout / prod(g.k)
+end
+
+-- dilatedkernel(weight, g, nout, nin): after THNN's checks, a dilated
+-- convolution's weight must hold nOut x nIn x the module's kernel: THNN
+-- multiplied its memory by that kernel whatever the weight's own, reading
+-- past one of a smaller kernel (th had taken nIn from its count, and failed
+-- on the input's planes in THNN's words with a number of its own)
+local function dilatedkernel(weight, g, nout, nin)
+   if not (g.dil and S.dims(weight) == #g.k + 2) then return end
+   for i = 1, #g.k do
+      if S.size(weight, i + 2) ~= g.k[i] then
+         S.fail('a weight of %d x %d x %s (the kernel) expected, but got: %s', nout, nin,
+                table.concat(g.k, ' x '), S.shape(weight))
+      end
+   end
 end
 
 -- g.unchecked: a convolution whose THNN did not check the input's planes
@@ -474,6 +492,7 @@ function C.forward(input, output, weight, bias, cols, g, ones)
    local nout, nin = planes(weight, g)
    checkbias(bias, nout)
    local sizes, osz, batch = shapes(input, nil, g, nin, nout)
+   dilatedkernel(weight, g, nout, nin)
    S.resize(output, sizes)
    if #g.k == 2 then
       if ones then fillones(ones, osz[1], osz[2]) end
@@ -491,6 +510,7 @@ function C.backward(input, gradOutput, gradInput, weight, gcols, g, direct)
    checkdirect(weight, g)
    local nout, nin = planes(weight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
+   dilatedkernel(weight, g, nout, nin)
    S.resizeas(gradInput, input)
    if #g.k == 2 then
       return backward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, nin, osz, batch, direct)
@@ -534,6 +554,7 @@ function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale, ones
    -- planes' sums past the end of a smaller one)
    checkbias(gradBias, nout)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
+   dilatedkernel(gradWeight, g, nout, nin)
    if #g.k == 2 then
       return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1,
                        ones)
