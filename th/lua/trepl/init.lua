@@ -287,9 +287,17 @@ end
 function debug.getinfo(...)
    local thread, level, what = ...
    if type(thread) ~= 'thread' then thread, level, what = nil, ... end
-   if type(level) ~= 'number' or level < 1 or (thread and thread ~= coroutine.running()) then
-      local info = raw.getinfo(...)
-      return info
+   if type(level) ~= 'number' or level < 1 or (thread and thread ~= coroutine.running())
+      or (what ~= nil and (type(what) ~= 'string' or what:find('[^SlunfL]'))) then
+      -- (a bad argument: LuaJIT's error, at the caller's line as the C
+      -- function's was, not at this one's; unnamed in a tail call)
+      local ok, info = pcall(raw.getinfo, ...)
+      if not ok then
+         local me = raw.getinfo(1, 'n')
+         error((tostring(info):gsub("^bad argument (#%d+) to '%?'",
+                                    "bad argument %1 to '" .. (me and me.name or '?') .. "'")), 2)
+      end
+      if type(level) ~= 'number' or level < 1 or (thread and thread ~= coroutine.running()) then return info end
    end
    level = level + 1   -- (this function's frame)
    local info, at
