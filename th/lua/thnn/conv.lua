@@ -725,18 +725,16 @@ local function fullaccgrad3d(input, gradOutput, gradWeight, cols, g, batch, scal
    if gw ~= gradWeight then gradWeight:copy(gw) end
 end
 
--- fullkernel(weight, g) -> the 2D weight as nInputPlane x nOutputPlane x kH x
+-- fullkernel(weight, g) -> the 2D weight, nInputPlane x nOutputPlane x kH x
 -- kW, after THNN's checks: it multiplied the weight's memory by the
 -- module's kernel, whatever the weight's own, so that one of another kernel
--- (or a 2-D one, but for a 1 x 1 kernel) was read past its end or crashed
--- the process: th's error (th had failed inside its own loops, or computed
--- from the weight's first elements)
+-- was read past its end or crashed the process, and a 2-D one made BLAS
+-- refuse its gemm ("parameter number 4 had an illegal value"), leaving the
+-- output at the bias: th's error (th had failed inside its own loops, or
+-- computed from the weight's first elements)
 local function fullkernel(weight, g)
    local n = S.dims(weight)
    if n == 4 and S.size(weight, 3) == g.k[1] and S.size(weight, 4) == g.k[2] then return weight end
-   if n == 2 and g.k[1] == 1 and g.k[2] == 1 and weight:isContiguous() then
-      return weight:view(S.size(weight, 1), S.size(weight, 2), 1, 1)
-   end
    S.fail('SpatialFullConvolution: a weight of nInputPlane x nOutputPlane x %d x %d (the kernel) expected, but got: %s',
           g.k[1], g.k[2], S.shape(weight))
 end
