@@ -37,7 +37,7 @@ local function byrows(idx, gradOutput, gradWeight, paddingValue, scale, byfreq)
    return true, g   -- (g: alive until the loop is done)
 end
 
--- rows(w, argn) -> the number of rows of a weight and the width of a row:
+-- rows(w) -> the number of rows of a weight and the width of a row:
 -- THNN took the rows from the first size and a row's width from the first
 -- stride (so a 1-D weight has rows of one element, a 5x3x2 one rows of 6),
 -- the size read after the contiguity checks; a 0-D weight fails there as
