@@ -86,15 +86,24 @@ local function enough(t, n, name)
    end
 end
 
-function K.IndexLinear_updateOutput(state, keys, keysOffset, values, sizes, cumSumSizes, output,
-                                    weight, bias, normalizedValues, train)
-   contiguous(weight, 7, 'weight matrix must be contiguous')
-   contiguous(bias, 8, 'bias vector must be contiguous')
+-- the keys' part of a kernel, after its contiguity checks: the outputs, a
+-- row's width, the normalisation mode, the keys' rows, their count, their
+-- samples, the batch size; gradOutput (if given) holding the batch's rows
+local function keyed(keys, keysOffset, sizes, weight, bias, gradOutput)
    local outDim, wDim, norm = layout(weight, bias)
    local r = rows(keys, keysOffset, weight:size(1))
    local n = r:nElement()
    local sample = samples(sizes, n)
    local batch = sizes:nElement()
+   if gradOutput then enough(gradOutput, batch * outDim, 'gradOutput') end
+   return outDim, wDim, norm, r, n, sample, batch
+end
+
+function K.IndexLinear_updateOutput(state, keys, keysOffset, values, sizes, cumSumSizes, output,
+                                    weight, bias, normalizedValues, train)
+   contiguous(weight, 7, 'weight matrix must be contiguous')
+   contiguous(bias, 8, 'bias vector must be contiguous')
+   local outDim, wDim, norm, r, n, sample, batch = keyed(keys, keysOffset, sizes, weight, bias)
    output:resize(batch, outDim)
    local out = checks.writable(output)
    out:copy(bias:view(1, outDim):expand(batch, outDim))
@@ -156,12 +165,7 @@ function K.IndexLinear_accGradParameters(state, keys, keysOffset, values, sizes,
    contiguous(gradBias, 8, 'gradBias vector must be contiguous')
    contiguous(weight, 9, 'weight must be contiguous')
    contiguous(bias, 10, 'bias vector must be contiguous')
-   local outDim, _, norm = layout(weight, bias)
-   local r = rows(keys, keysOffset, weight:size(1))
-   local n = r:nElement()
-   local sample = samples(sizes, n)
-   local batch = sizes:nElement()
-   enough(gradOutput, batch * outDim, 'gradOutput')
+   local outDim, _, norm, r, n, sample, batch = keyed(keys, keysOffset, sizes, weight, bias, gradOutput)
    enough(gradBias, outDim, 'gradBias')
    local width = norm and 2 * outDim or outDim
    gradWeight:resize(n, width)
@@ -261,12 +265,7 @@ function K.IndexLinear_accUpdateGradParameters(state, keys, keysOffset, values, 
    contiguous(gradOutput, 6, 'gradOutput vector must be contiguous')
    contiguous(weight, 7, 'weight matrix must be contiguous')
    contiguous(bias, 8, 'bias matrix must be contiguous')
-   local outDim, wDim, norm = layout(weight, bias)
-   local r = rows(keys, keysOffset, weight:size(1))
-   local n = r:nElement()
-   local sample = samples(sizes, n)
-   local batch = sizes:nElement()
-   enough(gradOutput, batch * outDim, 'gradOutput')
+   local outDim, wDim, norm, r, n, sample, batch = keyed(keys, keysOffset, sizes, weight, bias, gradOutput)
    local rd = checks.rounding(weight)
    local fma = fused(rd)
    scale, weightDecay = rd(scale), rd(weightDecay)
