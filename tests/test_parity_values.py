@@ -1275,3 +1275,134 @@ print(pcall(m.backward, m, x, torch.ones(3, 3, 3)))
                          for f in ("weight", "bias", "running_var", "gradWeight", "gradBias")]
     assert lines[5].startswith("false\t") and lines[5].endswith(
         "Need bias of dimension 1 and bias.size[0] == 3 but got bias to be of shape: [1]")
+
+
+def test_seeds37b_fuzz_findings():
+    # Real Torch7 code run next to the fuzzers' seeds 8601-8660, now as the
+    # original: LookupTable's rows of the first stride's width, THNN's checks
+    # in its order, renorm's sorted indices; TemporalRowConvolution's weight
+    # and bias checks and baddbmm's words; SparseLinear's size checks of
+    # every parameter (th wrote past a smaller gradWeight and crashed), a
+    # bias of any strides, the legacy gradient read as rows of memory;
+    # IndexLinear's max-normalisation mode (an error in th), its weight decay
+    # in the updates, each key's update in turn, THNN's contiguity errors;
+    # SpatialFullConvolution's 2-D weight through THNN's checks; tracebacks:
+    # torch.class's constructor frame (torch/init.lua:91) and torch.f's two C
+    # frames (tests/fixtures/seeds37b_found.lua, run with nn found)
+    from nn_paths import nn_env
+    out, expected = fixture("seeds37b_found", nn_env())
+    assert out == expected
+
+
+def test_seeds37b_reads_past_are_errors():
+    # Where the original read or wrote past a parameter or gradient set by
+    # hand (garbage values, a heap corruption, a crash), th's clear errors:
+    # LookupTable's gradOutput of fewer rows; SparseLinear's batch index past
+    # gradOutput's rows and the legacy updates' feature 0; IndexLinear's keys
+    # past the weight, a weight of neither outputs nor outputs + 4 columns, a
+    # gradOutput or gradBias too small; TemporalRowConvolution's gradOutput of
+    # another batch (an uncaught TH error ended the original);
+    # SpatialFullConvolution's weight of another kernel (th failed inside its
+    # own loops) and a dilated convolution's (th took its planes from its
+    # count); BatchNormalization's 3 x 1 weight and running statistics
+    # (THNN's get1d failed in an OpenMP loop, which now and then ended the
+    # original)
+    from nn_paths import nn_env
+    code = r"""
+require 'nn'
+local function e(name, f)
+   local ok, m = pcall(f)
+   print(name, ok, (tostring(m):gsub('^[^\n]-:%d+: ', '')))
+end
+e('lookup', function()
+   local m = nn.LookupTable(5, 3)
+   m:accGradParameters(torch.LongTensor({1, 3, 5}), torch.ones(2, 3))
+end)
+local x1 = torch.Tensor({{1, 0.5}, {3, -1}, {4, 2}})
+e('sparse batch', function()
+   local m = nn.SparseLinear(4, 2)
+   m:forward({x1, x1})
+   m:accGradParameters({x1, x1}, torch.ones(1, 2))
+end)
+e('sparse gradWeight', function()
+   local m = nn.SparseLinear(4, 2)
+   m.gradWeight = torch.zeros(2, 3)
+   m:forward(x1)
+   m:accGradParameters(x1, torch.ones(2))
+end)
+local xl = torch.Tensor({{{1, 0.5}, {3, -1}}, {{4, 2}, {2, 1}}})
+for _, zero in ipairs({false, true}) do
+   e('sparse legacy feature 0', function()
+      local m = nn.SparseLinear(4, 2)
+      m:forward(xl)
+      m:zeroGradParameters()
+      m:accGradParameters(xl, torch.ones(2, 2))
+      m.lastInput[1][1][1] = 0
+      if zero then m:zeroGradParameters() else m:updateParameters(0.1) end
+   end)
+end
+local ib = {{torch.LongTensor({1, 3}), torch.LongTensor({4})}, {torch.Tensor({0.5, 2}), torch.Tensor({-1})}}
+e('index key', function()
+   local m = nn.IndexLinear(3, 2)
+   m:forward(ib)
+end)
+e('index columns', function()
+   local m = nn.IndexLinear(4, 2)
+   m.weight = torch.ones(4, 3)
+   m:forward(ib)
+end)
+e('index gradOutput', function()
+   local m = nn.IndexLinear(4, 2)
+   m:forward(ib)
+   m:accGradParameters(ib, torch.ones(3))
+end)
+e('index gradBias', function()
+   local m = nn.IndexLinear(4, 2)
+   m:forward(ib)
+   m.gradBias = torch.zeros(1)
+   m:accGradParameters(ib, torch.ones(2, 2))
+end)
+e('rowconv batch', function()
+   local m = nn.TemporalRowConvolution(3, 2, 1)
+   local x = torch.ones(2, 5, 3)
+   m:forward(x)
+   m:backward(x, torch.ones(1, 4, 3))
+end)
+e('fullconv kernel', function()
+   local m = nn.SpatialFullConvolution(2, 3, 3, 3)
+   m.weight = torch.ones(2, 3, 3, 2)
+   m:forward(torch.ones(2, 4, 4))
+end)
+e('dilated kernel', function()
+   local m = nn.SpatialDilatedConvolution(2, 3, 3, 3)
+   m.weight = torch.ones(3, 2, 3, 2)
+   m:forward(torch.ones(2, 5, 5))
+end)
+for _, f in ipairs({'weight', 'bias', 'running_mean', 'running_var'}) do
+   e('batchnorm ' .. f, function()
+      local m = nn.BatchNormalization(3)
+      m[f] = torch.ones(3, 1)
+      m:forward(torch.ones(4, 3))
+   end)
+end
+"""
+    proc = run_th(["-e", code], env=nn_env())
+    got = output(proc)
+    assert got == [
+        "lookup\tfalse\tgradOutput has 6 elements, fewer than the 9 of 3 rows",
+        "sparse batch\tfalse\tSparseLinear: batch index 2 out of the 1 rows of gradOutput",
+        "sparse gradWeight\tfalse\tbad argument #4 to 'v' (gradWeight size wrong)",
+        "sparse legacy feature 0\tfalse\tindex out of bound. updateParameters: 0 not between 1 and 4",
+        "sparse legacy feature 0\tfalse\tindex out of bound. zeroGradParameters: 0 not between 1 and 4",
+        "index key\tfalse\tIndexLinear: a key is out of range (rows 1..3)",
+        "index columns\tfalse\tIndexLinear: a weight of 3 columns for 2 outputs (2, or 6 with the "
+        "normalisation columns, expected)",
+        "index gradOutput\tfalse\tIndexLinear: gradOutput has 3 elements, fewer than the 4 read",
+        "index gradBias\tfalse\tIndexLinear: gradBias has 1 elements, fewer than the 2 read",
+        "rowconv batch\tfalse\tNeed gradOutput of dimension 3 and gradOutput.size[0] == 2 but got "
+        "gradOutput to be of shape: [1 x 3 x 4]",
+        "fullconv kernel\tfalse\tSpatialFullConvolution: a weight of nInputPlane x nOutputPlane x 3 x 3 "
+        "(the kernel) expected, but got: [2 x 3 x 3 x 2]",
+        "dilated kernel\tfalse\ta weight of 3 x 2 x 3 x 3 (the kernel) expected, but got: [3 x 2 x 3 x 2]",
+    ] + [f"batchnorm {f}\tfalse\tbad argument #1 to 'v' (tensor must have one dimension)"
+         for f in ("weight", "bias", "running_mean", "running_var")]

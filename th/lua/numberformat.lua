@@ -230,10 +230,16 @@ local function tostringnumber(v)
    return v < 0 and '-' .. s or s
 end
 
-local function numbertostring(v)
+local getinfo = debug.getinfo
+local function numbertostring(...)
+   local v = ...
    if type(v) == 'number' then
       local s = tostringnumber(v)
       if s then return s end
+   elseif v == nil and select('#', ...) == 0 then
+      -- (LuaJIT's C tostring's error, at the caller's line, named as called)
+      local me = getinfo(1, 'n')
+      error(("bad argument #1 to '%s' (value expected)"):format(me and me.name or '?'), 2)
    end
    return rawtostring(v)
 end

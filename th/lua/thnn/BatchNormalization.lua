@@ -30,9 +30,14 @@ local function ptr(t) return t and t:data() end
 
 -- THNN read and wrote each channel's number of the weight, bias, running
 -- and saved statistics (and their gradients) with get1d/set1d: one of
--- fewer elements than the channels failed there (th's loops had gone past
--- its end)
+-- other than one dimension failed at the first channel (th read a 3 x 1
+-- weight as a vector), one of fewer elements than the channels at the
+-- channel past its end (th's loops had gone past it)
 local function perchannel(c, ...)
+   for i = 1, select('#', ...) do
+      local t = select(i, ...)
+      if t and t:dim() ~= 1 then checks.fail("bad argument #1 to 'v' (tensor must have one dimension)") end
+   end
    for i = 1, select('#', ...) do
       local t = select(i, ...)
       if t and t:nElement() < c then checks.fail("bad argument #2 to 'v' (out of range)") end

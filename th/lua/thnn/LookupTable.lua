@@ -37,25 +37,52 @@ local function byrows(idx, gradOutput, gradWeight, paddingValue, scale, byfreq)
    return true, g   -- (g: alive until the loop is done)
 end
 
+-- rows(w) -> the number of rows of a weight and the width of a row:
+-- THNN took the rows from the first size and a row's width from the first
+-- stride (so a 1-D weight has rows of one element, a 5x3x2 one rows of 6),
+-- the size read after the contiguity checks; a 0-D weight fails there as
+-- TH's size did
+local function rows(w)
+   if w:dim() == 0 then fail("bad argument #2 to 'v' (dimension 1 out of range of 0D tensor)") end
+   return w:size(1), w:stride(1)
+end
+
+-- firstout(idx, n, hi) -> the first index (in the input's order) outside
+-- 1..hi, or nil: THNN's range check reported that one
+local function firstout(idx, n, hi)
+   local p = idx:data()
+   for i = 0, n - 1 do
+      local v = tonumber(p[i])
+      if v < 1 or v > hi then return v end
+   end
+end
+
 -- gradWeight[input[i]] += scale * gradOutput[i] (divided by how often the
--- index occurs when scaleGradByFreq), skipping indices equal to paddingValue
+-- index occurs when scaleGradByFreq), skipping indices equal to paddingValue;
+-- checked in THNN's order: gradWeight's memory, the input's, gradWeight's
+-- rows, then each index in turn
 function K.LookupTable_accGradParameters(state, input, gradOutput, gradWeight, count, sorted,
                                          indices, scaleGradByFreq, paddingValue, scale)
-   local idx = input:contiguous():view(-1)
+   if not gradWeight:isContiguous() then fail('gradWeight must be contiguous') end
+   if not input:isContiguous() then fail('input must be contiguous') end
+   local nIndex, width = rows(gradWeight)
+   local idx = input:view(-1)
    local n = idx:nElement()
    if n == 0 then return end
-   local nIndex = gradWeight:size(1)
-   if idx:min() < 1 or idx:max() > nIndex then
-      fail('inconsistent tensor size or out-of-range index (1..%d) in LookupTable', nIndex)
+   local bad = firstout(idx, n, nIndex)
+   if bad then
+      fail('inputs need to be in the range 1 <= input < %d, but got input of value: %d', nIndex + 1, bad)
    end
    -- (THNN read the first n rows of the gradient's memory, whatever its
-   -- shape; fewer elements than that, it read past them)
-   local need = n * gradWeight:size(2)
+   -- shape; fewer elements than that, it read past them, or crashed on an
+   -- empty one: th's error)
+   local need = n * width
    if gradOutput:nElement() < need then
       fail('gradOutput has %d elements, fewer than the %d of %d rows', gradOutput:nElement(), need, n)
    elseif gradOutput:nElement() > need then
       gradOutput = gradOutput:contiguous():view(-1):narrow(1, 1, need)
    end
+   gradWeight = gradWeight:view(nIndex, width)
    if byrows(idx, gradOutput, gradWeight, paddingValue, scale, scaleGradByFreq) then return end
    local rows = gradOutput:contiguous():view(n, -1):clone():mul(scale)
    local pad = idx:eq(paddingValue)
@@ -92,24 +119,30 @@ local RENORM = shared.loop('lookuprenorm', [[
    end]], 65536, 16, {[1] = 'int64_t'}, 'local abs = math.abs')
 
 -- rows of weight listed in idx whose normType-norm exceeds maxNorm are scaled
--- to maxNorm; each row once (maxNorm and normType as the weight's type holds them)
+-- to maxNorm; each row once (maxNorm and normType as the weight's type holds
+-- them). As THNN, idx is left sorted, its distinct values first (nn's
+-- LookupTable keeps it in _input: {5, 1, 3, 1} becomes {1, 3, 5, 5}), and
+-- a row is the first stride's width (see rows)
 function K.LookupTable_renorm(state, idx, weight, maxNorm, normType)
-   local flat = idx:view(-1)
-   if flat:nElement() == 0 then return end
+   if not idx:isContiguous() then fail('input must be contiguous') end
    if not weight:isContiguous() then fail('weight must be contiguous') end
-   local nIndex = weight:size(1)
-   if flat:min() < 1 or flat:max() > nIndex then
-      fail('an index is out of range (1..%d) in LookupTable_renorm', nIndex)
+   local nIndex, width = rows(weight)
+   local flat = idx:view(-1)
+   local n = flat:nElement()
+   if n == 0 then return end
+   local bad = firstout(flat, n, nIndex)
+   if bad then
+      fail('input need to be in the range 1 <= input < %d, but got input of value: %d', nIndex + 1, bad)
    end
-   local unique = torch.sort(flat)
-   local keep = torch.ByteTensor(unique:nElement()):fill(1)
-   if unique:nElement() > 1 then
-      keep:narrow(1, 2, unique:nElement() - 1):copy(unique:narrow(1, 2, unique:nElement() - 1)
-                                                    :ne(unique:narrow(1, 1, unique:nElement() - 1)))
+   flat:copy((torch.sort(flat)))
+   local keep = torch.ByteTensor(n):fill(1)
+   if n > 1 then
+      keep:narrow(1, 2, n - 1):copy(flat:narrow(1, 2, n - 1):ne(flat:narrow(1, 1, n - 1)))
    end
-   unique = unique[keep]:long()
-   local width = weight:size(2)
-   shared.run(RENORM, checks.ctype(weight), unique:nElement(), unique:nElement() * width, weight:data(),
+   local unique = flat[keep]:long()
+   local k = unique:nElement()
+   flat:narrow(1, 1, k):copy(unique)
+   shared.run(RENORM, checks.ctype(weight), k, k * width, weight:data(),
               unique:data(), nil, nil, width, checks.real(weight, maxNorm), checks.real(weight, normType))
 end
 

@@ -26,11 +26,43 @@ local function checksizes(t, name, n, features, frames, batch)
    end
 end
 
+-- THNN's checks of the weight (or gradWeight) and bias (or gradBias), in its
+-- order, after the input's transpose and before the input's shape: a 3-D
+-- weight, contiguous, a contiguous bias, then the bias's shape by the
+-- weight's first size (th read a weight of other shapes by its count)
+local function checkparams(weight, bias)
+   if S.dims(weight) ~= 3 then S.argerror(3, '3D weight tensor expected, but got: %s', S.shape(weight)) end
+   if not weight:isContiguous() then S.argerror(4, 'weight must be contiguous') end
+   if bias then
+      if not bias:isContiguous() then S.argerror(5, 'bias must be contiguous') end
+      if S.dims(bias) ~= 1 or S.size(bias, 1) ~= S.size(weight, 1) then
+         S.fail('Need bias of dimension 1 and bias.size[0] == %d but got bias to be of shape: %s',
+                S.size(weight, 1), S.shape(bias))
+      end
+   end
+end
+
+-- The products THNN made per feature, checked in the words of TH's baddbmm
+-- (a weight F x a x b that passed the checks above but is no F x 1 x kW):
+-- the forward's weight x columns (b against kW, then a 1-row result), the
+-- backward's weight transposed x gradOutput (a against 1, then b rows), the
+-- gradient's gradOutput x columns transposed into gradWeight (its size)
+local function checkproduct(which, weight, kW, To)
+   local a, b = S.size(weight, 2), S.size(weight, 3)
+   if which == 'forward' and b ~= kW then
+      S.argerror(2, 'wrong matrix size, batch1: %dx%d, batch2: %dx%d', a, b, kW, To)
+   elseif which == 'backward' and a ~= 1 then
+      S.argerror(2, 'wrong matrix size, batch1: %dx%d, batch2: %dx%d', b, a, 1, To)
+   end
+   if a ~= 1 or b ~= kW then S.argerror(1, 'output tensor of incorrect size') end
+end
+
 -- checks; returns the output's sizes and the features x frames view maker
 -- (THNN checked that view, and named its shape: a transposed input's)
-local function shapes(input, gradOutput, weight, kW, dW, padW, featFirst)
+local function shapes(input, gradOutput, weight, bias, kW, dW, padW, featFirst)
    local n = S.dims(input)
    if not featFirst and n < 2 then S.argerror(n == 0 and 1 or 2, 'out of range') end   -- (its transpose)
+   checkparams(weight, bias)
    local function planes(t)
       return featFirst and t or t:transpose(n - 1, n)
    end
@@ -64,14 +96,12 @@ local function dense(t)
 end
 
 -- the images N (1 when not a batch), the features F, the frames out To,
--- and the weight as F x 1 x kW (an error when its size is not that)
-local function layout(rows, out, weight, kW)
+-- and the weight, checked as the product `which` used it (checkproduct)
+local function layout(rows, out, weight, kW, which)
    local batch = S.dims(rows) == 3
    local F, To = S.size(rows, batch and 2 or 1), S.size(out, S.dims(out))
-   if weight:nElement() ~= F * kW then
-      S.fail('TemporalRowConvolution: weight of %d x 1 x %d elements expected, but got: %s', F, kW, S.shape(weight))
-   end
-   return batch, batch and S.size(rows, 1) or 1, F, To, dense(weight):view(F, 1, kW)
+   checkproduct(which, weight, kW, To)
+   return batch, batch and S.size(rows, 1) or 1, F, To, weight
 end
 
 -- image n of t (all of t when not a batch)
@@ -88,10 +118,10 @@ end
 
 function K.TemporalRowConvolution_updateOutput(state, input, output, weight, bias, finput, fgradInput,
                                                kW, dW, padW, featFirst)
-   local sizes, planes = shapes(input, nil, weight, kW, dW, padW, featFirst)
+   local sizes, planes = shapes(input, nil, weight, bias, kW, dW, padW, featFirst)
    S.resize(output, sizes)
    local rows, out = planes(input), planes(output)
-   local batch, N, F, To, w = layout(rows, out, weight, kW)
+   local batch, N, F, To, w = layout(rows, out, weight, kW, 'forward')
    columns(finput, rows, batch, N, F, kW, To, dW, padW)
    local r = input.new(F, To)
    local r3, b = r:view(F, 1, To), bias and dense(bias):view(F, 1):expand(F, To)
@@ -105,7 +135,8 @@ end
 -- (THNN's gemm made each product alone: rounded products added tap by tap, in numpy)
 function K.TemporalRowConvolution_updateGradInput(state, input, gradOutput, gradInput, weight, finput, fgradInput,
                                                   kW, dW, padW, featFirst)
-   local _, planes = shapes(input, gradOutput, weight, kW, dW, padW, featFirst)
+   local _, planes = shapes(input, gradOutput, weight, nil, kW, dW, padW, featFirst)
+   layout(planes(input), planes(gradOutput), weight, kW, 'backward')
    S.resizeas(gradInput, input)
    call(py.nn_rowconv_backward, nd(planes(gradInput)), nd(planes(gradOutput)), nd(weight), kW, dW, padW)
 end
@@ -113,9 +144,9 @@ end
 -- (the forward's columns when they still fit, as THNN used them; made again otherwise)
 function K.TemporalRowConvolution_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,
                                                     fgradInput, kW, dW, padW, featFirst, scale)
-   local _, planes = shapes(input, gradOutput, gradWeight, kW, dW, padW, featFirst)
+   local _, planes = shapes(input, gradOutput, gradWeight, gradBias, kW, dW, padW, featFirst)
    local rows, gout = planes(input), planes(gradOutput)
-   local batch, N, F, To = layout(rows, gout, gradWeight, kW)
+   local batch, N, F, To = layout(rows, gout, gradWeight, kW, 'gradient')
    if finput:nElement() ~= N * F * kW * To or not finput:isContiguous() then
       columns(finput, rows, batch, N, F, kW, To, dW, padW)
    end

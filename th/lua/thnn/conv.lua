@@ -41,10 +41,28 @@ local function checkbias(bias, nout)
    if bias ~= nil then S.checkgrad(bias, {nout}, 'bias') end
 end
 
--- planes of a direct convolution's weight: nOut, nIn
+-- planes of a direct convolution's weight: nOut, nIn (a dilated one's
+-- weight of a kernel's dimensions: its second size, as THNN read it, see
+-- dilatedkernel)
 local function planes(weight, g)
    local nout = S.size(weight, 1)
+   if g.dil and S.dims(weight) == #g.k + 2 then return nout, S.size(weight, 2) end
    return nout, weight:nElement() / nout / prod(g.k)
+end
+
+-- dilatedkernel(weight, g, nout, nin): after THNN's checks, a dilated
+-- convolution's weight must hold nOut x nIn x the module's kernel: THNN
+-- multiplied its memory by that kernel whatever the weight's own, reading
+-- past one of a smaller kernel (th had taken nIn from its count, and failed
+-- on the input's planes in THNN's words with a number of its own)
+local function dilatedkernel(weight, g, nout, nin)
+   if not (g.dil and S.dims(weight) == #g.k + 2) then return end
+   for i = 1, #g.k do
+      if S.size(weight, i + 2) ~= g.k[i] then
+         S.fail('a weight of %d x %d x %s (the kernel) expected, but got: %s', nout, nin,
+                table.concat(g.k, ' x '), S.shape(weight))
+      end
+   end
 end
 
 -- g.unchecked: a convolution whose THNN did not check the input's planes
@@ -474,6 +492,7 @@ function C.forward(input, output, weight, bias, cols, g, ones)
    local nout, nin = planes(weight, g)
    checkbias(bias, nout)
    local sizes, osz, batch = shapes(input, nil, g, nin, nout)
+   dilatedkernel(weight, g, nout, nin)
    S.resize(output, sizes)
    if #g.k == 2 then
       if ones then fillones(ones, osz[1], osz[2]) end
@@ -491,6 +510,7 @@ function C.backward(input, gradOutput, gradInput, weight, gcols, g, direct)
    checkdirect(weight, g)
    local nout, nin = planes(weight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
+   dilatedkernel(weight, g, nout, nin)
    S.resizeas(gradInput, input)
    if #g.k == 2 then
       return backward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, nin, osz, batch, direct)
@@ -534,6 +554,7 @@ function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale, ones
    -- planes' sums past the end of a smaller one)
    checkbias(gradBias, nout)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
+   dilatedkernel(gradWeight, g, nout, nin)
    if #g.k == 2 then
       return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1,
                        ones)
@@ -578,11 +599,13 @@ local function fullshapes(input, gradOutput, weight, g, adj)
    return sizes, batch
 end
 
+-- (THNN's 2D check took a 2-D weight, nInputPlane x nOutputPlane, as well:
+-- see fullkernel)
 local function checkfullweight(weight, d)
    local n = S.dims(weight)
    if d == 2 and n ~= 2 and n ~= 4 then
       S.argerror(5, '2D or 4D weight tensor expected, but got: %s', S.shape(weight))
-   elseif n ~= d + 2 then
+   elseif d ~= 2 and n ~= d + 2 then
       S.argerror(4, '%dD weight tensor expected (nInputPlane x nOutputPlane x %s), but got: %s',
                  d + 2, d == 2 and 'kH x kW' or 'kT x kH x kW', S.shape(weight))
    end
@@ -702,6 +725,20 @@ local function fullaccgrad3d(input, gradOutput, gradWeight, cols, g, batch, scal
    if gw ~= gradWeight then gradWeight:copy(gw) end
 end
 
+-- fullkernel(weight, g) -> the 2D weight, nInputPlane x nOutputPlane x kH x
+-- kW, after THNN's checks: it multiplied the weight's memory by the
+-- module's kernel, whatever the weight's own, so that one of another kernel
+-- was read past its end or crashed the process, and a 2-D one made BLAS
+-- refuse its gemm ("parameter number 4 had an illegal value"), leaving the
+-- output at the bias: th's error (th had failed inside its own loops, or
+-- computed from the weight's first elements)
+local function fullkernel(weight, g)
+   local n = S.dims(weight)
+   if n == 4 and S.size(weight, 3) == g.k[1] and S.size(weight, 4) == g.k[2] then return weight end
+   S.fail('SpatialFullConvolution: a weight of nInputPlane x nOutputPlane x %d x %d (the kernel) expected, but got: %s',
+          g.k[1], g.k[2], S.shape(weight))
+end
+
 -- (cols, ones: nn's finput and fgradInput, THNN's columns and ones)
 function C.fullforward(input, output, weight, bias, g, adj, cols, ones)
    local d = #g.k
@@ -709,6 +746,7 @@ function C.fullforward(input, output, weight, bias, g, adj, cols, ones)
    checkfullweight(weight, d)
    checkbias(bias, S.size(weight, 2))
    local sizes, batch = fullshapes(input, nil, weight, g, adj)
+   if d == 2 then weight = fullkernel(weight, g) end
    S.resize(output, sizes)
    if d == 2 then
       if ones then fillones(ones, sizes[#sizes - 1], sizes[#sizes]) end
@@ -723,6 +761,7 @@ function C.fullbackward(input, gradOutput, gradInput, weight, g, adj, gcols)
    if d == 2 then checkgeometry(g, adj) end
    checkfullweight(weight, d)
    local sizes, batch = fullshapes(input, gradOutput, weight, g, adj)
+   if d == 2 then weight = fullkernel(weight, g) end
    S.resizeas(gradInput, input)
    if d == 2 then return fullbackward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, sizes, batch) end
    fullbackward3d(input, gradOutput, gradInput, weight, gcols or input.new(), g, batch)
@@ -736,6 +775,7 @@ function C.fullaccgrad(input, gradOutput, gradWeight, gradBias, g, adj, scale, c
    checkbias(gradBias, S.size(gradWeight, 2))
    local sizes, batch = fullshapes(input, gradOutput, gradWeight, g, adj)
    if d == 2 then
+      gradWeight = fullkernel(gradWeight, g)
       return fullaccgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), ones, g, sizes, batch,
                            scale or 1)
    end

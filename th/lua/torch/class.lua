@@ -359,6 +359,26 @@ local function indexing(mt)
    return mt
 end
 
+-- The constructor torch.class gives a class (Foo(...) calls it through
+-- luaT's __call): in the original a Lua function of its torch/init.lua,
+-- defined on line 87 and calling __init on line 91, which tracebacks show
+-- ("torch/init.lua:91: in function <torch/init.lua:87>"), error(msg, 2) in
+-- an __init names, and debug.getinfo sees; th's is compiled as a chunk of
+-- that name beside this file, its lines placed there, and its frame is
+-- kept in tracebacks as the Lua frame it was (internal.luaframes)
+local initsource = debug.getinfo(1, 'S').source
+initsource = initsource:match('^@.*class%.lua$') and initsource:gsub('class%.lua$', 'init.lua') or '=torch/init.lua'
+local constructorfor = assert(loadstring(string.rep('\n', 85) .. [[
+local setmetatable, indexing, registry = ... return function(name)
+   return function(...)
+      local self = setmetatable({}, indexing(registry[name]))
+
+
+      if self.__init then self:__init(...) end
+      return self
+   end
+end]], initsource))(setmetatable, indexing, registry)
+
 -- torch.class(name [, parentName] [, module]) -> metatable [, parent metatable]
 function torch.class(...)
    local n = select('#', ...)
@@ -375,11 +395,8 @@ function torch.class(...)
    else
       error('<class name> [<parent class name>] [<module table>] expected', 2)
    end
-   local function constructor(...)
-      local self = setmetatable({}, indexing(registry[name]))
-      if self.__init then self:__init(...) end
-      return self
-   end
+   local constructor = constructorfor(name)
+   internal.luaframes[constructor] = true
    local function factory()
       return setmetatable({}, indexing(registry[name]))
    end

@@ -152,6 +152,9 @@ internal.nativefunctions = setmetatable({}, {__mode = 'k'})
 -- luaT's C functions in the original, so debug.getinfo and tracebacks show
 -- their frames as C, and the function they call unnamed (trepl/init.lua)
 internal.classcalls = setmetatable({}, {__mode = 'k'})
+-- th's functions that were Lua functions of the original's own files
+-- (torch.class's constructor, class.lua): tracebacks keep their frames
+internal.luaframes = setmetatable({}, {__mode = 'k'})
 
 -- frames(level) -> getinfo 'Sf' of each frame from level (counted from
 -- frames' caller) down: what a traceback taken at that level shows, one

@@ -152,15 +152,26 @@ local function called(line, f, caller)
    return (line:gsub(" in function '[^']*'$", (' in function <%s:%d>'):format(info.short_src, info.linedefined)))
 end
 
--- asc(lines, ownsrc, funcs): each run of lines of th's frames (C frames
--- before and between them too: th's error()) as the line of the C function
--- the original ran there, "[C]: in function 'add'", named as the run's
--- outermost frame was (funcs: the function of each line, when known)
-local function asc(lines, ownsrc, funcs)
+-- torch.f of the maths (torch.max(...), torch.zeros('a')): the original's C
+-- dispatcher called the type's C function, two frames ("[C]: at 0x..."
+-- above "[C]: in function 'max'"); th's front end records that it was
+-- entered (internal.via.torch), its maths in th's torch/maths and random.lua
+local function dispatched(src)
+   return internal.via.torch and src ~= nil
+      and (src:match('[/\\]torch[/\\]maths[/\\]') ~= nil or src:match('[/\\]torch[/\\]random%.lua$') ~= nil)
+end
+
+-- asc(lines, ownsrc, funcs, srcs): each run of lines of th's frames (C
+-- frames before and between them too: th's error()) as the line of the C
+-- function the original ran there, "[C]: in function 'add'", named as the
+-- run's outermost frame was (funcs, srcs: the function and source of each
+-- line, when known)
+local function asc(lines, ownsrc, funcs, srcs)
    local kinds = {}
    for i, line in ipairs(lines) do
       local src = line:match('^\t(.-):%d+: ')
       kinds[i] = src and ownsrc[src] and 'th' or line:match('^\t%[C%]: ') and 'C' or 'user'
+      if funcs[i] and internal.luaframes[funcs[i]] then kinds[i] = 'user' end
    end
    local out, i = {}, 1
    while i <= #lines do
@@ -174,10 +185,14 @@ local function asc(lines, ownsrc, funcs)
          -- (a class's metamethod alone called the user's __add__,
          -- __index__...: luaT's one C function)
          local alone = count == 1 and internal.classcalls[funcs[last]]
-         if not name or (DISPATCHED[name] and not alone)
-            or internal.constructorcalls[funcs[last]] then
+         -- (two C functions: luaT's __call and a C constructor, or torch's
+         -- dispatcher and the type's function, also in a tail call)
+         local two = internal.constructorcalls[funcs[last]] or internal.torchforms[funcs[last]]
+            or dispatched(srcs[last])
+         if not name or (DISPATCHED[name] and not alone) or two then
             out[#out + 1] = unnamed(funcs[last])
          end
+         if not name and two then out[#out + 1] = unnamed(funcs[last]) end
          if name then out[#out + 1] = '\t[C]: in function ' .. name end
          i = last + 1
       else
@@ -195,21 +210,21 @@ end
 local function collapse(text, frames, lua)
    if type(text) ~= 'string' then return text end
    -- the function of each line (unless LuaJIT left levels out: "...")
-   local ownsrc, funcs = {}, {}
+   local ownsrc, funcs, srcs = {}, {}, {}
    for i, info in ipairs(ours and frames or {}) do
       if info.source:sub(2, #ours + 1) == ours and info.source:sub(1, 1) == '@'
          and not (lua and lua[info.short_src]) then
          ownsrc[info.short_src] = true
       end
-      funcs[i] = info.func
+      funcs[i], srcs[i] = info.func, info.source
    end
-   if text:find('\n\t%.%.%.\n') then funcs = {} end
+   if text:find('\n\t%.%.%.\n') then funcs, srcs = {}, {} end
    if not next(ownsrc) then return text end
    local head, stack = text:match('^(.-\nstack traceback:\n)(.*)$')
    if not head then return text end
    local lines = {}
    for line in (stack .. '\n'):gmatch('(.-)\n') do lines[#lines + 1] = line end
-   return head .. table.concat(asc(lines, ownsrc, funcs), '\n')
+   return head .. table.concat(asc(lines, ownsrc, funcs, srcs), '\n')
 end
 
 -- a traceback's text down to the outermost main chunk: what follows is
@@ -272,9 +287,17 @@ end
 function debug.getinfo(...)
    local thread, level, what = ...
    if type(thread) ~= 'thread' then thread, level, what = nil, ... end
-   if type(level) ~= 'number' or level < 1 or (thread and thread ~= coroutine.running()) then
-      local info = raw.getinfo(...)
-      return info
+   if type(level) ~= 'number' or level < 1 or (thread and thread ~= coroutine.running())
+      or (what ~= nil and (type(what) ~= 'string' or what:find('[^SlunfL]'))) then
+      -- (a bad argument: LuaJIT's error, at the caller's line as the C
+      -- function's was, not at this one's; unnamed in a tail call)
+      local ok, info = pcall(raw.getinfo, ...)
+      if not ok then
+         local me = raw.getinfo(1, 'n')
+         error((tostring(info):gsub("^bad argument (#%d+) to '%?'",
+                                    "bad argument %1 to '" .. (me and me.name or '?') .. "'")), 2)
+      end
+      if type(level) ~= 'number' or level < 1 or (thread and thread ~= coroutine.running()) then return info end
    end
    level = level + 1   -- (this function's frame)
    local info, at
