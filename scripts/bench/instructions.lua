@@ -3,12 +3,16 @@
 -- measure that a busy machine does not move.  Each operation runs `warm`
 -- times, then `n` times between two calls of os.clock (C's clock(), at
 -- which callgrind dumps its counts); its name goes to stderr after.
---   th instructions.lua [n [nogc [filter]]]
+--   th instructions.lua [n [nogc [filter [context]]]]
 -- nogc: the collector stopped (the instructions of the operation itself,
--- without the collection its garbage costs later).
+-- without the collection its garbage costs later).  context: every family
+-- of families.lua runs first, at 100 and 10^4 elements, a fixed number of
+-- calls each: the operations are then counted in the JIT's state of a long
+-- process (traces made for other operations, which theirs may link to).
 local n = tonumber(arg and arg[1]) or 30000
 local nogc = arg and arg[2] == 'nogc'
-local filter = arg and arg[3]
+local filter = arg and arg[3] ~= '' and arg[3] or nil
+local context = arg and arg[4] == 'context'
 local warm = 300
 if nogc then collectgarbage('stop') end
 -- th imports numpy in a helper thread 0.3 s into a script (valgrind's
@@ -19,6 +23,23 @@ pcall(function()
    local internal = require 'torch.internal'
    internal.ndview(internal.tensors[torch.Tensor(2)])
 end)
+
+if context then
+   package.preload.bench = function()
+      return {reporter = function()
+         return function(_, size, f)
+            if size <= 10000 then
+               for _ = 1, size <= 100 and 100 or 10 do f() end
+            end
+         end
+      end}
+   end
+   local here = debug.getinfo(1, 'S').source:match('^@(.*[/\\])') or './'
+   local families, given = assert(loadfile(here .. 'families.lua')), arg
+   arg = {}
+   families()
+   arg = given
+end
 
 torch.manualSeed(1)
 local x, y, v = torch.rand(10, 10), torch.rand(10, 10), torch.rand(100)
