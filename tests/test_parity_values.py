@@ -1232,6 +1232,23 @@ def test_seeds36b_fuzz_findings():
     assert out == expected
 
 
+def test_seeds37c_hand_probe_findings():
+    # real nn/nngraph/optim code probed by hand: SpatialDepthWiseConvolution
+    # resizes a 2D weight in place to nOut x nIn x kH x kW (4D after a
+    # forward; a transposed or narrowed one read in its memory's order, a row
+    # shorter than a kernel left 1D and refused), leaves gradWeight and
+    # gradBias laid out plane by plane (getParameters' flat gradient in that
+    # order: training with it came out otherwise), keeps its columns in
+    # finput and fgradInput, sums its weight gradient through Torch7's BLAS
+    # (the last bits), and a weight of another kernel fails in addmm's words;
+    # torch.isTypeOf's failures in the original's torch/init.lua (a malformed
+    # pattern, a spec without a metatable) have its words and no position
+    # (tests/fixtures/seeds37c_found.lua, run with nn found)
+    from nn_paths import nn_env
+    out, expected = fixture("seeds37c_found", nn_env())
+    assert out == expected
+
+
 def test_seeds36b_prelu_small_gradweight_is_an_error():
     # PReLU's accGradParameters wrote the planes' sums from gradWeight's first
     # element on, past the end of a smaller gradWeight (set by hand): th

@@ -699,23 +699,37 @@ def nn_depthwise_forward(out, x, w, b, geom):
 
 
 @export
-def nn_depthwise_backward(gin, gout, w, geom):
+def nn_depthwise_backward(gin, gout, w, geom, gcols=None):
+    """gcols: where THNN kept the gradient's columns (fgradInput), or None."""
     k, s, pad, dil = _geom(geom)
     gin, gout = _batch(gin, 2), _batch(gout, 2)
     n, c = gin.shape[:2]
     g = gout.reshape(n, c, -1, int(np.prod(gout.shape[2:])))                   # (N, C, O, P)
     cols = np.matmul(_depthkernels(w, c, k).transpose(0, 2, 1), g)             # (N, C, K, P)
+    if gcols is not None:
+        gcols[...] = cols.reshape(gcols.shape)
     _col2im(gin, cols, k, s, pad, dil, gout.shape[2:])
 
 
 @export
-def nn_depthwise_accgrad(gw, gb, x, gout, geom, scale):
+def nn_depthwise_columns(cols, x, geom, oh, ow):
+    """cols (N, C, K, P) = each input plane's columns (kernel taps x places)."""
+    k, s, pad, dil = _geom(geom)
+    cols[...] = _depthcols(_batch(x, 2), k, s, pad, dil, (int(oh), int(ow))).reshape(cols.shape)
+
+
+@export
+def nn_depthwise_accgrad(gw, gb, x, gout, geom, scale, cols=None):
+    """cols: the forward's columns (finput), or None: made from x."""
     k, s, pad, dil = _geom(geom)
     x, gout = _batch(x, 2), _batch(gout, 2)
     n, c = x.shape[:2]
     g = gout.reshape(n, c, -1, int(np.prod(gout.shape[2:])))                   # (N, C, O, P)
     if gw is not None:
-        cols = _depthcols(x, k, s, pad, dil, gout.shape[2:])                   # (N, C, K, P)
+        if cols is None:
+            cols = _depthcols(x, k, s, pad, dil, gout.shape[2:])               # (N, C, K, P)
+        else:
+            cols = cols.reshape(n, c, -1, int(np.prod(gout.shape[2:])))
         gw += scale * np.einsum('ncop,nckp->ock', g, cols).reshape(gw.shape)
     if gb is not None:
         gb += scale * g.sum((0, 3)).T.reshape(gb.shape)

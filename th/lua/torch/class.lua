@@ -461,20 +461,36 @@ function torch.type(obj)
    return torch.typename(obj) or type(obj)
 end
 
+-- isTypeOf's failures where the original's Lua code failed in its own
+-- torch/init.lua: the same message with no position (th's class.lua line
+-- is no better than the original's, left out as for its other Lua files).
+-- A spec without a metatable (nil, a boolean, a function, a plain table):
+-- Lua's error at the original's index of it; a malformed pattern: string
+-- match's error (th had said its own line, and its words for the first)
+local function typeoffault(msg)
+   error((tostring(msg):gsub('^[^\n]-:%d+: ', '')), 0)
+end
+
+local smatch = string.match
+
 -- isTypeOf(obj, spec): spec is a name, a pattern or a constructor; checks up the hierarchy
 function torch.isTypeOf(obj, spec)
    if type(spec) ~= 'string' then
       local mt = getmetatable(spec)
+      if mt == nil or type(mt) == 'boolean' or type(mt) == 'number' then
+         typeoffault(('attempt to index a %s value'):format(type(mt)))
+      end
       spec = type(mt) == 'table' and mt.__typename
       if type(spec) ~= 'string' then
-         error('type must be provided as [regexp] string, or factory', 2)
+         typeoffault('type must be provided as [regexp] string, or factory')
       end
    end
    local mt = debug.getmetatable(obj)
    while type(mt) == 'table' do
       local name = rawget(mt, '__typename')
       if name then
-         local match = name:match(spec)
+         local ok, match = pcall(smatch, name, spec)
+         if not ok then typeoffault(match) end
          if match and (match ~= spec or match == name) then return true end
       end
       mt = getmetatable(mt)
