@@ -229,11 +229,13 @@ end]]):format(expr, expr, expr, expr, expr)
    return f
 end
 
+-- (the functions every operation shares end their parameters with `...`: never
+-- roots of traces of their own, see kernels.lua)
 -- fold(op, r, x, dim, init, c, e, store) -> true when done: r (x's sizes with
 -- 1 at dim) = store(acc, e) of each line's fold from init (the op's
 -- expression of acc, x, c), in a double; an op with `rows` may accumulate
 -- in the result, which is of the accumulator's type (its expression rounds as it)
-function lines.fold(op, r, x, dim, init, c, e, store)
+function lines.fold(op, r, x, dim, init, c, e, store, ...)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
    local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
    local rd, tmp = target(r, xd)
@@ -256,7 +258,7 @@ end
 
 -- scan(op, r, x, dim, init) -> true when done: r (x's sizes) = the running
 -- fold along dim, accumulated in a double and stored in r's type
-function lines.scan(op, r, x, dim, init)
+function lines.scan(op, r, x, dim, init, ...)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
    local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
    local rd, tmp = target(r, xd)
@@ -319,7 +321,7 @@ end
 
 -- var(op, r, x, dim, biased, factor) -> true when done: TH's variance (or the
 -- op's store of it: std) of each line
-function lines.var(op, r, x, dim, biased, factor)
+function lines.var(op, r, x, dim, biased, factor, ...)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
    local xd, outer, xo, size, xk, inner, xi = laid(x, dim)
    local rd, tmp = target(r, xd)
@@ -444,7 +446,7 @@ end
 -- best(op, r, ix, x, dim) -> true when done: r and the LongTensor ix (x's
 -- sizes with 1 at dim, both contiguous, new) = each line's best and its
 -- 1-based position
-function lines.best(op, r, ix, x, dim)
+function lines.best(op, r, ix, x, dim, ...)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 or not iscontiguous(r) or not iscontiguous(ix)
       or rawequal(r.st, x.st) then
       return false
@@ -471,7 +473,7 @@ function lines.best(op, r, ix, x, dim)
 end
 
 -- whole(op, d, init, c) -> the fold of all of d's elements in order
-function lines.whole(op, d, init, c)
+function lines.whole(op, d, init, c, ...)
    if not op.exprs[d.T.name] or nelement(d) == 0 then return nil end
    if iscontiguous(d) then return kernels.fold(op, d, init, c) end
    local rows, x1 = span(d, 1, d.nd - 1)
@@ -488,7 +490,7 @@ function lines.whole(op, d, init, c)
 end
 
 -- whole2(op, x, y, init, c) -> the fold of pairs of x's and y's elements, each in its order
-function lines.whole2(op, x, y, init, c)
+function lines.whole2(op, x, y, init, c, ...)
    if not op.exprs[x.T.name] or x.T ~= y.T or nelement(x) == 0 then return nil end
    local xd, yd = dense(x), dense(y)
    internal.checkbounds(xd)

@@ -110,9 +110,11 @@ for op, e in pairs(mapexprs) do
 end
 longloops.maps = maps   -- (scripts/bench/longcrossover.lua changes the limits)
 
+-- (shared by every operation: `...` keeps it from becoming the root of a trace
+-- of its own, see kernels.lua)
 -- map(op, r, x, y, c) -> true when done: r = op(x, y or the number c), r,
 -- x and y contiguous LongTensors of n elements within the bounds
-function longloops.map(op, r, x, y, c)
+function longloops.map(op, r, x, y, c, ...)
    local m = maps[op]
    local n = nelement(r)
    if not m or n > m.limit or y and not m.y or x.T ~= Long or y and y.T ~= Long then return false end

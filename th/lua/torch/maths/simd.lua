@@ -151,6 +151,8 @@ local function rows(d)
    if d.nd == 2 then return d.str[1], d.str[2], d.sz[1], d.sz[2] end
 end
 
+-- (map, flat, unary, rows, rowbest and compare, shared by every operation, end
+-- their parameters with `...`: never roots of traces of their own, see kernels.lua)
 -- simd.map(op, r, x, y, from, import) -> true when done: r = x <op> y
 -- elementwise, y a tensor or a number already cast to the element type,
 -- when r has more than `from` elements or is a strided vector (the LuaJIT
@@ -158,7 +160,7 @@ end
 -- `import` elements (where th's numpy path would have imported it), else
 -- false until it is loaded; false too when no loop applies (another type,
 -- views this does not take)
-function simd.map(op, r, x, y, from, import)
+function simd.map(op, r, x, y, from, import, ...)
    local n = nelement(r)
    local T = r.T
    if n == 0 or x.T ~= T then return false end
@@ -222,7 +224,7 @@ end
 -- is the cell of a number (clip's upper bound); shared with helper threads
 -- from SPLIT bytes; numpy is imported for it beyond `import` elements, else
 -- false until it is loaded; false when op has no loop for T
-function simd.flat(op, T, n, import, rp, xp, yp, ystep, zp)
+function simd.flat(op, T, n, import, rp, xp, yp, ystep, zp, ...)
    if n == 0 or not ready(n > import) then return false end
    local loop = loops[op] and loops[op][T]
    if not loop then return false end
@@ -256,7 +258,7 @@ end
 -- sqrt: exact, C's bits), r apart from x or x itself; shared with
 -- helper threads from SPLIT bytes; numpy is imported for it beyond `import`
 -- elements, else false until it is loaded
-function simd.unary(op, T, n, import, rp, xp)
+function simd.unary(op, T, n, import, rp, xp, ...)
    if n == 0 or not ready(n > import) then return false end
    local loop = loops[op] and loops[op][T]
    if not loop then return false end
@@ -320,7 +322,7 @@ end
 -- the first such byte by C's memchr; false until numpy is loaded (imported
 -- for it beyond `import` elements) or without those loops
 local hits, hitsize, hitslow = nil, 0, 0
-function simd.rowbest(op, T, rp, ip, xp, xo, outer, size, import)
+function simd.rowbest(op, T, rp, ip, xp, xo, outer, size, import, ...)
    if not ready(outer * size > import) then return false end
    local best, eq, ne = loops[op] and loops[op][T], loops.eq and loops.eq[T], loops.ne and loops.ne[T]
    if not (best and eq and ne) then return false end
@@ -481,7 +483,7 @@ end
 -- size - 1 in order, r (of T, outer rows of inner) contiguous and apart from
 -- x, pointers of T: a row of x at a time into the result, as TH added rows
 -- along a dimension whose stride is not 1; false until numpy is loaded
-function simd.rows(op, T, rp, xp, outer, xo, size, xk, inner, xi)
+function simd.rows(op, T, rp, xp, outer, xo, size, xk, inner, xi, ...)
    local loop = ready(false) and loops[op] and loops[op][T]
    if not loop then return false end
    local f, data, bytes = loop[1], loop[2], T.size
@@ -501,7 +503,7 @@ end
 -- where x <op> y, else 0 (op: lt, le, gt, ge, eq, ne), every one contiguous
 -- and r apart from x and y, y a tensor of x's type or a number already cast
 -- to it; numpy is imported for it beyond `import` elements
-function simd.compare(op, r, x, y, import)
+function simd.compare(op, r, x, y, import, ...)
    local n = nelement(r)
    local T = x.T
    if n == 0 or r.T ~= types.Byte or not ready(n > import) then return false end
