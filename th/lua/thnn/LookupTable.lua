@@ -47,14 +47,20 @@ local function rows(w)
    return w:size(1), w:stride(1)
 end
 
--- firstout(idx, n, hi) -> the first index (in the input's order) outside
--- 1..hi, or nil: THNN's range check reported that one
-local function firstout(idx, n, hi)
-   local p = idx:data()
+-- checkedindices(input, nIndex, noun) -> input seen flat, and its count, each index
+-- checked against 1..nIndex in the input's order: THNN's range check reported
+-- the first outside (its two kernels worded it apart: noun 'inputs', 'input')
+local function checkedindices(input, nIndex, noun)
+   local flat = input:view(-1)
+   local n = flat:nElement()
+   local p = flat:data()
    for i = 0, n - 1 do
       local v = tonumber(p[i])
-      if v < 1 or v > hi then return v end
+      if v < 1 or v > nIndex then
+         fail('%s need to be in the range 1 <= input < %d, but got input of value: %d', noun, nIndex + 1, v)
+      end
    end
+   return flat, n
 end
 
 -- gradWeight[input[i]] += scale * gradOutput[i] (divided by how often the
@@ -66,13 +72,8 @@ function K.LookupTable_accGradParameters(state, input, gradOutput, gradWeight, c
    if not gradWeight:isContiguous() then fail('gradWeight must be contiguous') end
    if not input:isContiguous() then fail('input must be contiguous') end
    local nIndex, width = rows(gradWeight)
-   local idx = input:view(-1)
-   local n = idx:nElement()
+   local idx, n = checkedindices(input, nIndex, 'inputs')
    if n == 0 then return end
-   local bad = firstout(idx, n, nIndex)
-   if bad then
-      fail('inputs need to be in the range 1 <= input < %d, but got input of value: %d', nIndex + 1, bad)
-   end
    -- (THNN read the first n rows of the gradient's memory, whatever its
    -- shape; fewer elements than that, it read past them, or crashed on an
    -- empty one: th's error)
@@ -127,13 +128,8 @@ function K.LookupTable_renorm(state, idx, weight, maxNorm, normType)
    if not idx:isContiguous() then fail('input must be contiguous') end
    if not weight:isContiguous() then fail('weight must be contiguous') end
    local nIndex, width = rows(weight)
-   local flat = idx:view(-1)
-   local n = flat:nElement()
+   local flat, n = checkedindices(idx, nIndex, 'input')
    if n == 0 then return end
-   local bad = firstout(flat, n, nIndex)
-   if bad then
-      fail('input need to be in the range 1 <= input < %d, but got input of value: %d', nIndex + 1, bad)
-   end
    flat:copy((torch.sort(flat)))
    local keep = torch.ByteTensor(n):fill(1)
    if n > 1 then
