@@ -131,10 +131,10 @@ local function parts(T, axpy, rp, yp, n, v)
    if job then shared(job, T, axpy, rp, rp, yp, v) end
 end
 
--- (shared by add, csub and their kin: `...` keeps it from becoming the root
--- of a trace of its own, see kernels.lua)
 -- r = x + v * y over n elements of T at pointers rp, xp, yp, all contiguous;
 -- inplace: r is x (the tensor itself)
+-- (shared by add, csub and their kin: `...` keeps it from becoming the root
+-- of a trace of its own, see kernels.lua)
 function fused.axpy(T, rp, xp, yp, n, v, inplace, ...)
    local block, axpy = BLOCK[T], fusingaxpy(T)
    if inplace then

@@ -16,12 +16,13 @@
 -- halves, strided here; lines.lua's, simd.lua's, longloops.map, fused.axpy)
 -- end their parameters with `...`: a vararg function never becomes the root
 -- of a trace of its own (LuaJIT counts no calls of one), so each caller's
--- trace goes on through it, specialised to the caller's op and types.  Made such a root by one operation, a dispatcher stopped the traces
--- of all the others, which linked to that trace made for other types and ran
--- as fragments: after a pass of every family, a copy of 100 bytes into
--- doubles took 6,158 instructions instead of 1,977 (add of a number 5,163
--- against 2,220).  The callers themselves stay fixed-argument functions, the
--- roots that interpreted code calling an operation needs.
+-- trace goes on through it, specialised to the caller's op and types.  Made
+-- such a root by one operation, a dispatcher stopped the traces of all the
+-- others, which linked to that trace made for other types and ran as
+-- fragments: after a pass of every family, a copy of 100 bytes into doubles
+-- took 6,158 instructions instead of 1,977 (add of a number 5,163 against
+-- 2,220).  The callers themselves stay fixed-argument functions, the roots
+-- that interpreted code calling an operation needs.
 local ffi = require 'ffi'
 local internal = require 'torch.internal'
 local types = require 'torch.types'

@@ -229,12 +229,12 @@ end]]):format(expr, expr, expr, expr, expr)
    return f
 end
 
--- (the functions every operation shares end their parameters with `...`: never
--- roots of traces of their own, see kernels.lua)
 -- fold(op, r, x, dim, init, c, e, store) -> true when done: r (x's sizes with
 -- 1 at dim) = store(acc, e) of each line's fold from init (the op's
 -- expression of acc, x, c), in a double; an op with `rows` may accumulate
 -- in the result, which is of the accumulator's type (its expression rounds as it)
+-- (the functions every operation shares end their parameters with `...`: never
+-- roots of traces of their own, see kernels.lua)
 function lines.fold(op, r, x, dim, init, c, e, store, ...)
    if not op.exprs[x.T.name] or r.T ~= x.T or x.sz[dim] == 0 then return false end
    local xd, outer, xo, size, xk, inner, xi = laid(x, dim)

@@ -110,10 +110,10 @@ for op, e in pairs(mapexprs) do
 end
 longloops.maps = maps   -- (scripts/bench/longcrossover.lua changes the limits)
 
--- (shared by every operation: `...` keeps it from becoming the root of a trace
--- of its own, see kernels.lua)
 -- map(op, r, x, y, c) -> true when done: r = op(x, y or the number c), r,
 -- x and y contiguous LongTensors of n elements within the bounds
+-- (shared by every operation: `...` keeps it from becoming the root of a trace
+-- of its own, see kernels.lua)
 function longloops.map(op, r, x, y, c, ...)
    local m = maps[op]
    local n = nelement(r)

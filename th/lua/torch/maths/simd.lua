@@ -151,8 +151,6 @@ local function rows(d)
    if d.nd == 2 then return d.str[1], d.str[2], d.sz[1], d.sz[2] end
 end
 
--- (map, flat, unary, rows, rowbest and compare, shared by every operation, end
--- their parameters with `...`: never roots of traces of their own, see kernels.lua)
 -- simd.map(op, r, x, y, from, import) -> true when done: r = x <op> y
 -- elementwise, y a tensor or a number already cast to the element type,
 -- when r has more than `from` elements or is a strided vector (the LuaJIT
@@ -160,6 +158,8 @@ end
 -- `import` elements (where th's numpy path would have imported it), else
 -- false until it is loaded; false too when no loop applies (another type,
 -- views this does not take)
+-- (map, flat, unary, rows, rowbest and compare, shared by every operation, end
+-- their parameters with `...`: never roots of traces of their own, see kernels.lua)
 function simd.map(op, r, x, y, from, import, ...)
    local n = nelement(r)
    local T = r.T
