@@ -76,9 +76,10 @@ local SMALL_BYTES = 1024
 
 -- Bigger buffers are malloc'd and recycled.  A buffer is handed out as a
 -- fresh pointer cdata, its owner (what storages and numpy arrays hold); the
--- pool keeps the address and a weak reference to the owner.  Once per
--- collection cycle (a sentinel's finalizer, below) the buffers whose owner the
--- collector cleared become spare, ready for the next buffer of their size:
+-- pool keeps the address and a weak reference to the owner.  After each
+-- collection cycle (a sentinel's finalizer, below), at the next buffer asked
+-- for, the buffers whose owner the collector cleared become spare, ready for
+-- the next buffer of their size:
 -- a buffer then costs neither malloc's page faults on fresh memory nor a
 -- finalizer of its own (ffi.gc's cost was most of a small tensor's).
 local spare = {}      -- bytes -> stack of addresses of free buffers of that size
@@ -106,41 +107,37 @@ local function aligned(addr)
    return addr + (-addr) % ALIGN
 end
 
--- A collection step can run at the start of any compiled trace, so in the
--- middle of take or reclaim: the pool is then busy, and the reclaim the
--- sentinel asks for is pending until take or reclaim is done.
-local busy, pending = false, false
+-- The reclaim a collection cycle asks for is pending until the next buffer
+-- is asked for (below, the sentinel).
+local pending = false
 
 -- reclaim(): buffers whose owner died become spare; the spare buffers of a
 -- size nobody asked for during IDLE_CYCLES cycles are given back to malloc.
 -- (A size's spare buffers only grow in number when a cycle used them all, so
 -- the pool holds about what one cycle used of each size in use.)
+-- (A cycle that ends while it runs asks for the next one.)
 local function reclaim()
-   busy = true
-   repeat
-      pending = false
-      for bytes, stack in pairs(spare) do
-         local cycles = (idle[bytes] or 0) + 1
-         idle[bytes] = cycles
-         if cycles >= IDLE_CYCLES then
-            for i = 1, #stack do release(stack[i], bytes) end
-            spare[bytes], idle[bytes] = nil, nil
-         end
+   pending = false
+   for bytes, stack in pairs(spare) do
+      local cycles = (idle[bytes] or 0) + 1
+      idle[bytes] = cycles
+      if cycles >= IDLE_CYCLES then
+         for i = 1, #stack do release(stack[i], bytes) end
+         spare[bytes], idle[bytes] = nil, nil
       end
-      for slot = 1, nslots do
-         local addr = addrs[slot]
-         if addr ~= 0 and owners[slot] == nil then
-            local bytes = sizes[slot]
-            local stack = spare[bytes]
-            if not stack then stack = {}; spare[bytes] = stack end
-            stack[#stack + 1] = addr
-            addrs[slot] = 0
-            nfree = nfree + 1
-            freeslots[nfree] = slot
-         end
+   end
+   for slot = 1, nslots do
+      local addr = addrs[slot]
+      if addr ~= 0 and owners[slot] == nil then
+         local bytes = sizes[slot]
+         local stack = spare[bytes]
+         if not stack then stack = {}; spare[bytes] = stack end
+         stack[#stack + 1] = addr
+         addrs[slot] = 0
+         nfree = nfree + 1
+         freeslots[nfree] = slot
       end
-   until not pending
-   busy = false
+   end
 end
 
 -- drain(): every spare buffer back to malloc
@@ -152,15 +149,23 @@ local function drain()
 end
 
 -- the sentinel: an unreachable userdata whose finalizer runs at the end of
--- every collection cycle, makes the next one and reclaims.  A cycle the
--- collector ran by itself (many small tensors) freed what a forced one
--- would have: the count of bytes starts again (forcing one as well cost a
--- tenth of a 1000-element clone's time)
+-- every collection cycle, makes the next one and asks for a reclaim.  A
+-- cycle the collector ran by itself (many small tensors) freed what a forced
+-- one would have: the count of bytes starts again (forcing one as well cost
+-- a tenth of a 1000-element clone's time).
+-- The reclaim runs when the next buffer of any size is asked for, never
+-- here: LuaJIT records no trace while a finalizer runs, so the loop over the
+-- slots, compiled on one path (an owner alive), left its trace for the
+-- interpreter at every buffer dropped, with no side trace ever grown for it:
+-- an exit, over a thousand instructions, a buffer (6,400-12,500 exits per
+-- 10,000 clones of 600 doubles in half the processes).  A collection
+-- step runs at the start of any compiled trace, so a reclaim could also
+-- have begun in the middle of take or of another reclaim.
 local sentinel = newproxy(true)
 getmetatable(sentinel).__gc = function()
    newproxy(sentinel)
    written, reserved, fresh = 0, 0, 0
-   if busy then pending = true else reclaim() end
+   pending = true
 end
 newproxy(sentinel)
 
@@ -205,7 +210,7 @@ local function take(T, bytes, zeroed, lazy, retried, verb)
    -- and the storage would claim elements past its memory; TH's own
    -- multiplication wrapped the same way and crashed at the first write)
    if not (bytes + ALIGN < 2^63) then memory.nomemory(bytes, verb) end
-   busy = true
+   if pending then reclaim() end
    local stack, addr = spare[bytes], nil
    local k = 0
    if stack then
@@ -217,18 +222,17 @@ local function take(T, bytes, zeroed, lazy, retried, verb)
       stack[k] = nil
       if zeroed then fill(cast('void *', aligned(addr)), bytes) end
    elseif not lazy and not retried and fresh + bytes > FRESH_EVERY and fresh + bytes > held / 2 then
-      busy = false
       collect()
       return take(T, bytes, zeroed, lazy, true, verb)   -- (the collection may have made one spare)
    else
       local p = zeroed and C.calloc(bytes + ALIGN, 1) or C.malloc(bytes + ALIGN)
       if p == nil then
-         busy = false
          if retried == 'failed' then   -- (TH's words)
             memory.nomemory(bytes, verb)
          end
          -- (the spare buffers of other sizes go back too: their memory may hold this one)
          collect()
+         reclaim()
          drain()
          return take(T, bytes, zeroed, lazy, 'failed', verb)
       end
@@ -248,8 +252,6 @@ local function take(T, bytes, zeroed, lazy, retried, verb)
    owners[slot] = owner
    sizes[slot] = bytes
    addrs[slot] = addr
-   busy = false
-   if pending then reclaim() end
    return owner
 end
 
@@ -258,6 +260,7 @@ end
 -- (the numpy array over buf is made when bulk maths needs one), buf the
 -- memory's owner (verb: take's)
 function memory.alloc(T, n, raw, verb)
+   if pending then reclaim() end
    local bytes = n * T.size
    if bytes <= SMALL_BYTES then
       local buf = T.vla(n)
@@ -272,6 +275,7 @@ end
 -- be zeroed when first used: ptr is nil when memory.clear(T, buf, n) must
 -- give it first (an untouched buffer then costs neither a memset nor a page)
 function memory.reserve(T, n, verb)
+   if pending then reclaim() end
    local bytes = n * T.size
    if bytes <= SMALL_BYTES then
       local buf = T.vla(n)
