@@ -45,6 +45,39 @@ return next(weak) == nil
     assert lua(runtime, code) is True
 
 
+def test_empty_tensors_change_shape_each_on_its_own(runtime):
+    # new empty tensors (torch.Tensor(), x.new(), nn's buffers) share one
+    # pair of size and stride tables until their first change of shape:
+    # whatever one of them becomes, by every way a shape changes, the others
+    # stay empty, as separate Torch7 tensors did (the expected string is
+    # what the original gave for this code)
+    code = """
+local forms = {
+   function(t) t:resize(3, 2) end,
+   function(t) t:resizeAs(torch.Tensor(4)) end,
+   function(t) t:set(torch.Tensor(5):fill(1)) end,
+   function(t) t:set(torch.DoubleStorage(6), 1, 2, 3) end,
+   function(t) t:copy(torch.Tensor()) end,
+   function(t) t:zeros(2, 2) end,
+   function(t) t:rand(1, 3) end,
+   function(t) torch.add(t, torch.ones(2), 1) end,
+   function(t) t:sum(torch.ones(3, 4), 2) end,
+   function(t) t:cat(torch.ones(2), torch.ones(3)) end,
+   function(t) t:index(torch.ones(4, 2), 1, torch.LongTensor{1, 3}) end,
+   function(t) t:sort(torch.rand(5)) end,
+}
+local sizes = {}
+for i, form in ipairs(forms) do
+   local t, other = torch.Tensor(), torch.DoubleTensor():new()
+   form(t)
+   sizes[#sizes + 1] = table.concat(t:size():totable(), 'x') .. '/' .. other:dim() .. '/' .. torch.Tensor():dim()
+end
+return table.concat(sizes, ' ')
+"""
+    assert lua(runtime, code) == ("3x2/0/0 4/0/0 5/0/0 2/0/0 /0/0 2x2/0/0 1x3/0/0 2/0/0 3x1/0/0 "
+                                  "5/0/0 2x2/0/0 5/0/0")
+
+
 def test_longstorage_constructor_any_dimensions(runtime):
     code = """local s = torch.LongStorage({4,5,6,2,7,3})
               local x = torch.Tensor(s)
