@@ -155,6 +155,10 @@ internal.classcalls = setmetatable({}, {__mode = 'k'})
 -- th's functions that were Lua functions of the original's own files
 -- (torch.class's constructor, class.lua): tracebacks keep their frames
 internal.luaframes = setmetatable({}, {__mode = 'k'})
+-- th's functions that convert a C function's arguments as the original's
+-- FFI call did (thnn's cint, cptr...): a conversion's error was the call's,
+-- so tracebacks name their frames after the function called (f -> name)
+internal.callnames = setmetatable({}, {__mode = 'k'})
 
 -- frames(level) -> getinfo 'Sf' of each frame from level (counted from
 -- frames' caller) down: what a traceback taken at that level shows, one

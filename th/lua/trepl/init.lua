@@ -182,6 +182,8 @@ local function asc(lines, ownsrc, funcs, srcs)
       end
       if last then
          local name = lines[last]:match(" in function ('[^']*')$")
+         local callname = funcs[last] and internal.callnames[funcs[last]]
+         if callname then name = "'" .. callname .. "'" end
          -- (a class's metamethod alone called the user's __add__,
          -- __index__...: luaT's one C function)
          local alone = count == 1 and internal.classcalls[funcs[last]]
