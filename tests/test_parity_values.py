@@ -1423,3 +1423,71 @@ end
         "dilated kernel\tfalse\ta weight of 3 x 2 x 3 x 3 (the kernel) expected, but got: [3 x 2 x 3 x 2]",
     ] + [f"batchnorm {f}\tfalse\tbad argument #1 to 'v' (tensor must have one dimension)"
          for f in ("weight", "bias", "running_mean", "running_var")]
+
+
+def test_seeds38b_fuzz_findings():
+    # Real Torch7 code run next to the fuzzers' seeds 8801-8860, as the
+    # original: containers (Concat, ConcatTable, ParallelTable, MapTable,
+    # Parallel, DepthConcat, Bottle), criteria with weights, sizeAverage
+    # false and ignoreIndex, type() of whole models, clearState, sharedClone
+    # and clone('weight'), training and evaluate (Dropout, SpatialDropout,
+    # BatchNormalization's running statistics), accGradParameters with a
+    # scale, the errors of wrong sizes; and a kernel's argument the FFI could
+    # not convert (a Float module given a DoubleTensor): tracebacks name the
+    # C function nn calls as 'v' (th named its own converter, 'cptr')
+    # (tests/fixtures/seeds38b_found.lua, run with nn found)
+    from nn_paths import nn_env
+    out, expected = fixture("seeds38b_found", nn_env())
+    assert out == expected
+
+
+def test_seeds38b_where_the_original_was_wrong():
+    # MultiMarginCriterion with fewer weights than classes read a target's
+    # weight past them (a garbage weight, usually a denormal, in the loss and
+    # the gradient): th's error.  SpatialDepthWiseConvolution with as many
+    # output as input planes: the original's accGradParameters laid its
+    # gradients out plane by plane anew at each call, transposing what the
+    # last call left (gradBias's values transposed, one of gradWeight's
+    # kernels overwritten by another), so that the same backward pass gave
+    # other gradients every second step; th's are the same at every step, and
+    # a second call adds as the first did
+    from nn_paths import nn_env
+    code = r"""
+require 'nn'
+local function e(name, f)
+   local ok, m = pcall(f)
+   print(name, ok, (tostring(m):gsub('^[^\n]-:%d+: ', '')))
+end
+local x = torch.range(1, 8):view(2, 4):div(8)
+for _, pass in ipairs({'forward', 'backward'}) do
+   e('multimargin ' .. pass, function()
+      local c = nn.MultiMarginCriterion(1, torch.Tensor({1, 2, 3}))
+      return c[pass](c, x, torch.LongTensor({1, 4}))
+   end)
+end
+e('multimargin within the weights', function()
+   return nn.MultiMarginCriterion(1, torch.Tensor({1, 2, 3})):forward(x, torch.LongTensor({1, 3}))
+end)
+local m = nn.SpatialDepthWiseConvolution(2, 2, 2, 2)
+local input = torch.range(1, 18):view(1, 2, 3, 3):div(18)
+local gradOutput = torch.range(1, 16):view(1, 4, 2, 2):div(16)
+local steps = {}
+for step = 1, 3 do
+   m:zeroGradParameters()
+   m:forward(input)
+   m:backward(input, gradOutput)
+   steps[step] = {m.gradWeight:clone(), m.gradBias:clone()}
+end
+print('depthwise steps', steps[1][1]:equal(steps[2][1]) and steps[2][1]:equal(steps[3][1]),
+      steps[1][2]:equal(steps[2][2]) and steps[2][2]:equal(steps[3][2]))
+m:accGradParameters(input, gradOutput)
+print('depthwise twice', m.gradWeight:equal(steps[1][1] * 2), m.gradBias:equal(steps[1][2] * 2))
+"""
+    got = output(run_th(["-e", code], env=nn_env()))
+    assert got == [
+        "multimargin forward\tfalse\tweights has 3 elements: no weight for class 4",
+        "multimargin backward\tfalse\tweights has 3 elements: no weight for class 4",
+        "multimargin within the weights\ttrue\t1.5",
+        "depthwise steps\ttrue\ttrue",
+        "depthwise twice\ttrue\ttrue",
+    ]
