@@ -1432,10 +1432,13 @@ def test_seeds38b_fuzz_findings():
     # false and ignoreIndex, type() of whole models, clearState, sharedClone
     # and clone('weight'), training and evaluate (Dropout, SpatialDropout,
     # BatchNormalization's running statistics), accGradParameters with a
-    # scale, the errors of wrong sizes; and a kernel's argument the FFI could
-    # not convert (a Float module given a DoubleTensor): tracebacks name the
-    # C function nn calls as 'v' (th named its own converter, 'cptr')
-    # (tests/fixtures/seeds38b_found.lua, run with nn found)
+    # scale, the errors of wrong sizes; and tracebacks: a kernel's argument
+    # the FFI could not convert (a Float module given a DoubleTensor) is the
+    # error of the C function nn calls as 'v' (th named its own converter,
+    # 'cptr'), and the middle of a stack of more than 22 levels is left out
+    # where the original's LuaJIT left it out (th's deeper stack had been
+    # cut elsewhere, or where the original's was not: an error two
+    # containers deep) (tests/fixtures/seeds38b_found.lua, run with nn found)
     from nn_paths import nn_env
     out, expected = fixture("seeds38b_found", nn_env())
     assert out == expected
