@@ -1453,7 +1453,9 @@ def test_seeds38b_where_the_original_was_wrong():
     # last call left (gradBias's values transposed, one of gradWeight's
     # kernels overwritten by another), so that the same backward pass gave
     # other gradients every second step; th's are the same at every step, and
-    # a second call adds as the first did
+    # a second call adds as the first did.  A convolution's or pooling's
+    # gradient of fewer batch rows than the input: THNN's loops read past it
+    # (the original ended: "Invalid argument 3: out of range"), th's error
     from nn_paths import nn_env
     code = r"""
 require 'nn'
@@ -1485,6 +1487,13 @@ print('depthwise steps', steps[1][1]:equal(steps[2][1]) and steps[2][1]:equal(st
       steps[1][2]:equal(steps[2][2]) and steps[2][2]:equal(steps[3][2]))
 m:accGradParameters(input, gradOutput)
 print('depthwise twice', m.gradWeight:equal(steps[1][1] * 2), m.gradBias:equal(steps[1][2] * 2))
+for _, m in ipairs({nn.SpatialConvolution(2, 2, 1, 1), nn.SpatialMaxPooling(1, 1)}) do
+   e(torch.type(m) .. ' batch', function()
+      local x = torch.ones(2, 2, 2, 3)
+      m:forward(x)
+      return m:backward(x, torch.ones(1, 2, 2, 3))
+   end)
+end
 """
     got = output(run_th(["-e", code], env=nn_env()))
     assert got == [
@@ -1493,4 +1502,5 @@ print('depthwise twice', m.gradWeight:equal(steps[1][1] * 2), m.gradBias:equal(s
         "multimargin within the weights\ttrue\t1.5",
         "depthwise steps\ttrue\ttrue",
         "depthwise twice\ttrue\ttrue",
-    ]
+    ] + [f"nn.{m} batch\tfalse\tNeed gradOutput of dimension 4 and gradOutput.size[0] == 2 but got "
+         "gradOutput to be of shape: [1 x 2 x 2 x 3]" for m in ("SpatialConvolution", "SpatialMaxPooling")]
