@@ -1438,7 +1438,11 @@ def test_seeds38b_fuzz_findings():
     # 'cptr'), and the middle of a stack of more than 22 levels is left out
     # where the original's LuaJIT left it out (th's deeper stack had been
     # cut elsewhere, or where the original's was not: an error two
-    # containers deep) (tests/fixtures/seeds38b_found.lua, run with nn found)
+    # containers deep); gradients of another shape than the output's:
+    # BatchNormalization's shape check, the convolutions' and poolings'
+    # checks of planes and places but not the batch, LeakyReLU's, PReLU's
+    # and LogSigmoid's gradInput shapes, FeatureLPPooling's four-size check
+    # (tests/fixtures/seeds38b_found.lua, run with nn found)
     from nn_paths import nn_env
     out, expected = fixture("seeds38b_found", nn_env())
     assert out == expected
