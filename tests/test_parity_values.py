@@ -1459,7 +1459,9 @@ def test_seeds38b_where_the_original_was_wrong():
     # other gradients every second step; th's are the same at every step, and
     # a second call adds as the first did.  A convolution's or pooling's
     # gradient of fewer batch rows than the input: THNN's loops read past it
-    # (the original ended: "Invalid argument 3: out of range"), th's error
+    # (the original ended: "Invalid argument 3: out of range"), th's error;
+    # SpatialSubSampling's gradient of fewer elements than the output, which
+    # THNN, checking none, read past: th's error
     from nn_paths import nn_env
     code = r"""
 require 'nn'
@@ -1491,6 +1493,12 @@ print('depthwise steps', steps[1][1]:equal(steps[2][1]) and steps[2][1]:equal(st
       steps[1][2]:equal(steps[2][2]) and steps[2][2]:equal(steps[3][2]))
 m:accGradParameters(input, gradOutput)
 print('depthwise twice', m.gradWeight:equal(steps[1][1] * 2), m.gradBias:equal(steps[1][2] * 2))
+e('subsampling', function()
+   local m = nn.SpatialSubSampling(2, 1, 1)
+   local x = torch.ones(1, 2, 2, 3)
+   m:forward(x)
+   return m:backward(x, torch.ones(1, 2, 1, 1))
+end)
 for _, m in ipairs({nn.SpatialConvolution(2, 2, 1, 1), nn.SpatialMaxPooling(1, 1)}) do
    e(torch.type(m) .. ' batch', function()
       local x = torch.ones(2, 2, 2, 3)
@@ -1506,5 +1514,6 @@ end
         "multimargin within the weights\ttrue\t1.5",
         "depthwise steps\ttrue\ttrue",
         "depthwise twice\ttrue\ttrue",
+        "subsampling\tfalse\tgradOutput has 2 elements, fewer than the 12 of the output [1 x 2 x 2 x 3]",
     ] + [f"nn.{m} batch\tfalse\tNeed gradOutput of dimension 4 and gradOutput.size[0] == 2 but got "
          "gradOutput to be of shape: [1 x 2 x 2 x 3]" for m in ("SpatialConvolution", "SpatialMaxPooling")]

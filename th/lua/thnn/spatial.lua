@@ -165,6 +165,26 @@ function S.checkgrad(g, sizes, name, first)
    if TD[g].sz[1] < sizes[1] then checkdims(g, sizes, name, 1) end
 end
 
+-- asoutput(g, sizes): a gradient read as THNN's kernels without a check of
+-- it read it, its memory in order as the output's (of those sizes): a
+-- gradient of other sizes passes; fewer elements, which THNN read past, is
+-- th's error
+function S.asoutput(g, sizes)
+   local n = 1
+   for i = 1, #sizes do n = n * sizes[i] end
+   local have = internal.nelement(TD[g])
+   if have < n then
+      fail('gradOutput has %d elements, fewer than the %d of the output %s', have, n,
+           '[' .. table.concat(sizes, ' x ') .. ']')
+   end
+   if g:isContiguous() and S.dims(g) == #sizes then
+      local same = true
+      for i = 1, #sizes do same = same and S.size(g, i) == sizes[i] end
+      if same then return g end
+   end
+   return g:contiguous():view(have):narrow(1, 1, n):view(unpack(sizes))
+end
+
 -- firstrows(g, batch): a batch's gradient as THNN's loops read it, its first
 -- batch rows (checkgrad with first 2 let more through)
 function S.firstrows(g, batch)
