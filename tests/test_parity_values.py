@@ -1423,3 +1423,97 @@ end
         "dilated kernel\tfalse\ta weight of 3 x 2 x 3 x 3 (the kernel) expected, but got: [3 x 2 x 3 x 2]",
     ] + [f"batchnorm {f}\tfalse\tbad argument #1 to 'v' (tensor must have one dimension)"
          for f in ("weight", "bias", "running_mean", "running_var")]
+
+
+def test_seeds38b_fuzz_findings():
+    # Real Torch7 code run next to the fuzzers' seeds 8801-8860, as the
+    # original: containers (Concat, ConcatTable, ParallelTable, MapTable,
+    # Parallel, DepthConcat, Bottle), criteria with weights, sizeAverage
+    # false and ignoreIndex, type() of whole models, clearState, sharedClone
+    # and clone('weight'), training and evaluate (Dropout, SpatialDropout,
+    # BatchNormalization's running statistics), accGradParameters with a
+    # scale, the errors of wrong sizes; and tracebacks: a kernel's argument
+    # the FFI could not convert (a Float module given a DoubleTensor) is the
+    # error of the C function nn calls as 'v' (th named its own converter,
+    # 'cptr'), and the middle of a stack of more than 22 levels is left out
+    # where the original's LuaJIT left it out (th's deeper stack had been
+    # cut elsewhere, or where the original's was not: an error two
+    # containers deep); gradients of another shape than the output's:
+    # BatchNormalization's shape check, the convolutions' and poolings'
+    # checks of planes and places but not the batch, LeakyReLU's, PReLU's
+    # and LogSigmoid's gradInput shapes, FeatureLPPooling's four-size check
+    # (tests/fixtures/seeds38b_found.lua, run with nn found)
+    from nn_paths import nn_env
+    out, expected = fixture("seeds38b_found", nn_env())
+    assert out == expected
+
+
+def test_seeds38b_where_the_original_was_wrong():
+    # MultiMarginCriterion with fewer weights than classes read a target's
+    # weight past them (a garbage weight, usually a denormal, in the loss and
+    # the gradient): th's error.  SpatialDepthWiseConvolution with as many
+    # output as input planes: the original's accGradParameters laid its
+    # gradients out plane by plane anew at each call, transposing what the
+    # last call left (gradBias's values transposed, one of gradWeight's
+    # kernels overwritten by another), so that the same backward pass gave
+    # other gradients every second step; th's are the same at every step, and
+    # a second call adds as the first did.  A convolution's or pooling's
+    # gradient of fewer batch rows than the input: THNN's loops read past it
+    # (the original ended: "Invalid argument 3: out of range"), th's error;
+    # SpatialSubSampling's gradient of fewer elements than the output, which
+    # THNN, checking none, read past: th's error
+    from nn_paths import nn_env
+    code = r"""
+require 'nn'
+local function e(name, f)
+   local ok, m = pcall(f)
+   print(name, ok, (tostring(m):gsub('^[^\n]-:%d+: ', '')))
+end
+local x = torch.range(1, 8):view(2, 4):div(8)
+for _, pass in ipairs({'forward', 'backward'}) do
+   e('multimargin ' .. pass, function()
+      local c = nn.MultiMarginCriterion(1, torch.Tensor({1, 2, 3}))
+      return c[pass](c, x, torch.LongTensor({1, 4}))
+   end)
+end
+e('multimargin within the weights', function()
+   return nn.MultiMarginCriterion(1, torch.Tensor({1, 2, 3})):forward(x, torch.LongTensor({1, 3}))
+end)
+local m = nn.SpatialDepthWiseConvolution(2, 2, 2, 2)
+local input = torch.range(1, 18):view(1, 2, 3, 3):div(18)
+local gradOutput = torch.range(1, 16):view(1, 4, 2, 2):div(16)
+local steps = {}
+for step = 1, 3 do
+   m:zeroGradParameters()
+   m:forward(input)
+   m:backward(input, gradOutput)
+   steps[step] = {m.gradWeight:clone(), m.gradBias:clone()}
+end
+print('depthwise steps', steps[1][1]:equal(steps[2][1]) and steps[2][1]:equal(steps[3][1]),
+      steps[1][2]:equal(steps[2][2]) and steps[2][2]:equal(steps[3][2]))
+m:accGradParameters(input, gradOutput)
+print('depthwise twice', m.gradWeight:equal(steps[1][1] * 2), m.gradBias:equal(steps[1][2] * 2))
+e('subsampling', function()
+   local m = nn.SpatialSubSampling(2, 1, 1)
+   local x = torch.ones(1, 2, 2, 3)
+   m:forward(x)
+   return m:backward(x, torch.ones(1, 2, 1, 1))
+end)
+for _, m in ipairs({nn.SpatialConvolution(2, 2, 1, 1), nn.SpatialMaxPooling(1, 1)}) do
+   e(torch.type(m) .. ' batch', function()
+      local x = torch.ones(2, 2, 2, 3)
+      m:forward(x)
+      return m:backward(x, torch.ones(1, 2, 2, 3))
+   end)
+end
+"""
+    got = output(run_th(["-e", code], env=nn_env()))
+    assert got == [
+        "multimargin forward\tfalse\tweights has 3 elements: no weight for class 4",
+        "multimargin backward\tfalse\tweights has 3 elements: no weight for class 4",
+        "multimargin within the weights\ttrue\t1.5",
+        "depthwise steps\ttrue\ttrue",
+        "depthwise twice\ttrue\ttrue",
+        "subsampling\tfalse\tgradOutput has 2 elements, fewer than the 12 of the output [1 x 2 x 2 x 3]",
+    ] + [f"nn.{m} batch\tfalse\tNeed gradOutput of dimension 4 and gradOutput.size[0] == 2 but got "
+         "gradOutput to be of shape: [1 x 2 x 2 x 3]" for m in ("SpatialConvolution", "SpatialMaxPooling")]

@@ -187,7 +187,12 @@ local BACKWARD = checks.pertype(backward)
 function K.BatchNormalization_backward(state, input, gradOutput, gradInput, gradWeight, gradBias,
                                        weight, running_mean, running_var, save_mean, save_std,
                                        train, scale, eps)
-   checks.samecount(input, gradOutput, 'input', 'gradOutput')
+   -- (the shapes, not only the counts: THNN's check, before any other; nn
+   -- checks a gradOutput's features only, a 4D one's places not at all)
+   if not input:isSameSizeAs(gradOutput) then
+      checks.fail('input and gradOutput shapes do not match: input %s, gradOutput %s',
+                  checks.sizes(input), checks.sizes(gradOutput))
+   end
    if gradInput then gradInput:resizeAs(gradOutput) end
    if input:nElement() == 0 then return end
    local G = geometry(input)

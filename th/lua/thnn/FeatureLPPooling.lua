@@ -65,11 +65,37 @@ function K.FeatureLPPooling_updateOutput(state, input, output, power, width, str
    output:copy(sums):pow(1 / power)
 end
 
+-- THNN's view of a tensor in four sizes: batch, feature, then two more
+-- (1 where the tensor has none); a vector in batch mode or a 4-D tensor
+-- out of it failed its asserts; nil past four sizes (which matched none)
+local function desc(t, batchMode)
+   local s, off = {1, 1, 1, 1}, batchMode and 0 or 1
+   if t:dim() == 1 and batchMode then fail("Assertion `!batchMode' failed. ") end
+   if t:dim() == 4 and not batchMode then fail("Assertion `batchMode' failed. ") end
+   if t:dim() + off > 4 then return nil end
+   for i = 1, t:dim() do s[i + off] = t:size(i) end
+   return s
+end
+
+-- the gradient as THNN took it: of the output's four sizes (trailing sizes
+-- of 1 and all), read in order (th had taken any of the output's count)
+local function outputgrad(gradOutput, output, batchMode)
+   local o, g = desc(output, batchMode), desc(gradOutput, batchMode)
+   for i = 1, 4 do
+      if not g or o[i] ~= g[i] then
+         fail("Assertion `outputDesc.size[i] == gradOutputDesc.size[i]' failed. "
+              .. 'output and gradOutput sizes do not match')
+      end
+   end
+   return checks.asshape(gradOutput, output)
+end
+
 -- gradInput[f * stride + k] += gradOutput[f] * (input / output[f])^(power - 1),
 -- nothing where output[f] is 0 (p > 1)
 function K.FeatureLPPooling_updateGradInput(state, gradOutput, input, output, gradInput,
                                             power, width, stride, batchMode)
    local dim = featuredim(input, width, batchMode)
+   gradOutput = outputgrad(gradOutput, output, batchMode)
    gradInput:resizeAs(input):zero()
    if input:nElement() > 0 and gradOutput:isSameSizeAs(output)
       and not (input:isContiguous() and output:isContiguous() and gradOutput:isContiguous()) then

@@ -34,7 +34,7 @@ function K.LeakyReLU_updateGradInput(state, input, gradOutput, gradInput, negval
       gradOutput:cmul(inplaceslopes(input, negval))
       gradInput:set(gradOutput)
    else
-      gradInput:resizeAs(input):cmul(gradOutput, slopes(input, negval))
+      gradInput:resizeAs(input):cmul(checks.asshape(gradOutput, input), slopes(input, negval))
    end
 end
 

@@ -77,7 +77,8 @@ function K.LogSigmoid_updateGradInput(state, input, gradOutput, gradInput, buffe
                   checks.sizes(gradInput), checks.sizes(buffer), n, gradInput:nElement(), buffer:nElement())
    end
    local g, x, z = gradOutput:contiguous(), input:contiguous(), buffer:contiguous()
-   local gi = checks.writable(gradInput:resizeAs(input))
+   -- (the gradient's shape, as THNN resized it)
+   local gi = checks.writable(gradInput:resizeAs(gradOutput))
    if n > 0 then shared.run(BACKWARD, checks.ctype(x), n, n, g:data(), x:data(), z:data(), gi:data()) end
    checks.settle(gradInput, gi)
 end

@@ -28,10 +28,13 @@ local function prepare(input, target, p, backward)
    return input:contiguous(), target:contiguous(), nframe, dim
 end
 
--- the 0-based class of sample n (THNN checked each as it came to it)
-local function class(tp, n, dim)
+-- the 0-based class of sample n (THNN checked each as it came to it); nw:
+-- the weights' count, when given (THNN read a class past the weights from
+-- the memory after them, a garbage weight: th's error)
+local function class(tp, n, dim, nw)
    local y = tonumber(tp[n]) - 1
    if y < 0 or y >= dim then fail("bad argument #3 to 'v' (target out of range)") end
+   if nw and y >= nw then fail('weights has %d elements: no weight for class %d', nw, y + 1) end
    return y
 end
 
@@ -41,12 +44,12 @@ function K.MultiMarginCriterion_updateOutput(state, input, target, output, sizeA
    local x, t, nframe, dim = prepare(input, target, p)
    local xp, tp = x:data(), t:data()
    local w = weights and weights:contiguous()
-   local wp = w and w:data()
+   local wp, nw = w and w:data(), w and w:nElement()
    local rd = checks.rounding(input)
    margin = rd(margin)
    local sum = 0
    for n = 0, nframe - 1 do
-      local y = class(tp, n, dim)
+      local y = class(tp, n, dim, nw)
       local row = n * dim
       local xy = xp[row + y]
       for i = 0, dim - 1 do
@@ -72,11 +75,11 @@ function K.MultiMarginCriterion_updateGradInput(state, input, target, gradInput,
    margin = rd(margin)
    local xp, tp = x:data(), t:data()
    local w = weights and weights:contiguous()
-   local wp = w and w:data()
+   local wp, nw = w and w:data(), w and w:nElement()
    local gi = checks.writable(gradInput:resizeAs(input)):zero()
    local gp = gi:data()
    for n = 0, nframe - 1 do
-      local y = class(tp, n, dim)
+      local y = class(tp, n, dim, nw)
       local row = n * dim
       local xy = xp[row + y]
       local total = 0

@@ -44,7 +44,7 @@ end
 
 function K.PReLU_updateGradInput(state, input, gradOutput, gradInput, weight, nOutputPlane)
    checks.samecount(input, gradOutput, 'input', 'gradOutput')   -- (THNN's words)
-   gradInput:resizeAs(input):cmul(gradOutput, slopes(input, weight, nOutputPlane))
+   gradInput:resizeAs(input):cmul(checks.asshape(gradOutput, input), slopes(input, weight, nOutputPlane))
 end
 
 -- gradWeight += scale * the sum over input <= 0 (not NaN) of gradOutput *

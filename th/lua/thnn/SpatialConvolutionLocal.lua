@@ -20,8 +20,8 @@ local function check(input, gradOutput, weight, g, iW, iH, oW, oH)
    end
    local nout = S.size(weight, S.dims(weight) - 1)
    local sizes = S.outshape(input, first, nout, {oH, oW})
-   if gradOutput then S.checkgrad(gradOutput, sizes) end
-   return sizes
+   if gradOutput then S.checkgrad(gradOutput, sizes, nil, first) end
+   return sizes, first == 2 and sizes[1] or nil
 end
 
 local function geom(kW, kH, dW, dH, padW, padH)
@@ -88,7 +88,8 @@ end
 
 function K.SpatialConvolutionLocal_updateGradInput(state, input, gradOutput, gradInput, weight, finput, fgradInput,
                                                    kW, kH, dW, dH, padW, padH, iW, iH, oW, oH)
-   local sizes = check(input, gradOutput, weight, nil, iW, iH, oW, oH)
+   local sizes, batch = check(input, gradOutput, weight, nil, iW, iH, oW, oH)
+   gradOutput = S.firstrows(gradOutput, batch)
    S.resizeas(gradInput, input)
    local batch, N, O, P, Kc, w = layout(input, sizes, weight, kW, kH, oW, oH)
    columnsbuffer(fgradInput, batch, N, Kc, P)
@@ -106,7 +107,8 @@ end
 -- (the forward's columns when they still fit, as THNN used them; made again otherwise)
 function K.SpatialConvolutionLocal_accGradParameters(state, input, gradOutput, gradWeight, gradBias, finput,
                                                      fgradInput, kW, kH, dW, dH, padW, padH, iW, iH, oW, oH, scale)
-   local sizes = check(input, gradOutput, gradWeight, nil, iW, iH, oW, oH)
+   local sizes, batch = check(input, gradOutput, gradWeight, nil, iW, iH, oW, oH)
+   gradOutput = S.firstrows(gradOutput, batch)
    -- (gradBias checked as the forward's bias: th's view of it had failed in its own words)
    if gradBias ~= nil then S.checkgrad(gradBias, {sizes[#sizes - 2], oH, oW}, 'bias') end
    scale = scale or 1

@@ -26,7 +26,9 @@ function K.SpatialMaxUnpooling_updateOutput(state, input, output, indices, owidt
 end
 
 function K.SpatialMaxUnpooling_updateGradInput(state, input, gradOutput, gradInput, indices, owidth, oheight)
-   S.checkgrad(gradOutput, shapes(input, indices, owidth, oheight))
+   local sizes = shapes(input, indices, owidth, oheight)
+   S.checkgrad(gradOutput, sizes, nil, S.dims(input) == 4 and 2 or 1)
+   gradOutput = S.firstrows(gradOutput, S.dims(input) == 4 and sizes[1] or nil)
    S.resizeas(gradInput, input)
    call(py.nn_maxunpool_backward, nd(gradInput), nd(gradOutput), nd(indices), GEOM, 'flat', 2)
 end

@@ -26,7 +26,7 @@ local function shapes(input, gradOutput, kW, dW)
    end
    local sizes = {math.floor((frames - kW) / dW) + 1, S.size(input, n)}
    if n == 3 then table.insert(sizes, 1, S.size(input, 1)) end
-   if gradOutput then S.checkgrad(gradOutput, sizes) end
+   if gradOutput then S.checkgrad(gradOutput, sizes, nil, n == 3 and 2 or 1) end
    return sizes, n
 end
 
@@ -51,6 +51,7 @@ end
 
 function K.TemporalMaxPooling_updateGradInput(state, input, gradOutput, gradInput, indices, kW, dW)
    local sizes, n = shapes(input, gradOutput, kW, dW)
+   gradOutput = S.firstrows(gradOutput, n == 3 and sizes[1] or nil)
    S.resizeas(gradInput, input)
    if P.maxplaces(input, gradOutput, gradInput, indices, windows(kW, dW), sizes, 'tap') then return end
    call(py.nn_maxpool_backward, planes(gradInput, n), planes(gradOutput, n), planes(indices, n),

@@ -29,7 +29,9 @@ end
 
 function K.VolumetricMaxUnpooling_updateGradInput(state, input, gradOutput, gradInput, indices,
                                                   oT, oW, oH, dT, dW, dH, pT, pW, pH)
-   S.checkgrad(gradOutput, shapes(input, indices, oT, oW, oH))
+   local sizes = shapes(input, indices, oT, oW, oH)
+   S.checkgrad(gradOutput, sizes, nil, S.dims(input) == 5 and 2 or 1)
+   gradOutput = S.firstrows(gradOutput, S.dims(input) == 5 and sizes[1] or nil)
    S.resizeas(gradInput, input)
    call(py.nn_maxunpool_backward, nd(gradInput), nd(gradOutput), nd(indices), geom(dT, dW, dH, pT, pW, pH),
         'packed', 3)

@@ -23,6 +23,14 @@ function checks.samecount(a, b, aname, bname)
    end
 end
 
+-- asshape(g, like): g, of like's count, read in order in like's shape (an
+-- elementwise kernel's gradient of another shape: THNN walked both with the
+-- result resized as like)
+function checks.asshape(g, like)
+   if g:isSameSizeAs(like) then return g end
+   return g:contiguous():view(like:size())
+end
+
 -- A criterion's loss: lossloop(name, term [, prelude]) is the loop adding
 -- up term, Lua text over x and y (an input's and a target's element), a0,
 -- a1, rd and the names shared.loop's texts see, one element after the other

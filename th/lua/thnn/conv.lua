@@ -87,7 +87,7 @@ local function shapes(input, gradOutput, g, nin, nout)
    if not g.unchecked then S.checkplanes(input, first, nin) end
    local sizes = S.outshape(input, first, nout, osz)
    if g.unchecked and not gradOutput then mismatch(input, first, nin, nout, g, osz) end
-   if gradOutput then S.checkgrad(gradOutput, sizes) end
+   if gradOutput then S.checkgrad(gradOutput, sizes, nil, first) end
    return sizes, osz, batch and S.size(input, 1) or nil
 end
 
@@ -510,6 +510,7 @@ function C.backward(input, gradOutput, gradInput, weight, gcols, g, direct)
    checkdirect(weight, g)
    local nout, nin = planes(weight, g)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
+   gradOutput = S.firstrows(gradOutput, batch)
    dilatedkernel(weight, g, nout, nin)
    S.resizeas(gradInput, input)
    if #g.k == 2 then
@@ -554,6 +555,7 @@ function C.accgrad(input, gradOutput, gradWeight, gradBias, cols, g, scale, ones
    -- planes' sums past the end of a smaller one)
    checkbias(gradBias, nout)
    local _, osz, batch = shapes(input, gradOutput, g, nin, nout)
+   gradOutput = S.firstrows(gradOutput, batch)
    dilatedkernel(gradWeight, g, nout, nin)
    if #g.k == 2 then
       return accgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), g, nin, osz, batch, scale or 1,
@@ -595,7 +597,7 @@ local function fullshapes(input, gradOutput, weight, g, adj)
              nin, sep, table.concat(insz, sep), nout, sep, table.concat(osz, sep))
    end
    local sizes = S.outshape(input, first, nout, osz)
-   if gradOutput then S.checkgrad(gradOutput, sizes) end
+   if gradOutput then S.checkgrad(gradOutput, sizes, nil, first) end
    return sizes, batch
 end
 
@@ -761,6 +763,7 @@ function C.fullbackward(input, gradOutput, gradInput, weight, g, adj, gcols)
    if d == 2 then checkgeometry(g, adj) end
    checkfullweight(weight, d)
    local sizes, batch = fullshapes(input, gradOutput, weight, g, adj)
+   gradOutput = S.firstrows(gradOutput, batch and S.size(input, 1))
    if d == 2 then weight = fullkernel(weight, g) end
    S.resizeas(gradInput, input)
    if d == 2 then return fullbackward2d(input, gradOutput, gradInput, weight, gcols or input.new(), g, sizes, batch) end
@@ -774,6 +777,7 @@ function C.fullaccgrad(input, gradOutput, gradWeight, gradBias, g, adj, scale, c
    -- (a 3D one's too: th's gemv had written past a smaller gradBias)
    checkbias(gradBias, S.size(gradWeight, 2))
    local sizes, batch = fullshapes(input, gradOutput, gradWeight, g, adj)
+   gradOutput = S.firstrows(gradOutput, batch and S.size(input, 1))
    if d == 2 then
       gradWeight = fullkernel(gradWeight, g)
       return fullaccgrad2d(input, gradOutput, gradWeight, gradBias, cols or input.new(), ones, g, sizes, batch,

@@ -179,6 +179,9 @@ local function cptr(v, argn, name, other, code)
    return v
 end
 
+-- (nn's THNN.lua called the C function as `v`, which raised their errors)
+for _, f in ipairs({resolve, cbool, cint, cdouble, cptr}) do internal.callnames[f] = 'v' end
+
 -- the kernels' parameters that are C bools in THNN.h, by th's names for
 -- them (for a kernel argtypes.lua has not)
 local BOOLS = {sizeAverage = true, inplace = true, train = true, ceil_mode = true, count_include_pad = true,

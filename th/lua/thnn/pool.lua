@@ -70,7 +70,7 @@ function P.shapes(input, gradOutput, g, ceilmode)
    local first = S.checkinput(input, d, 2, d == 3)
    local osz = S.outsizes(input, first, g.k, g.s, g.pad, g.dil, ceilmode, nil, 'x')
    local sizes = S.outshape(input, first, S.size(input, first), osz)
-   if gradOutput then S.checkgrad(gradOutput, sizes) end
+   if gradOutput then S.checkgrad(gradOutput, sizes, nil, first) end
    return sizes
 end
 
@@ -482,6 +482,7 @@ end
 
 function P.maxbackward(input, gradOutput, gradInput, indices, g, ceilmode, fmt)
    local sizes = P.shapes(input, gradOutput, g, ceilmode)
+   gradOutput = S.firstrows(gradOutput, #sizes == #g.k + 2 and sizes[1] or nil)
    S.resizeas(gradInput, input)
    if not P.maxplaces(input, gradOutput, gradInput, indices, g, sizes, fmt) then
       call(py.nn_maxpool_backward, nd(gradInput), nd(gradOutput), nd(indices), flat(g), fmt, #g.k)
@@ -603,6 +604,7 @@ end
 
 function P.avgbackward(input, gradOutput, gradInput, g, ceilmode, includepad)
    local sizes = P.shapes(input, gradOutput, g, ceilmode)
+   gradOutput = S.firstrows(gradOutput, #sizes == #g.k + 2 and sizes[1] or nil)
    S.resizeas(gradInput, input)
    if not avgloop(AVGBACKWARD, input, sizes, gradInput, gradOutput, g, includepad) then
       call(py.nn_avgpool_backward, nd(gradInput), nd(gradOutput), flat(g), includepad, #g.k)

@@ -143,17 +143,53 @@ function S.checkplanes(x, first, n, name)
    end
 end
 
--- checkgrad(g, sizes): gradOutput has the output's sizes (THNN named the
--- first dimension that differs, 0-based)
-function S.checkgrad(g, sizes, name)
-   name = name or 'gradOutput'
+-- checkgrad(g, sizes, name, first): gradOutput has the output's sizes (THNN
+-- named the first dimension that differs, 0-based).  first: 2 for a batch
+-- whose size THNN did not check (the convolutions and poolings: their
+-- planes and places checked, then their loops over the input's batch read
+-- the gradient's first rows); a gradient of fewer rows, which THNN read
+-- past, is th's error in those words
+local function checkdims(g, sizes, name, from)
    local d = TD[g]
-   for i = 1, #sizes do
+   for i = from, #sizes do
       if d.nd ~= #sizes or d.sz[i] ~= sizes[i] then
          fail('Need %s of dimension %d and %s.size[%d] == %d but got %s to be of shape: %s',
               name, #sizes, name, i - 1, sizes[i], name, S.shape(g))
       end
    end
+end
+function S.checkgrad(g, sizes, name, first)
+   name = name or 'gradOutput'
+   if first ~= 2 then return checkdims(g, sizes, name, 1) end
+   checkdims(g, sizes, name, 2)
+   if TD[g].sz[1] < sizes[1] then checkdims(g, sizes, name, 1) end
+end
+
+-- asoutput(g, sizes): a gradient read as THNN's kernels without a check of
+-- it read it, its memory in order as the output's (of those sizes): a
+-- gradient of other sizes passes; fewer elements, which THNN read past, is
+-- th's error
+function S.asoutput(g, sizes)
+   local n = 1
+   for i = 1, #sizes do n = n * sizes[i] end
+   local have = internal.nelement(TD[g])
+   if have < n then
+      fail('gradOutput has %d elements, fewer than the %d of the output %s', have, n,
+           '[' .. table.concat(sizes, ' x ') .. ']')
+   end
+   if g:isContiguous() and S.dims(g) == #sizes then
+      local same = true
+      for i = 1, #sizes do same = same and S.size(g, i) == sizes[i] end
+      if same then return g end
+   end
+   return g:contiguous():view(have):narrow(1, 1, n):view(unpack(sizes))
+end
+
+-- firstrows(g, batch): a batch's gradient as THNN's loops read it, its first
+-- batch rows (checkgrad with first 2 let more through)
+function S.firstrows(g, batch)
+   if batch and TD[g].sz[1] > batch then return g:narrow(1, 1, batch) end
+   return g
 end
 
 -- outshape(x, first, nplanes, spatial): the output's sizes (with x's batch)

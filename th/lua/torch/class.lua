@@ -151,10 +151,9 @@ local function fromc(e)
    if type(e) == 'string' and e:find(here) then
       e = e:gsub(here, '', 1):gsub("^bad argument #(%d+) to '[^']*'", "bad argument #%1 to '?'")
    end
-   -- (taken here, at the depth the handler of an uncaught error takes it:
-   -- LuaJIT leaves out the middle of a deep stack counting from there)
+   -- (taken here, at the depth the handler of an uncaught error takes it)
    if not internal.again(e, 2) then
-      internal.rethrown = {msg = e, text = internal.traceback('', 2), frames = internal.frames(2)}
+      internal.rethrown = {msg = e, text = internal.fulltraceback('', 2), frames = internal.frames(2)}
    end
    return e
 end

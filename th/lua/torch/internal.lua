@@ -33,6 +33,36 @@ local internal = {}
 -- frames in its place: trepl), for th's code that reads frames by file
 internal.traceback = debug.traceback
 
+-- fulltraceback(msg, level): that traceback from level (counted from
+-- fulltraceback's caller) down, every level of it: LuaJIT leaves out the
+-- middle of a stack of more than 22 levels ("\t..."), which th's own
+-- frames, collapsed later, would have placed elsewhere than the original's
+-- stack did (trepl/init.lua leaves it out as the original's).  The levels
+-- left out are written here as LuaJIT writes a level (a C function's
+-- address is its function object's: no C pointer is at hand)
+local rawgetinfo = debug.getinfo
+local function levelline(info)
+   local ffid = tostring(info.func):match('^function: builtin#(%d+)$')
+   local line = '\n\t' .. ((ffid and info.namewhat == '') and '[builtin#' .. ffid .. ']' or info.short_src) .. ':'
+   if info.currentline > 0 then line = line .. info.currentline .. ':' end
+   if info.namewhat ~= '' then return line .. " in function '" .. info.name .. "'" end
+   if info.what == 'main' then return line .. ' in main chunk' end
+   if info.what == 'C' then return line .. ' at ' .. (tostring(info.func):match('0x%x+') or '0x0') end
+   return line .. ' in function <' .. info.short_src .. ':' .. info.linedefined .. '>'
+end
+function internal.fulltraceback(msg, level)
+   local raw = internal.traceback('', level + 1)
+   local cut = raw:find('\n\t...\n', 1, true)
+   if not cut then return msg .. raw end
+   local first = raw:sub(1, cut - 1)
+   local shown = select(2, first:gsub('\n\t', ''))
+   local last = level + 1
+   while rawgetinfo(last + 1, 'l') do last = last + 1 end
+   local middle = {}
+   for at = level + 1 + shown, last - 10 do middle[#middle + 1] = levelline(rawgetinfo(at, 'Snlf')) end
+   return msg .. first .. table.concat(middle) .. raw:sub(cut + 5)
+end
+
 -- Both tables are weak in keys and values; what keeps a data table alive is
 -- the proxy itself, whose environment it is (internal.attach).  A weak-keyed
 -- table alone would keep each dead proxy's data for another collection cycle,
@@ -155,6 +185,10 @@ internal.classcalls = setmetatable({}, {__mode = 'k'})
 -- th's functions that were Lua functions of the original's own files
 -- (torch.class's constructor, class.lua): tracebacks keep their frames
 internal.luaframes = setmetatable({}, {__mode = 'k'})
+-- th's functions that convert a C function's arguments as the original's
+-- FFI call did (thnn's cint, cptr...): a conversion's error was the call's,
+-- so tracebacks name their frames after the function called (f -> name)
+internal.callnames = setmetatable({}, {__mode = 'k'})
 
 -- frames(level) -> getinfo 'Sf' of each frame from level (counted from
 -- frames' caller) down: what a traceback taken at that level shows, one

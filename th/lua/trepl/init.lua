@@ -182,6 +182,8 @@ local function asc(lines, ownsrc, funcs, srcs)
       end
       if last then
          local name = lines[last]:match(" in function ('[^']*')$")
+         local callname = funcs[last] and internal.callnames[funcs[last]]
+         if callname then name = "'" .. callname .. "'" end
          -- (a class's metamethod alone called the user's __add__,
          -- __index__...: luaT's one C function)
          local alone = count == 1 and internal.classcalls[funcs[last]]
@@ -235,6 +237,33 @@ local function tochunk(text)
    return cut and text:sub(1, cut - 1) or text
 end
 
+-- LuaJIT left out the middle of the original's tracebacks of more than 22
+-- levels, all but the first 11 and the last 10 ("\t..."), counting the th
+-- launcher's frames below the outermost main chunk (dofile, the launcher's
+-- main chunk and a C frame; at the prompt, trepl's repl and xpcall too):
+-- th's text (its own frames collapsed, the launcher's cut) is cut so
+local LEVELS1, LEVELS2 = 11, 10
+local function cutmiddle(text)
+   local at = 1
+   while true do
+      local nxt = text:find('\nstack traceback:\n', at + 1, true)
+      if not nxt then break end
+      at = nxt
+   end
+   local head, stack = text:sub(1, at + 17), text:sub(at + 18)
+   if head:sub(-18) ~= '\nstack traceback:\n' then return text end
+   local lines = {}
+   for line in (stack .. '\n'):gmatch('(.-)\n') do lines[#lines + 1] = line end
+   local last = lines[#lines]
+   local below = last:find('^\tstdin:%d+: in main chunk$') and 4 or last:find(': in main chunk$') and 3 or 0
+   local levels = #lines + below
+   if levels <= LEVELS1 + LEVELS2 + 1 then return text end
+   local out = {unpack(lines, 1, LEVELS1)}
+   out[#out + 1] = '\t...'
+   for i = levels - LEVELS2 + 1, #lines do out[#out + 1] = lines[i] end
+   return head .. table.concat(out, '\n')
+end
+
 -- traceback for xpcall: the message, then the Lua stack from level (2 by
 -- default: the function that raised the error, when traceback is the
 -- handler itself), collapsed
@@ -246,9 +275,9 @@ function trepl.traceback(msg, level, lua)
    if first then
       text, frames = trepl.message(msg) .. first.text, first.frames
    else
-      text, frames = rawtraceback(trepl.message(msg), level), internal.frames(level)
+      text, frames = internal.fulltraceback(trepl.message(msg), level), internal.frames(level)
    end
-   return tochunk(collapse(text, frames, lua))
+   return cutmiddle(tochunk(collapse(text, frames, lua)))
 end
 
 -- debug.traceback as user code sees it (nn's Container puts one in its
@@ -268,11 +297,11 @@ function debug.traceback(...)
    if first then
       text, frames = (nomsg and '' or msg) .. first.text, first.frames
    else
-      text, frames = rawtraceback(nomsg and '' or msg, level), internal.frames(level)
+      text, frames = internal.fulltraceback(nomsg and '' or msg, level), internal.frames(level)
    end
-   text = collapse(text, frames)
+   text = cutmiddle(tochunk(collapse(text, frames)))
    if nomsg then text = text:sub(2) end   -- (the empty message's line)
-   return tochunk(text)
+   return text
 end
 
 -- debug.getinfo as user code sees it: the frames of what luaT did in C and
