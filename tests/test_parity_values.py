@@ -1017,8 +1017,9 @@ def test_seeds38_fuzz_findings():
     # "attempt to perform arithmetic on field 'normal_x'"); a Storage mapped
     # privately on a file holding such NaNs reads them as NaN (th: nil, and
     # its maths failed), the file untouched; apply/map/map2's C-loop errors
-    # with no position in a tail call or from C
-    # (tests/fixtures/seeds38_found.lua)
+    # with no position in a tail call or from C; torch.pointer of a cdata the
+    # pointer it holds (an array's or struct's first 8 bytes), refused past
+    # 2^53 as luaT_pushpointer did (tests/fixtures/seeds38_found.lua)
     out, expected = fixture("seeds38_found")
     assert out == expected
 
