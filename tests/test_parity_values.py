@@ -1019,7 +1019,8 @@ def test_seeds38_fuzz_findings():
     # its maths failed), the file untouched; apply/map/map2's C-loop errors
     # with no position in a tail call or from C; torch.pointer of a cdata the
     # pointer it holds (an array's or struct's first 8 bytes), refused past
-    # 2^53 as luaT_pushpointer did (tests/fixtures/seeds38_found.lua)
+    # 2^53 as luaT_pushpointer did; print of a table whose first key is false
+    # prints {} as trepl did (tests/fixtures/seeds38_found.lua)
     out, expected = fixture("seeds38_found")
     assert out == expected
 

@@ -56,7 +56,9 @@ local MAXDEPTH = 5
 
 local function printtable(out, obj, indent, seen, depth)
    local pad = string.rep(' ', indent)
-   if next(obj) == nil then
+   -- (trepl asked `if next(obj)`: a table whose first key is false prints
+   -- as empty too)
+   if not next(obj) then
       return out(pad, '{}\n')
    end
    seen[obj] = true
