@@ -1020,7 +1020,9 @@ def test_seeds38_fuzz_findings():
     # with no position in a tail call or from C; torch.pointer of a cdata the
     # pointer it holds (an array's or struct's first 8 bytes), refused past
     # 2^53 as luaT_pushpointer did; print of a table whose first key is false
-    # prints {} as trepl did (tests/fixtures/seeds38_found.lua)
+    # prints {} as trepl did; trepl's globals in scripts (setprintlevel,
+    # print_old/print_new, import, noColors, who, monitor_G, repl, _RESULTS,
+    # _LAST, _preloaded_) and string.gfind (tests/fixtures/seeds38_found.lua)
     out, expected = fixture("seeds38_found")
     assert out == expected
 

@@ -200,3 +200,28 @@ def test_ctrl_c_stops_a_script_looping_over_small_tensors(tmp_path):
     out, err = child.communicate(timeout=10)
     assert child.returncode == 130
     assert err.startswith(b"th: interrupted\n") and b"spin.lua:3: in main chunk" in err
+
+
+def test_globals_options_monitor_globals(tmp_path):
+    # th -g / -gg: trepl's monitor_G, as the original's launcher called it
+    # after the libraries (what the original printed; -gg's error has no
+    # position, the original's was a line of its trepl/init.lua)
+    script = tmp_path / "g.lua"
+    script.write_text("x = 1\nprint(y)\nlocal function f() z = 2 end\nf()\nx = 3\n")
+    r = run_th(["-g", str(script)], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    path = str(script)
+    assert r.stdout == (f"created global variable: x @ {path}:1\t\n"
+                        f"attempt to read undeclared variable: y @ {path}:2\t\nnil\t\n"
+                        f"created global variable: z @ {path}:3\t\n")
+    r = run_th(["-gg", str(script)], cwd=str(tmp_path))
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.splitlines()[0] == f"th: created global variable: x @ {path}:1"
+
+
+def test_trepl_globals_in_scripts(th):
+    # the globals trepl defined before every script (setprintlevel, import,
+    # who...: tests/fixtures/seeds38_found.lua); who() lists the user's
+    r = th("seeds38v = 5\nwho()")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "== User Variables ==\t\n[seeds38v]               = 5\t\n==\t\n"
