@@ -225,3 +225,29 @@ def test_trepl_globals_in_scripts(th):
     r = th("seeds38v = 5\nwho()")
     assert r.returncode == 0, r.stderr
     assert r.stdout == "== User Variables ==\t\n[seeds38v]               = 5\t\n==\t\n"
+
+
+def test_require_of_a_relative_name(tmp_path):
+    # trepl's require of a name starting with '.': relative to the calling
+    # file (name.lua, name.th by torch.load, the file itself, name/init.lua),
+    # the current folder in a tail call (what the original printed)
+    sub = tmp_path / "sub"
+    (sub / "pkg").mkdir(parents=True)
+    (sub / "m.lua").write_text('return {v = "mod"}')
+    (sub / "pkg" / "init.lua").write_text('return {v = "pkg"}')
+    (sub / "plainfile").write_text('return {v = "plain"}')
+    (sub / "main.lua").write_text(
+        "torch.save(paths.concat(paths.dirname(arg[0]), 'obj.th'), {a = 1})\n"
+        "print(pcall(function() return require('./m').v end))\n"
+        "print(pcall(function() return require('./pkg').v end))\n"
+        "print(pcall(function() return require('./obj.th').a end))\n"
+        "print(pcall(function() return require('./obj').a end))\n"
+        "print(pcall(function() return require('./plainfile').v end))\n"
+        "print(pcall(function() return require('../sub/m').v end))\n"
+        "print(pcall(function() return require('./m2.lua') end))\n"
+        "print(pcall(function() return require('./nothere') end))\n")
+    r = run_th(["sub/main.lua"], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ("true\tmod\t\ntrue\tpkg\t\ntrue\t1\t\ntrue\t1\t\ntrue\tplain\t\ntrue\tmod\t\n"
+                        f"false\tcannot open {tmp_path}/m2.lua/init.lua: No such file or directory\t\n"
+                        f"false\tcannot open {tmp_path}/nothere/init.lua: No such file or directory\t\n")

@@ -115,5 +115,52 @@ end
 _G._RESULTS = _G._RESULTS or {}
 _G._LAST = _G._LAST or ''
 
+-- require(name) of a name starting with '.' (trepl's, "ala Node.js"): a file
+-- relative to the file of the code calling it (the current folder when that
+-- is no file: C, or a tail call), name.lua, then name.th and name.net
+-- (torch.load; .net after require 'nn'), name.json (cjson) and name.csv
+-- (csv), then the file name itself, then with those extensions, .so and
+-- .dylib (package.loadlib), then name/init.lua; any other name as Lua's
+local drequire = require
+function _G.require(name)
+   if type(name) ~= 'string' or not name:find('^%.') then
+      return drequire(name)
+   end
+   local file = debug.getinfo(2).source:gsub('^@', '')
+   local dir = '.'
+   if paths.filep(file) then
+      dir = paths.dirname(file)
+   end
+   local pkgpath = paths.concat(dir, name)
+   if paths.filep(pkgpath .. '.lua') then
+      return dofile(pkgpath .. '.lua')
+   elseif pkgpath:find('%.th$') and paths.filep(pkgpath) then
+      return torch.load(pkgpath)
+   elseif pkgpath:find('%.net$') and paths.filep(pkgpath) then
+      drequire 'nn'
+      return torch.load(pkgpath)
+   elseif pkgpath:find('%.json$') and paths.filep(pkgpath) then
+      return drequire('cjson').decode(io.open(pkgpath):read('*all'))
+   elseif pkgpath:find('%.csv$') and paths.filep(pkgpath) then
+      return drequire('csv').load(pkgpath)
+   elseif paths.filep(pkgpath) then
+      return dofile(pkgpath)
+   elseif paths.filep(pkgpath .. '.th') then
+      return torch.load(pkgpath .. '.th')
+   elseif paths.filep(pkgpath .. '.net') then
+      drequire 'nn'
+      return torch.load(pkgpath .. '.net')
+   elseif paths.filep(pkgpath .. '.json') then
+      return drequire('cjson').decode(io.open(pkgpath .. '.json'):read('*all'))
+   elseif paths.filep(pkgpath .. '.csv') then
+      return drequire('csv').load(pkgpath .. '.csv')
+   elseif paths.filep(pkgpath .. '.so') then
+      return package.loadlib(pkgpath .. '.so', 'luaopen_' .. paths.basename(name))()
+   elseif paths.filep(pkgpath .. '.dylib') then
+      return package.loadlib(pkgpath .. '.dylib', 'luaopen_' .. paths.basename(name))()
+   end
+   return dofile(paths.concat(pkgpath, 'init.lua'))
+end
+
 -- (and Lua 5.0's string.gfind, which the original's LuaJIT kept: gmatch)
 string.gfind = string.gfind or string.gmatch
