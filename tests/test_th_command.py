@@ -251,3 +251,14 @@ def test_require_of_a_relative_name(tmp_path):
     assert r.stdout == ("true\tmod\t\ntrue\tpkg\t\ntrue\t1\t\ntrue\t1\t\ntrue\tplain\t\ntrue\tmod\t\n"
                         f"false\tcannot open {tmp_path}/m2.lua/init.lua: No such file or directory\t\n"
                         f"false\tcannot open {tmp_path}/nothere/init.lua: No such file or directory\t\n")
+
+
+def test_treplstartup_runs_before_a_script(tmp_path):
+    # $TREPLSTARTUP: run before a script, not with -e or -i (the original's launcher)
+    (tmp_path / "startup.lua").write_text("startup_ran = 42\nprint('startup')")
+    (tmp_path / "s.lua").write_text("print(startup_ran)")
+    env = dict(os.environ, TREPLSTARTUP=str(tmp_path / "startup.lua"))
+    r = run_th([str(tmp_path / "s.lua")], cwd=str(tmp_path), env=env)
+    assert r.returncode == 0 and r.stdout == "startup\t\n42\t\n", r.stderr
+    r = run_th(["-e", "print(startup_ran)"], cwd=str(tmp_path), env=env)
+    assert r.stdout == "nil\t\n"

@@ -244,6 +244,10 @@ def _main(argv):
     preload()
 
     steps = [("module", lib) for lib in libs]
+    # $TREPLSTARTUP: a file run first, unless -i or -e (the original's launcher)
+    startup = os.environ.get("TREPLSTARTUP")
+    if startup and not (interactive or statements):
+        steps.append(("startup", startup))
     if monitor:   # (after the libraries, as the original's launcher)
         steps.append(("string", "monitor_G(true)" if monitor == "error" else "monitor_G()"))
     steps += [("string", s) for s in statements]
@@ -253,6 +257,8 @@ def _main(argv):
         steps.append(("file", script))
     for kind, what in steps:
         args = script_args if kind == "file" else ()
+        if kind == "startup":
+            kind = "file"
         result = interrupter.run(lambda: run(kind, luabytes.encode(what),
                                              *map(luabytes.encode, args)))
         if result is True:
