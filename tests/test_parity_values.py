@@ -1022,7 +1022,9 @@ def test_seeds38_fuzz_findings():
     # 2^53 as luaT_pushpointer did; print of a table whose first key is false
     # prints {} as trepl did; trepl's globals in scripts (setprintlevel,
     # print_old/print_new, import, noColors, who, monitor_G, repl, _RESULTS,
-    # _LAST, _preloaded_) and string.gfind (tests/fixtures/seeds38_found.lua)
+    # _LAST, _preloaded_) and string.gfind; comparisons into an expanded
+    # LongTensor that is their operand in TH's element order (fuzz_views
+    # 8729) (tests/fixtures/seeds38_found.lua)
     out, expected = fixture("seeds38_found")
     assert out == expected
 
