@@ -200,3 +200,65 @@ def test_ctrl_c_stops_a_script_looping_over_small_tensors(tmp_path):
     out, err = child.communicate(timeout=10)
     assert child.returncode == 130
     assert err.startswith(b"th: interrupted\n") and b"spin.lua:3: in main chunk" in err
+
+
+def test_globals_options_monitor_globals(tmp_path):
+    # th -g / -gg: trepl's monitor_G, as the original's launcher called it
+    # after the libraries (what the original printed; -gg's error has no
+    # position, the original's was a line of its trepl/init.lua)
+    script = tmp_path / "g.lua"
+    script.write_text("x = 1\nprint(y)\nlocal function f() z = 2 end\nf()\nx = 3\n")
+    r = run_th(["-g", str(script)], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    path = str(script)
+    assert r.stdout == (f"created global variable: x @ {path}:1\t\n"
+                        f"attempt to read undeclared variable: y @ {path}:2\t\nnil\t\n"
+                        f"created global variable: z @ {path}:3\t\n")
+    r = run_th(["-gg", str(script)], cwd=str(tmp_path))
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.splitlines()[0] == f"th: created global variable: x @ {path}:1"
+
+
+def test_trepl_globals_in_scripts(th):
+    # the globals trepl defined before every script (setprintlevel, import,
+    # who...: tests/fixtures/seeds38_found.lua); who() lists the user's
+    r = th("seeds38v = 5\nwho()")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "== User Variables ==\t\n[seeds38v]               = 5\t\n==\t\n"
+
+
+def test_require_of_a_relative_name(tmp_path):
+    # trepl's require of a name starting with '.': relative to the calling
+    # file (name.lua, name.th by torch.load, the file itself, name/init.lua),
+    # the current folder in a tail call (what the original printed)
+    sub = tmp_path / "sub"
+    (sub / "pkg").mkdir(parents=True)
+    (sub / "m.lua").write_text('return {v = "mod"}')
+    (sub / "pkg" / "init.lua").write_text('return {v = "pkg"}')
+    (sub / "plainfile").write_text('return {v = "plain"}')
+    (sub / "main.lua").write_text(
+        "torch.save(paths.concat(paths.dirname(arg[0]), 'obj.th'), {a = 1})\n"
+        "print(pcall(function() return require('./m').v end))\n"
+        "print(pcall(function() return require('./pkg').v end))\n"
+        "print(pcall(function() return require('./obj.th').a end))\n"
+        "print(pcall(function() return require('./obj').a end))\n"
+        "print(pcall(function() return require('./plainfile').v end))\n"
+        "print(pcall(function() return require('../sub/m').v end))\n"
+        "print(pcall(function() return require('./m2.lua') end))\n"
+        "print(pcall(function() return require('./nothere') end))\n")
+    r = run_th(["sub/main.lua"], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ("true\tmod\t\ntrue\tpkg\t\ntrue\t1\t\ntrue\t1\t\ntrue\tplain\t\ntrue\tmod\t\n"
+                        f"false\tcannot open {tmp_path}/m2.lua/init.lua: No such file or directory\t\n"
+                        f"false\tcannot open {tmp_path}/nothere/init.lua: No such file or directory\t\n")
+
+
+def test_treplstartup_runs_before_a_script(tmp_path):
+    # $TREPLSTARTUP: run before a script, not with -e or -i (the original's launcher)
+    (tmp_path / "startup.lua").write_text("startup_ran = 42\nprint('startup')")
+    (tmp_path / "s.lua").write_text("print(startup_ran)")
+    env = dict(os.environ, TREPLSTARTUP=str(tmp_path / "startup.lua"))
+    r = run_th([str(tmp_path / "s.lua")], cwd=str(tmp_path), env=env)
+    assert r.returncode == 0 and r.stdout == "startup\t\n42\t\n", r.stderr
+    r = run_th(["-e", "print(startup_ran)"], cwd=str(tmp_path), env=env)
+    assert r.stdout == "nil\t\n"

@@ -21,6 +21,8 @@ Options:
   -l name            load library name
   -e statement       execute statement
   -h,--help          print this help
+  -g,--globals       monitor global variables (print a warning on creation/access)
+  -gg,--gglobals     monitor global variables (throw an error on creation/access)
   -i,--interactive   enter the REPL after executing a script
 
   th --doctest [--exact] [--any-numbers] [-l name] [--seed N] FILE.md...
@@ -39,8 +41,9 @@ class UsageError(Exception):
 
 
 def parse_args(argv):
-    """-> (libraries, statements, interactive, script or None, script arguments)"""
-    libs, statements, interactive = [], [], False
+    """-> (libraries, statements, interactive, script or None, script arguments,
+    monitor: None, 'print' (-g) or 'error' (-gg), trepl's monitor_G of globals)"""
+    libs, statements, interactive, monitor = [], [], False, None
     i = 0
     while i < len(argv):
         opt = argv[i]
@@ -49,6 +52,8 @@ def parse_args(argv):
             raise SystemExit(0)
         if opt in ("-i", "--interactive"):
             interactive = True
+        elif opt in ("-g", "--globals", "-gg", "--gglobals"):
+            monitor = "error" if opt in ("-gg", "--gglobals") else "print"
         elif opt in ("-e", "-l"):
             if i + 1 >= len(argv):
                 raise UsageError(f"option {opt} needs an argument")
@@ -59,9 +64,9 @@ def parse_args(argv):
         elif opt.startswith("-") and opt != "-":
             raise UsageError(f"unknown option {opt}")
         else:
-            return libs, statements, interactive, opt, argv[i + 1:]
+            return libs, statements, interactive, opt, argv[i + 1:], monitor
         i += 1
-    return libs, statements, interactive, None, []
+    return libs, statements, interactive, None, [], monitor
 
 
 _RUN = r"""
@@ -91,8 +96,9 @@ _SETUP = r"""
 function(script, tty, start, ...)
    local trepl = require 'trepl'
    trepl.tty, trepl.start = tty, start
-   _G.print = trepl.print
+   _G.print_old, _G.print = print, trepl.print
    require 'trepl.startup'
+   require 'trepl.globals'
    local args = {...}
    local arg = {[0] = script, [-1] = 'th'}
    for i = 1, select('#', ...) do arg[i] = args[i] end
@@ -216,7 +222,7 @@ def _main(argv):
     if argv[:1] == ["--install-kernel"]:
         return install_kernel(argv[1:])
     try:
-        libs, statements, interactive, script, script_args = parse_args(argv)
+        libs, statements, interactive, script, script_args, monitor = parse_args(argv)
     except UsageError as exc:
         sys.stderr.write(f"th: {exc}\n{USAGE}")
         return 1
@@ -237,13 +243,22 @@ def _main(argv):
     interrupter = Interrupter(runtime.lua, quit_after=2)
     preload()
 
-    steps = [("module", lib) for lib in libs] + [("string", s) for s in statements]
+    steps = [("module", lib) for lib in libs]
+    # $TREPLSTARTUP: a file run first, unless -i or -e (the original's launcher)
+    startup = os.environ.get("TREPLSTARTUP")
+    if startup and not (interactive or statements):
+        steps.append(("startup", startup))
+    if monitor:   # (after the libraries, as the original's launcher)
+        steps.append(("string", "monitor_G(true)" if monitor == "error" else "monitor_G()"))
+    steps += [("string", s) for s in statements]
     if script == "-":
         steps.append(("string", sys.stdin.buffer.read()))
     elif script is not None:
         steps.append(("file", script))
     for kind, what in steps:
         args = script_args if kind == "file" else ()
+        if kind == "startup":
+            kind = "file"
         result = interrupter.run(lambda: run(kind, luabytes.encode(what),
                                              *map(luabytes.encode, args)))
         if result is True:

@@ -8,6 +8,7 @@ Lua reads and writes elements through an FFI pointer; bulk maths gets a
 strided `view` of the same memory.
 """
 import ctypes
+import sys
 
 import numpy as np
 
@@ -50,7 +51,33 @@ def from_file(tname, filename, shared):
     # past the last one are left out)
     n = len(raw) // dtype.itemsize
     arr = raw[:n * dtype.itemsize].view(dtype)
+    if not shared:
+        canonical_nans(arr)
     return arr, arr.ctypes.data
+
+
+# the bits of the default NaN (what 0/0 gives) and the lowest bit pattern
+# above it, by float dtype's width; little-endian hosts
+_NANS = {4: (np.uint32, 0xffc00000, 0xff800000), 8: (np.uint64, 0xfff8000000000000, 0xfff8000000000000)}
+
+
+def canonical_nans(arr, chunk=1 << 22):
+    """Negative NaNs of a large payload made the default NaN, in place.
+
+    LuaJIT's FFI reads a double whose high word is 0xfff90000 or above (a float
+    converts to one) as a tagged value, nil or a crash; the original's
+    lua_pushnumber made every NaN it pushed the default one.  File reads do the
+    same (File.lua's canonicalnans); here for a private mapping of a file,
+    whose pages are copied only where such a NaN is."""
+    if arr.dtype.kind != "f" or arr.itemsize not in _NANS or sys.byteorder != "little":
+        return
+    utype, nan, above = _NANS[arr.itemsize]
+    bits = arr.view(utype)
+    for start in range(0, len(bits), chunk):
+        part = bits[start:start + chunk]
+        hit = np.flatnonzero(part > utype(above))
+        if len(hit):
+            part[hit] = utype(nan)
 
 
 def from_cdata(tname, addr, n, owner):

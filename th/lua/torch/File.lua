@@ -293,7 +293,7 @@ local function defineio(T)
       if select('#', ...) ~= 1 then v = nil end   -- (a second argument: none of its forms)
       if v then
          open(self, wname)
-         scratch[0] = v
+         scratch[0] = internal.ccast(T, v)   -- (as the binding's C cast: 3e9 an Int's INT_MIN)
          writefrom(F, T, scratch, 1, wname)
          return
       end

@@ -112,7 +112,10 @@ end
 local ffi = require 'ffi'
 local CTYPE = {Double = 'double', Float = 'float', Long = 'int64_t', Int = 'int', Short = 'short',
                Char = 'char', Byte = 'unsigned char', Half = 'half'}
-local ccast, raise = internal.ccast, internal.raise
+-- (the C loop's errors were luaL_error's in a C function: at its caller's
+-- line, none when a tail call or C called it: locate; the FFI loop's
+-- were its Lua file's, which th gives at the user's line: raise)
+local ccast, raise, locate = internal.ccast, internal.raise, internal.locate
 
 -- storer(T, ffipath) -> store(p, i, r): what the user's function returned goes
 -- to p[i] (one function per type and way, which LuaJIT inlines into each loop)
@@ -142,7 +145,7 @@ local function storer(T, ffipath)
          if r == nil then return end
          if type(r) ~= 'number' then
             r = type(r) == 'string' and tonumber(r)
-            if not r then raise('given function should return a number or nil') end
+            if not r then locate('given function should return a number or nil') end
          end
          if integer then r = ccast(T, r) end
          p[i] = r
@@ -197,11 +200,11 @@ local function checkoperands(ffipath, d, e, g)
    if nelement(e) ~= n or g and nelement(g) ~= n then
       if ffipath then raise('size mismatch') end
       if g then
-         raise(('inconsistent tensor size, expected tensor %s, src1 %s and src2 %s to have the same number of '
+         locate(('inconsistent tensor size, expected tensor %s, src1 %s and src2 %s to have the same number of '
                 .. 'elements, but got %d, %d and %d elements respectively')
                :format(bs(d), bs(e), bs(g), n, nelement(e), nelement(g)))
       end
-      raise(('inconsistent tensor size, expected tensor %s and src %s to have the same number of elements, '
+      locate(('inconsistent tensor size, expected tensor %s and src %s to have the same number of elements, '
              .. 'but got %d and %d elements respectively'):format(bs(d), bs(e), n, nelement(e)))
    end
    if n > 0 then

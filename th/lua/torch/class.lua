@@ -568,6 +568,30 @@ function torch.isequal(a, b)
    return false
 end
 
+-- the pointer a cdata holds, as luaT read it: the first 8 bytes of its value
+-- (a pointer's address, an integer's value, an array's or a struct's first
+-- elements; a scalar narrower than that padded with zeros), refused beyond
+-- 2^53 (luaT_pushpointer's check: a double holds no more)
+local u64p = ffi.typeof('uint64_t *')
+local function heldpointer(obj)
+   local ct = ffi.typeof(obj)
+   local name = tostring(ct)
+   local u
+   if name:match('%*%)?[^%*]*>$') then
+      u = ffi.cast('uint64_t', obj)   -- (a pointer, of data or of a function)
+   elseif name:match('%]>$') or name:match('^ctype<struct') or name:match('^ctype<union') then
+      u = ffi.cast(u64p, obj)[0]       -- (an array's elements, a struct's fields)
+   else
+      local box, word = ffi.new(ffi.typeof('$[1]', ct), obj), ffi.new('uint64_t[1]')
+      ffi.copy(word, box, math.min(ffi.sizeof(ct), 8))
+      u = word[0]
+   end
+   if u > 9007199254740992ULL then
+      internal.locate("Pointer value can't be represented as a Lua number (an overflow would occur)")
+   end
+   return tonumber(u)
+end
+
 -- pointer(obj): a number unique to each live object (tables, functions, threads, Torch
 -- objects); for a string (or a number, as its string) the address of its interned bytes
 local ids = setmetatable({}, {__mode = 'k'})
@@ -575,7 +599,7 @@ local nextid = 0x1000
 function torch.pointer(obj)
    local t = type(obj)
    if t == 'cdata' then
-      return tonumber(ffi.cast('intptr_t', obj))
+      return heldpointer(obj)
    elseif t == 'string' or t == 'number' then
       return tonumber(ffi.cast('intptr_t', ffi.cast('const char *', tostring(obj))))
    elseif t == 'userdata' and not torch.typename(obj) then

@@ -52,6 +52,18 @@ local function checkstdv(stdv, fname)
    end
 end
 
+-- the cached pair's x and rho as numbers: a state set by setRNGState may hold
+-- any bytes there, and a negative NaN of large payload is no number to
+-- LuaJIT's FFI (nil, or a crash); TH computed with it, a NaN
+local u32p = ffi.typeof('uint32_t *')
+local XHI = ffi.offsetof('th_generator', 'normal_x') / 4 + 1
+local RHOHI = ffi.offsetof('th_generator', 'normal_rho') / 4 + 1
+local function cached(g)
+   local w = ffi.cast(u32p, g)
+   if w[XHI] > 0xfff80000 or w[RHOHI] > 0xfff80000 then return 0 / 0, 0 / 0 end
+   return g.normal_x, g.normal_rho
+end
+
 -- Box-Muller: a pair of uniforms gives two values, the second one cached
 local function normal(g, mean, stdv)
    if g.normal_is_valid == 0 then
@@ -62,7 +74,8 @@ local function normal(g, mean, stdv)
       return g.normal_rho * cos(2 * pi * g.normal_x) * stdv + mean
    end
    g.normal_is_valid = 0
-   return g.normal_rho * sin(2 * pi * g.normal_x) * stdv + mean
+   local x, rho = cached(g)
+   return rho * sin(2 * pi * x) * stdv + mean
 end
 
 -- the distributions of one uniform u in [0, 1), by the uniform

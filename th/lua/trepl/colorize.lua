@@ -3,7 +3,8 @@
 local colors = require 'trepl.colors'
 
 local colorize = {}
-for name, code in pairs(colors) do
-   colorize[name] = function(s) return code .. tostring(s) .. colors.none end
+for name in pairs(colors) do
+   -- (the code read at each call: noColors() empties them all)
+   colorize[name] = function(s) return colors[name] .. tostring(s) .. colors.none end
 end
 return colorize

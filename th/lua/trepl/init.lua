@@ -51,12 +51,16 @@ trepl.describe = describe       -- (who() describes values so too)
 
 -- tables print as `{`, `  key : value` lines, `}`; a table met again while
 -- printing itself (the original recursed forever), or nested deeper than
--- MAXDEPTH levels (as the original cut them), prints as {...}
+-- MAXDEPTH levels (as the original cut them; setprintlevel(n) sets it),
+-- prints as {...}
 local MAXDEPTH = 5
+function trepl.setdepth(n) MAXDEPTH = n end
 
 local function printtable(out, obj, indent, seen, depth)
    local pad = string.rep(' ', indent)
-   if next(obj) == nil then
+   -- (trepl asked `if next(obj)`: a table whose first key is false prints
+   -- as empty too)
+   if not next(obj) then
       return out(pad, '{}\n')
    end
    seen[obj] = true
@@ -350,6 +354,10 @@ end
 function trepl.snapshot()
    trepl.initial = {}
    for k in pairs(_G) do trepl.initial[k] = true end
+   -- (trepl's list of them, a global: _preloaded_)
+   trepl.initial._preloaded_ = true
+   _G._preloaded_ = {}
+   for k in pairs(trepl.initial) do _G._preloaded_[k] = true end
 end
 
 -- run(f, ...) -> true, results... or false, message with traceback

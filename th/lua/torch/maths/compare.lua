@@ -101,7 +101,9 @@ end
 
 for name, f in pairs(comparisons) do
    dispatch.define{
-      elementwise = true,
+      -- (an expanded result that is x itself in TH's element order too: a
+      -- LongTensor's numpy path compared every element at once)
+      elementwise = 'inplace',
       name = name, variants = {'tn', 'tt'}, res = 'Bt',
       impl = function(T, sig, res, a, b)
          local ad = TD[a]

@@ -345,7 +345,8 @@ dispatch.define{
    impl = function(T, _, res, x, p, dim, maxnorm)
       local xd = TD[x]
       dim = indim(xd, dim, 3, 'renorm', INVALID)
-      if p <= 0 then fail("bad argument #2 to 'renorm' (non-positive-norm not supported)") end
+      -- (NaN fails too, as TH's value > 0)
+      if not (p > 0) then fail("bad argument #2 to 'renorm' (non-positive-norm not supported)") end
       if xd.nd < 2 then
          fail("bad argument #1 to 'renorm' (need at least 2 dimensions, got %d dimensions)", xd.nd)
       end
