@@ -1333,6 +1333,16 @@ def test_seeds37b_fuzz_findings():
     assert out == expected
 
 
+# the start of the nn probes that print, for each case, its name, whether it
+# ran, and its error without the position
+NN_ERRORS = r"""require 'nn'
+local function e(name, f)
+   local ok, m = pcall(f)
+   print(name, ok, (tostring(m):gsub('^[^\n]-:%d+: ', '')))
+end
+"""
+
+
 def test_seeds37b_reads_past_are_errors():
     # Where the original read or wrote past a parameter or gradient set by
     # hand (garbage values, a heap corruption, a crash), th's clear errors:
@@ -1347,12 +1357,7 @@ def test_seeds37b_reads_past_are_errors():
     # (THNN's get1d failed in an OpenMP loop, which now and then ended the
     # original)
     from nn_paths import nn_env
-    code = r"""
-require 'nn'
-local function e(name, f)
-   local ok, m = pcall(f)
-   print(name, ok, (tostring(m):gsub('^[^\n]-:%d+: ', '')))
-end
+    code = NN_ERRORS + r"""
 e('lookup', function()
    local m = nn.LookupTable(5, 3)
    m:accGradParameters(torch.LongTensor({1, 3, 5}), torch.ones(2, 3))
@@ -1485,12 +1490,7 @@ def test_seeds38b_where_the_original_was_wrong():
     # SpatialSubSampling's gradient of fewer elements than the output, which
     # THNN, checking none, read past: th's error
     from nn_paths import nn_env
-    code = r"""
-require 'nn'
-local function e(name, f)
-   local ok, m = pcall(f)
-   print(name, ok, (tostring(m):gsub('^[^\n]-:%d+: ', '')))
-end
+    code = NN_ERRORS + r"""
 local x = torch.range(1, 8):view(2, 4):div(8)
 for _, pass in ipairs({'forward', 'backward'}) do
    e('multimargin ' .. pass, function()
